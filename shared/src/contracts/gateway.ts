@@ -1,0 +1,147 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DenyReason, ErrorBody, Ok, QuotaRemaining } from './common.js';
+import { ChassisMapDraft, Fingerprint, SystemIdentity, TestSnapshot } from './hardware.js';
+import { WipeResultAccepted, WipeResultRecord } from './wipe.js';
+
+/** Route descriptor: one per route, shared by the server that serves it and the client that calls it. */
+export interface RouteDescriptor {
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly body?: import('@sinclair/typebox').TSchema;
+  readonly response: Readonly<Record<number, import('@sinclair/typebox').TSchema>>;
+}
+
+const RecordId = Type.String({ minLength: 1, maxLength: 64 });
+const EngineVersion = Type.String({ maxLength: 64 });
+
+export const Health = Type.Object({ ok: Type.Literal(true) }, { additionalProperties: false });
+
+export const Deny = Type.Object(
+  { allow: Type.Literal(false), reason: DenyReason },
+  { additionalProperties: false },
+);
+export type Deny = Static<typeof Deny>;
+
+export const VerifyAllow = Type.Object(
+  { allow: Type.Literal(true), account: Type.String(), quota_remaining: QuotaRemaining },
+  { additionalProperties: false },
+);
+export type VerifyAllow = Static<typeof VerifyAllow>;
+
+export const CheckinAllow = Type.Object(
+  { allow: Type.Literal(true), job_id: Type.String({ minLength: 1 }), quota_remaining: QuotaRemaining },
+  { additionalProperties: false },
+);
+export type CheckinAllow = Static<typeof CheckinAllow>;
+
+/** A write the cloud refused, as the gateway reports it: `cloud rejected …` plus the cloud's status. */
+export const WriteRejected = Type.Object(
+  { error: Type.String({ pattern: '^cloud rejected' }), status: Type.Integer() },
+  { additionalProperties: false },
+);
+export type WriteRejected = Static<typeof WriteRejected>;
+
+/** verify and check-in take no body; an empty JSON object is tolerated. */
+export const EmptyBody = Type.Object({}, { additionalProperties: false });
+
+export const RecordBody = Type.Object(
+  { record_id: RecordId, engine_version: Type.Optional(EngineVersion), fingerprint: Fingerprint },
+  { additionalProperties: false },
+);
+export type RecordBody = Static<typeof RecordBody>;
+
+export const AssetAccepted = Type.Object(
+  { ok: Type.Literal(true), asset_id: Type.String() },
+  { additionalProperties: false },
+);
+export type AssetAccepted = Static<typeof AssetAccepted>;
+
+export const NotesBody = Type.Object(
+  { record_id: RecordId, notes: Type.String({ maxLength: 20_000 }) },
+  { additionalProperties: false },
+);
+export type NotesBody = Static<typeof NotesBody>;
+
+export const TestsBody = Type.Object({ record_id: RecordId, tests: TestSnapshot }, { additionalProperties: false });
+export type TestsBody = Static<typeof TestsBody>;
+
+export const ChassisMapBody = Type.Object(
+  {
+    record_id: RecordId,
+    engine_version: Type.Optional(EngineVersion),
+    fingerprint: Fingerprint,
+    map: ChassisMapDraft,
+  },
+  { additionalProperties: false },
+);
+export type ChassisMapBody = Static<typeof ChassisMapBody>;
+
+export const ChassisMapSaved = Type.Object(
+  { ok: Type.Literal(true), chassis_map_id: Type.String(), asset_id: Type.String() },
+  { additionalProperties: false },
+);
+export type ChassisMapSaved = Static<typeof ChassisMapSaved>;
+
+export const ChassisLookupBody = Type.Object({ system: SystemIdentity }, { additionalProperties: false });
+export type ChassisLookupBody = Static<typeof ChassisLookupBody>;
+
+const StoredMap = Type.Object(
+  { name: Type.String(), bays: Type.Array(Type.Unknown()) },
+  { additionalProperties: true },
+);
+export const ChassisLookupResult = Type.Union([
+  Type.Object({ found: Type.Literal(true), map: StoredMap }, { additionalProperties: false }),
+  Type.Object({ found: Type.Literal(false), map: Type.Null() }, { additionalProperties: false }),
+]);
+export type ChassisLookupResult = Static<typeof ChassisLookupResult>;
+
+/** Diagnostics: any JSON document up to 16 KiB, logged by the gateway and never stored. */
+export const DIAGNOSTICS_LIMIT_BYTES = 16 * 1024;
+export const DiagnosticsBody = Type.Unknown();
+
+const unauthorized = { 401: ErrorBody, 400: Type.Union([Deny, ErrorBody]) } as const;
+const writeErrors = { ...unauthorized, 403: WriteRejected, 404: Type.Union([WriteRejected, ErrorBody]), 422: WriteRejected, 503: ErrorBody } as const;
+
+/** The device-facing edge (spec 4.1 and CONTRACT.md "Gateway routes left open"). */
+export const gatewayApi = {
+  health: { method: 'GET', url: '/api/health', response: { 200: Health } },
+  verify: {
+    method: 'POST',
+    url: '/api/verify',
+    body: EmptyBody,
+    response: { 200: VerifyAllow, ...unauthorized, 403: Deny, 404: Deny, 503: Deny },
+  },
+  checkin: {
+    method: 'POST',
+    url: '/api/checkin',
+    body: EmptyBody,
+    response: { 200: CheckinAllow, ...unauthorized, 403: Deny, 404: Deny, 503: Deny },
+  },
+  record: { method: 'POST', url: '/api/record', body: RecordBody, response: { 200: AssetAccepted, 201: AssetAccepted, ...writeErrors } },
+  notes: { method: 'POST', url: '/api/notes', body: NotesBody, response: { 200: AssetAccepted, ...writeErrors } },
+  tests: { method: 'POST', url: '/api/tests', body: TestsBody, response: { 200: AssetAccepted, ...writeErrors } },
+  wipeResult: {
+    method: 'POST',
+    url: '/api/wipe_result',
+    body: WipeResultRecord,
+    response: { 200: WipeResultAccepted, 201: WipeResultAccepted, ...writeErrors },
+  },
+  chassisMap: {
+    method: 'POST',
+    url: '/api/chassis_map',
+    body: ChassisMapBody,
+    response: { 200: ChassisMapSaved, 201: ChassisMapSaved, ...writeErrors },
+  },
+  chassisLookup: {
+    method: 'POST',
+    url: '/api/chassis_map/lookup',
+    body: ChassisLookupBody,
+    response: { 200: ChassisLookupResult, ...writeErrors },
+  },
+  diagnostics: { method: 'POST', url: '/api/diagnostics', body: DiagnosticsBody, response: { 200: Ok, 413: ErrorBody } },
+} as const satisfies Record<string, RouteDescriptor>;
+
+export type GatewayApi = typeof gatewayApi;
+
+/** Retired endpoints: 410 (spec 1.8). */
+export const RETIRED_GATEWAY_PATHS = ['/api/certificate', '/api/sign', '/api/timestamp'] as const;

@@ -1,0 +1,19 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// Tests run against the TypeScript sources; the alias keeps `@erasure/shared`
+// pointing at src so a change there needs no rebuild before `npm test`.
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@erasure/shared': fileURLToPath(new URL('./shared/src/index.ts', import.meta.url)),
+    },
+  },
+  test: {
+    include: ['*/src/**/*.test.ts', '*/test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+    pool: 'forks',
+  },
+});
