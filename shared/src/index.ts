@@ -1,5 +1,6 @@
 export * from './contracts/common.js';
 export * from './contracts/hardware.js';
+export * from './contracts/dmi.js';
 export * from './contracts/wipe.js';
 export * from './contracts/gateway.js';
 export * from './contracts/internal.js';

@@ -20,21 +20,39 @@ export type SystemIdentity = Static<typeof SystemIdentity>;
  * The fingerprint document. Sections are optional and open-ended (spec 2, 9): unknown
  * sections pass through untouched, and the named fields are typed where the spec names them.
  */
+const Section = <P extends Record<string, import('@sinclair/typebox').TSchema>>(properties: P) =>
+  Type.Object(properties, { additionalProperties: true });
+const Str = Type.Optional(Type.String());
+const Int = Type.Optional(Type.Integer({ minimum: 0 }));
+
+export const FingerprintDrive = Section({
+  model: Str,
+  serial: Str,
+  size_bytes: Int,
+  /** `SSD`, `HDD` (or `NVMe SSD`): what the wipes grid shows as media type. */
+  media_type: Str,
+  transport: Str,
+});
+export type FingerprintDrive = Static<typeof FingerprintDrive>;
+
+/**
+ * The fingerprint document. Sections are optional and open-ended (spec 2, 9): unknown sections
+ * and fields pass through untouched. The fields typed here are the ones the cloud promotes to
+ * asset columns, so the agent writes them under exactly these names.
+ */
 export const Fingerprint = Type.Object(
   {
     system: Type.Optional(SystemIdentity),
-    cpu: Type.Optional(Type.Object({ model: Type.Optional(Type.String()) }, { additionalProperties: true })),
-    memory: Type.Optional(
-      Type.Object({ total_bytes: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: true }),
-    ),
-    storage: Type.Optional(
-      Type.Array(
-        Type.Object(
-          { model: Type.Optional(Type.String()), serial: Type.Optional(Type.String()) },
-          { additionalProperties: true },
-        ),
-        { maxItems: 256 },
-      ),
+    baseboard: Type.Optional(Section({ manufacturer: Str, product: Str, serial: Str })),
+    bios: Type.Optional(Section({ vendor: Str, version: Str, date: Str })),
+    firmware: Type.Optional(Section({ mode: Str, secure_boot: Type.Optional(Type.Boolean()) })),
+    tpm: Type.Optional(Section({ version: Str })),
+    cpu: Type.Optional(Section({ model: Str, cores: Int, threads: Int })),
+    memory: Type.Optional(Section({ total_bytes: Int })),
+    gpus: Type.Optional(Type.Array(Section({ model: Str }), { maxItems: 64 })),
+    storage: Type.Optional(Type.Array(FingerprintDrive, { maxItems: 256 })),
+    batteries: Type.Optional(
+      Type.Array(Section({ health_pct: Type.Optional(Type.Number({ minimum: 0 })) }), { maxItems: 16 }),
     ),
   },
   { additionalProperties: true },

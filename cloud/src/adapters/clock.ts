@@ -1,0 +1,9 @@
+/** The only way domain and adapters learn the time, so tests can move it. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** ISO 8601 text of the clock's now, the form every timestamp column holds. */
+export const isoNow = (clock: Clock): string => clock.now().toISOString();

@@ -1,0 +1,28 @@
+import { newId, type Bay, type ChassisMap } from '@erasure/shared';
+import type { ReadonlyDb, WritableDb } from './open.js';
+
+/** Stores (or replaces) the account's map for one chassis, keyed by its hardware_uid. */
+export function saveChassisMap(
+  db: WritableDb,
+  input: { accountId: number; assetId: number; hardwareUid: string; name: string; bays: Bay[]; now: string },
+): { public_id: string } {
+  return db
+    .prepare(
+      `INSERT INTO chassis_maps (public_id, account_id, asset_id, hardware_uid, name, bays, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (account_id, hardware_uid) DO UPDATE SET
+         asset_id = excluded.asset_id, name = excluded.name, bays = excluded.bays, updated_at = excluded.updated_at
+       RETURNING public_id`,
+    )
+    .get(newId('cmap'), input.accountId, input.assetId, input.hardwareUid, input.name, JSON.stringify(input.bays), input.now, input.now) as {
+    public_id: string;
+  };
+}
+
+/** The map of this chassis in this account only: lookups never cross accounts. */
+export function findChassisMap(db: ReadonlyDb, accountId: number, hardwareUid: string): ChassisMap | undefined {
+  const row = db
+    .prepare('SELECT name, bays FROM chassis_maps WHERE account_id = ? AND hardware_uid = ?')
+    .get(accountId, hardwareUid) as { name: string; bays: string } | undefined;
+  return row && { name: row.name, bays: JSON.parse(row.bays) as Bay[] };
+}

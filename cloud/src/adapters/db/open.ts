@@ -1,0 +1,46 @@
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+
+/** A handle that may write. Repositories that only read take {@link ReadonlyDb}. */
+export type WritableDb = Database.Database & { readonly __writable: true };
+export type ReadonlyDb = Database.Database & { readonly __readonly?: true };
+
+const MIGRATIONS_DIR = new URL('../../../migrations/', import.meta.url);
+
+/**
+ * Opens (creating if needed) the cloud's SQLite file in WAL mode and applies pending migrations.
+ * `synchronous=FULL`: a 2xx to a device means the write survived a power cut, not just a crash.
+ * `busy_timeout` lets the admin CLI and a separate worker write while the server runs.
+ */
+export function openDatabase(path: string): WritableDb {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db as WritableDb;
+}
+
+/** Applies every `NNN_name.sql` in migrations/ not yet recorded, each in its own transaction. */
+export function migrate(db: Database.Database, dir: URL = MIGRATIONS_DIR): string[] {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
+  const applied = new Set(
+    db.prepare('SELECT version FROM schema_migrations').pluck().all() as string[],
+  );
+  const files = readdirSync(dir).filter((f) => /^\d{3}_[\w-]+\.sql$/.test(f)).sort();
+  const record = db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)');
+  const ran: string[] = [];
+  for (const file of files) {
+    if (applied.has(file)) continue;
+    const sql = readFileSync(new URL(file, dir), 'utf8');
+    db.transaction(() => {
+      db.exec(sql);
+      record.run(file, new Date().toISOString());
+    }).immediate();
+    ran.push(file);
+  }
+  return ran;
+}

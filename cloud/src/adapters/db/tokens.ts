@@ -1,0 +1,103 @@
+import { newId, newUuid, type Product, type TokenStatus } from '@erasure/shared';
+import { ACCOUNT_ACTIVE_SQL } from './accounts.js';
+import type { ReadonlyDb, WritableDb } from './open.js';
+
+/** A license token joined with what the decision ladder needs of its account. */
+export interface TokenRow {
+  id: number;
+  prefix_id: string;
+  jti: string;
+  account_id: number;
+  account_public_id: string;
+  account_name: string;
+  account_active: boolean;
+  user_email: string | null;
+  product: Product;
+  status: TokenStatus;
+  quota_limit: number | null;
+  use_count: number;
+  last_seen_at: string | null;
+  revoked_at: string | null;
+  expires_at: string | null;
+  created_at: string;
+}
+
+const SELECT_TOKEN = `SELECT t.id, t.prefix_id, t.jti, t.account_id, a.public_id AS account_public_id,
+       a.name AS account_name, ${ACCOUNT_ACTIVE_SQL} AS account_active, t.user_email, t.product,
+       t.status, t.quota_limit, t.use_count, t.last_seen_at, t.revoked_at, t.expires_at, t.created_at
+  FROM license_tokens t JOIN accounts a ON a.id = t.account_id`;
+
+type RawTokenRow = Omit<TokenRow, 'account_active'> & { account_active: number };
+const toRow = (raw: RawTokenRow | undefined): TokenRow | undefined =>
+  raw && { ...raw, account_active: raw.account_active === 1 };
+
+export function findTokenByJti(db: ReadonlyDb, jti: string, now: string): TokenRow | undefined {
+  return toRow(db.prepare(`${SELECT_TOKEN} WHERE t.jti = @jti`).get({ jti, now }) as RawTokenRow | undefined);
+}
+
+export function createToken(
+  db: WritableDb,
+  input: {
+    accountId: number;
+    product: Product;
+    quotaLimit: number | null;
+    userEmail: string | null;
+    expiresAt: string | null;
+    now: string;
+  },
+): TokenRow {
+  const jti = newUuid();
+  db.prepare(
+    `INSERT INTO license_tokens (prefix_id, jti, account_id, user_email, product, status, quota_limit,
+                                 expires_at, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?)`,
+  ).run(newId('ltok'), jti, input.accountId, input.userEmail, input.product, input.quotaLimit, input.expiresAt, input.now, input.now);
+  return findTokenByJti(db, jti, input.now)!;
+}
+
+/** Sets a token's status; `revoked_at` records the first revocation. */
+export function setTokenStatus(db: WritableDb, jti: string, status: TokenStatus, now: string): TokenRow | undefined {
+  db.prepare(
+    `UPDATE license_tokens
+        SET status = @status, updated_at = @now,
+            revoked_at = CASE WHEN @status = 'revoked' THEN COALESCE(revoked_at, @now) ELSE revoked_at END
+      WHERE jti = @jti`,
+  ).run({ jti, status, now });
+  return findTokenByJti(db, jti, now);
+}
+
+/** Heartbeat of a successful verify: `last_seen_at` only, quota untouched (spec 3, counters). */
+export function touchLastSeen(db: WritableDb, tokenId: number, now: string): void {
+  db.prepare('UPDATE license_tokens SET last_seen_at = ? WHERE id = ?').run(now, tokenId);
+}
+
+/**
+ * Spends one check-in in a single statement: the WHERE clause is the allow rung of the decision
+ * ladder, so two concurrent check-ins can never both take the last unit of quota. Returns the
+ * counters after the increment, or undefined when the ladder denies (the caller reads why).
+ */
+export function spendCheckin(
+  db: WritableDb,
+  tokenId: number,
+  now: string,
+): { use_count: number; quota_limit: number | null } | undefined {
+  return db
+    .prepare(
+      `UPDATE license_tokens SET use_count = use_count + 1, updated_at = @now
+        WHERE id = @id AND status = 'active'
+          AND (quota_limit IS NULL OR use_count < quota_limit)
+          AND EXISTS (SELECT 1 FROM accounts a WHERE a.id = license_tokens.account_id AND ${ACCOUNT_ACTIVE_SQL})
+       RETURNING use_count, quota_limit`,
+    )
+    .get({ id: tokenId, now }) as { use_count: number; quota_limit: number | null } | undefined;
+}
+
+/** Records the job_id a check-in handed out, for audit and later matching of wipe results. */
+export function recordCheckin(db: WritableDb, jobId: string, token: Pick<TokenRow, 'id' | 'account_id'>, now: string): void {
+  db.prepare('INSERT INTO checkins (job_id, token_id, account_id, created_at) VALUES (?, ?, ?, ?)').run(
+    jobId,
+    token.id,
+    token.account_id,
+    now,
+  );
+}

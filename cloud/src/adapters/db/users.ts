@@ -1,0 +1,28 @@
+import { newId } from '@erasure/shared';
+import type { WritableDb } from './open.js';
+
+export const ROLES = ['admin', 'technician', 'staff'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface UserRow {
+  id: string;
+  email: string;
+  role: Role;
+  account_id: string;
+}
+
+export function createUser(
+  db: WritableDb,
+  input: { accountId: number; email: string; passwordHash: string; role: Role; now: string },
+): UserRow {
+  const id = newId('usr');
+  db.prepare(
+    'INSERT INTO users (public_id, account_id, email, password_hash, role, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  ).run(id, input.accountId, input.email, input.passwordHash, input.role, input.now);
+  return db
+    .prepare(
+      `SELECT u.public_id AS id, u.email, u.role, a.public_id AS account_id
+         FROM users u JOIN accounts a ON a.id = u.account_id WHERE u.public_id = ?`,
+    )
+    .get(id) as UserRow;
+}

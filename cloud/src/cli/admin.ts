@@ -1,0 +1,134 @@
+import { signDeviceToken, devicePrivateKey, PRODUCTS, TOKEN_STATUSES, type Product, type TokenStatus } from '@erasure/shared';
+import { createAccount, findAccount, setSubscriptionStatus } from '../adapters/db/accounts.js';
+import type { WritableDb } from '../adapters/db/open.js';
+import { createToken, setTokenStatus, type TokenRow } from '../adapters/db/tokens.js';
+import { createUser, ROLES, type Role } from '../adapters/db/users.js';
+import { hashPassword } from '../adapters/passwords.js';
+import type { Clock } from '../adapters/clock.js';
+import { parseDurationSeconds } from './duration.js';
+
+/** A mistake in how the command was called: printed to stderr, exit code 2. */
+export class UsageError extends Error {
+  readonly code = 'USAGE';
+}
+
+export interface AdminDeps {
+  db: WritableDb;
+  clock: Clock;
+  /** base64 seed from DEVICE_TOKEN_PRIVATE_KEY; minting refuses without it. */
+  deviceTokenPrivateKey: string | undefined;
+}
+
+export type Flags = Readonly<Record<string, string | boolean | undefined>>;
+
+const DEFAULT_TOKEN_LIFETIME = '365d';
+
+function required(flags: Flags, name: string): string {
+  const value = flags[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], name: string): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
+  return value as T;
+}
+
+function account(deps: AdminDeps, flags: Flags) {
+  const ref = required(flags, 'account');
+  const found = findAccount(deps.db, ref, deps.clock.now().toISOString());
+  if (!found) throw new UsageError(`account ${ref} not found`);
+  return found;
+}
+
+const accountView = (a: { public_id: string; id: number; name: string; active: boolean; subscription_status: string }) => ({
+  id: a.public_id,
+  numeric_id: a.id,
+  name: a.name,
+  active: a.active,
+  subscription_status: a.subscription_status,
+});
+
+/** The token row as CONTRACT.md prints it (field names of spec section 2). */
+export const tokenView = (t: TokenRow) => ({
+  prefix_id: t.prefix_id,
+  jti: t.jti,
+  account_id: t.account_public_id,
+  account_name: t.account_name,
+  account_active: t.account_active,
+  user_email: t.user_email,
+  product: t.product,
+  status: t.status,
+  quota_limit: t.quota_limit,
+  use_count: t.use_count,
+  last_seen_at: t.last_seen_at,
+  revoked_at: t.revoked_at,
+  expires_at: t.expires_at,
+  created_at: t.created_at,
+});
+
+/** Runs one `erasure-cloud admin <command>` and returns the JSON document it prints. */
+export async function runAdmin(deps: AdminDeps, command: string | undefined, flags: Flags): Promise<unknown> {
+  const now = deps.clock.now().toISOString();
+  switch (command) {
+    case 'create-account': {
+      const created = createAccount(deps.db, {
+        name: required(flags, 'name'),
+        subscriptionStatus: flags.inactive ? 'canceled' : 'active',
+        now,
+      });
+      return accountView(created);
+    }
+    case 'set-account-active': {
+      const target = account(deps, flags);
+      const active = oneOf(required(flags, 'active'), ['true', 'false'] as const, 'active');
+      setSubscriptionStatus(deps.db, target.id, active === 'true' ? 'active' : 'canceled', now);
+      return accountView(findAccount(deps.db, target.public_id, now)!);
+    }
+    case 'create-user': {
+      const target = account(deps, flags);
+      const role = oneOf(typeof flags.role === 'string' ? flags.role : 'admin', ROLES, 'role') as Role;
+      const password = required(flags, 'password');
+      if (password.length < 8) throw new UsageError('--password must be at least 8 characters');
+      return createUser(deps.db, {
+        accountId: target.id,
+        email: required(flags, 'email'),
+        passwordHash: await hashPassword(password),
+        role,
+        now,
+      });
+    }
+    case 'mint-device-token': {
+      if (!deps.deviceTokenPrivateKey) throw new UsageError('DEVICE_TOKEN_PRIVATE_KEY is not set: cannot sign device tokens');
+      const key = devicePrivateKey(deps.deviceTokenPrivateKey);
+      const target = account(deps, flags);
+      const product = oneOf(typeof flags.product === 'string' ? flags.product : 'engine', PRODUCTS, 'product') as Product;
+      const quota = typeof flags.quota === 'string' ? Number(flags.quota) : null;
+      if (quota !== null && (!Number.isSafeInteger(quota) || quota < 0)) throw new UsageError('--quota must be a non-negative integer');
+      const lifetime = parseDurationSeconds(typeof flags['expires-in'] === 'string' ? flags['expires-in'] : DEFAULT_TOKEN_LIFETIME);
+      if (lifetime === undefined) throw new UsageError('--expires-in must look like 90d, 12h, 30m or 1y');
+      const iat = Math.floor(deps.clock.now().getTime() / 1000);
+      const exp = iat + lifetime;
+      const row = createToken(deps.db, {
+        accountId: target.id,
+        product,
+        quotaLimit: quota,
+        userEmail: typeof flags['user-email'] === 'string' ? flags['user-email'] : null,
+        expiresAt: new Date(exp * 1000).toISOString(),
+        now,
+      });
+      const token = await signDeviceToken(key, { sub: target.public_id, jti: row.jti, issuedAt: iat, expiresAt: exp });
+      return { token, jti: row.jti, prefix_id: row.prefix_id, exp };
+    }
+    case 'set-token-status': {
+      const status = oneOf(required(flags, 'status'), TOKEN_STATUSES, 'status') as TokenStatus;
+      const row = setTokenStatus(deps.db, required(flags, 'jti'), status, now);
+      if (!row) throw new UsageError(`token ${String(flags.jti)} not found`);
+      return tokenView(row);
+    }
+    default:
+      throw new UsageError(
+        `unknown admin command ${command ?? '(none)'}; one of create-account, set-account-active, create-user, mint-device-token, set-token-status`,
+      );
+  }
+}

@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { parseUnknown } from '@erasure/shared';
+
+const Env = Type.Object({
+  HOST: Type.String({ minLength: 1 }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535 }),
+  DATA_DIR: Type.String({ minLength: 1 }),
+  INTERNAL_API_SECRET: Type.Optional(Type.String({ minLength: 1 })),
+  DEVICE_TOKEN_PRIVATE_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+});
+
+export type CloudConfig = Readonly<Static<typeof Env> & { databasePath: string; publicBaseUrl: string }>;
+
+export class ConfigError extends Error {
+  readonly code = 'CONFIG_INVALID';
+}
+
+/**
+ * The cloud's configuration (CONTRACT.md), read once from the environment and frozen. Empty
+ * strings count as unset, so `INTERNAL_API_SECRET=` fails closed like a missing secret.
+ */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): CloudConfig {
+  const present = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+  const raw = {
+    HOST: present('HOST') ?? '127.0.0.1',
+    PORT: Number(present('PORT') ?? 3000),
+    DATA_DIR: present('DATA_DIR') ?? join('data', 'cloud'),
+    INTERNAL_API_SECRET: present('INTERNAL_API_SECRET'),
+    DEVICE_TOKEN_PRIVATE_KEY: present('DEVICE_TOKEN_PRIVATE_KEY'),
+    PUBLIC_BASE_URL: present('PUBLIC_BASE_URL'),
+  };
+  for (const key of Object.keys(raw) as (keyof typeof raw)[]) if (raw[key] === undefined) delete raw[key];
+  const parsed = parseUnknown(Env, raw);
+  if (!parsed.ok) throw new ConfigError(`invalid configuration ${parsed.path}: ${parsed.message}`);
+  const config = parsed.value;
+  return Object.freeze({
+    ...config,
+    databasePath: join(config.DATA_DIR, 'cloud.sqlite'),
+    publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`,
+  });
+}

@@ -1,0 +1,91 @@
+import { newUuid, tokenNotActiveError, ERRORS, type InternalDeny, type LadderRequest } from '@erasure/shared';
+import { findTokenByJti, recordCheckin, spendCheckin, touchLastSeen, type TokenRow } from '../../adapters/db/tokens.js';
+import { isoNow } from '../../adapters/clock.js';
+import { accountMatches, decide, quotaRemaining } from '../entitlement/ladder.js';
+import { refuse, type DeviceDeps, type Refusal } from './deps.js';
+
+export type LadderOutcome<Allow> =
+  | ({ kind: 'allow' } & Allow)
+  | { kind: 'deny'; body: InternalDeny }
+  | { kind: 'not_found' };
+
+const standingOf = (token: TokenRow) => ({
+  status: token.status,
+  accountActive: token.account_active,
+  quotaLimit: token.quota_limit,
+  useCount: token.use_count,
+});
+
+/** The token a call names, or undefined when unknown or when `account_id` is not its account. */
+function findScopedToken(deps: DeviceDeps, request: Partial<LadderRequest>, now: string): TokenRow | undefined {
+  if (typeof request.jti !== 'string' || request.jti === '') return undefined;
+  const token = findTokenByJti(deps.db, request.jti, now);
+  if (!token) return undefined;
+  const supplied = typeof request.account_id === 'string' ? request.account_id : undefined;
+  return accountMatches(supplied, { publicId: token.account_public_id, numericId: token.account_id }) ? token : undefined;
+}
+
+function denial(token: TokenRow): LadderOutcome<never> {
+  const decision = decide(standingOf(token));
+  // Only reachable after a refused spend; a token that reads as allowed here lost a race for
+  // the last unit of quota, which is exactly quota_exceeded.
+  const reason = decision.allow ? 'quota_exceeded' : decision.reason;
+  return {
+    kind: 'deny',
+    body: { allow: false, status: token.status, reason, quota_remaining: quotaRemaining(standingOf(token)) },
+  };
+}
+
+/** Unmetered unlock check: runs the ladder, and on allow bumps `last_seen_at` only. */
+export function verifyToken(
+  deps: DeviceDeps,
+  request: Partial<LadderRequest>,
+): LadderOutcome<{ account: string; quota_remaining: number | null }> {
+  const now = isoNow(deps.clock);
+  const token = findScopedToken(deps, request, now);
+  if (!token) return { kind: 'not_found' };
+  if (!decide(standingOf(token)).allow) return denial(token);
+  touchLastSeen(deps.db, token.id, now);
+  return { kind: 'allow', account: token.account_name, quota_remaining: quotaRemaining(standingOf(token)) };
+}
+
+/**
+ * Metered check-in: one check-in spends one unit of quota in a single SQL statement and
+ * hands out a fresh `job_id`. Reported `quota_remaining` is after the increment.
+ */
+export function validateToken(
+  deps: DeviceDeps,
+  request: Partial<LadderRequest>,
+): LadderOutcome<{ job_id: string; quota_remaining: number | null }> {
+  const now = isoNow(deps.clock);
+  const token = findScopedToken(deps, request, now);
+  if (!token) return { kind: 'not_found' };
+  const jobId = newUuid();
+  const spent = deps.db
+    .transaction(() => {
+      const counters = spendCheckin(deps.db, token.id, now);
+      if (counters) recordCheckin(deps.db, jobId, token, now);
+      return counters;
+    })
+    .immediate();
+  if (!spent) return denial(findTokenByJti(deps.db, token.jti, now) ?? token);
+  return {
+    kind: 'allow',
+    job_id: jobId,
+    quota_remaining: quotaRemaining({ quotaLimit: spent.quota_limit, useCount: spent.use_count }),
+  };
+}
+
+/**
+ * The non-ladder endpoints (assets, notes, tests, wipe results, chassis maps) only need an
+ * `active` token: unknown is 404 `unknown token`, anything else 403 `token <status>`.
+ */
+export function requireActiveToken(
+  deps: DeviceDeps,
+  request: { jti?: unknown; account_id?: unknown },
+): { ok: true; token: TokenRow } | Refusal {
+  const token = findScopedToken(deps, request as Partial<LadderRequest>, isoNow(deps.clock));
+  if (!token) return refuse(404, ERRORS.unknownToken);
+  if (token.status !== 'active') return refuse(403, tokenNotActiveError(token.status));
+  return { ok: true, token };
+}

@@ -1,0 +1,32 @@
+import { ERRORS, InternalWipeResultRequest, isCertifiable, parseUnknown, type WipeResultAccepted } from '@erasure/shared';
+import { isoNow } from '../../adapters/clock.js';
+import type { TokenRow } from '../../adapters/db/tokens.js';
+import { storeWipeResult } from '../../adapters/db/wipe-results.js';
+import { refuse, type DeviceDeps, type Refusal } from './deps.js';
+
+/**
+ * Receives one drive's wipe result (spec 4.2 rule 3). First receipt: 201, and when certifiable the
+ * certificate job is enqueued in the same transaction. A duplicate `job_id`: 200 with the stored
+ * record, nothing re-fired, no second certificate.
+ */
+export function receiveWipeResult(
+  deps: DeviceDeps,
+  token: TokenRow,
+  body: Record<string, unknown>,
+): { ok: true; created: boolean; response: WipeResultAccepted } | Refusal {
+  if (typeof body.job_id !== 'string' || body.job_id.trim() === '') return refuse(422, ERRORS.missingJobId);
+  const record = parseUnknown(InternalWipeResultRequest, body);
+  if (!record.ok) return refuse(422, `${ERRORS.invalidWipeResult} at ${record.path}: ${record.message}`);
+  const { created, result } = storeWipeResult(deps.db, {
+    accountId: token.account_id,
+    tokenId: token.id,
+    record: record.value,
+    certifiable: isCertifiable(record.value),
+    now: isoNow(deps.clock),
+  });
+  return {
+    ok: true,
+    created,
+    response: { ok: true, wipe_result_id: result.public_id, certificate_status: result.certificate_status },
+  };
+}

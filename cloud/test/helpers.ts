@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signServiceRequest } from '@erasure/shared';
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../src/adapters/clock.js';
+import { createAccount, setSubscriptionStatus, type SubscriptionStatus } from '../src/adapters/db/accounts.js';
+import { openDatabase, type WritableDb } from '../src/adapters/db/open.js';
+import { createToken, setTokenStatus, type TokenRow } from '../src/adapters/db/tokens.js';
+import { buildCloudApp } from '../src/http/app.js';
+
+export const SECRET = 'test-internal-secret-0123456789abcdef';
+
+/** A clock the test moves by hand. */
+export function testClock(start = '2026-11-22T12:00:00.000Z'): Clock & { set(iso: string): void; advance(ms: number): void } {
+  let current = new Date(start);
+  return {
+    now: () => new Date(current),
+    set: (iso) => {
+      current = new Date(iso);
+    },
+    advance: (ms) => {
+      current = new Date(current.getTime() + ms);
+    },
+  };
+}
+
+export interface Cloud {
+  app: FastifyInstance;
+  db: WritableDb;
+  clock: ReturnType<typeof testClock>;
+  dir: string;
+  /** POST with a valid HMAC over exactly the bytes sent. */
+  post(url: string, body: unknown): Promise<{ status: number; json: any; text: string }>;
+  account(name?: string, status?: SubscriptionStatus): { id: number; publicId: string; name: string };
+  token(accountId: number, options?: { quota?: number | null; status?: TokenRow['status']; userEmail?: string; product?: 'engine' | 'hotswap' }): TokenRow;
+  close(): Promise<void>;
+}
+
+/** A real cloud app over a real SQLite file in a temp dir, driven with `inject`. */
+export async function startCloud(options: { secret?: string | undefined } = {}): Promise<Cloud> {
+  const dir = mkdtempSync(join(tmpdir(), 'erasure-cloud-'));
+  const db = openDatabase(join(dir, 'cloud.sqlite'));
+  const clock = testClock();
+  const secret = 'secret' in options ? options.secret : SECRET;
+  const app = buildCloudApp({ db, clock, internalApiSecret: secret });
+  await app.ready();
+  const nowIso = () => clock.now().toISOString();
+  return {
+    app,
+    db,
+    clock,
+    dir,
+    async post(url, body) {
+      const payload = body === undefined ? '' : JSON.stringify(body);
+      const headers = signServiceRequest(SECRET, payload, Math.floor(clock.now().getTime() / 1000));
+      const res = await app.inject({ method: 'POST', url, payload, headers: { ...headers, 'content-type': 'application/json' } });
+      return { status: res.statusCode, json: res.body ? safeJson(res.body) : undefined, text: res.body };
+    },
+    account(name = 'Acme Refurb', status = 'active') {
+      const row = createAccount(db, { name, subscriptionStatus: 'active', now: nowIso() });
+      if (status !== 'active') setSubscriptionStatus(db, row.id, status, nowIso());
+      return { id: row.id, publicId: row.public_id, name: row.name };
+    },
+    token(accountId, opts = {}) {
+      const row = createToken(db, {
+        accountId,
+        product: opts.product ?? 'engine',
+        quotaLimit: opts.quota ?? null,
+        userEmail: opts.userEmail ?? 'tech@example.com',
+        expiresAt: null,
+        now: nowIso(),
+      });
+      return opts.status && opts.status !== 'active' ? setTokenStatus(db, row.jti, opts.status, nowIso())! : row;
+    },
+    async close() {
+      await app.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A fingerprint as the agent reports it, with the given DMI identity. */
+export function fingerprint(uuid = '4c4c4544-0042-3510-8051-b4c04f564e32', serial = 'B5QVN32', extra: object = {}) {
+  return {
+    system: { manufacturer: 'Dell Inc.', product: 'Latitude 7490', serial, uuid },
+    cpu: { model: 'Intel(R) Core(TM) i7-8650U CPU @ 1.90GHz', cores: 4, threads: 8 },
+    memory: { total_bytes: 17_179_869_184 },
+    storage: [{ model: 'SAMSUNG MZVLB512HAJQ', serial: 'S4DYNX0M123456', size_bytes: 512_110_190_592, media_type: 'SSD', transport: 'NVMe' }],
+    batteries: [{ health_pct: 81 }],
+    ...extra,
+  };
+}
