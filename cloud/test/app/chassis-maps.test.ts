@@ -1,0 +1,82 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fingerprint, startCloud, type Cloud } from '../helpers.js';
+
+const SAVE = '/internal/chassis_maps';
+const LOOKUP = '/internal/chassis_maps/lookup';
+const UUID = '6b2a1f00-1111-4222-8333-444455556666';
+const SERIAL = 'CZJ8420ABC';
+
+describe('chassis maps (spec 2, 4.2)', () => {
+  let cloud: Cloud;
+  let jti: string;
+  beforeEach(async () => {
+    cloud = await startCloud();
+    jti = cloud.token(cloud.account().id, { product: 'hotswap' }).jti;
+  });
+  afterEach(() => cloud.close());
+
+  const save = (bays: unknown[], token = jti) =>
+    cloud.post(SAVE, {
+      jti: token,
+      record_id: 'CW-20261122-120000',
+      engine_version: '1.4.0',
+      fingerprint: fingerprint(UUID, SERIAL),
+      map: { name: 'Front cage', bays },
+    });
+
+  it('upserts the chassis asset first, then stores the map: 201 {ok, chassis_map_id, asset_id}', async () => {
+    const res = await save([{ lane: 'ata1', label: 'Bay 1', connector: { port: 1 } }, { lane: 'ata2', label: 'Bay 2' }]);
+    expect(res.status).toBe(201);
+    expect(res.json).toEqual({
+      ok: true,
+      chassis_map_id: expect.stringMatching(/^cmap_/),
+      asset_id: expect.stringMatching(/^asset_/),
+    });
+    const asset = cloud.db.prepare('SELECT serial_number, hardware_uid FROM assets WHERE public_id = ?').get(res.json.asset_id);
+    expect(asset).toEqual({ serial_number: SERIAL, hardware_uid: `${UUID}/${SERIAL}` });
+  });
+
+  it('drops unusable bays and keeps connector only when it is an object', async () => {
+    await save([{ lane: 'ata1', label: 'Bay 1', connector: 'sas' }, { lane: '', label: 'Bay 2' }, { label: 'Bay 3' }]);
+    const res = await cloud.post(LOOKUP, { jti, system: { uuid: UUID, serial: SERIAL } });
+    expect(res.json).toEqual({ found: true, map: { name: 'Front cage', bays: [{ lane: 'ata1', label: 'Bay 1' }] } });
+  });
+
+  it('answers 422 map has no usable bays', async () => {
+    for (const bays of [[], [{ lane: ' ', label: 'x' }], [null, 3]]) {
+      const res = await save(bays);
+      expect(res.status).toBe(422);
+      expect(res.json).toEqual({ error: 'map has no usable bays' });
+    }
+    expect(cloud.db.prepare('SELECT COUNT(*) FROM assets').pluck().get()).toBe(0);
+  });
+
+  it('answers 422 missing record_id or fingerprint', async () => {
+    const res = await cloud.post(SAVE, { jti, map: { name: 'x', bays: [{ lane: 'a', label: 'b' }] } });
+    expect(res.status).toBe(422);
+    expect(res.json).toEqual({ error: 'missing record_id or fingerprint' });
+  });
+
+  it('replaces the map of the same chassis on a second save', async () => {
+    const first = await save([{ lane: 'ata1', label: 'Bay 1' }]);
+    const second = await save([{ lane: 'ata1', label: 'Left' }, { lane: 'ata2', label: 'Right' }]);
+    expect(second.json.chassis_map_id).toBe(first.json.chassis_map_id);
+    const res = await cloud.post(LOOKUP, { jti, system: { uuid: UUID, serial: SERIAL } });
+    expect(res.json.map.bays).toHaveLength(2);
+  });
+
+  it('looks up always 200: found false for an unknown chassis or one without identity', async () => {
+    for (const system of [{ uuid: UUID, serial: 'OTHER' }, {}, { uuid: '00000000-0000-0000-0000-000000000000' }]) {
+      const res = await cloud.post(LOOKUP, { jti, system });
+      expect(res.status).toBe(200);
+      expect(res.json).toEqual({ found: false });
+    }
+  });
+
+  it('scopes the lookup to the token’s account', async () => {
+    await save([{ lane: 'ata1', label: 'Bay 1' }]);
+    const stranger = cloud.token(cloud.account('Other').id, { product: 'hotswap' });
+    const res = await cloud.post(LOOKUP, { jti: stranger.jti, system: { uuid: UUID, serial: SERIAL } });
+    expect(res.json).toEqual({ found: false });
+  });
+});
