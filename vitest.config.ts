@@ -10,7 +10,8 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['*/src/**/*.test.ts', '*/test/**/*.test.ts'],
+    include: ['*/src/**/*.test.ts', '*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
     hookTimeout: 20_000,

@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// `npm start`: the whole local stack on one machine — cloud and gateway with generated keys,
+// a demo account, a demo admin user and a ready device token. Keys and the demo data persist
+// under ./data so a restart keeps the same token working.
+import { spawn, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const dataDir = resolve(process.env.DATA_DIR ?? join(root, 'data'));
+const host = process.env.HOST ?? '127.0.0.1';
+const cloudPort = process.env.CLOUD_PORT ?? '3000';
+const gatewayPort = process.env.GATEWAY_PORT ?? '8787';
+const cloudBin = join(root, 'cloud/bin/erasure-cloud.js');
+const gatewayBin = join(root, 'gateway/bin/erasure-gateway.js');
+
+if (!existsSync(join(root, 'cloud/dist/main.js')) || !existsSync(join(root, 'gateway/dist/main.js'))) {
+  console.error('The build is missing: run `npm ci` (it builds every workspace) first.');
+  process.exit(1);
+}
+
+mkdirSync(dataDir, { recursive: true });
+const stateFile = join(dataDir, 'stack.json');
+const state = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : {};
+
+const cloudEnv = () => ({
+  ...process.env,
+  HOST: host,
+  PORT: cloudPort,
+  DATA_DIR: join(dataDir, 'cloud'),
+  INTERNAL_API_SECRET: state.keys.internal_api_secret,
+  DEVICE_TOKEN_PRIVATE_KEY: state.keys.device_token_private_key,
+});
+
+function cloudCli(args) {
+  return JSON.parse(execFileSync(process.execPath, [cloudBin, ...args, '--json'], { env: cloudEnv(), encoding: 'utf8' }));
+}
+
+if (!state.keys) state.keys = cloudCli(['keygen']);
+if (!state.account) {
+  state.account = cloudCli(['admin', 'create-account', '--name', 'Demo Refurbishing']);
+  state.user = { email: 'admin@demo.local', password: 'demo-password' };
+  cloudCli(['admin', 'create-user', '--account', state.account.id, '--email', state.user.email, '--password', state.user.password, '--role', 'admin']);
+  state.device = cloudCli(['admin', 'mint-device-token', '--account', state.account.id, '--quota', '1000', '--user-email', state.user.email]);
+  writeFileSync(join(dataDir, 'device-token'), `${state.device.token}\n`, { mode: 0o600 });
+}
+writeFileSync(stateFile, JSON.stringify(state, null, 2), { mode: 0o600 });
+
+const children = [];
+
+/** Starts a service, prefixes its output, and resolves with the URL it prints when listening. */
+function start(name, bin, env) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let announced = false;
+    const relay = (stream, out) => {
+      let buffered = '';
+      stream.on('data', (chunk) => {
+        buffered += chunk;
+        let newline;
+        while ((newline = buffered.indexOf('\n')) >= 0) {
+          const line = buffered.slice(0, newline);
+          buffered = buffered.slice(newline + 1);
+          out.write(`[${name}] ${line}\n`);
+          const match = /listening on (http:\/\/\S+)/.exec(line);
+          if (match && !announced) {
+            announced = true;
+            resolvePromise(match[1]);
+          }
+        }
+      });
+    };
+    relay(child.stdout, process.stdout);
+    relay(child.stderr, process.stderr);
+    child.on('exit', (code) => {
+      if (!announced) reject(new Error(`${name} exited with code ${code} before listening`));
+      else if (!stopping) {
+        console.error(`[${name}] exited with code ${code}; stopping the stack`);
+        stop(1);
+      }
+    });
+  });
+}
+
+let stopping = false;
+function stop(code = 0) {
+  stopping = true;
+  for (const child of children) child.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 500).unref();
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+try {
+  const cloudUrl = await start('cloud', cloudBin, cloudEnv());
+  const gatewayUrl = await start('gateway', gatewayBin, {
+    ...process.env,
+    HOST: host,
+    PORT: gatewayPort,
+    DEVICE_TOKEN_PUBKEY: state.keys.device_token_pubkey,
+    INTERNAL_API_SECRET: state.keys.internal_api_secret,
+    CLOUD_INTERNAL_URL: cloudUrl,
+  });
+  console.log(`
+Erasure stack is up.
+  cloud    ${cloudUrl}
+  gateway  ${gatewayUrl}
+  account  ${state.account.name} (${state.account.id})
+  sign-in  ${state.user.email} / ${state.user.password}
+  device token file  ${join(dataDir, 'device-token')}
+  device token       ${state.device.token}
+
+Try:  curl -s -X POST -H "Authorization: Bearer $(cat ${join(dataDir, 'device-token')})" ${gatewayUrl}/api/verify
+Press Ctrl+C to stop.`);
+} catch (error) {
+  console.error(String(error instanceof Error ? error.message : error));
+  stop(1);
+}
