@@ -1,0 +1,146 @@
+import type { HdparmDco, HdparmHpa, HdparmIdentify } from '../probes/hdparm.js';
+import type { LsblkDevice } from '../probes/lsblk.js';
+import type { NvmeIdCtrl } from '../probes/nvme-id.js';
+import type { SmartReport } from '../probes/smart-report.js';
+import type { SysBlockDevice } from '../probes/sysfs-block.js';
+import { compact } from '../probes/unknown.js';
+
+/** How the host reaches the drive. `usb` wins over what the drive itself speaks. */
+export type DriveTransport = 'nvme' | 'sata' | 'sas' | 'usb' | 'scsi' | 'unknown';
+
+/** Support for the three sanitize actions of any command set. */
+export interface SanitizeSupport {
+  readonly crypto: boolean;
+  readonly block: boolean;
+  readonly overwrite: boolean;
+}
+
+/** ATA Security feature set, as far as erase planning needs it. */
+export interface AtaSecurityCaps {
+  readonly supported: boolean;
+  readonly enabled: boolean;
+  readonly locked: boolean;
+  readonly frozen: boolean;
+  readonly countExpired: boolean;
+  readonly enhancedErase: boolean;
+  readonly eraseMinutes?: number;
+  readonly enhancedEraseMinutes?: number;
+}
+
+/** NVMe erase capabilities from Identify Controller. */
+export interface NvmeCaps {
+  /** Undefined when the controller did not report SANICAP. */
+  readonly sanitize?: SanitizeSupport;
+  readonly formatSupported: boolean;
+  /** FNA bit 2: Format with SES=2 does a crypto erase. */
+  readonly formatCryptoErase: boolean;
+  /** FNA bits 0/1: format/secure erase always hits every namespace. */
+  readonly formatAllNamespaces: boolean;
+  readonly namespaceCount?: number;
+}
+
+/** Everything the erase planner needs to know about one drive. */
+export interface DriveCapabilities {
+  readonly device: string;
+  readonly model?: string;
+  readonly serial?: string;
+  readonly transport: DriveTransport;
+  /** Behind a USB bridge: firmware erase commands are refused by policy. */
+  readonly viaUsbBridge: boolean;
+  readonly viaRaidController: boolean;
+  readonly rotational?: boolean;
+  readonly sizeBytes?: number;
+  readonly logicalSectorSize?: number;
+  readonly physicalSectorSize?: number;
+  readonly ataSecurity?: AtaSecurityCaps;
+  readonly ataSanitize?: SanitizeSupport;
+  /** Self-encrypting per IDENTIFY ("Device encrypts all user data"). */
+  readonly selfEncrypting?: boolean;
+  readonly nvme?: NvmeCaps;
+  /** Undefined = not probed (sg_opcodes); the planner then does not offer SCSI SANITIZE. */
+  readonly scsiSanitize?: SanitizeSupport;
+  /** Sectors hidden by a Host Protected Area, when one is set. */
+  readonly hpaHiddenSectors?: number;
+  /** Sectors hidden by a Device Configuration Overlay (DCO real max above the native max). */
+  readonly dcoHiddenSectors?: number;
+}
+
+/** Probe results about one drive; each is optional because each tool can fail or not apply. */
+export interface DriveFacts {
+  readonly device: string;
+  readonly lsblk?: LsblkDevice;
+  readonly sysfs?: SysBlockDevice;
+  readonly smart?: SmartReport;
+  readonly hdparm?: HdparmIdentify;
+  readonly hpa?: HdparmHpa;
+  readonly dco?: HdparmDco;
+  readonly nvmeIdCtrl?: NvmeIdCtrl;
+  readonly scsiSanitize?: SanitizeSupport;
+}
+
+function transportOf(f: DriveFacts, viaUsb: boolean): DriveTransport {
+  if (viaUsb) return 'usb';
+  const tran = f.lsblk?.transport?.toLowerCase() ?? f.sysfs?.bus;
+  if (tran === 'nvme' || f.nvmeIdCtrl || f.smart?.protocol === 'NVMe') return 'nvme';
+  if (tran === 'sata' || tran === 'ata' || f.hdparm || f.smart?.protocol === 'ATA') return 'sata';
+  if (tran === 'sas' || f.smart?.transport === 'SAS') return 'sas';
+  if (tran === 'scsi' || tran === 'spi' || tran === 'fc' || tran === 'iscsi' || f.smart?.protocol === 'SCSI') return 'scsi';
+  return 'unknown';
+}
+
+/** Combines probe results into capabilities. Pure: the probing happened before. */
+export function buildCapabilities(f: DriveFacts): DriveCapabilities {
+  const viaUsbBridge = f.lsblk?.transport === 'usb' || f.sysfs?.bus === 'usb' || f.smart?.viaUsbBridge === true;
+  const transport = transportOf(f, viaUsbBridge);
+  const sec = f.hdparm?.security;
+  const smartSec = f.smart?.ataSecurity;
+  const id = f.nvmeIdCtrl;
+  const rotational =
+    f.lsblk?.rotational ?? f.sysfs?.rotational ?? (f.smart?.mediaType ? f.smart.mediaType === 'hdd' : undefined);
+  const hpaHidden = f.hpa?.hpaEnabled && f.hpa.hiddenSectors > 0 ? f.hpa.hiddenSectors : undefined;
+  const native = f.hpa?.nativeSectors;
+  const realMax = f.dco?.realMaxSectors;
+  return compact<DriveCapabilities>({
+    device: f.device,
+    model: f.smart?.model ?? f.hdparm?.model ?? id?.model ?? f.lsblk?.model,
+    serial: f.smart?.serial ?? f.hdparm?.serial ?? id?.serial ?? f.lsblk?.serial,
+    transport,
+    viaUsbBridge,
+    viaRaidController: f.smart?.viaRaidController ?? false,
+    rotational,
+    sizeBytes: f.lsblk?.sizeBytes ?? f.sysfs?.sizeBytes ?? f.smart?.capacityBytes,
+    logicalSectorSize: f.lsblk?.logicalSectorSize ?? f.sysfs?.logicalBlockSize ?? f.smart?.logicalSectorSize,
+    physicalSectorSize: f.lsblk?.physicalSectorSize ?? f.sysfs?.physicalBlockSize ?? f.smart?.physicalSectorSize,
+    ataSecurity: sec
+      ? {
+          supported: sec.supported,
+          enabled: sec.enabled,
+          locked: sec.locked,
+          frozen: sec.frozen,
+          countExpired: sec.countExpired,
+          enhancedErase: sec.enhancedEraseSupported,
+          ...(sec.eraseMinutes !== undefined ? { eraseMinutes: sec.eraseMinutes } : {}),
+          ...(sec.enhancedEraseMinutes !== undefined ? { enhancedEraseMinutes: sec.enhancedEraseMinutes } : {}),
+        }
+      : smartSec
+        ? // smartctl's one-line summary: the set is supported, enhanced erase unknown (false = not offered).
+          { supported: true, enabled: smartSec.enabled, locked: smartSec.locked ?? false, frozen: smartSec.frozen, countExpired: false, enhancedErase: false }
+        : undefined,
+    ataSanitize: f.hdparm?.sanitize.supported
+      ? { crypto: f.hdparm.sanitize.cryptoScramble, block: f.hdparm.sanitize.blockErase, overwrite: f.hdparm.sanitize.overwrite }
+      : undefined,
+    selfEncrypting: f.hdparm?.encryptsAllUserData,
+    nvme: id
+      ? compact<NvmeCaps>({
+          sanitize: id.sanitize ? { crypto: id.sanitize.crypto, block: id.sanitize.block, overwrite: id.sanitize.overwrite } : undefined,
+          formatSupported: id.formatSupported ?? false,
+          formatCryptoErase: id.format?.cryptoEraseSupported ?? false,
+          formatAllNamespaces: (id.format?.formatAllNamespaces ?? false) || (id.format?.eraseAllNamespaces ?? false),
+          namespaceCount: id.namespaceCount,
+        })
+      : undefined,
+    scsiSanitize: f.scsiSanitize,
+    hpaHiddenSectors: hpaHidden,
+    dcoHiddenSectors: native !== undefined && realMax !== undefined && realMax > native ? realMax - native : undefined,
+  });
+}

@@ -1,0 +1,31 @@
+// Shared body of the fake hardware tools. Each fake binary calls replay(<tool name>).
+//
+// FAKE_FIXTURE_DIR   folder the fixture paths are relative to (the real-hardware captures).
+// FAKE_SCENARIO_FILE JSON: { "<tool>": [{ "match": "<regex over the joined args>", "fixture"?: "<path>",
+//                    "stdout"?: "<text>", "stderrFixture"?: "<path>", "stderr"?: "<text>", "exit"?: <code> }] }
+// The first rule whose regex matches the arguments wins; no match exits 2 like a usage error.
+import { appendFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export function replay(tool) {
+  const args = process.argv.slice(2);
+  const joined = args.join(' ');
+  if (process.env.FAKE_CALL_LOG) appendFileSync(process.env.FAKE_CALL_LOG, `${JSON.stringify([tool, ...args])}\n`);
+  const scenarioFile = process.env.FAKE_SCENARIO_FILE;
+  if (!scenarioFile) {
+    process.stderr.write(`fake ${tool}: FAKE_SCENARIO_FILE is not set\n`);
+    process.exit(2);
+  }
+  const scenario = JSON.parse(readFileSync(scenarioFile, 'utf8'));
+  const rule = (scenario[tool] ?? []).find((r) => new RegExp(r.match).test(joined));
+  if (!rule) {
+    process.stderr.write(`fake ${tool}: no scenario rule for "${joined}"\n`);
+    process.exit(2);
+  }
+  const dir = process.env.FAKE_FIXTURE_DIR ?? '.';
+  if (rule.fixture) process.stdout.write(readFileSync(join(dir, rule.fixture)));
+  if (rule.stdout) process.stdout.write(rule.stdout);
+  if (rule.stderrFixture) process.stderr.write(readFileSync(join(dir, rule.stderrFixture)));
+  if (rule.stderr) process.stderr.write(rule.stderr);
+  process.exitCode = rule.exit ?? 0;
+}
