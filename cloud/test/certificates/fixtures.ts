@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { CERTIFICATE_SCHEMA, type CertificateContent } from '../../src/domain/certificates/certificate-content.js';
 import { DEBIAN_FONT_FILES, loadFontSource, type FontSource } from '../../src/domain/certificates/fonts.js';
+import type { ErasureReportData } from '../../src/domain/certificates/report-data.js';
 
 /** Fonts from the Debian packages the renderer documents; parsed once per test file. */
 let fonts: FontSource | undefined;
@@ -58,5 +59,59 @@ export function sampleContent(overrides: Partial<CertificateContent> = {}): Cert
     signed_at: '2026-11-22T13:07:40Z',
     verify_url: 'https://erasure.example.com/certificates/cert_4k2m9x0q7w1e5r8t3y6u/verify',
     ...overrides,
+  };
+}
+
+// A variable, not an inline literal: SMART fields are open-ended (spec 2) and not in the typed section.
+const ERASED_DRIVE_ENTRY = {
+  model: 'SAMSUNG MZVLB512HBJQ-000L7',
+  serial: 'S4ENNX0N123456',
+  size_bytes: 512110190592,
+  media_type: 'NVMe SSD',
+  transport: 'nvme',
+  smart: { power_on_hours: 8123, percentage_used: 7, media_errors: 0, temperature_c: 38, available_spare_pct: 100 },
+};
+
+/** A report for {@link sampleContent}; `longNotes` makes the notes span several pages. */
+export function sampleReport(content: CertificateContent, signature: string, longNotes = false): ErasureReportData {
+  const paragraph =
+    'Chassis received with a cracked bezel; drive bay screws replaced. オペレーターの確認済み。 ' +
+    'تم التحقق من القرص بعد المسح. Проверено оператором после стирания. Ο έλεγχος ολοκληρώθηκε. ';
+  return {
+    certificate: content,
+    signature,
+    wipeResult: {
+      job_id: '6f1c2b9e-3a4d-4e5f-8a9b-0c1d2e3f4a5b-0',
+      wipe_result_id: 'wr_8h3j5k7l9z1x2c4v6b0n',
+      drive_serial: content.drive.serial ?? undefined,
+      drive_model: content.drive.model ?? undefined,
+      drive_capacity_gb: 512,
+      wipe_method: 'NIST 800-88 R2 Purge',
+      passes_completed: null,
+      started_at: '2026-11-22T13:01:02Z',
+      completed_at: '2026-11-22T13:07:12Z',
+      verification_hash: content.verification.hash ?? undefined,
+      technique: 'NVMe Sanitize, crypto erase (SANACT=4)',
+      disposition: 'sanitized',
+      markings_removed: true,
+      tool_components: 'nvme-cli 2.8; hdparm 9.65; erasure-verify 1.4.2',
+      verification_result: content.verification.result ?? undefined,
+      certificate_status: 'generating',
+    },
+    fingerprint: {
+      system: { manufacturer: 'LENOVO', product: '20L5CTO1WW', serial: 'PF1ABCDE', uuid: '4c4c4544-0042-3510-8052-b4c04f565032' },
+      cpu: { model: 'Intel(R) Core(TM) i5-8350U CPU @ 1.70GHz', cores: 4, threads: 8 },
+      memory: { total_bytes: 17179869184 },
+      storage: [ERASED_DRIVE_ENTRY, { model: 'WDC WD10SPZX-24Z10', serial: 'WD-WX11A1234567', size_bytes: 1000204886016, media_type: 'HDD', transport: 'sata' }],
+    },
+    tests: {
+      keyboard: { status: 'passed' },
+      display: { status: 'passed', detail: 'No dead pixels; backlight even.' },
+      usb_ports: { status: 'failed', detail: 'Left USB-A port does not enumerate devices. '.repeat(6) },
+      battery: { status: 'detected', detail: 'Health 87 %, 312 cycles' },
+      webcam: { status: 'not_applicable' },
+      touchscreen: { status: 'not_started' },
+    },
+    notes: longNotes ? Array.from({ length: 40 }, (_, i) => `${i + 1}. ${paragraph}`).join('\n') : paragraph,
   };
 }

@@ -1,0 +1,169 @@
+import { createHash, sign, verify, type KeyObject } from 'node:crypto';
+import type { PrefixedId } from '@erasure/shared';
+
+/** NIST SP 800-88 sanitization categories a software wipe can reach (Destroy is physical, never ours). */
+export type NistCategory = 'Clear' | 'Purge';
+
+/** Bumped whenever a field is added, renamed or re-interpreted, so old signatures keep their meaning. */
+export const CERTIFICATE_SCHEMA = 'erasure-certificate/v1';
+
+/**
+ * Everything a Certificate of Sanitization asserts, and exactly what is signed.
+ *
+ * Values are snapshots taken when the certificate is issued: the document must keep saying the
+ * same thing even if the asset row or account name changes later. Unknown values are `null`
+ * rather than absent so every certificate has the same key set (NIST 800-88 App. G shows a
+ * blank line for an unknown field instead of leaving it out).
+ */
+export interface CertificateContent {
+  schema: typeof CERTIFICATE_SCHEMA;
+  certificate_id: PrefixedId<'cert'>;
+  /** `CW-000001`: the account-scoped number printed on both documents. */
+  certificate_number: string;
+  wipe_result_id: PrefixedId<'wr'> | null;
+  account_name: string;
+  drive: {
+    manufacturer: string | null;
+    model: string | null;
+    serial: string | null;
+    capacity_gb: number | null;
+    /** `SSD`, `HDD`, `NVMe`…, read from the source machine's fingerprint. */
+    media_type: string | null;
+  };
+  wipe: {
+    /** As the device reported it, e.g. `NIST 800-88 R2 Purge`. */
+    method: string | null;
+    /** The concrete technique, e.g. `NVMe Sanitize (crypto erase)`. */
+    technique: string | null;
+    nist_category: NistCategory;
+    /** Null for cryptographic and block erase, which have no passes. */
+    passes_completed: number | null;
+    started_at: string | null;
+    completed_at: string | null;
+  };
+  tool: {
+    name: string | null;
+    version: string | null;
+    /** Free text from the device: the tools and versions the engine drove. */
+    components: string | null;
+  };
+  verification: {
+    /** `Full read-back`, `Sampled (10 %)`… */
+    method: string | null;
+    result: string | null;
+    /** SHA-256 over the re-read verification bytes. */
+    hash: string | null;
+  };
+  operator: string | null;
+  source_machine: {
+    manufacturer: string | null;
+    model: string | null;
+    serial: string | null;
+    asset_id: PrefixedId<'asset'> | null;
+  } | null;
+  disposition: string | null;
+  markings_removed: boolean | null;
+  signed_at: string;
+  verify_url: string;
+}
+
+/** The attachment names both PDFs carry, so `verify-pdf` knows what to look for. */
+export const CERTIFICATE_JSON_NAME = 'certificate.json';
+export const CERTIFICATE_SIG_NAME = 'certificate.sig';
+
+// Ordered: an explicit word in the method wins, then the strongest technique named anywhere.
+const PURGE_TECHNIQUES = /crypto|cryptographic|block[\s_-]*erase|sanitize|secure[\s_-]*erase|enhanced[\s_-]*erase|degauss/i;
+const CLEAR_TECHNIQUES = /overwrite|zero|pass(es)?\b|random|dod|gutmann/i;
+
+/**
+ * The NIST 800-88 category a wipe reached. An explicit "Purge"/"Clear" in the method string wins,
+ * because the engine decided it from the command's completion status; otherwise firmware
+ * techniques (crypto/block erase, sanitize, secure erase) are Purge and overwrites are Clear.
+ * Anything unrecognised is Clear: claiming less than was done is the safe error on a certificate.
+ */
+export function deriveNistCategory(method: string | null | undefined, technique: string | null | undefined): NistCategory {
+  const m = method ?? '';
+  if (/\bpurge\b/i.test(m)) return 'Purge';
+  if (/\bclear\b/i.test(m)) return 'Clear';
+  const text = `${m} ${technique ?? ''}`;
+  if (PURGE_TECHNIQUES.test(text)) return 'Purge';
+  if (CLEAR_TECHNIQUES.test(text)) return 'Clear';
+  return 'Clear';
+}
+
+/**
+ * Deterministic JSON (RFC 8785 style for the values we use): keys sorted by UTF-16 code units,
+ * no whitespace. Throws on values JSON cannot carry faithfully, since a signature over a
+ * silently dropped `undefined` would verify a document that says something else.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError(`cannot canonicalize non-finite number ${value}`);
+    return JSON.stringify(value);
+  }
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => {
+        const v = (value as Record<string, unknown>)[key];
+        if (v === undefined) throw new TypeError(`cannot canonicalize undefined at key "${key}"`);
+        return `${JSON.stringify(key)}:${canonicalJson(v)}`;
+      });
+    return `{${entries.join(',')}}`;
+  }
+  throw new TypeError(`cannot canonicalize a ${typeof value}`);
+}
+
+/** The exact bytes that are signed and attached to the PDFs: canonical JSON in UTF-8. */
+export function canonicalize(content: CertificateContent): Uint8Array {
+  return new Uint8Array(Buffer.from(canonicalJson(content), 'utf8'));
+}
+
+function assertEd25519(key: KeyObject, type: 'private' | 'public'): void {
+  if (key.type !== type || key.asymmetricKeyType !== 'ed25519') {
+    throw new TypeError(`expected an Ed25519 ${type} key, got ${key.asymmetricKeyType ?? 'none'} ${key.type}`);
+  }
+}
+
+/** Ed25519 signature over {@link canonicalize}(content), base64. */
+export function signContent(privateKey: KeyObject, content: CertificateContent): string {
+  assertEd25519(privateKey, 'private');
+  // Ed25519 hashes internally; node requires `null` as the digest for it.
+  return sign(null, canonicalize(content), privateKey).toString('base64');
+}
+
+/**
+ * True when `signatureBase64` is a valid Ed25519 signature of the canonical content under
+ * `publicKey`. A malformed signature is an answer ("not valid"), not an error.
+ */
+export function verifyContent(publicKey: KeyObject, content: CertificateContent, signatureBase64: string): boolean {
+  assertEd25519(publicKey, 'public');
+  let bytes: Uint8Array;
+  try {
+    bytes = canonicalize(content);
+  } catch {
+    return false; // parsed JSON that cannot be canonicalized was not what we signed
+  }
+  return verifyBytes(publicKey, bytes, signatureBase64);
+}
+
+/** Verifies a signature over raw canonical bytes, as read back from a PDF attachment. */
+export function verifyBytes(publicKey: KeyObject, bytes: Uint8Array, signatureBase64: string): boolean {
+  assertEd25519(publicKey, 'public');
+  const trimmed = signatureBase64.trim();
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(trimmed)) return false;
+  const signature = Buffer.from(trimmed, 'base64');
+  if (signature.length !== 64) return false;
+  return verify(null, bytes, publicKey, signature);
+}
+
+/**
+ * A short, human-comparable fingerprint of a signature: SHA-256 of its bytes, first 16 bytes
+ * in hex groups of four. Printed on the certificate so a reader can match paper to attachment.
+ */
+export function signatureFingerprint(signatureBase64: string): string {
+  const digest = createHash('sha256').update(Buffer.from(signatureBase64.trim(), 'base64')).digest('hex');
+  return (digest.slice(0, 32).toUpperCase().match(/.{4}/g) ?? []).join(' ');
+}

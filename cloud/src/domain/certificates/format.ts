@@ -1,0 +1,71 @@
+/*
+ * Value formatting shared by both documents. Every formatter takes what the record may hold
+ * (including null) and returns printable text or null, which the layout prints as a dash.
+ */
+
+/** `2026-11-22T13:07:12Z` → `2026-11-22 13:07:12 UTC`; unparseable input is printed as given. */
+export function formatTimestamp(iso: string | null | undefined, zone = true): string | null {
+  if (!iso) return null;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  // Always UTC: a certificate is read in other time zones than the one it was made in.
+  // `zone = false` drops the suffix where the label already says "(UTC)" and width is tight.
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')}${zone ? ' UTC' : ''}`;
+}
+
+/** Elapsed time between two timestamps, e.g. `1 h 04 min 09 s`; null when either is missing. */
+export function formatDuration(startIso: string | null | undefined, endIso: string | null | undefined): string | null {
+  if (!startIso || !endIso) return null;
+  const ms = new Date(endIso).getTime() - new Date(startIso).getTime();
+  if (!Number.isFinite(ms) || ms < 0) return null;
+  const s = Math.round(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h} h ${pad(m)} min ${pad(s % 60)} s` : `${m} min ${pad(s % 60)} s`;
+}
+
+// Built once: constructing Intl formatters per call dominated the formatting cost.
+const GROUPED = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+const ONE_DECIMAL = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+
+/** Decimal gigabytes as the drive label states them, switching to TB from 1,000 GB. */
+export function formatCapacityGb(gb: number | null | undefined): string | null {
+  if (gb === null || gb === undefined) return null;
+  if (gb >= 1000) return `${GROUPED.format(gb / 1000)} TB (${GROUPED.format(gb)} GB)`;
+  return `${GROUPED.format(gb)} GB`;
+}
+
+/** Bytes as binary units, the way memory is sold: `17179869184` → `16 GiB`. */
+export function formatBytes(bytes: number | null | undefined): string | null {
+  if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return null;
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${ONE_DECIMAL.format(value)} ${units[unit]}`;
+}
+
+export function formatYesNo(value: boolean | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  return value ? 'Yes' : 'No';
+}
+
+/** `not_applicable` → `Not applicable`. */
+export function titleize(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const spaced = value.replace(/[_-]+/g, ' ').trim();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+/** Any scalar from an open-ended fingerprint section as text; objects and arrays as compact JSON. */
+export function formatUnknown(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'bigint') return GROUPED.format(value);
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  return JSON.stringify(value);
+}

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import {
+  AFRelationship,
+  fill,
+  PDFDocument,
+  popGraphicsState,
+  pushGraphicsState,
+  rectangle,
+  rgb,
+  setFillingColor,
+  type PDFFont,
+} from 'pdf-lib';
+import {
+  CERTIFICATE_JSON_NAME,
+  CERTIFICATE_SIG_NAME,
+  canonicalize,
+  type CertificateContent,
+} from './certificate-content.js';
+import { cachingFontkit, type FontFace, type FontSource } from './fonts.js';
+import type { DrawOp, Frame } from './layout.js';
+
+/** Document-level facts written into the PDF's info dictionary. */
+export interface DocumentInfo {
+  readonly title: string;
+  readonly subject: string;
+  readonly keywords: readonly string[];
+}
+
+/**
+ * Turns laid-out pages into PDF bytes: embeds (subsets of) only the faces actually drawn,
+ * writes the info dictionary and attaches the signed certificate for offline verification.
+ * Every date comes from the content, so the same certificate always renders the same bytes.
+ */
+export async function paintDocument(
+  frame: Frame,
+  content: CertificateContent,
+  signature: string,
+  info: DocumentInfo,
+): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  // pdf-lib's Fontkit type is its own copy of fontkit's; the shim returns the real parsed font.
+  doc.registerFontkit(cachingFontkit(frame.fonts) as unknown as Parameters<PDFDocument['registerFontkit']>[0]);
+  const fonts = await embedUsedFaces(doc, frame.pages, frame.fonts, content.certificate_number);
+
+  for (const ops of frame.pages) {
+    const page = doc.addPage([frame.width, frame.height]);
+    for (const op of ops) {
+      if (op.kind === 'rect') {
+        page.drawRectangle({
+          x: op.x,
+          y: op.y,
+          width: op.width,
+          height: op.height,
+          ...(op.fill ? { color: rgb(...op.fill) } : {}),
+          ...(op.stroke ? { borderColor: rgb(...op.stroke), borderWidth: op.lineWidth ?? 0.75 } : {}),
+        });
+      } else if (op.kind === 'rects') {
+        // Raw `re` operators: drawRectangle would wrap each one in its own graphics state.
+        page.pushOperators(
+          pushGraphicsState(),
+          setFillingColor(rgb(...op.fill)),
+          ...op.rects.map(([x, y, w, h]) => rectangle(x, y, w, h)),
+          fill(),
+          popGraphicsState(),
+        );
+      } else if (op.kind === 'line') {
+        page.drawLine({ start: { x: op.x1, y: op.y1 }, end: { x: op.x2, y: op.y2 }, color: rgb(...op.color), thickness: op.width });
+      } else {
+        let x = op.x;
+        for (const run of op.runs) {
+          const font = fonts.get(run.face);
+          if (!font) throw new Error(`face ${run.face.name} was not embedded`);
+          if (run.text.trim()) page.drawText(run.text, { x, y: op.y, size: op.size, font, color: rgb(...op.color) });
+          x += run.width;
+        }
+      }
+    }
+  }
+
+  const when = new Date(content.signed_at);
+  if (Number.isNaN(when.getTime())) throw new RangeError(`signed_at is not a timestamp: ${content.signed_at}`);
+  doc.setTitle(info.title, { showInWindowTitleBar: true });
+  doc.setSubject(info.subject);
+  doc.setAuthor(content.account_name);
+  doc.setKeywords([...info.keywords]);
+  doc.setCreator('Erasure Cloud');
+  doc.setProducer('Erasure Cloud certificate renderer (pdf-lib)');
+  doc.setLanguage('en');
+  doc.setCreationDate(when);
+  doc.setModificationDate(when);
+
+  const dates = { creationDate: when, modificationDate: when, afRelationship: AFRelationship.Source };
+  await doc.attach(canonicalize(content), CERTIFICATE_JSON_NAME, {
+    ...dates,
+    mimeType: 'application/json',
+    description: 'Signed certificate record (canonical JSON, UTF-8)',
+  });
+  await doc.attach(new TextEncoder().encode(`${signature}\n`), CERTIFICATE_SIG_NAME, {
+    ...dates,
+    mimeType: 'text/plain',
+    description: 'Ed25519 signature of certificate.json, base64',
+  });
+  // No object streams: qpdf and older viewers read the attachments more reliably.
+  return doc.save({ useObjectStreams: false });
+}
+
+async function embedUsedFaces(
+  doc: PDFDocument,
+  pages: readonly (readonly DrawOp[])[],
+  source: FontSource,
+  seed: string,
+): Promise<Map<FontFace, PDFFont>> {
+  const used = new Set<FontFace>();
+  for (const ops of pages) for (const op of ops) if (op.kind === 'text') for (const run of op.runs) used.add(run.face);
+  const fonts = new Map<FontFace, PDFFont>();
+  // Walk the source in its own order so embedding order, and thus the bytes, is stable.
+  for (const face of new Set(Object.values(source).flat())) {
+    if (!used.has(face)) continue;
+    fonts.set(face, await doc.embedFont(face.bytes, { subset: true, customName: `${subsetTag(seed, face.name)}+${face.name}` }));
+  }
+  return fonts;
+}
+
+/**
+ * The six-letter subset prefix PDF expects ("ABCDEF+Font"). pdf-lib would pick a random one,
+ * which makes two renders of the same certificate differ; derive it instead.
+ */
+function subsetTag(seed: string, name: string): string {
+  const digest = createHash('sha256').update(`${seed}\0${name}`).digest();
+  return Array.from(digest.subarray(0, 6), (b) => String.fromCharCode(65 + (b % 26))).join('');
+}

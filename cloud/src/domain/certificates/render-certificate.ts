@@ -1,0 +1,201 @@
+import { signatureFingerprint, type CertificateContent } from './certificate-content.js';
+import type { FontSource } from './fonts.js';
+import { formatCapacityGb, formatTimestamp, formatYesNo, titleize } from './format.js';
+import { drawFieldGrid, drawSectionHeading, type Field } from './layout-blocks.js';
+import {
+  ACCENT,
+  clampLines,
+  contentWidth,
+  createFrame,
+  currentPage,
+  drawText,
+  lineHeight,
+  MUTED,
+  RULE,
+  textWidth,
+  TINT,
+  wrapText,
+  type Frame,
+  type TextStyle,
+} from './layout.js';
+import { paintDocument } from './pdf-document.js';
+import { qrCodeOps } from './qr-code.js';
+
+/** What the certificate renderer needs besides the content. */
+export interface CertificateRenderDeps {
+  readonly fonts: FontSource;
+  /** Base64 Ed25519 signature of the canonical content, from `signContent`. */
+  readonly signature: string;
+  /** Printed as "Signed by"; defaults to the service name. */
+  readonly signer?: string;
+}
+
+const SIGNATURE_BLOCK_HEIGHT = 132;
+const FOOTER_HEIGHT = 22;
+const MARGIN = { top: 46, bottom: 36, side: 50 };
+
+/**
+ * Renders the one-page Certificate of Sanitization. The signed content is attached to the PDF,
+ * so the paper can be verified offline as well as through the QR code's public page.
+ * Throws if the layout would need a second page, which the value clamping is there to prevent.
+ */
+export async function renderCertificatePdf(content: CertificateContent, deps: CertificateRenderDeps): Promise<Uint8Array> {
+  // Values get two lines each; only if that overflows (every field near its maximum length)
+  // is the layout redone with one line each. The Erasure Report always has the full text.
+  let frame = layoutBody(content, deps.fonts, 2);
+  if (frame.pages.length !== 1) frame = layoutBody(content, deps.fonts, 1);
+  if (frame.pages.length !== 1) throw new Error(`certificate ${content.certificate_number} does not fit on one page`);
+  drawSignatureBlock(frame, content, deps);
+  drawFooter(frame, content);
+  return paintDocument(frame, content, deps.signature, {
+    title: `Certificate of Sanitization ${content.certificate_number}`,
+    subject: `NIST SP 800-88 ${content.wipe.nist_category} of drive ${content.drive.serial ?? 'unknown serial'}`,
+    keywords: [content.certificate_number, content.certificate_id, 'NIST SP 800-88', content.wipe.nist_category],
+  });
+}
+
+function layoutBody(content: CertificateContent, fonts: FontSource, maxLines: number): Frame {
+  // The flowing part stops above the signature block, which is pinned to the foot of the page.
+  const frame = createFrame(fonts, { ...MARGIN, bottom: MARGIN.bottom + FOOTER_HEIGHT + SIGNATURE_BLOCK_HEIGHT + 10 });
+  drawHeader(frame, content);
+  drawSummaryBand(frame, content);
+  drawSections(frame, content, maxLines);
+  return frame;
+}
+
+function drawHeader(frame: Frame, content: CertificateContent): void {
+  const page = currentPage(frame);
+  page.push({ kind: 'rect', x: 0, y: frame.height - 10, width: frame.width, height: 10, fill: ACCENT });
+  const top = frame.y;
+  drawText(frame, 'ERASURE CLOUD', { role: 'bold', size: 10, color: ACCENT }, frame.left, top);
+  drawText(frame, 'Media sanitization record', { role: 'regular', size: 8, color: MUTED }, frame.left, top - 14);
+
+  const label: TextStyle = { role: 'regular', size: 7.5, color: MUTED };
+  const number: TextStyle = { role: 'bold', size: 20, color: ACCENT };
+  drawText(frame, 'CERTIFICATE NO.', label, frame.right - textWidth(frame.fonts, 'CERTIFICATE NO.', label), top);
+  drawText(frame, content.certificate_number, number, frame.right - textWidth(frame.fonts, content.certificate_number, number), top - 11);
+
+  frame.y = top - 46;
+  drawText(frame, 'Certificate of Sanitization', { role: 'bold', size: 24 }, frame.left, frame.y);
+  frame.y -= 36;
+  const statement =
+    `This certifies that the storage device described below, owned by ${content.account_name}, was sanitized ` +
+    `to the NIST SP 800-88 ${content.wipe.nist_category} level and that the result was verified as recorded. ` +
+    'This record is digitally signed; its authenticity can be checked with the QR code below.';
+  const style: TextStyle = { role: 'regular', size: 9, color: MUTED };
+  for (const line of clampLines(frame.fonts, wrapText(frame.fonts, statement, style, contentWidth(frame)), 3, style, contentWidth(frame))) {
+    drawText(frame, line, style, frame.left, frame.y);
+    frame.y -= lineHeight(style);
+  }
+  frame.y -= 8;
+}
+
+/** The four facts a reader looks for first, in a tinted band. */
+function drawSummaryBand(frame: Frame, content: CertificateContent): void {
+  const cells: [label: string, value: string, share: number][] = [
+    ['NIST 800-88 category', content.wipe.nist_category.toUpperCase(), 0.24],
+    ['Drive serial number', content.drive.serial ?? '—', 0.4],
+    ['Completed (UTC)', formatTimestamp(content.wipe.completed_at, false) ?? '—', 0.36],
+  ];
+  const height = 42;
+  currentPage(frame).push({ kind: 'rect', x: frame.left, y: frame.y - height, width: contentWidth(frame), height, fill: TINT });
+  currentPage(frame).push({ kind: 'rect', x: frame.left, y: frame.y - height, width: 3, height, fill: ACCENT });
+  let x = frame.left + 14;
+  cells.forEach(([label, value, share], i) => {
+    const width = share * contentWidth(frame) - 14;
+    const style: TextStyle = i === 0 ? { role: 'bold', size: 15, color: ACCENT } : { role: 'bold', size: 11 };
+    const line = clampLines(frame.fonts, wrapText(frame.fonts, value, style, width), 1, style, width)[0] ?? '';
+    drawText(frame, label.toUpperCase(), { role: 'regular', size: 7, color: MUTED }, x, frame.y - 8);
+    drawText(frame, line, style, x, frame.y - (i === 0 ? 19 : 21));
+    x += width + 14;
+  });
+  frame.y -= height + 14;
+}
+
+function drawSections(frame: Frame, content: CertificateContent, maxLines: number): void {
+  const { drive, wipe, tool, verification } = content;
+  const section = (title: string, fields: readonly Field[]) => {
+    drawSectionHeading(frame, title);
+    drawFieldGrid(frame, fields, 4, maxLines);
+    frame.y -= 4;
+  };
+  section('Account', [
+    { label: 'Account', value: content.account_name, span: 2 },
+    { label: 'Operator', value: content.operator, span: 2 },
+  ]);
+  section('Storage device', [
+    { label: 'Manufacturer', value: drive.manufacturer },
+    { label: 'Model', value: drive.model },
+    { label: 'Serial number', value: drive.serial, mono: true, span: 2 },
+    { label: 'Capacity', value: formatCapacityGb(drive.capacity_gb) },
+    { label: 'Media type', value: drive.media_type },
+    { label: 'Markings removed', value: formatYesNo(content.markings_removed) },
+    { label: 'Disposition', value: titleize(content.disposition) },
+  ]);
+  section('Sanitization', [
+    { label: 'Method', value: wipe.method, span: 2 },
+    { label: 'Technique', value: wipe.technique, span: 2 },
+    { label: 'NIST 800-88 category', value: wipe.nist_category },
+    { label: 'Passes completed', value: wipe.passes_completed === null ? 'n/a (firmware erase)' : String(wipe.passes_completed) },
+    { label: 'Started (UTC)', value: formatTimestamp(wipe.started_at, false) },
+    { label: 'Completed (UTC)', value: formatTimestamp(wipe.completed_at, false) },
+    { label: 'Tool', value: [tool.name, tool.version].filter(Boolean).join(' ') || null, span: 2 },
+    { label: 'Tool components', value: tool.components, span: 2 },
+  ]);
+  section('Verification', [
+    { label: 'Verification method', value: verification.method, span: 2 },
+    { label: 'Result', value: verification.result, span: 2 },
+    { label: 'Verification hash (SHA-256)', value: verification.hash, mono: true, span: 4 },
+  ]);
+  const machine = content.source_machine;
+  section('Source machine', [
+    { label: 'Manufacturer', value: machine?.manufacturer ?? null },
+    { label: 'Model', value: machine?.model ?? null },
+    { label: 'Serial number', value: machine?.serial ?? null, mono: true },
+    { label: 'Asset ID', value: machine?.asset_id ?? null, mono: true },
+  ]);
+}
+
+function drawSignatureBlock(frame: Frame, content: CertificateContent, deps: CertificateRenderDeps): void {
+  const page = currentPage(frame);
+  const top = MARGIN.bottom + FOOTER_HEIGHT + SIGNATURE_BLOCK_HEIGHT;
+  const qrSize = 104;
+  page.push({ kind: 'rect', x: frame.left, y: top - SIGNATURE_BLOCK_HEIGHT, width: contentWidth(frame), height: SIGNATURE_BLOCK_HEIGHT, stroke: RULE, lineWidth: 0.8 });
+  page.push(...qrCodeOps(content.verify_url, frame.right - qrSize - 8, top - 8, qrSize));
+
+  const x = frame.left + 14;
+  const textRight = frame.right - qrSize - 22;
+  const label: TextStyle = { role: 'regular', size: 7, color: MUTED };
+  const value: TextStyle = { role: 'bold', size: 10 };
+  const mono: TextStyle = { role: 'mono', size: 8 };
+  let y = top - 12;
+  drawText(frame, 'DIGITAL SIGNATURE', { role: 'bold', size: 9, color: ACCENT }, x, y);
+  y -= 18;
+  const half = (textRight - x) / 2;
+  drawText(frame, 'SIGNED BY', label, x, y);
+  drawText(frame, 'SIGNED AT', label, x + half, y);
+  drawText(frame, deps.signer ?? 'Erasure Cloud', value, x, y - 10);
+  drawText(frame, formatTimestamp(content.signed_at) ?? content.signed_at, value, x + half, y - 10);
+  y -= 30;
+  drawText(frame, 'SIGNATURE FINGERPRINT (SHA-256 OF ED25519 SIGNATURE)', label, x, y);
+  drawText(frame, signatureFingerprint(deps.signature), mono, x, y - 10);
+  y -= 28;
+  drawText(frame, 'VERIFY AT', label, x, y);
+  y -= 10;
+  for (const line of clampLines(frame.fonts, wrapText(frame.fonts, content.verify_url, mono, textRight - x), 2, mono, textRight - x)) {
+    drawText(frame, line, { ...mono, color: ACCENT }, x, y);
+    y -= lineHeight(mono);
+  }
+  const caption: TextStyle = { role: 'regular', size: 6.5, color: MUTED };
+  const scan = 'Scan to verify';
+  drawText(frame, scan, caption, frame.right - 8 - qrSize / 2 - textWidth(frame.fonts, scan, caption) / 2, top - qrSize - 10);
+}
+
+function drawFooter(frame: Frame, content: CertificateContent): void {
+  const y = MARGIN.bottom + 12;
+  const style: TextStyle = { role: 'regular', size: 7, color: MUTED };
+  currentPage(frame).push({ kind: 'line', x1: frame.left, y1: y + 4, x2: frame.right, y2: y + 4, color: RULE, width: 0.5 });
+  drawText(frame, `${content.certificate_number} · ${content.certificate_id}`, style, frame.left, y);
+  const note = 'Signed record attached to this PDF as certificate.json + certificate.sig · Page 1 of 1';
+  drawText(frame, note, style, frame.right - textWidth(frame.fonts, note, style), y);
+}

@@ -1,0 +1,172 @@
+import { signatureFingerprint } from './certificate-content.js';
+import type { FontSource } from './fonts.js';
+import { formatBytes, formatCapacityGb, formatDuration, formatTimestamp, formatUnknown } from './format.js';
+import { drawFieldGrid, drawSectionHeading, drawTable } from './layout-blocks.js';
+import {
+  ACCENT,
+  createFrame,
+  drawParagraph,
+  drawText,
+  MUTED,
+  RULE,
+  textOp,
+  textWidth,
+  type Frame,
+  type TextStyle,
+} from './layout.js';
+import { paintDocument } from './pdf-document.js';
+import {
+  erasedDriveEntry,
+  smartRows,
+  storageRows,
+  testRows,
+  wipeRecordRows,
+  type ErasureReportData,
+} from './report-data.js';
+
+/** What the report renderer needs besides the data. */
+export interface ReportRenderDeps {
+  readonly fonts: FontSource;
+}
+
+const MARGIN = { top: 40, bottom: 44, side: 50 };
+const SMALL: TextStyle = { role: 'regular', size: 7, color: MUTED };
+const BODY: TextStyle = { role: 'regular', size: 9.5 };
+
+/**
+ * Renders the Erasure Report: the full record behind a certificate, across as many A4 pages as
+ * it needs, with a running header and "page n of N" on each. It carries the same signed
+ * attachment as the certificate, so either document alone verifies offline.
+ */
+export async function renderErasureReportPdf(report: ErasureReportData, deps: ReportRenderDeps): Promise<Uint8Array> {
+  const { certificate: c } = report;
+  const frame = createFrame(deps.fonts, MARGIN, (f) => drawRunningHeader(f, c.certificate_number));
+
+  drawText(frame, 'Erasure Report', { role: 'bold', size: 22 }, frame.left, frame.y);
+  frame.y -= 32;
+  const subtitle = `Drive ${c.drive.serial ?? 'without serial'} · Certificate ${c.certificate_number} · ${c.account_name}`;
+  drawParagraph(frame, subtitle, { role: 'regular', size: 10, color: MUTED });
+  frame.y -= 10;
+
+  drawSectionHeading(frame, 'Summary');
+  drawFieldGrid(frame, [
+    { label: 'Account', value: c.account_name, span: 2 },
+    { label: 'Operator', value: c.operator, span: 2 },
+    { label: 'Certificate no.', value: c.certificate_number },
+    { label: 'Certificate ID', value: c.certificate_id, mono: true, span: 2 },
+    { label: 'NIST 800-88 category', value: c.wipe.nist_category },
+    { label: 'Drive model', value: c.drive.model, span: 2 },
+    { label: 'Drive serial', value: c.drive.serial, mono: true },
+    { label: 'Capacity', value: formatCapacityGb(c.drive.capacity_gb) },
+    { label: 'Method', value: c.wipe.method, span: 2 },
+    { label: 'Technique', value: c.wipe.technique, span: 2 },
+  ], 4, 3);
+  frame.y -= 6;
+
+  drawSectionHeading(frame, 'Timeline');
+  const started = c.wipe.started_at;
+  drawTable(frame, [{ header: 'Event', width: 0.3, bold: true }, { header: 'Time (UTC)', width: 0.35 }, { header: 'Since start', width: 0.35 }], [
+    ['Erasure started', formatTimestamp(started, false) ?? '', started ? '0 min 00 s' : ''],
+    ['Erasure completed', formatTimestamp(c.wipe.completed_at, false) ?? '', formatDuration(started, c.wipe.completed_at) ?? ''],
+    ['Certified (signed)', formatTimestamp(c.signed_at, false) ?? '', formatDuration(started, c.signed_at) ?? ''],
+  ]);
+
+  drawSectionHeading(frame, 'Wipe result record');
+  drawTable(
+    frame,
+    [{ header: 'Field', width: 0.24, bold: true }, { header: 'Wire name', width: 0.22, mono: true }, { header: 'Value', width: 0.54 }],
+    wipeRecordRows(report.wipeResult),
+  );
+
+  drawMachine(frame, report);
+
+  drawSectionHeading(frame, 'Hardware tests');
+  drawTable(
+    frame,
+    [{ header: 'Test', width: 0.22, bold: true }, { header: 'Status', width: 0.18 }, { header: 'Detail', width: 0.6 }],
+    testRows(report.tests),
+  );
+
+  drawSectionHeading(frame, 'Operator notes');
+  drawParagraph(frame, report.notes?.trim() ? report.notes : 'No operator notes were recorded.', BODY);
+  frame.y -= 14;
+
+  drawSectionHeading(frame, 'Verification', 70);
+  drawParagraph(
+    frame,
+    `This report accompanies Certificate of Sanitization ${c.certificate_number}. The signed certificate record is ` +
+      'attached to this PDF (certificate.json, signed with Ed25519 in certificate.sig) and can be checked at:',
+    BODY,
+  );
+  drawParagraph(frame, c.verify_url, { role: 'mono', size: 8.5, color: ACCENT });
+  drawParagraph(frame, `Signature fingerprint: ${signatureFingerprint(report.signature)}`, { role: 'mono', size: 8.5 });
+
+  drawPageNumbers(frame, c.certificate_number, c.certificate_id);
+  return paintDocument(frame, c, report.signature, {
+    title: `Erasure Report ${c.certificate_number}`,
+    subject: `Erasure report for drive ${c.drive.serial ?? 'unknown serial'}`,
+    keywords: [c.certificate_number, c.certificate_id, 'erasure report'],
+  });
+}
+
+function drawMachine(frame: Frame, report: ErasureReportData): void {
+  const fp = report.fingerprint;
+  const machine = report.certificate.source_machine;
+  drawSectionHeading(frame, 'Source machine');
+  if (!fp && !machine) {
+    drawParagraph(frame, 'No source machine was matched to this drive (for example a hotswap station wipe).', BODY);
+    frame.y -= 10;
+    return;
+  }
+  const system = fp?.system;
+  const cpu: Record<string, unknown> = { ...fp?.cpu };
+  drawFieldGrid(frame, [
+    { label: 'Manufacturer', value: system?.manufacturer ?? system?.vendor ?? machine?.manufacturer ?? null },
+    { label: 'Product', value: system?.product ?? system?.model ?? machine?.model ?? null },
+    { label: 'Serial number', value: system?.serial ?? machine?.serial ?? null, mono: true },
+    { label: 'Asset ID', value: machine?.asset_id ?? null, mono: true },
+    { label: 'System UUID', value: system?.uuid ?? null, mono: true, span: 2 },
+    { label: 'CPU', value: fp?.cpu?.model ?? null, span: 2 },
+    { label: 'CPU cores / threads', value: [formatUnknown(cpu.cores), formatUnknown(cpu.threads)].filter(Boolean).join(' / ') || null },
+    { label: 'Memory', value: formatBytes(fp?.memory?.total_bytes) },
+    { label: 'Asset tag', value: system?.asset_tag ?? null },
+  ], 4, 3);
+  frame.y -= 6;
+
+  drawSectionHeading(frame, 'Storage devices');
+  const rows = storageRows(fp, report.certificate.drive.serial);
+  if (rows.length === 0) drawParagraph(frame, 'The machine reported no storage devices.', BODY);
+  else drawTable(frame, [{ header: 'Model', width: 0.38 }, { header: 'Serial', width: 0.3, mono: true }, { header: 'Size', width: 0.16 }, { header: 'Type', width: 0.16 }], rows);
+
+  drawSectionHeading(frame, 'SMART health of the erased drive');
+  const smart = smartRows(erasedDriveEntry(fp, report.certificate.drive.serial));
+  if (smart.length === 0) {
+    drawParagraph(frame, 'No SMART data was reported for this drive.', BODY);
+    frame.y -= 10;
+  } else drawTable(frame, [{ header: 'Attribute', width: 0.45 }, { header: 'Value', width: 0.55 }], smart);
+}
+
+/** Small running header; returns where page content starts. */
+function drawRunningHeader(frame: Frame, certificateNumber: string): number {
+  const page = frame.pages[frame.pages.length - 1];
+  page?.push({ kind: 'rect', x: 0, y: frame.height - 6, width: frame.width, height: 6, fill: ACCENT });
+  const top = frame.top + 12;
+  drawText(frame, 'ERASURE CLOUD · ERASURE REPORT', { role: 'bold', size: 7.5, color: ACCENT }, frame.left, top);
+  const right = `Certificate ${certificateNumber}`;
+  drawText(frame, right, SMALL, frame.right - textWidth(frame.fonts, right, SMALL), top);
+  page?.push({ kind: 'line', x1: frame.left, y1: top - 13, x2: frame.right, y2: top - 13, color: RULE, width: 0.5 });
+  return top - 28;
+}
+
+/** Footers are drawn last, once the page count is known. */
+function drawPageNumbers(frame: Frame, number: string, id: string): void {
+  const total = frame.pages.length;
+  const y = MARGIN.bottom - 18;
+  frame.pages.forEach((page, i) => {
+    page.push({ kind: 'line', x1: frame.left, y1: y + 11, x2: frame.right, y2: y + 11, color: RULE, width: 0.5 });
+    page.push(textOp(frame.fonts, `${number} · ${id}`, SMALL, frame.left, y + 8).op);
+    const label = `Page ${i + 1} of ${total}`;
+    page.push(textOp(frame.fonts, label, SMALL, frame.right - textWidth(frame.fonts, label, SMALL), y + 8).op);
+  });
+}
+

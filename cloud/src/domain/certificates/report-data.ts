@@ -1,0 +1,134 @@
+import {
+  TEST_WIRE_IDS,
+  type CertificateStatus,
+  type Fingerprint,
+  type TestSnapshot,
+  type TestWireId,
+  type WipeResultRecord,
+} from '@erasure/shared';
+import type { CertificateContent } from './certificate-content.js';
+import { formatBytes, formatCapacityGb, formatUnknown, formatYesNo, titleize } from './format.js';
+
+/** Everything the Erasure Report prints, gathered by the certificate job. */
+export interface ErasureReportData {
+  readonly certificate: CertificateContent;
+  /** Base64 Ed25519 signature of the certificate, attached to the report as to the certificate. */
+  readonly signature: string;
+  /** The stored wipe result record (spec 2), printed field by field. */
+  readonly wipeResult: WipeResultRecord & {
+    readonly wipe_result_id?: string;
+    readonly certificate_status?: CertificateStatus | null;
+  };
+  /** Raw hardware document of the source machine's latest boot; null for hotswap or unmatched drives. */
+  readonly fingerprint: Fingerprint | null;
+  readonly tests: TestSnapshot | null;
+  readonly notes: string | null;
+}
+
+/** `[label, wire key, printed value]` for every field of the wipe result record, in spec order. */
+export function wipeRecordRows(record: ErasureReportData['wipeResult']): [string, string, string][] {
+  const text = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? '— (not reported)' : v);
+  const int = (v: number | null | undefined) => (v === null ? 'null (no passes: firmware erase)' : v === undefined ? '— (not reported)' : String(v));
+  return [
+    ['Wipe result ID', 'wipe_result_id', text(record.wipe_result_id)],
+    ['Job ID', 'job_id', record.job_id],
+    ['Drive serial', 'drive_serial', text(record.drive_serial)],
+    ['Drive model', 'drive_model', text(record.drive_model)],
+    ['Drive capacity', 'drive_capacity_gb', text(formatCapacityGb(record.drive_capacity_gb))],
+    ['Wipe method', 'wipe_method', text(record.wipe_method)],
+    ['Passes completed', 'passes_completed', int(record.passes_completed)],
+    ['Started at', 'started_at', text(record.started_at)],
+    ['Completed at', 'completed_at', text(record.completed_at)],
+    ['Verification hash', 'verification_hash', text(record.verification_hash)],
+    // Absent status and validation have defined meanings (spec 2); say so rather than print a dash.
+    ['Wipe status', 'wipe_status', record.wipe_status ?? 'completed (not reported; absent reads as completed)'],
+    ['Technique', 'technique', text(record.technique)],
+    ['Validation', 'validation', record.validation ?? 'approved (not reported; absent reads as approved)'],
+    ['Disposition', 'disposition', text(record.disposition)],
+    ['Markings removed', 'markings_removed', text(formatYesNo(record.markings_removed))],
+    ['Tool components', 'tool_components', text(record.tool_components)],
+    ['Verification result', 'verification_result', text(record.verification_result)],
+    ['Certificate status', 'certificate_status', text(record.certificate_status)],
+  ];
+}
+
+type Entry = Readonly<Record<string, unknown>>;
+
+function isEntry(value: unknown): value is Entry {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** First present value among `keys`: fingerprint field names beyond model/serial are not fixed (spec 2). */
+function pick(entry: Entry, keys: readonly string[]): unknown {
+  for (const key of keys) if (entry[key] !== undefined && entry[key] !== null) return entry[key];
+  return undefined;
+}
+
+/** The storage entries of a fingerprint, tolerating a malformed section. */
+export function storageEntries(fingerprint: Fingerprint | null): Entry[] {
+  const storage: unknown = fingerprint?.storage;
+  return Array.isArray(storage) ? storage.filter(isEntry) : [];
+}
+
+const normalizeSerial = (s: unknown) => (typeof s === 'string' ? s.trim().toUpperCase() : '');
+
+/** The fingerprint's entry for the erased drive, matched by serial as the wipe listing does (spec 4.5). */
+export function erasedDriveEntry(fingerprint: Fingerprint | null, driveSerial: string | null | undefined): Entry | null {
+  const serial = normalizeSerial(driveSerial);
+  if (!serial) return null;
+  return storageEntries(fingerprint).find((e) => normalizeSerial(e.serial) === serial) ?? null;
+}
+
+/** `[model, serial, size, type]` per drive of the source machine. */
+export function storageRows(fingerprint: Fingerprint | null, erasedSerial: string | null): string[][] {
+  return storageEntries(fingerprint).map((e) => {
+    const size = pick(e, ['size_bytes', 'capacity_bytes', 'size']);
+    const gb = pick(e, ['capacity_gb', 'size_gb']);
+    const erased = erasedSerial !== null && normalizeSerial(e.serial) === normalizeSerial(erasedSerial);
+    return [
+      formatUnknown(e.model) ?? '',
+      `${formatUnknown(e.serial) ?? ''}${erased ? '  (erased)' : ''}`,
+      (typeof size === 'number' ? formatBytes(size) : typeof gb === 'number' ? formatCapacityGb(gb) : formatUnknown(size ?? gb)) ?? '',
+      formatUnknown(pick(e, ['media_type', 'type', 'kind', 'transport', 'interface'])) ?? '',
+    ];
+  });
+}
+
+const SMART_KEY = /smart|power_on|wear|realloc|temperature|health|percentage_used|media_errors|pending|spare|crc|unsafe/i;
+
+/**
+ * SMART figures of the erased drive as `[attribute, value]`: a nested `smart` object when the
+ * engine sends one (flattened one level), otherwise the entry's SMART-looking top-level keys.
+ */
+export function smartRows(entry: Entry | null): [string, string][] {
+  if (!entry) return [];
+  const rows: [string, string][] = [];
+  const add = (key: string, value: unknown) => {
+    if (isEntry(value)) for (const [k, v] of Object.entries(value)) add(`${key} › ${k}`, v);
+    else rows.push([titleize(key) ?? key, formatUnknown(value) ?? '—']);
+  };
+  const smart = entry.smart;
+  if (isEntry(smart)) for (const [k, v] of Object.entries(smart)) add(k, v);
+  else for (const [k, v] of Object.entries(entry)) if (SMART_KEY.test(k)) add(k, v);
+  return rows;
+}
+
+const TEST_LABELS: Record<TestWireId, string> = {
+  keyboard: 'Keyboard',
+  display: 'Display',
+  usb_ports: 'USB ports',
+  battery: 'Battery',
+  wifi_adapter: 'Wi-Fi adapter',
+  bluetooth: 'Bluetooth',
+  webcam: 'Webcam',
+  audio: 'Audio',
+  touchscreen: 'Touchscreen',
+};
+
+/** `[test, status, detail]` for every hardware test wire id, in the spec's order. */
+export function testRows(tests: TestSnapshot | null): string[][] {
+  return TEST_WIRE_IDS.map((id) => {
+    const result = tests?.[id];
+    return [TEST_LABELS[id], result ? (titleize(result.status) ?? result.status) : 'Not reported', result?.detail ?? ''];
+  });
+}
