@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { generateDeviceKeyPair } from '@erasure/shared';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('applies the CONTRACT.md defaults to an empty environment', () => {
+    const sut = loadConfig({});
+    expect(sut).toMatchObject({ host: '127.0.0.1', port: 8787, cloudInternalUrl: 'http://127.0.0.1:3000' });
+    expect(sut.devicePublicKey).toBeUndefined();
+    expect(sut.internalApiSecret).toBeUndefined();
+  });
+
+  it('reads every variable it names', () => {
+    const { publicKey } = generateDeviceKeyPair();
+    const sut = loadConfig({
+      HOST: '0.0.0.0',
+      PORT: '0',
+      DEVICE_TOKEN_PUBKEY: publicKey,
+      INTERNAL_API_SECRET: 's3cret',
+      CLOUD_INTERNAL_URL: 'https://cloud.internal:8443/base',
+    });
+    expect(sut).toMatchObject({ host: '0.0.0.0', port: 0, internalApiSecret: 's3cret', cloudInternalUrl: 'https://cloud.internal:8443/base' });
+    expect(sut.devicePublicKey?.asymmetricKeyType).toBe('ed25519');
+  });
+
+  it('treats empty values as unset, so secrets stay unset rather than empty', () => {
+    const sut = loadConfig({ DEVICE_TOKEN_PUBKEY: '', INTERNAL_API_SECRET: '  ', PORT: '' });
+    expect(sut.devicePublicKey).toBeUndefined();
+    expect(sut.internalApiSecret).toBeUndefined();
+    expect(sut.port).toBe(8787);
+  });
+
+  it('is frozen', () => {
+    expect(Object.isFrozen(loadConfig({}))).toBe(true);
+  });
+
+  it.each([
+    ['a non-numeric port', { PORT: 'eighty' }],
+    ['a port past 65535', { PORT: '70000' }],
+    ['a non-http cloud URL', { CLOUD_INTERNAL_URL: 'ftp://cloud' }],
+    ['a public key that is not 32 bytes', { DEVICE_TOKEN_PUBKEY: 'c2hvcnQ=' }],
+  ])('refuses %s with a ConfigError', (_what, env) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+  });
+});
