@@ -1,0 +1,82 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+export const CLOUD_BIN = new URL('../../cloud/bin/erasure-cloud.js', import.meta.url).pathname;
+export const GATEWAY_BIN = new URL('../../gateway/bin/erasure-gateway.js', import.meta.url).pathname;
+
+export interface Keys {
+  device_token_private_key: string;
+  device_token_pubkey: string;
+  internal_api_secret: string;
+}
+
+/** Spawns `bin serve` and resolves with the URL from its `listening on http://…` line. */
+export function startService(bin: string, env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`${bin} did not start:\n${output}`)), 15_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/[^\s"]+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        resolve({ url: match[1]!, child });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${bin} exited ${code}:\n${output}`));
+    });
+  });
+}
+
+export function stopService(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** A real cloud and gateway from their binaries, a temp DATA_DIR and fresh keys. */
+export async function startStack() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'erasure-stack-'));
+  const keys = JSON.parse((await run(process.execPath, [CLOUD_BIN, 'keygen', '--json'])).stdout) as Keys;
+  const cloudEnv = {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    INTERNAL_API_SECRET: keys.internal_api_secret,
+    DEVICE_TOKEN_PRIVATE_KEY: keys.device_token_private_key,
+  };
+  const cli = async (...args: string[]) =>
+    JSON.parse((await run(process.execPath, [CLOUD_BIN, ...args, '--json'], { env: { ...process.env, ...cloudEnv } })).stdout);
+  const cloud = await startService(CLOUD_BIN, cloudEnv);
+  const gateway = await startService(GATEWAY_BIN, {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DEVICE_TOKEN_PUBKEY: keys.device_token_pubkey,
+    INTERNAL_API_SECRET: keys.internal_api_secret,
+    CLOUD_INTERNAL_URL: cloud.url,
+  });
+  return {
+    dataDir,
+    keys,
+    cli,
+    cloud,
+    gateway,
+    async stop() {
+      await stopService(gateway.child);
+      await stopService(cloud.child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
