@@ -1,5 +1,5 @@
 import { newId } from '@erasure/shared';
-import type { ReadonlyDb, WritableDb } from './open.js';
+import { prepared, type ReadonlyDb, type WritableDb } from './open.js';
 
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'canceled', 'unpaid'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
@@ -24,8 +24,8 @@ export interface AccountRow {
 /** `acct_…` or the numeric id, as the admin CLI and public API accept both. */
 export function findAccount(db: ReadonlyDb, ref: string, now: string): AccountRow | undefined {
   const byNumeric = /^\d+$/.test(ref);
-  const row = db
-    .prepare(
+  const row = prepared(
+      db,
       `SELECT a.id, a.public_id, a.name, a.subscription_status, a.current_period_end, a.created_at,
               ${ACCOUNT_ACTIVE_SQL} AS active
          FROM accounts a WHERE ${byNumeric ? 'a.id = @ref' : 'a.public_id = @ref'}`,
@@ -39,7 +39,8 @@ export function createAccount(
   input: { name: string; subscriptionStatus: SubscriptionStatus; now: string },
 ): AccountRow {
   const publicId = newId('acct');
-  db.prepare(
+  prepared(
+    db,
     `INSERT INTO accounts (public_id, name, subscription_status, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?)`,
   ).run(publicId, input.name, input.subscriptionStatus, input.now, input.now);
@@ -53,7 +54,8 @@ export function setSubscriptionStatus(
   status: SubscriptionStatus,
   now: string,
 ): void {
-  db.prepare(
+  prepared(
+    db,
     `UPDATE accounts SET subscription_status = ?, current_period_end = NULL, updated_at = ? WHERE id = ?`,
   ).run(status, now, accountId);
 }

@@ -1,6 +1,6 @@
 import { newId, type Fingerprint, type TestSnapshot } from '@erasure/shared';
 import type { PromotedColumns } from '../../domain/assets/promote.js';
-import type { ReadonlyDb, WritableDb } from './open.js';
+import { prepared, type ReadonlyDb, type WritableDb } from './open.js';
 
 export interface AssetBoot {
   accountId: number;
@@ -42,8 +42,8 @@ export function upsertAsset(db: WritableDb, boot: AssetBoot): { id: number; publ
     const value = boot.promoted[column];
     params[column] = typeof value === 'boolean' ? Number(value) : value;
   }
-  const row = db
-    .prepare(
+  const row = prepared(
+      db,
       `INSERT INTO assets (public_id, account_id, hardware_uid, record_id, engine_version, fingerprint,
                            ${PROMOTED.join(', ')}, first_token_id, technician,
                            first_seen_at, last_booted_at, audited_at, updated_at)
@@ -71,8 +71,8 @@ export function findAssetByRecord(
   accountId: number,
   recordId: string,
 ): { id: number; public_id: string } | undefined {
-  return db
-    .prepare(
+  return prepared(
+      db,
       `SELECT id, public_id FROM assets WHERE account_id = ? AND record_id = ?
         ORDER BY last_booted_at DESC, id DESC LIMIT 1`,
     )
@@ -80,10 +80,10 @@ export function findAssetByRecord(
 }
 
 export function setAssetNotes(db: WritableDb, assetId: number, notes: string, now: string): void {
-  db.prepare('UPDATE assets SET notes = ?, updated_at = ? WHERE id = ?').run(notes, now, assetId);
+  prepared(db, 'UPDATE assets SET notes = ?, updated_at = ? WHERE id = ?').run(notes, now, assetId);
 }
 
 /** Replaces the whole test snapshot: each submission is full, never a delta (spec 2). */
 export function setAssetTests(db: WritableDb, assetId: number, tests: TestSnapshot, now: string): void {
-  db.prepare('UPDATE assets SET test_results = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(tests), now, assetId);
+  prepared(db, 'UPDATE assets SET test_results = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(tests), now, assetId);
 }

@@ -1,13 +1,13 @@
 import { newId, type Bay, type ChassisMap } from '@erasure/shared';
-import type { ReadonlyDb, WritableDb } from './open.js';
+import { prepared, type ReadonlyDb, type WritableDb } from './open.js';
 
 /** Stores (or replaces) the account's map for one chassis, keyed by its hardware_uid. */
 export function saveChassisMap(
   db: WritableDb,
   input: { accountId: number; assetId: number; hardwareUid: string; name: string; bays: Bay[]; now: string },
 ): { public_id: string } {
-  return db
-    .prepare(
+  return prepared(
+      db,
       `INSERT INTO chassis_maps (public_id, account_id, asset_id, hardware_uid, name, bays, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (account_id, hardware_uid) DO UPDATE SET
@@ -21,8 +21,7 @@ export function saveChassisMap(
 
 /** The map of this chassis in this account only: lookups never cross accounts. */
 export function findChassisMap(db: ReadonlyDb, accountId: number, hardwareUid: string): ChassisMap | undefined {
-  const row = db
-    .prepare('SELECT name, bays FROM chassis_maps WHERE account_id = ? AND hardware_uid = ?')
-    .get(accountId, hardwareUid) as { name: string; bays: string } | undefined;
+  const lookup = prepared(db, 'SELECT name, bays FROM chassis_maps WHERE account_id = ? AND hardware_uid = ?');
+  const row = lookup.get(accountId, hardwareUid) as { name: string; bays: string } | undefined;
   return row && { name: row.name, bays: JSON.parse(row.bays) as Bay[] };
 }

@@ -44,3 +44,30 @@ export function migrate(db: Database.Database, dir: URL = MIGRATIONS_DIR): strin
   }
   return ran;
 }
+
+const statementCache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/**
+ * `db.prepare(sql)` memoised per connection. Preparing parses and plans the SQL, which costs more
+ * than running a point query, so hot paths (verify, check-in) must not prepare per request.
+ * Callers must not flip a cached statement's modes (`pluck`, `raw`, `expand`): use the
+ * `pluck` variant below for single-column reads.
+ */
+export function prepared(db: Database.Database, sql: string): Database.Statement {
+  let cache = statementCache.get(db);
+  if (!cache) {
+    cache = new Map();
+    statementCache.set(db, cache);
+  }
+  let statement = cache.get(sql);
+  if (!statement) {
+    statement = db.prepare(sql);
+    cache.set(sql, statement);
+  }
+  return statement;
+}
+
+/** A cached statement in pluck mode (first column only), kept apart from the plain cache. */
+export function preparedPluck(db: Database.Database, sql: string): Database.Statement {
+  return prepared(db, `${sql} /* pluck */`).pluck();
+}

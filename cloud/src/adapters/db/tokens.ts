@@ -1,6 +1,6 @@
 import { newId, newUuid, type Product, type TokenStatus } from '@erasure/shared';
 import { ACCOUNT_ACTIVE_SQL } from './accounts.js';
-import type { ReadonlyDb, WritableDb } from './open.js';
+import { prepared, type ReadonlyDb, type WritableDb } from './open.js';
 
 /** A license token joined with what the decision ladder needs of its account. */
 export interface TokenRow {
@@ -32,7 +32,7 @@ const toRow = (raw: RawTokenRow | undefined): TokenRow | undefined =>
   raw && { ...raw, account_active: raw.account_active === 1 };
 
 export function findTokenByJti(db: ReadonlyDb, jti: string, now: string): TokenRow | undefined {
-  return toRow(db.prepare(`${SELECT_TOKEN} WHERE t.jti = @jti`).get({ jti, now }) as RawTokenRow | undefined);
+  return toRow(prepared(db, `${SELECT_TOKEN} WHERE t.jti = @jti`).get({ jti, now }) as RawTokenRow | undefined);
 }
 
 export function createToken(
@@ -47,7 +47,8 @@ export function createToken(
   },
 ): TokenRow {
   const jti = newUuid();
-  db.prepare(
+  prepared(
+    db,
     `INSERT INTO license_tokens (prefix_id, jti, account_id, user_email, product, status, quota_limit,
                                  expires_at, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?)`,
@@ -57,7 +58,8 @@ export function createToken(
 
 /** Sets a token's status; `revoked_at` records the first revocation. */
 export function setTokenStatus(db: WritableDb, jti: string, status: TokenStatus, now: string): TokenRow | undefined {
-  db.prepare(
+  prepared(
+    db,
     `UPDATE license_tokens
         SET status = @status, updated_at = @now,
             revoked_at = CASE WHEN @status = 'revoked' THEN COALESCE(revoked_at, @now) ELSE revoked_at END
@@ -68,7 +70,7 @@ export function setTokenStatus(db: WritableDb, jti: string, status: TokenStatus,
 
 /** Heartbeat of a successful verify: `last_seen_at` only, quota untouched (spec 3, counters). */
 export function touchLastSeen(db: WritableDb, tokenId: number, now: string): void {
-  db.prepare('UPDATE license_tokens SET last_seen_at = ? WHERE id = ?').run(now, tokenId);
+  prepared(db, 'UPDATE license_tokens SET last_seen_at = ? WHERE id = ?').run(now, tokenId);
 }
 
 /**
@@ -81,8 +83,8 @@ export function spendCheckin(
   tokenId: number,
   now: string,
 ): { use_count: number; quota_limit: number | null } | undefined {
-  return db
-    .prepare(
+  return prepared(
+      db,
       `UPDATE license_tokens SET use_count = use_count + 1, updated_at = @now
         WHERE id = @id AND status = 'active'
           AND (quota_limit IS NULL OR use_count < quota_limit)
@@ -94,7 +96,7 @@ export function spendCheckin(
 
 /** Records the job_id a check-in handed out, for audit and later matching of wipe results. */
 export function recordCheckin(db: WritableDb, jobId: string, token: Pick<TokenRow, 'id' | 'account_id'>, now: string): void {
-  db.prepare('INSERT INTO checkins (job_id, token_id, account_id, created_at) VALUES (?, ?, ?, ?)').run(
+  prepared(db, 'INSERT INTO checkins (job_id, token_id, account_id, created_at) VALUES (?, ?, ?, ?)').run(
     jobId,
     token.id,
     token.account_id,
