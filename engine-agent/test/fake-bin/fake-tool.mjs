@@ -3,8 +3,10 @@
 // FAKE_FIXTURE_DIR   folder the fixture paths are relative to (the real-hardware captures).
 // FAKE_SCENARIO_FILE JSON: { "<tool>": [{ "match": "<regex over the joined args>", "fixture"?: "<path>",
 //                    "stdout"?: "<text>", "stderrFixture"?: "<path>", "stderr"?: "<text>", "exit"?: <code> }] }
+//                    "times"?: <n> limits a rule to its first n matches, so a poll can replay
+//                    "in progress" a few times and then "done" (counts live in <scenario>.counts).
 // The first rule whose regex matches the arguments wins; no match exits 2 like a usage error.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function replay(tool) {
@@ -17,7 +19,15 @@ export function replay(tool) {
     process.exit(2);
   }
   const scenario = JSON.parse(readFileSync(scenarioFile, 'utf8'));
-  const rule = (scenario[tool] ?? []).find((r) => new RegExp(r.match).test(joined));
+  const countsFile = `${scenarioFile}.counts`;
+  const counts = existsSync(countsFile) ? JSON.parse(readFileSync(countsFile, 'utf8')) : {};
+  const rules = scenario[tool] ?? [];
+  const index = rules.findIndex((r, i) => new RegExp(r.match).test(joined) && (r.times === undefined || (counts[`${tool}:${i}`] ?? 0) < r.times));
+  const rule = rules[index];
+  if (rule?.times !== undefined) {
+    counts[`${tool}:${index}`] = (counts[`${tool}:${index}`] ?? 0) + 1;
+    writeFileSync(countsFile, JSON.stringify(counts));
+  }
   if (!rule) {
     process.stderr.write(`fake ${tool}: no scenario rule for "${joined}"\n`);
     process.exit(2);

@@ -1,0 +1,169 @@
+/*
+ * The few kernel interfaces the overwrite/verify path needs and Node does not expose:
+ * sector-aligned memory for O_DIRECT and the block-device ioctls BLKGETSIZE64, BLKSSZGET,
+ * BLKFLSBUF, BLKDISCARD and BLKZEROOUT. Plain N-API (no node-addon-api), so it builds with
+ * nothing but the Node headers, python3, make and a C compiler.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <node_api.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#define CHECK(call)                                                         \
+  do {                                                                      \
+    if ((call) != napi_ok) {                                                \
+      napi_throw_error(env, "EINTERNAL", "N-API call failed: " #call);    \
+      return NULL;                                                          \
+    }                                                                       \
+  } while (0)
+
+/* Throws an Error carrying errno as `code` (e.g. EBUSY) so callers can branch on it. */
+static napi_value throw_errno(napi_env env, const char *what, int err) {
+  char message[256];
+  snprintf(message, sizeof message, "%s: %s", what, strerror(err));
+  const char *code = err == EBUSY ? "EBUSY" : err == EINVAL ? "EINVAL" : err == ENOTTY ? "ENOTTY"
+                   : err == EBADF ? "EBADF" : err == EOPNOTSUPP ? "EOPNOTSUPP" : err == EPERM ? "EPERM"
+                   : err == EACCES ? "EACCES" : err == ENOMEM ? "ENOMEM" : "EIO";
+  napi_throw_error(env, code, message);
+  return NULL;
+}
+
+static int get_args(napi_env env, napi_callback_info info, size_t want, napi_value *argv) {
+  size_t argc = want;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < want) {
+    napi_throw_type_error(env, "EARGS", "missing arguments");
+    return 0;
+  }
+  return 1;
+}
+
+static int get_fd(napi_env env, napi_value v, int32_t *fd) {
+  if (napi_get_value_int32(env, v, fd) != napi_ok || *fd < 0) {
+    napi_throw_type_error(env, "EARGS", "fd must be a non-negative integer");
+    return 0;
+  }
+  return 1;
+}
+
+/* Offsets and lengths arrive as JS numbers; devices past 2^53 bytes do not exist yet. */
+static int get_u64(napi_env env, napi_value v, uint64_t *out) {
+  double d;
+  if (napi_get_value_double(env, v, &d) != napi_ok || d < 0 || d > 9007199254740991.0) {
+    napi_throw_type_error(env, "EARGS", "offset/length must be a non-negative safe integer");
+    return 0;
+  }
+  *out = (uint64_t)d;
+  return 1;
+}
+
+static void free_aligned(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  free(data);
+}
+
+/* alignedBuffer(size, alignment): a Buffer whose memory starts on an `alignment` boundary. */
+static napi_value aligned_buffer(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  if (!get_args(env, info, 2, argv)) return NULL;
+  uint64_t size, alignment;
+  if (!get_u64(env, argv[0], &size) || !get_u64(env, argv[1], &alignment)) return NULL;
+  if (size == 0 || alignment < sizeof(void *) || (alignment & (alignment - 1)) != 0) {
+    napi_throw_range_error(env, "EARGS", "size must be > 0 and alignment a power of two");
+    return NULL;
+  }
+  void *memory = NULL;
+  int err = posix_memalign(&memory, (size_t)alignment, (size_t)size);
+  if (err != 0) return throw_errno(env, "posix_memalign", err);
+  memset(memory, 0, (size_t)size);
+  napi_value buffer;
+  if (napi_create_external_buffer(env, (size_t)size, memory, free_aligned, NULL, &buffer) != napi_ok) {
+    free(memory);
+    napi_throw_error(env, "ENOEXTERNAL", "this runtime does not allow external buffers");
+    return NULL;
+  }
+  return buffer;
+}
+
+/* addressOf(buffer): the buffer's start address modulo 2^32, to check alignment from JS tests. */
+static napi_value address_mod(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (!get_args(env, info, 1, argv)) return NULL;
+  void *data;
+  size_t length;
+  CHECK(napi_get_buffer_info(env, argv[0], &data, &length));
+  napi_value out;
+  CHECK(napi_create_uint32(env, (uint32_t)((uintptr_t)data & 0xffffffffu), &out));
+  return out;
+}
+
+static napi_value device_size(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  int32_t fd;
+  if (!get_args(env, info, 1, argv) || !get_fd(env, argv[0], &fd)) return NULL;
+  uint64_t bytes = 0;
+  if (ioctl(fd, BLKGETSIZE64, &bytes) != 0) return throw_errno(env, "ioctl(BLKGETSIZE64)", errno);
+  napi_value out;
+  CHECK(napi_create_double(env, (double)bytes, &out));
+  return out;
+}
+
+static napi_value sector_size(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  int32_t fd;
+  if (!get_args(env, info, 1, argv) || !get_fd(env, argv[0], &fd)) return NULL;
+  int size = 0;
+  if (ioctl(fd, BLKSSZGET, &size) != 0) return throw_errno(env, "ioctl(BLKSSZGET)", errno);
+  napi_value out;
+  CHECK(napi_create_int32(env, size, &out));
+  return out;
+}
+
+static napi_value flush_buffers(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  int32_t fd;
+  if (!get_args(env, info, 1, argv) || !get_fd(env, argv[0], &fd)) return NULL;
+  if (ioctl(fd, BLKFLSBUF, 0) != 0) return throw_errno(env, "ioctl(BLKFLSBUF)", errno);
+  return NULL;
+}
+
+/* BLKDISCARD and BLKZEROOUT both take {offset, length} in bytes. */
+static napi_value range_ioctl(napi_env env, napi_callback_info info, unsigned long request, const char *name) {
+  napi_value argv[3];
+  int32_t fd;
+  uint64_t range[2];
+  if (!get_args(env, info, 3, argv) || !get_fd(env, argv[0], &fd)) return NULL;
+  if (!get_u64(env, argv[1], &range[0]) || !get_u64(env, argv[2], &range[1])) return NULL;
+  if (ioctl(fd, request, range) != 0) return throw_errno(env, name, errno);
+  return NULL;
+}
+
+static napi_value discard(napi_env env, napi_callback_info info) {
+  return range_ioctl(env, info, BLKDISCARD, "ioctl(BLKDISCARD)");
+}
+
+static napi_value zero_out(napi_env env, napi_callback_info info) {
+  return range_ioctl(env, info, BLKZEROOUT, "ioctl(BLKZEROOUT)");
+}
+
+static napi_value init(napi_env env, napi_value exports) {
+  napi_property_descriptor props[] = {
+      {"alignedBuffer", NULL, aligned_buffer, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"addressMod", NULL, address_mod, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"deviceSize", NULL, device_size, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"sectorSize", NULL, sector_size, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"flushBuffers", NULL, flush_buffers, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"discard", NULL, discard, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"zeroOut", NULL, zero_out, NULL, NULL, NULL, napi_enumerable, NULL},
+  };
+  CHECK(napi_define_properties(env, exports, sizeof props / sizeof props[0], props));
+  return exports;
+}
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, init)

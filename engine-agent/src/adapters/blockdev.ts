@@ -1,0 +1,49 @@
+import { createRequire } from 'node:module';
+
+/**
+ * The native block-device addon (native/blockdev.c, built by `npm ci`). Node cannot allocate
+ * sector-aligned memory, which O_DIRECT requires (EINVAL otherwise), nor issue block ioctls.
+ */
+export interface BlockDevAddon {
+  /** A zero-filled Buffer whose memory starts on an `alignment` boundary (posix_memalign). */
+  alignedBuffer(size: number, alignment: number): Buffer;
+  /** Start address of a buffer modulo 2^32: lets tests prove the alignment. */
+  addressMod(buffer: Buffer): number;
+  /** BLKGETSIZE64: capacity in bytes. */
+  deviceSize(fd: number): number;
+  /** BLKSSZGET: logical sector size. */
+  sectorSize(fd: number): number;
+  /** BLKFLSBUF: write back and drop the device's page cache, so later reads come from the medium. */
+  flushBuffers(fd: number): void;
+  /** BLKDISCARD over a byte range. */
+  discard(fd: number, offset: number, length: number): void;
+  /** BLKZEROOUT over a byte range. */
+  zeroOut(fd: number, offset: number, length: number): void;
+}
+
+/** The addon was not built or cannot load: erase and verify refuse to run (fail closed). */
+export class NativeAddonMissingError extends Error {
+  readonly code = 'native_addon_missing' as const;
+  constructor(options?: { cause?: unknown }) {
+    super(
+      'the block-device addon (engine-agent/build/Release/erasure_blockdev.node) is not available; ' +
+        'build it with `npm rebuild -w @erasure/engine-agent` (needs python3, make, a C compiler and the Node headers)',
+      options,
+    );
+    this.name = 'NativeAddonMissingError';
+  }
+}
+
+let loaded: BlockDevAddon | undefined;
+
+/** Loads the addon once. Both src/adapters and dist/adapters sit two levels below the workspace. */
+export function blockdev(): BlockDevAddon {
+  if (loaded) return loaded;
+  try {
+    const require = createRequire(import.meta.url);
+    loaded = require('../../build/Release/erasure_blockdev.node') as BlockDevAddon;
+    return loaded;
+  } catch (error) {
+    throw new NativeAddonMissingError({ cause: error });
+  }
+}

@@ -1,0 +1,116 @@
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Fingerprint } from '@erasure/shared';
+import { createCloudClient } from './adapters/cloud-client.js';
+import type { Runner } from './adapters/runner.js';
+import type { SystemView } from './adapters/system-view.js';
+import type { AgentConfig } from './config.js';
+import { buildCapabilities } from './drives/capabilities.js';
+import { discoverDrives, probeDrive, type DiscoveredDrive } from './drives/discover.js';
+import type { EraseMethod } from './drives/erase-methods.js';
+import { planErase, type ErasePolicy } from './drives/plan-erase.js';
+import type { ProgressSink } from './erase/progress.js';
+import { collectFingerprint, type SystemInfoPort } from './fingerprint/collect.js';
+import { parseLsblkJson } from './probes/lsblk.js';
+import { parseJsonText } from './probes/parse-result.js';
+import { createExecutors, runSession } from './session/interpreter.js';
+import { DEFAULT_LIMITS, type Session, type SessionContext, type SessionLimits } from './session/types.js';
+import { simulatedDrives, simulatedFingerprint } from './simulate/profile.js';
+
+/** Everything the agent's commands need, built once in main.ts. */
+export interface AgentEnv {
+  readonly config: AgentConfig;
+  readonly run: Runner;
+  readonly sys: SystemView;
+  readonly si: SystemInfoPort;
+  readonly now: () => Date;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly version: string;
+  readonly limits?: SessionLimits;
+}
+
+/** The drives of this machine (or of the simulated one), each with capabilities and plan. */
+export async function listDrives(env: AgentEnv, policy: ErasePolicy = {}): Promise<DiscoveredDrive[]> {
+  return env.config.ERASURE_SIMULATE ? simulatedDrives(env.config.DATA_DIR, policy) : discoverDrives(env.run, policy);
+}
+
+/** The fingerprint document this device reports. */
+export async function fingerprint(env: AgentEnv): Promise<Fingerprint> {
+  if (env.config.ERASURE_SIMULATE) return simulatedFingerprint(simulatedDrives(env.config.DATA_DIR));
+  return collectFingerprint({ run: env.run, sys: env.sys, si: env.si, drives: () => discoverDrives(env.run) });
+}
+
+/** A drive the operator named but discovery did not list as a disk (e.g. a loop device): probe it alone. */
+async function probeNamed(env: AgentEnv, device: string, policy: ErasePolicy): Promise<DiscoveredDrive> {
+  const r = await env.run('lsblk', ['-J', '-b', '-O', device], { timeoutMs: 30_000 }).catch(() => undefined);
+  const json = r ? parseJsonText(r.stdout) : undefined;
+  const tree = json?.ok ? parseLsblkJson(json.value) : undefined;
+  const lsblk = tree?.ok ? tree.value[0] : undefined;
+  const capabilities = buildCapabilities(await probeDrive(env.run, device, lsblk));
+  return { device, internal: false, capabilities, plan: planErase(capabilities, policy) };
+}
+
+/** Resolves the operator's selection to drives with plans; a drive without a usable plan stops the run before any cloud call. */
+export async function selectDrives(env: AgentEnv, devices: readonly string[], method?: EraseMethod): Promise<{ ok: true; drives: DiscoveredDrive[] } | { ok: false; reason: string }> {
+  const policy: ErasePolicy = method ? { forceMethod: method } : {};
+  const known = await listDrives(env, policy);
+  const real = async (p: string) => realpath(p).catch(() => p);
+  const chosen: DiscoveredDrive[] = [];
+  for (const device of devices) {
+    const path = await real(device);
+    const found = await (async () => {
+      for (const d of known) if ((await real(d.device)) === path) return d;
+      return env.config.ERASURE_SIMULATE ? undefined : probeNamed(env, device, policy);
+    })();
+    if (!found) return { ok: false, reason: `${device} is not a drive of this machine` };
+    if (!found.plan.ok) return { ok: false, reason: `${device}: ${found.plan.reason}` };
+    chosen.push({ ...found, device });
+  }
+  return { ok: true, drives: chosen };
+}
+
+/** `CW-YYYYMMDD-HHMMSS` (UTC) boot record id (spec 2). */
+export const recordIdOf = (d: Date) => `CW-${d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`;
+
+/** Runs one headless session over the selected drives and returns its terminal state. */
+export async function runErase(
+  env: AgentEnv,
+  drives: readonly DiscoveredDrive[],
+  hooks: { onState?: (s: Session) => void; onProgress?: ProgressSink } = {},
+): Promise<Session> {
+  const token = (await readFile(env.config.ERASURE_DEVICE_TOKEN_FILE, 'utf8').catch(() => '')).trim() || undefined;
+  const client = createCloudClient({ baseUrl: env.config.ERASURE_GATEWAY_URL, token, timeoutMs: 30_000 });
+  const ctx: SessionContext = {
+    product: 'engine',
+    drives: drives.map((d) => {
+      if (!d.plan.ok) throw new Error(`no plan for ${d.device}`); // selectDrives filtered these out
+      return { device: d.device, method: d.plan.method, preconditions: d.plan.preconditions, label: d.plan.label, technique: d.plan.technique, ...(d.capabilities.model ? { model: d.capabilities.model } : {}), ...(d.capabilities.serial ? { serial: d.capabilities.serial } : {}), ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}) };
+    }),
+    recordId: recordIdOf(env.now()),
+    engineVersion: env.version,
+    toolComponents: `erasure-agent ${env.version}`,
+    limits: env.limits ?? DEFAULT_LIMITS,
+  };
+  const executors = createExecutors(ctx, {
+    client,
+    erase: { run: env.run, sleep: env.sleep, sys: env.sys, now: env.now, ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}) },
+    fingerprint: () => fingerprint(env),
+    sleep: env.sleep,
+    jitterMs: () => Math.floor(Math.random() * 250),
+    simulated: env.config.ERASURE_SIMULATE,
+  });
+  const stateFile = join(env.config.DATA_DIR, 'session.json');
+  await mkdir(env.config.DATA_DIR, { recursive: true });
+  return runSession(ctx, executors, {
+    persist: (s) => writeFile(stateFile, JSON.stringify({ recordId: ctx.recordId, session: s }, null, 2)),
+    ...(hooks.onState ? { onState: hooks.onState } : {}),
+  });
+}
+
+/** CONTRACT exit codes: 0 all erased and certified, 2 denied/unreachable (nothing erased), 3 any drive failed. */
+export function exitCodeOf(s: Session): 0 | 2 | 3 {
+  if (s.phase === 'denied') return 2;
+  if (s.phase === 'done' && s.reports.every((r) => r.delivered && r.outcome.ok)) return 0;
+  return 3;
+}

@@ -1,0 +1,69 @@
+import { createInterface } from 'node:readline/promises';
+import { exitCodeOf, runErase, selectDrives, type AgentEnv } from '../agent.js';
+import { ERASE_METHODS, type EraseMethod } from '../drives/erase-methods.js';
+import type { Session } from '../session/types.js';
+
+/** Options of `erasure-agent run`. */
+export interface RunOptions {
+  readonly devices: readonly string[];
+  readonly method?: string;
+  readonly yes: boolean;
+  readonly json: boolean;
+}
+
+/** The JSON document `run --json` prints. */
+export function runSummary(s: Session): Record<string, unknown> {
+  const reports = s.phase === 'done' || s.phase === 'failed' ? s.reports : [];
+  return {
+    phase: s.phase,
+    ...(s.phase === 'denied' ? { at: s.at, reason: s.reason } : {}),
+    ...(s.phase === 'failed' ? { reason: s.reason } : {}),
+    drives: reports.map((r) => ({
+      device: r.outcome.device,
+      method: r.outcome.method,
+      erased: r.outcome.ok,
+      refused: r.outcome.refused,
+      ...(r.outcome.failureCode ? { failure_code: r.outcome.failureCode } : {}),
+      job_id: r.jobId,
+      delivered: r.delivered,
+      ...(r.wipeResultId ? { wipe_result_id: r.wipeResultId, certificate_status: r.certificateStatus } : {}),
+      ...(r.outcome.verificationHash ? { verification_hash: r.outcome.verificationHash } : {}),
+      verification: r.outcome.verification,
+    })),
+  };
+}
+
+/** `run`: one headless session; resolves to the process exit code. */
+export async function runCommand(env: AgentEnv, opts: RunOptions): Promise<number> {
+  if (opts.devices.length === 0) {
+    process.stderr.write('run: name the drives to erase with --device PATH (nothing is erased implicitly)\n');
+    return 1;
+  }
+  if (opts.method !== undefined && !(ERASE_METHODS as readonly string[]).includes(opts.method)) {
+    process.stderr.write(`run: unknown --method ${opts.method}; one of: ${ERASE_METHODS.join(', ')}\n`);
+    return 1;
+  }
+  const selection = await selectDrives(env, opts.devices, opts.method as EraseMethod | undefined);
+  if (!selection.ok) {
+    process.stderr.write(`run: ${selection.reason}; nothing was erased\n`);
+    return 3;
+  }
+  if (!opts.yes) {
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    const list = selection.drives.map((d) => `  ${d.device}  ${d.capabilities.model ?? '?'}  ${d.capabilities.serial ?? '?'}  ${d.plan.ok ? d.plan.technique : ''}`).join('\n');
+    const answer = await rl.question(`About to ERASE:\n${list}\nType "yes" to continue: `);
+    rl.close();
+    if (answer.trim() !== 'yes') {
+      process.stderr.write('run: not confirmed; nothing was erased\n');
+      return 1;
+    }
+  }
+  const session = await runErase(env, selection.drives, {
+    onState: (s) => {
+      if (!opts.json) process.stderr.write(`[session] ${s.phase}\n`);
+    },
+  });
+  const summary = runSummary(session);
+  process.stdout.write(opts.json ? `${JSON.stringify(summary)}\n` : `${JSON.stringify(summary, null, 2)}\n`);
+  return exitCodeOf(session);
+}

@@ -1,0 +1,40 @@
+import { join } from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { parseUnknown } from '@erasure/shared';
+
+const Env = Type.Object({
+  HOST: Type.String({ minLength: 1 }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535 }),
+  DATA_DIR: Type.String({ minLength: 1 }),
+  ERASURE_GATEWAY_URL: Type.String({ pattern: '^https?://' }),
+  ERASURE_DEVICE_TOKEN_FILE: Type.String({ minLength: 1 }),
+  ERASURE_SIMULATE: Type.Boolean(),
+});
+
+/** The agent's configuration (CONTRACT.md "Configuration"), frozen. */
+export type AgentConfig = Readonly<Static<typeof Env>>;
+
+/** The environment does not describe a usable configuration. */
+export class ConfigError extends Error {
+  readonly code = 'CONFIG_INVALID' as const;
+}
+
+/**
+ * Reads the agent's variables once (the only reader of the environment, STYLE F). Empty strings
+ * count as unset. The token file is only named here; reading it happens where it is used, so a
+ * missing token fails closed at the gateway (401) instead of crashing the agent.
+ */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>, flags: { simulate?: boolean } = {}): AgentConfig {
+  const present = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+  const raw = {
+    HOST: present('HOST') ?? '127.0.0.1',
+    PORT: Number(present('PORT') ?? 7070),
+    DATA_DIR: present('DATA_DIR') ?? join('data', 'agent'),
+    ERASURE_GATEWAY_URL: present('ERASURE_GATEWAY_URL') ?? 'http://127.0.0.1:8787',
+    ERASURE_DEVICE_TOKEN_FILE: present('ERASURE_DEVICE_TOKEN_FILE') ?? '/etc/erasure/device-token',
+    ERASURE_SIMULATE: flags.simulate === true || present('ERASURE_SIMULATE') === '1',
+  };
+  const parsed = parseUnknown(Env, raw);
+  if (!parsed.ok) throw new ConfigError(`invalid configuration ${parsed.path}: ${parsed.message}`);
+  return Object.freeze(parsed.value);
+}

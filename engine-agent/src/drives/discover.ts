@@ -1,0 +1,69 @@
+import type { Runner } from '../adapters/runner.js';
+import { ToolSpawnError } from '../adapters/runner.js';
+import { parseHdparmHpa, parseHdparmIdentify } from '../probes/hdparm.js';
+import { flattenLsblk, parseLsblkJson, type LsblkDevice } from '../probes/lsblk.js';
+import { parseNvmeIdCtrlJson } from '../probes/nvme-id.js';
+import { parseJsonText, type ParseResult } from '../probes/parse-result.js';
+import type { SmartReport } from '../probes/smart-report.js';
+import { parseSmartctlJsonText } from '../probes/smartctl-json.js';
+import { buildCapabilities, type DriveCapabilities, type DriveFacts } from './capabilities.js';
+import { planErase, type ErasePlan, type ErasePolicy, type NoErasePlan } from './plan-erase.js';
+
+/** A drive found on this machine, with what it can do and the plan for erasing it. */
+export interface DiscoveredDrive {
+  readonly device: string;
+  /** Internal drives go into the fingerprint's storage section; USB, removable, loop and ram devices do not. */
+  readonly internal: boolean;
+  readonly capabilities: DriveCapabilities;
+  readonly plan: ErasePlan | NoErasePlan;
+  readonly smart?: SmartReport;
+  readonly firmware?: string;
+}
+
+const T = { timeoutMs: 60_000 };
+
+/** Runs a probe; a missing tool or unusable output is just an absent fact. */
+async function probe<T>(run: Runner, tool: string, args: string[], parse: (stdout: string) => ParseResult<T>): Promise<T | undefined> {
+  try {
+    const r = await run(tool, args, T);
+    const p = parse(r.stdout);
+    return p.ok ? p.value : undefined;
+  } catch (error) {
+    if (error instanceof ToolSpawnError) return undefined;
+    throw error;
+  }
+}
+
+/** Virtual and removable devices never count as the machine's storage. */
+export function isInternal(d: LsblkDevice): boolean {
+  if (d.type !== 'disk') return false;
+  if (/^(loop|ram|zram|sr|fd|nbd)/.test(d.name)) return false;
+  return d.transport !== 'usb' && d.removable !== true;
+}
+
+/** Probes one disk with every tool that applies to it. */
+export async function probeDrive(run: Runner, device: string, lsblk?: LsblkDevice): Promise<DriveFacts> {
+  const smart = await probe(run, 'smartctl', ['--json', '-x', device], parseSmartctlJsonText);
+  const isNvme = lsblk?.transport === 'nvme' || /nvme/.test(device) || smart?.protocol === 'NVMe';
+  const isAta = !isNvme && (lsblk?.transport === 'sata' || lsblk?.transport === 'ata' || smart?.protocol === 'ATA');
+  const json = (s: string) => parseJsonText(s);
+  const nvmeIdCtrl = isNvme ? await probe(run, 'nvme', ['id-ctrl', device, '-o', 'json'], (s) => { const j = json(s); return j.ok ? parseNvmeIdCtrlJson(j.value) : j; }) : undefined;
+  const hdparm = isAta ? await probe(run, 'hdparm', ['-I', device], parseHdparmIdentify) : undefined;
+  const hpa = isAta ? await probe(run, 'hdparm', ['-N', device], parseHdparmHpa) : undefined;
+  return { device, ...(lsblk ? { lsblk } : {}), ...(smart ? { smart } : {}), ...(nvmeIdCtrl ? { nvmeIdCtrl } : {}), ...(hdparm ? { hdparm } : {}), ...(hpa ? { hpa } : {}) };
+}
+
+/** Lists the whole disks (lsblk), probes each, and plans its erase under `policy`. */
+export async function discoverDrives(run: Runner, policy: ErasePolicy = {}): Promise<DiscoveredDrive[]> {
+  const tree = await probe(run, 'lsblk', ['-J', '-b', '-O'], (s) => { const j = parseJsonText(s); return j.ok ? parseLsblkJson(j.value) : j; });
+  const disks = flattenLsblk(tree ?? []).filter((d) => d.type === 'disk');
+  const found: DiscoveredDrive[] = [];
+  for (const disk of disks) {
+    const device = disk.path ?? `/dev/${disk.name}`;
+    const facts = isInternal(disk) ? await probeDrive(run, device, disk) : { device, lsblk: disk };
+    const capabilities = buildCapabilities(facts);
+    const firmware = facts.smart?.firmware ?? facts.hdparm?.firmware ?? facts.nvmeIdCtrl?.firmware ?? disk.revision;
+    found.push({ device, internal: isInternal(disk), capabilities, plan: planErase(capabilities, policy), ...(facts.smart ? { smart: facts.smart } : {}), ...(firmware ? { firmware } : {}) });
+  }
+  return found;
+}

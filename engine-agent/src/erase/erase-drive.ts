@@ -1,0 +1,140 @@
+import type { SystemView } from '../adapters/system-view.js';
+import { METHOD_INFO, type EraseMethod } from '../drives/erase-methods.js';
+import type { ErasePrecondition } from '../drives/plan-erase.js';
+import { guardTarget } from '../safety/guard.js';
+import { ataSanitize, ataSecureErase, restoreHpa } from './ata.js';
+import type { DriverDeps, DriverResult } from './driver-kit.js';
+import { openMedium, MediumOpenError } from './medium.js';
+import { DEFAULT_FIRMWARE_TIMING, nvmeFormat, nvmeSanitize, type FirmwareTiming } from './nvme.js';
+import { overwriteAndVerify, type OverwriteScheme } from './overwrite-verify.js';
+import type { IoTuning, ProgressSink } from './progress.js';
+import { sampleReadBack } from './sample.js';
+import { scsiSanitize } from './scsi.js';
+
+/** One drive to erase, as the session hands it over. */
+export interface EraseRequest {
+  readonly device: string;
+  readonly method: EraseMethod;
+  readonly preconditions?: readonly ErasePrecondition[];
+  /** Every device the operator selected; anything else is refused. */
+  readonly selected: readonly string[];
+  /** Simulate mode: the targets are files under DATA_DIR, so the block-device guard does not apply. */
+  readonly simulated?: boolean;
+  readonly overwrite?: OverwriteScheme;
+}
+
+/** Ports of the erase step. */
+export interface EraseDeps extends DriverDeps {
+  readonly sys: SystemView;
+  readonly now: () => Date;
+  readonly onProgress?: ProgressSink;
+  readonly firmwareTiming?: FirmwareTiming;
+  readonly tuning?: Partial<IoTuning>;
+}
+
+/** What happened to one drive, with everything the wipe result and certificate need. */
+export interface EraseOutcome {
+  readonly device: string;
+  readonly method: EraseMethod;
+  readonly ok: boolean;
+  /** True when the drive was refused before anything was written. */
+  readonly refused: boolean;
+  readonly failureCode?: string;
+  readonly startedAt: string;
+  readonly completedAt: string;
+  /** Overwrite passes written; null for firmware erases (spec 2: null for crypto and block erase). */
+  readonly passes: number | null;
+  readonly verificationHash?: string;
+  readonly verification: string;
+  readonly commands: readonly string[];
+  readonly bytesWritten?: number;
+}
+
+async function firmwareErase(deps: EraseDeps, device: string, method: EraseMethod, timing: FirmwareTiming): Promise<DriverResult> {
+  switch (method) {
+    case 'nvme-sanitize-crypto':
+      return nvmeSanitize(deps, device, 'crypto', timing);
+    case 'nvme-sanitize-block':
+      return nvmeSanitize(deps, device, 'block', timing);
+    case 'nvme-sanitize-overwrite':
+      return nvmeSanitize(deps, device, 'overwrite', timing);
+    case 'nvme-format-crypto':
+      return nvmeFormat(deps, device, 2, timing);
+    case 'nvme-format-user-data':
+      return nvmeFormat(deps, device, 1, timing);
+    case 'ata-sanitize-crypto':
+      return ataSanitize(deps, device, 'crypto', timing);
+    case 'ata-sanitize-block':
+      return ataSanitize(deps, device, 'block', timing);
+    case 'ata-sanitize-overwrite':
+      return ataSanitize(deps, device, 'overwrite', timing);
+    case 'ata-secure-erase-enhanced':
+      return ataSecureErase(deps, device, true, timing);
+    case 'ata-secure-erase':
+      return ataSecureErase(deps, device, false, timing);
+    case 'scsi-sanitize-crypto':
+      return scsiSanitize(deps, device, 'crypto', timing);
+    case 'scsi-sanitize-block':
+      return scsiSanitize(deps, device, 'block', timing);
+    case 'scsi-sanitize-overwrite':
+      return scsiSanitize(deps, device, 'overwrite', timing);
+    case 'overwrite':
+      throw new Error('overwrite is not a firmware method');
+  }
+}
+
+/**
+ * Erases one drive: safety guard first (nothing is touched on a refusal), hidden-area removal,
+ * then the method, then verification. Expected failures are values; only broken invariants throw.
+ */
+export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<EraseOutcome> {
+  const startedAt = deps.now().toISOString();
+  const base = { device: req.device, method: req.method, startedAt };
+  const end = (rest: Omit<EraseOutcome, 'device' | 'method' | 'startedAt' | 'completedAt'>): EraseOutcome => ({
+    ...base,
+    completedAt: deps.now().toISOString(),
+    ...rest,
+  });
+  if (req.simulated ? !req.selected.includes(req.device) : false) {
+    return end({ ok: false, refused: true, failureCode: 'not_selected', passes: null, verification: `${req.device} was not selected`, commands: [] });
+  }
+  if (!req.simulated) {
+    const verdict = await guardTarget(deps.sys, req.device, req.selected);
+    if (!verdict.ok) return end({ ok: false, refused: true, failureCode: verdict.code, passes: null, verification: `refused: ${verdict.reason}`, commands: [] });
+  }
+  const commands: string[] = [];
+  const timing = deps.firmwareTiming ?? DEFAULT_FIRMWARE_TIMING;
+  if (req.preconditions?.includes('restore-hpa')) {
+    const hpa = await restoreHpa(deps, req.device, timing);
+    commands.push(...hpa.commands);
+    if (!hpa.ok) return end({ ok: false, refused: false, failureCode: hpa.code, passes: null, verification: `HPA not removed: ${hpa.reason}`, commands });
+  }
+  if (req.method === 'overwrite') {
+    try {
+      const r = await overwriteAndVerify(req.device, req.overwrite ?? 'zero', { onProgress: deps.onProgress, tuning: deps.tuning });
+      return end({ ok: r.verified, refused: false, ...(r.verified ? {} : { failureCode: 'not_verified' }), passes: r.passes, verificationHash: r.sha256, verification: r.summary, commands: [...commands, METHOD_INFO.overwrite.command], bytesWritten: r.bytesWritten });
+    } catch (error) {
+      // EBUSY from the O_EXCL open: something claimed the disk after the guard ran.
+      const busy = error instanceof MediumOpenError && error.code === 'EBUSY';
+      return end({ ok: false, refused: busy, failureCode: busy ? 'in_use' : 'io_error', passes: null, verification: `overwrite failed: ${(error as Error).message}`, commands });
+    }
+  }
+  const result = await firmwareErase(deps, req.device, req.method, timing);
+  commands.push(...result.commands);
+  if (!result.ok) return end({ ok: false, refused: false, failureCode: result.code, passes: null, verification: result.reason, commands });
+  return end({ ok: true, refused: false, passes: null, verification: `${METHOD_INFO[req.method].technique}: ${result.detail}`, commands, ...(await sampleHash(req.device)) });
+}
+
+/** After a firmware erase, the hash of a read-back sample when the device can be opened; absent otherwise. */
+async function sampleHash(device: string): Promise<{ verificationHash?: string }> {
+  try {
+    const medium = await openMedium(device);
+    try {
+      return { verificationHash: (await sampleReadBack(medium)).sha256 };
+    } finally {
+      await medium.handle.close();
+    }
+  } catch {
+    return {};
+  }
+}

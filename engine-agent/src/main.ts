@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import si from 'systeminformation';
+import { fingerprint, listDrives, type AgentEnv } from './agent.js';
+import { createRunner } from './adapters/runner.js';
+import { nodeSystemView } from './adapters/system-view.js';
+import { runCommand } from './cli/run-command.js';
+import { ConfigError, loadConfig } from './config.js';
+
+const USAGE = `usage: erasure-agent <command> [options]
+  fingerprint --json                       the fingerprint document this device reports
+  drives --json                            drives with capabilities and erase plan
+  run --json [--device PATH]... [--method METHOD] [--yes]
+                                           erase the named drives (exit 0 ok, 2 denied, 3 failed)
+  serve                                    loopback API for the kiosk
+  --simulate (or ERASURE_SIMULATE=1)       a simulated machine with file-backed drives`;
+
+const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      device: { type: 'string', multiple: true, default: [] },
+      method: { type: 'string' },
+      yes: { type: 'boolean', default: false },
+      simulate: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const command = positionals[0];
+  if (values.help || !command) {
+    process.stderr.write(`${USAGE}\n`);
+    return values.help ? 0 : 1;
+  }
+  const config = loadConfig(process.env, { simulate: values.simulate });
+  const env: AgentEnv = {
+    config,
+    run: createRunner(),
+    sys: nodeSystemView(),
+    si,
+    now: () => new Date(),
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    version,
+  };
+  const print = (doc: unknown) => process.stdout.write(values.json ? `${JSON.stringify(doc)}\n` : `${JSON.stringify(doc, null, 2)}\n`);
+  switch (command) {
+    case 'fingerprint':
+      print(await fingerprint(env));
+      return 0;
+    case 'drives':
+      print(await listDrives(env));
+      return 0;
+    case 'run':
+      return runCommand(env, { devices: values.device, ...(values.method ? { method: values.method } : {}), yes: values.yes, json: values.json });
+    case 'serve': {
+      const { serve } = await import('./api/serve.js');
+      await serve(env);
+      return -1; // keeps running until a signal
+    }
+    default:
+      process.stderr.write(`unknown command ${command}\n${USAGE}\n`);
+      return 1;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`erasure-agent: ${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,100 @@
+import type { Product, WipeResultRecord } from '@erasure/shared';
+import type { EraseMethod } from '../drives/erase-methods.js';
+import type { ErasePrecondition } from '../drives/plan-erase.js';
+import type { EraseOutcome } from '../erase/erase-drive.js';
+
+/** One drive the operator selected, with the plan the erase will follow. */
+export interface DriveJob {
+  readonly device: string;
+  readonly method: EraseMethod;
+  readonly preconditions: readonly ErasePrecondition[];
+  /** Wire `wipe_method`, e.g. `NIST 800-88 R2 Purge`. */
+  readonly label: string;
+  readonly technique: string;
+  readonly model?: string;
+  readonly serial?: string;
+  readonly sizeBytes?: number;
+}
+
+/** Fixed inputs of one session (they never change while it runs). */
+export interface SessionContext {
+  readonly product: Product;
+  readonly drives: readonly DriveJob[];
+  readonly recordId: string;
+  readonly engineVersion: string;
+  readonly toolComponents: string;
+  readonly limits: SessionLimits;
+}
+
+/** Attempt budgets (spec 4.1 rule 8, 8 "Limits"). */
+export interface SessionLimits {
+  readonly healthAttempts: number;
+  readonly healthDelayMs: number;
+  readonly recordAttempts: number;
+  readonly resultAttempts: number;
+  /** Backoff base and cap for record and wipe-result retries: min(cap, base * 2^n) + jitter. */
+  readonly retryBaseMs: number;
+  readonly retryCapMs: number;
+}
+
+/** The spec's numbers: health 3 x 4 s, asset report 3 attempts. */
+export const DEFAULT_LIMITS: SessionLimits = { healthAttempts: 3, healthDelayMs: 4000, recordAttempts: 3, resultAttempts: 3, retryBaseMs: 1000, retryCapMs: 8000 };
+
+/** A drive's erase, and what became of its wipe result. */
+export interface DriveReport {
+  readonly outcome: EraseOutcome;
+  readonly jobId: string;
+  readonly delivered: boolean;
+  readonly wipeResultId?: string;
+  readonly certificateStatus?: string | null;
+  readonly error?: string;
+}
+
+/** The device flow (STYLE C): each phase carries only its own data. */
+export type Session =
+  | { readonly phase: 'health'; readonly attempt: number }
+  | { readonly phase: 'verify' }
+  | { readonly phase: 'record'; readonly account: string; readonly attempt: number }
+  | { readonly phase: 'checkin'; readonly account: string; readonly index: number; readonly jobIds: readonly string[]; readonly outcomes: readonly EraseOutcome[]; readonly assetId?: string }
+  | { readonly phase: 'erase'; readonly account: string; readonly index: number; readonly jobIds: readonly string[]; readonly outcomes: readonly EraseOutcome[] }
+  | { readonly phase: 'results'; readonly index: number; readonly attempt: number; readonly jobIds: readonly string[]; readonly outcomes: readonly EraseOutcome[]; readonly reports: readonly DriveReport[] }
+  | { readonly phase: 'done'; readonly reports: readonly DriveReport[] }
+  | { readonly phase: 'denied'; readonly at: 'health' | 'verify' | 'checkin'; readonly reason: string; readonly outcomes: readonly EraseOutcome[] }
+  | { readonly phase: 'failed'; readonly reason: string; readonly reports: readonly DriveReport[] };
+
+/** Phase names. */
+export type Phase = Session['phase'];
+
+/** What an executed effect reports back. */
+export type SessionEvent =
+  | { readonly type: 'start' }
+  | { readonly type: 'health'; readonly ok: boolean; readonly detail?: string }
+  | { readonly type: 'verify'; readonly allow: true; readonly account: string }
+  | { readonly type: 'verify'; readonly allow: false; readonly reason: string }
+  | { readonly type: 'record'; readonly ok: true; readonly assetId: string }
+  | { readonly type: 'record'; readonly ok: false; readonly detail: string }
+  | { readonly type: 'checkin'; readonly allow: true; readonly jobId: string }
+  | { readonly type: 'checkin'; readonly allow: false; readonly reason: string }
+  | { readonly type: 'erased'; readonly outcome: EraseOutcome }
+  | { readonly type: 'reported'; readonly ok: true; readonly wipeResultId: string; readonly certificateStatus: string | null }
+  | { readonly type: 'reported'; readonly ok: false; readonly detail: string; readonly retryable: boolean };
+
+/** Arguments of every effect, one typed map (STYLE C). */
+export interface EffectArgs {
+  checkHealth: { readonly attempt: number; readonly delayMs: number };
+  callVerify: { readonly reason?: never };
+  sendRecord: { readonly attempt: number; readonly delayMs: number };
+  callCheckin: { readonly index: number };
+  erase: { readonly index: number; readonly drive: DriveJob };
+  sendWipeResult: { readonly index: number; readonly attempt: number; readonly delayMs: number; readonly body: WipeResultRecord };
+}
+
+/** One effect: its kind plus its arguments. */
+export type Effect<K extends keyof EffectArgs = keyof EffectArgs> = K extends keyof EffectArgs ? { readonly kind: K } & EffectArgs[K] : never;
+
+/** Executors of the interpreter, one per effect kind. */
+export type Executors = { readonly [K in keyof EffectArgs]: (e: Effect<K>) => Promise<SessionEvent> };
+
+/** Terminal phases. */
+export const isTerminal = (s: Session): s is Extract<Session, { phase: 'done' | 'denied' | 'failed' }> =>
+  s.phase === 'done' || s.phase === 'denied' || s.phase === 'failed';

@@ -1,0 +1,32 @@
+import type { WipeResultRecord } from '@erasure/shared';
+import type { EraseOutcome } from '../erase/erase-drive.js';
+import type { DriveJob } from './types.js';
+
+const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+/**
+ * The wipe result record for one drive (spec 2). A drive that failed or was refused is still
+ * reported, as `failed` and `rejected`, so it is listed but never certified.
+ */
+export function wipeResultBody(drive: DriveJob, outcome: EraseOutcome, jobId: string, toolComponents: string): WipeResultRecord {
+  const ok = outcome.ok;
+  return {
+    job_id: jobId,
+    ...(drive.serial ? { drive_serial: cut(drive.serial, 200) } : {}),
+    ...(drive.model ? { drive_model: cut(drive.model, 200) } : {}),
+    // Decimal gigabytes, as drive labels count them.
+    ...(drive.sizeBytes !== undefined ? { drive_capacity_gb: Math.round(drive.sizeBytes / 1e9) } : {}),
+    wipe_method: cut(drive.label, 200),
+    passes_completed: outcome.passes,
+    started_at: outcome.startedAt,
+    completed_at: outcome.completedAt,
+    ...(outcome.verificationHash ? { verification_hash: outcome.verificationHash } : {}),
+    wipe_status: ok ? 'completed' : 'failed',
+    technique: cut(drive.technique, 200),
+    validation: ok ? 'approved' : 'rejected',
+    disposition: ok ? 'sanitized' : 'review',
+    markings_removed: false,
+    tool_components: cut([toolComponents, ...outcome.commands].join('; '), 1000),
+    verification_result: cut(outcome.verification, 2000),
+  };
+}

@@ -1,0 +1,43 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { createRunner, type Runner } from '../../src/adapters/runner.js';
+import { fixtureRoot, workspaceDir } from './fixtures.js';
+
+const work = mkdtempSync(join(tmpdir(), 'fake-runner-'));
+
+/** A scenario rule of test/fake-bin/fake-tool.mjs. */
+export interface FakeRule {
+  readonly match: string;
+  readonly fixture?: string;
+  readonly stdout?: string;
+  readonly stderr?: string;
+  readonly exit?: number;
+  readonly times?: number;
+}
+
+/** A runner whose PATH starts with the fake binaries, replaying `scenario`, and its call log. */
+export function fakeRunner(scenario: Record<string, FakeRule[]>): { run: Runner; calls: () => string[][] } {
+  const file = join(work, `scenario-${Math.random().toString(36).slice(2)}.json`);
+  const log = `${file}.calls`;
+  writeFileSync(file, JSON.stringify(scenario));
+  const run = createRunner({
+    env: {
+      PATH: [join(workspaceDir, 'test', 'fake-bin'), process.env.PATH ?? ''].join(delimiter),
+      FAKE_FIXTURE_DIR: fixtureRoot,
+      FAKE_SCENARIO_FILE: file,
+      FAKE_CALL_LOG: log,
+    },
+  });
+  const calls = () => {
+    try {
+      return readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
+    } catch {
+      return [];
+    }
+  };
+  return { run, calls };
+}
+
+/** Sleep that does not wait: drivers poll with it in tests. */
+export const noSleep = async (): Promise<void> => undefined;
