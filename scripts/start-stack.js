@@ -37,7 +37,9 @@ function cloudCli(args) {
   return JSON.parse(execFileSync(process.execPath, [cloudBin, ...args, '--json'], { env: cloudEnv(), encoding: 'utf8' }));
 }
 
-if (!state.keys) state.keys = cloudCli(['keygen']);
+if (!state.keys) {
+  state.keys = JSON.parse(execFileSync(process.execPath, [cloudBin, 'keygen', '--json'], { encoding: 'utf8' }));
+}
 if (!state.account) {
   state.account = cloudCli(['admin', 'create-account', '--name', 'Demo Refurbishing']);
   state.user = { email: 'admin@demo.local', password: 'demo-password' };
@@ -64,7 +66,7 @@ function start(name, bin, env) {
           const line = buffered.slice(0, newline);
           buffered = buffered.slice(newline + 1);
           out.write(`[${name}] ${line}\n`);
-          const match = /listening on (http:\/\/\S+)/.exec(line);
+          const match = /listening on (http:\/\/[^\s"]+)/.exec(line);
           if (match && !announced) {
             announced = true;
             resolvePromise(match[1]);
