@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DIAGNOSTICS_LIMIT_BYTES, ERRORS, gatewayApi, type Deny, type ErrorBody } from '@erasure/shared';
 import type { Clock } from '../clock.js';
 import { forwardedBody, type Forwarder } from '../forward.js';
-import { authenticateDevice, type DeviceIdentity } from '../token.js';
+import { createDeviceAuthenticator, type DeviceIdentity } from '../token.js';
 import { FORWARDED_ROUTES, type ForwardedRoute } from './answers.js';
 
 /** Deps of the token-protected routes, passed as plugin options rather than decorators. */
@@ -34,8 +34,9 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<DeviceRoutesOptions> = asyn
 
   // onRequest, not preValidation: the token is checked before the body is even read, so an
   // unauthenticated caller gets 401 whatever it sends and cannot make us parse megabytes.
+  const authenticate = createDeviceAuthenticator(publicKey);
   app.addHook('onRequest', async (request, reply) => {
-    const check = await authenticateDevice(publicKey, request.headers.authorization, clock());
+    const check = await authenticate(request.headers.authorization, clock());
     if (check.ok) {
       identities.set(request, { jti: check.jti, sub: check.sub });
       return;

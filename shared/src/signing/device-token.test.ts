@@ -29,7 +29,7 @@ describe('device token (spec 5.1)', () => {
   });
 
   it('verifies a token it minted and returns sub and jti', async () => {
-    expect(await verifyDeviceToken(publicKey, await mint(), NOW)).toEqual({ ok: true, sub: claims.sub, jti: claims.jti });
+    expect(await verifyDeviceToken(publicKey, await mint(), NOW)).toEqual({ ok: true, sub: claims.sub, jti: claims.jti, exp: claims.exp });
   });
 
   it('refuses a token signed by another Ed25519 key', async () => {

@@ -66,7 +66,7 @@ export async function signDeviceToken(
 }
 
 export type DeviceTokenCheck =
-  | { ok: true; sub: string; jti: string }
+  | { ok: true; sub: string; jti: string; exp: number }
   | { ok: false; reason: 'unauthorized' }
   | { ok: false; reason: 'invalid_token' };
 
@@ -91,9 +91,9 @@ export async function verifyDeviceToken(
   } catch {
     return { ok: false, reason: 'unauthorized' };
   }
-  const { jti, sub } = payload;
+  const { jti, sub, exp } = payload;
   if (typeof jti !== 'string' || jti === '' || typeof sub !== 'string' || sub === '') {
     return { ok: false, reason: 'invalid_token' };
   }
-  return { ok: true, sub, jti };
+  return { ok: true, sub, jti, exp: exp as number };
 }
