@@ -19,11 +19,17 @@ export function startService(bin, env) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (chunk) => {
+    const onData = (chunk) => {
       output += chunk;
       const match = /listening on (http:\/\/[^\s"]+)/.exec(output);
-      if (match) resolve({ url: match[1], child });
-    });
+      if (!match) return;
+      // From here on the request log is drained unread: parsing it would load this process,
+      // which also runs the load generator.
+      child.stdout.off('data', onData);
+      child.stdout.resume();
+      resolve({ url: match[1], child });
+    };
+    child.stdout.on('data', onData);
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('exit', (code) => reject(new Error(`${bin} exited ${code}: ${output}`)));
   });

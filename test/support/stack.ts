@@ -26,6 +26,8 @@ export function startService(bin: string, env: NodeJS.ProcessEnv): Promise<{ url
       if (match) {
         clearTimeout(timer);
         child.stdout?.off('data', onData);
+        // Keep draining the request log: a full pipe would block the service on its next write.
+        child.stdout?.resume();
         resolve({ url: match[1]!, child });
       }
     };
