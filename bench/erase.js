@@ -3,6 +3,7 @@
 // Needs root, losetup and a built engine-agent (npm ci). Usage: node bench/erase.js [size MiB]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { openMedium } from '../engine-agent/dist/erase/medium.js';
 import { writePass } from '../engine-agent/dist/erase/overwrite.js';
@@ -39,26 +40,38 @@ try {
   const ddRandomWrite = mbps(ddSeconds([`if=${random}`, `of=${dev}`, 'bs=4M', count, 'oflag=direct', 'conv=fdatasync']));
   const ddRead = mbps(ddSeconds([`if=${dev}`, 'of=/dev/null', 'bs=4M', 'iflag=direct']));
   const medium = await openMedium(dev);
+  // CPU seconds of this process (worker threads included) per phase: on a shared machine the
+  // wall-clock rate says who else was running; bytes per CPU-second says what the agent costs.
+  const cpu = {};
+  const timed = async (name, fn) => {
+    const before = process.cpuUsage();
+    const result = await fn();
+    const used = process.cpuUsage(before);
+    cpu[name] = (used.user + used.system) / 1e6;
+    return result;
+  };
+  const load = loadavg()[0];
   try {
-    const zero = await writePass(medium, ZERO);
-    const zeroVerify = await verifyPass(medium, ZERO);
+    const zero = await timed('zero', () => writePass(medium, ZERO));
+    const zeroVerify = await timed('zeroVerify', () => verifyPass(medium, ZERO));
     const prng = prngPattern();
-    const prngPass = await writePass(medium, prng);
-    const prngVerify = await verifyPass(medium, prng);
+    const prngPass = await timed('prng', () => writePass(medium, prng));
+    const prngVerify = await timed('prngVerify', () => verifyPass(medium, prng));
     if (!zeroVerify.matches || !prngVerify.matches) throw new Error('verification failed during the bench');
+    const perCpu = (name) => `${(bytes / 1e6 / cpu[name]).toFixed(0).padStart(6)} MB/cpu-s`;
     const rows = [
-      ['dd write (bs=4M oflag=direct conv=fdatasync)', ddWrite, 1, ''],
-      ['dd read (bs=4M iflag=direct)', ddRead, 1, ''],
-      ['agent zero overwrite', mbps(zero.ms), mbps(zero.ms) / ddWrite, '>= 1.0x dd write'],
-      ['dd write of random bytes (same flags)', ddRandomWrite, ddRandomWrite / ddWrite, 'storage cost of non-zero data'],
-      ['agent PRNG (AES-128-CTR) overwrite', mbps(prngPass.ms), mbps(prngPass.ms) / ddWrite, '>= 0.9x dd write'],
-      ['agent PRNG vs dd write of random bytes', mbps(prngPass.ms), mbps(prngPass.ms) / ddRandomWrite, '>= 0.9x'],
-      ['agent verify zeros (SHA-256)', mbps(zeroVerify.ms), mbps(zeroVerify.ms) / ddRead, '>= 1.0x dd read'],
-      ['agent verify PRNG (SHA-256 + regenerate)', mbps(prngVerify.ms), mbps(prngVerify.ms) / ddRead, '>= 1.0x dd read'],
+      ['dd write (bs=4M oflag=direct conv=fdatasync)', ddWrite, 1, '', ''],
+      ['dd read (bs=4M iflag=direct)', ddRead, 1, '', ''],
+      ['agent zero overwrite', mbps(zero.ms), mbps(zero.ms) / ddWrite, '>= 1.0x dd write', perCpu('zero')],
+      ['dd write of random bytes (same flags)', ddRandomWrite, ddRandomWrite / ddWrite, 'storage cost of non-zero data', ''],
+      ['agent PRNG (AES-128-CTR) overwrite', mbps(prngPass.ms), mbps(prngPass.ms) / ddWrite, '>= 0.9x dd write', perCpu('prng')],
+      ['agent PRNG vs dd write of random bytes', mbps(prngPass.ms), mbps(prngPass.ms) / ddRandomWrite, '>= 0.9x', ''],
+      ['agent verify zeros (SHA-256)', mbps(zeroVerify.ms), mbps(zeroVerify.ms) / ddRead, '>= 1.0x dd read', perCpu('zeroVerify')],
+      ['agent verify PRNG (SHA-256 + regenerate)', mbps(prngVerify.ms), mbps(prngVerify.ms) / ddRead, '>= 1.0x dd read', perCpu('prngVerify')],
     ];
-    console.log(`erase bench on ${dev} (${sizeMiB} MiB, loop --direct-io=on over ${file})`);
-    for (const [name, rate, ratio, goal] of rows) {
-      console.log(`${name.padEnd(46)} ${rate.toFixed(0).padStart(6)} MB/s  ${ratio.toFixed(2)}x  ${goal}`);
+    console.log(`erase bench on ${dev} (${sizeMiB} MiB, loop --direct-io=on over ${file}); load average ${load.toFixed(2)} -> ${loadavg()[0].toFixed(2)}`);
+    for (const [name, rate, ratio, goal, cost] of rows) {
+      console.log(`${name.padEnd(46)} ${rate.toFixed(0).padStart(6)} MB/s  ${ratio.toFixed(2)}x  ${goal.padEnd(30)}${cost}`);
     }
   } finally {
     await medium.handle.close();

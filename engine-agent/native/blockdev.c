@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <malloc.h>
 #include <node_api.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -152,6 +153,28 @@ static napi_value zero_out(napi_env env, napi_callback_info info) {
   return range_ioctl(env, info, BLKZEROOUT, "ioctl(BLKZEROOUT)");
 }
 
+/*
+ * tuneHeap(trimBytes, mmapBytes): glibc mallopt M_TRIM_THRESHOLD and M_MMAP_THRESHOLD.
+ * cipher.update() allocates a fresh output buffer on every call; with glibc's defaults the heap
+ * top is returned to the kernel after each free and the next allocation faults its pages in
+ * again, so 60-70 % of keystream CPU time was kernel time (measured, issue 3). Keeping freed
+ * memory in the arena makes AES-CTR run at ~3x the rate. Returns true when both settings took.
+ */
+static napi_value tune_heap(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  if (!get_args(env, info, 2, argv)) return NULL;
+  uint64_t trim, mmap_threshold;
+  if (!get_u64(env, argv[0], &trim) || !get_u64(env, argv[1], &mmap_threshold)) return NULL;
+  if (trim > INT32_MAX || mmap_threshold > INT32_MAX) {
+    napi_throw_range_error(env, "EARGS", "thresholds must fit in an int");
+    return NULL;
+  }
+  int ok = mallopt(M_TRIM_THRESHOLD, (int)trim) == 1 && mallopt(M_MMAP_THRESHOLD, (int)mmap_threshold) == 1;
+  napi_value out;
+  CHECK(napi_get_boolean(env, ok, &out));
+  return out;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"alignedBuffer", NULL, aligned_buffer, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -161,6 +184,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"flushBuffers", NULL, flush_buffers, NULL, NULL, NULL, napi_enumerable, NULL},
       {"discard", NULL, discard, NULL, NULL, NULL, napi_enumerable, NULL},
       {"zeroOut", NULL, zero_out, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"tuneHeap", NULL, tune_heap, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   CHECK(napi_define_properties(env, exports, sizeof props / sizeof props[0], props));
   return exports;

@@ -2,7 +2,7 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Fingerprint } from '@erasure/shared';
-import { createCloudClient } from './adapters/cloud-client.js';
+import { createCloudClient, denialReason, type CloudClient } from './adapters/cloud-client.js';
 import type { Runner } from './adapters/runner.js';
 import type { SystemView } from './adapters/system-view.js';
 import type { AgentConfig } from './config.js';
@@ -15,7 +15,8 @@ import { collectFingerprint, type SystemInfoPort } from './fingerprint/collect.j
 import { parseLsblkJson } from './probes/lsblk.js';
 import { parseJsonText } from './probes/parse-result.js';
 import { createExecutors, runSession } from './session/interpreter.js';
-import { DEFAULT_LIMITS, type Session, type SessionContext, type SessionLimits } from './session/types.js';
+import { checkinStart } from './session/machine.js';
+import { DEFAULT_LIMITS, type Executors, type Session, type SessionContext, type SessionEvent, type SessionLimits } from './session/types.js';
 import { simulatedDrives, simulatedFingerprint } from './simulate/profile.js';
 
 /** Everything the agent's commands need, built once in main.ts. */
@@ -73,21 +74,37 @@ export async function selectDrives(env: AgentEnv, devices: readonly string[], me
 /** `CW-YYYYMMDD-HHMMSS` (UTC) boot record id (spec 2). */
 export const recordIdOf = (d: Date) => `CW-${d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`;
 
-/** Runs one headless session over the selected drives and returns its terminal state. */
-export async function runErase(
-  env: AgentEnv,
-  drives: readonly DiscoveredDrive[],
-  hooks: { onState?: (s: Session) => void; onProgress?: ProgressSink } = {},
-): Promise<Session> {
+/** The gateway client with this device's token; a missing token file sends none and the gateway answers 401 (fail closed). */
+export async function openCloud(env: AgentEnv): Promise<CloudClient> {
   const token = (await readFile(env.config.ERASURE_DEVICE_TOKEN_FILE, 'utf8').catch(() => '')).trim() || undefined;
-  const client = createCloudClient({ baseUrl: env.config.ERASURE_GATEWAY_URL, token, timeoutMs: 30_000 });
+  return createCloudClient({ baseUrl: env.config.ERASURE_GATEWAY_URL, token, timeoutMs: 30_000 });
+}
+
+/** Observers of a session run. */
+export interface SessionHooks {
+  readonly onState?: (s: Session) => void;
+  readonly onProgress?: ProgressSink;
+  /** Called with the asset report's outcome (serve sends tests and notes only after an acknowledged report). */
+  readonly onRecord?: (ev: Extract<SessionEvent, { type: 'record' }>) => void;
+}
+
+/** Where a run starts: a whole session, or, after `bootSession` unlocked this boot, at check-in. */
+export interface RunFrom {
+  readonly recordId?: string;
+  /** The account verify allowed: the run then skips health, verify and the asset report. */
+  readonly account?: string;
+}
+
+/** Runs one session over the selected drives (none: only health, verify and the asset report) and returns its terminal state. */
+export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[], hooks: SessionHooks = {}, from: RunFrom = {}): Promise<Session> {
+  const client = await openCloud(env);
   const ctx: SessionContext = {
     product: 'engine',
     drives: drives.map((d) => {
       if (!d.plan.ok) throw new Error(`no plan for ${d.device}`); // selectDrives filtered these out
       return { device: d.device, method: d.plan.method, preconditions: d.plan.preconditions, label: d.plan.label, technique: d.plan.technique, ...(d.capabilities.model ? { model: d.capabilities.model } : {}), ...(d.capabilities.serial ? { serial: d.capabilities.serial } : {}), ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}) };
     }),
-    recordId: recordIdOf(env.now()),
+    recordId: from.recordId ?? recordIdOf(env.now()),
     engineVersion: env.version,
     toolComponents: `erasure-agent ${env.version}`,
     limits: env.limits ?? DEFAULT_LIMITS,
@@ -100,12 +117,32 @@ export async function runErase(
     jitterMs: () => Math.floor(Math.random() * 250),
     simulated: env.config.ERASURE_SIMULATE,
   });
+  const observed: Executors = {
+    ...executors,
+    sendRecord: async (e) => {
+      const ev = await executors.sendRecord(e);
+      if (ev.type === 'record') hooks.onRecord?.(ev);
+      return ev;
+    },
+  };
   const stateFile = join(env.config.DATA_DIR, 'session.json');
   await mkdir(env.config.DATA_DIR, { recursive: true });
-  return runSession(ctx, executors, {
-    persist: (s) => writeFile(stateFile, JSON.stringify({ recordId: ctx.recordId, session: s }, null, 2)),
-    ...(hooks.onState ? { onState: hooks.onState } : {}),
-  });
+  return runSession(
+    ctx,
+    observed,
+    {
+      persist: (s) => writeFile(stateFile, JSON.stringify({ recordId: ctx.recordId, session: s }, null, 2)),
+      ...(hooks.onState ? { onState: hooks.onState } : {}),
+    },
+    from.account !== undefined ? checkinStart(from.account) : undefined,
+  );
+}
+
+/** Sends the asset report once more (spec 4.1 rule 8: re-armed on a later connection). */
+export async function sendRecord(env: AgentEnv, recordId: string): Promise<{ ok: true; assetId: string } | { ok: false; reason: string }> {
+  const client = await openCloud(env);
+  const r = await client.call('record', { record_id: recordId, engine_version: env.version, fingerprint: await fingerprint(env) });
+  return r.ok ? { ok: true, assetId: r.value.asset_id } : { ok: false, reason: denialReason(r.error) };
 }
 
 /** CONTRACT exit codes: 0 all erased and certified, 2 denied/unreachable (nothing erased), 3 any drive failed. */

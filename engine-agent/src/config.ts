@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Type, type Static } from '@sinclair/typebox';
 import { parseUnknown } from '@erasure/shared';
 
@@ -9,6 +10,7 @@ const Env = Type.Object({
   ERASURE_GATEWAY_URL: Type.String({ pattern: '^https?://' }),
   ERASURE_DEVICE_TOKEN_FILE: Type.String({ minLength: 1 }),
   ERASURE_SIMULATE: Type.Boolean(),
+  KIOSK_RENDERER_DIR: Type.String({ minLength: 1 }),
 });
 
 /** The agent's configuration (CONTRACT.md "Configuration"), frozen. */
@@ -33,6 +35,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
     ERASURE_GATEWAY_URL: present('ERASURE_GATEWAY_URL') ?? 'http://127.0.0.1:8787',
     ERASURE_DEVICE_TOKEN_FILE: present('ERASURE_DEVICE_TOKEN_FILE') ?? '/etc/erasure/device-token',
     ERASURE_SIMULATE: flags.simulate === true || present('ERASURE_SIMULATE') === '1',
+    // The kiosk package's built renderer beside this workspace (src/ and dist/ are both one level
+    // down); serve skips static files when the folder does not exist.
+    KIOSK_RENDERER_DIR: present('KIOSK_RENDERER_DIR') ?? fileURLToPath(new URL('../../kiosk/dist/renderer', import.meta.url)),
   };
   const parsed = parseUnknown(Env, raw);
   if (!parsed.ok) throw new ConfigError(`invalid configuration ${parsed.path}: ${parsed.message}`);

@@ -4,6 +4,8 @@ export * from './contracts/dmi.js';
 export * from './contracts/wipe.js';
 export * from './contracts/gateway.js';
 export * from './contracts/internal.js';
+export * from './contracts/agent-local.js';
+export * from './contracts/public-api.js';
 export * from './errors.js';
 export * from './ids.js';
 export * from './validate.js';

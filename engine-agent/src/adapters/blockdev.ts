@@ -19,6 +19,8 @@ export interface BlockDevAddon {
   discard(fd: number, offset: number, length: number): void;
   /** BLKZEROOUT over a byte range. */
   zeroOut(fd: number, offset: number, length: number): void;
+  /** glibc M_TRIM_THRESHOLD / M_MMAP_THRESHOLD: keeps freed cipher output in the heap (see blockdev.c). */
+  tuneHeap(trimBytes: number, mmapBytes: number): boolean;
 }
 
 /** The addon was not built or cannot load: erase and verify refuse to run (fail closed). */

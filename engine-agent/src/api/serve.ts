@@ -1,56 +1,48 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-import type { AgentEnv } from '../agent.js';
-import { KioskController, type Intent } from './controller.js';
+import type { FastifyInstance } from 'fastify';
+import { openCloud, sendRecord, type AgentEnv } from '../agent.js';
+import { denialReason } from '../adapters/cloud-client.js';
+import { buildApp } from './app.js';
+import { KioskController } from './controller.js';
+import type { ReportPorts } from './hardware-report.js';
 
-const IntentBody = {
-  type: 'object',
-  required: ['type'],
-  additionalProperties: false,
-  properties: {
-    type: { enum: ['refresh', 'select', 'confirm', 'start'] },
-    devices: { type: 'array', items: { type: 'string' }, maxItems: 64 },
-  },
-} as const;
+/** Notes are autosaved this long after the last keystroke (spec 4.1 rule 8: debounced). */
+export const NOTES_DEBOUNCE_MS = 1500;
 
-/**
- * The kiosk's loopback API: GET /api/state (snapshot), GET /api/events (SSE: `state` and
- * `progress` events), POST /api/intents (operator intents; the controller decides).
- */
-export function buildApp(controller: KioskController): FastifyInstance {
-  const app = Fastify({ logger: false });
-  app.get('/api/state', async () => controller.snapshot());
-  app.post<{ Body: Intent }>('/api/intents', { schema: { body: IntentBody } }, async (req, reply) => {
-    const body = req.body.type === 'select' ? { type: 'select' as const, devices: (req.body as { devices?: readonly string[] }).devices ?? [] } : req.body;
-    const r = await controller.apply(body);
-    if (!r.ok) return reply.code(409).send({ error: r.reason });
-    return { ok: true, state: controller.snapshot() };
-  });
-  app.get('/api/events', (req, reply) => {
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    send('state', controller.snapshot());
-    const onState = (s: unknown) => send('state', s);
-    const onProgress = (p: unknown) => send('progress', p);
-    controller.on('change', onState);
-    controller.on('progress', onProgress);
-    req.raw.on('close', () => {
-      controller.off('change', onState);
-      controller.off('progress', onProgress);
-    });
-  });
-  return app;
+/** The address serve binds: a loopback one whatever HOST says, since the API can erase drives. */
+export const loopbackHost = (host: string): string => (['127.0.0.1', '::1', 'localhost'].includes(host) ? host : '127.0.0.1');
+
+/** Listens on the loopback address and port of the configuration; resolves with the bound URL. */
+export async function listenLoopback(app: FastifyInstance, config: { HOST: string; PORT: number }): Promise<string> {
+  return app.listen({ host: loopbackHost(config.HOST), port: config.PORT });
 }
 
-/** `erasure-agent serve`: loopback only, whatever HOST says, since the API can erase drives. */
+/** Gateway ports of the hardware reporter: tests and notes of this boot's record. */
+export function gatewayReportPorts(env: AgentEnv, recordId: () => string, notesDebounceMs = NOTES_DEBOUNCE_MS): ReportPorts {
+  const outcome = (r: { ok: true } | { ok: false; error: Parameters<typeof denialReason>[0] }) => (r.ok ? { ok: true } : { ok: false, reason: denialReason(r.error) });
+  return {
+    sendTests: async (tests) => outcome(await (await openCloud(env)).call('tests', { record_id: recordId(), tests })),
+    sendNotes: async (notes) => outcome(await (await openCloud(env)).call('notes', { record_id: recordId(), notes })),
+    resendRecord: async () => (await sendRecord(env, recordId())).ok,
+    notesDebounceMs,
+  };
+}
+
+/** Builds the controller and app of `erasure-agent serve` (also what the app tests start). */
+export async function buildServe(env: AgentEnv, notesDebounceMs = NOTES_DEBOUNCE_MS): Promise<{ app: FastifyInstance; controller: KioskController }> {
+  let recordId = '';
+  const controller = new KioskController(env, gatewayReportPorts(env, () => recordId, notesDebounceMs));
+  recordId = controller.record;
+  const app = await buildApp(controller, { rendererDir: env.config.KIOSK_RENDERER_DIR });
+  app.addHook('onClose', async () => controller.close());
+  return { app, controller };
+}
+
+/** `erasure-agent serve`: listens first (the kiosk shows the locked boot), then unlocks the boot. */
 export async function serve(env: AgentEnv): Promise<void> {
-  const controller = new KioskController(env);
-  await controller.apply({ type: 'refresh' });
-  const app = buildApp(controller);
-  const host = ['127.0.0.1', '::1', 'localhost'].includes(env.config.HOST) ? env.config.HOST : '127.0.0.1';
-  const url = await app.listen({ host, port: env.config.PORT });
+  const { app, controller } = await buildServe(env);
+  const url = await listenLoopback(app, env.config);
   process.stdout.write(`erasure-agent listening on ${url}\n`);
+  controller.bootUp().catch((error: unknown) => process.stderr.write(`erasure-agent: boot failed: ${(error as Error).message}\n`));
   const stop = () => void app.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

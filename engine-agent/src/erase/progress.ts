@@ -23,6 +23,8 @@ export interface IoTuning {
   readonly inFlight: number;
   /** Minimum milliseconds between progress reports. */
   readonly progressEveryMs: number;
+  /** Worker threads generating the PRNG keystream; default 2 (1 on a single core). */
+  readonly keystreamWorkers?: number;
 }
 
 /** Defaults of the brief: 4 MiB writes, 3 in flight. */

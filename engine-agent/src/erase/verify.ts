@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { blockdev } from '../adapters/blockdev.js';
 import { settle, type Medium } from './medium.js';
-import { fillPattern, type Pattern } from './pattern.js';
+import { defaultKeystreamWorkers, KeystreamPool, sharedSlots } from './keystream-pool.js';
+import type { Pattern } from './pattern.js';
 import { DEFAULT_TUNING, throttle, type IoTuning, type ProgressSink } from './progress.js';
 
 /** Result of reading the whole medium back. */
@@ -29,22 +29,25 @@ export interface VerifyOptions {
 /**
  * Full verification (NIST SP 800-88 4.7): reads every user-addressable byte back with O_DIRECT
  * after fdatasync + BLKFLSBUF, so the page cache cannot answer for the medium, compares it with
- * the regenerated pattern and hashes the bytes actually read. Reads are pipelined like writes;
- * hashing and comparing happen in offset order on the main thread while later reads run.
+ * the pattern and hashes the bytes actually read. Reads are pipelined like writes. SHA-256 is
+ * one sequential stream, so the main thread hashes in offset order; for a PRNG pattern worker
+ * threads regenerate the keystream and compare each chunk at the same time, on other cores.
  */
 export async function verifyPass(medium: Medium, pattern: Pattern, options: VerifyOptions = {}): Promise<VerifyStats> {
   const tuning = { ...DEFAULT_TUNING, ...options.tuning };
   const chunk = Math.max(medium.alignment, tuning.chunkBytes - (tuning.chunkBytes % medium.alignment));
-  const slots = Math.max(1, tuning.inFlight);
-  const addon = blockdev();
-  const align = Math.max(medium.alignment, 4096);
-  const buffers = Array.from({ length: slots }, () => addon.alignedBuffer(chunk, align));
-  const expected = Buffer.alloc(chunk); // stays zero for the zero pattern
+  const inFlight = Math.max(1, tuning.inFlight);
+  const workers = pattern.kind === 'prng' ? (tuning.keystreamWorkers ?? defaultKeystreamWorkers()) : 0;
+  // One slot per read in flight, one being hashed, and one per worker comparing.
+  const depth = inFlight + 1 + workers;
+  const slots = sharedSlots(depth, chunk, Math.max(medium.alignment, 4096));
+  const pool = pattern.kind === 'prng' ? new KeystreamPool(pattern.seed, slots, workers) : undefined;
+  const zeros = pool ? undefined : Buffer.alloc(chunk);
   await settle(medium);
   const report = throttle(options.onProgress, tuning.progressEveryMs);
   const hash = createHash('sha256');
   const started = performance.now();
-  const reads: Array<{ offset: number; length: number; buffer: Buffer; read: Promise<number> }> = [];
+  const reads: Array<{ offset: number; length: number; buffer: Buffer; read: Promise<number>; same: Promise<boolean> }> = [];
   let mismatchedChunks = 0;
   let firstMismatchOffset: number | undefined;
   let done = 0;
@@ -53,10 +56,8 @@ export async function verifyPass(medium: Medium, pattern: Pattern, options: Veri
     if (!head) return;
     const got = await head.read;
     if (got !== head.length) throw new Error(`short read at byte ${head.offset}: ${got} of ${head.length} bytes`);
-    const bytes = head.buffer.subarray(0, head.length);
-    hash.update(bytes);
-    if (pattern.kind === 'prng') fillPattern(pattern, head.offset, expected.subarray(0, head.length));
-    if (!bytes.equals(expected.subarray(0, head.length))) {
+    hash.update(head.buffer.subarray(0, head.length));
+    if (!(await head.same)) {
       mismatchedChunks += 1;
       firstMismatchOffset ??= head.offset;
     }
@@ -64,17 +65,29 @@ export async function verifyPass(medium: Medium, pattern: Pattern, options: Veri
     report({ device: medium.path, stage: 'verify', pass: 0, bytesDone: done, bytesTotal: medium.sizeBytes });
   };
   let slot = 0;
-  for (let offset = 0; offset < medium.sizeBytes; offset += chunk) {
-    options.signal?.throwIfAborted();
-    if (reads.length >= slots) await consume();
-    const length = Math.min(chunk, medium.sizeBytes - offset);
-    const buffer = buffers[slot] as Buffer;
-    slot = (slot + 1) % slots;
-    const read = medium.handle.read(buffer, 0, length, offset).then((r) => r.bytesRead);
-    read.catch(() => undefined); // surfaced by consume(), in order
-    reads.push({ offset, length, buffer, read });
+  try {
+    for (let offset = 0; offset < medium.sizeBytes; offset += chunk) {
+      options.signal?.throwIfAborted();
+      if (reads.length >= depth) await consume();
+      const length = Math.min(chunk, medium.sizeBytes - offset);
+      const index = slot;
+      slot = (slot + 1) % depth;
+      const buffer = slots.buffers[index] as Buffer;
+      const at = offset;
+      const read = medium.handle.read(buffer, 0, length, at).then((r) => r.bytesRead);
+      // The comparison starts as soon as the bytes are in, while earlier chunks are still hashed.
+      const same = read.then((n) =>
+        n !== length ? false : pool ? pool.matches(index, at, length) : buffer.subarray(0, length).equals((zeros as Buffer).subarray(0, length)),
+      );
+      read.catch(() => undefined); // surfaced by consume(), in order
+      same.catch(() => undefined);
+      reads.push({ offset, length, buffer, read, same });
+    }
+    while (reads.length > 0) await consume();
+  } finally {
+    await Promise.allSettled(reads.flatMap((r) => [r.read, r.same]));
+    await pool?.close();
   }
-  while (reads.length > 0) await consume();
   const ms = performance.now() - started;
   report({ device: medium.path, stage: 'verify', pass: 0, bytesDone: done, bytesTotal: medium.sizeBytes, percent: 100, bytesPerSecond: done / (ms / 1000) }, true);
   return {

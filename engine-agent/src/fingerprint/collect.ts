@@ -29,7 +29,9 @@ export interface FingerprintDeps {
 }
 
 type Section = Record<string, unknown>;
-const clean = <T extends Section>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null && v !== '')) as T;
+// A section left empty once placeholders are gone says nothing: it is dropped like a missing one.
+const isEmptyObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+const clean = <T extends Section>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null && v !== '' && !isEmptyObject(v))) as T;
 const nonEmpty = <T>(list: T[]): T[] | undefined => (list.length > 0 ? list : undefined);
 
 /** Runs one section's collector; a failing section is left out (every section is optional, spec 2). */

@@ -3,7 +3,7 @@ import { denialReason, type CloudClient } from '../adapters/cloud-client.js';
 import type { EraseDeps, EraseOutcome } from '../erase/erase-drive.js';
 import { eraseDrive } from '../erase/erase-drive.js';
 import type { OverwriteScheme } from '../erase/overwrite-verify.js';
-import { initialSession, step } from './machine.js';
+import { initialSession, step, type Transition } from './machine.js';
 import { isTerminal, type Effect, type Executors, type Session, type SessionContext, type SessionEvent } from './types.js';
 
 /** What the executors need from the outside world. */
@@ -88,8 +88,8 @@ export interface InterpreterHooks {
  * Runs the session to a terminal state: persist, notify, execute the effect, feed its event back
  * into `step`. A flat loop (STYLE C), bounded because every phase has an attempt budget.
  */
-export async function runSession(ctx: SessionContext, executors: Executors, hooks: InterpreterHooks = {}): Promise<Session> {
-  let { next, effects } = step(ctx, initialSession, { type: 'start' });
+export async function runSession(ctx: SessionContext, executors: Executors, hooks: InterpreterHooks = {}, start?: Transition): Promise<Session> {
+  let { next, effects } = start ?? step(ctx, initialSession, { type: 'start' });
   for (;;) {
     const s = next;
     await hooks.persist?.(s);

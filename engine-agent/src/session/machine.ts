@@ -16,6 +16,16 @@ export function assertNever(value: never): never {
 /** The session before anything ran. */
 export const initialSession: Session = { phase: 'health', attempt: 1 };
 
+/**
+ * The erase part of a session whose boot already ran (serve: health, verify and the asset report
+ * happen once at start, before the operator picks drives). It starts at check-in, so a run
+ * without an allowed verify cannot be built from here: the caller must hold the account verify named.
+ */
+export const checkinStart = (account: string): Transition => ({
+  next: { phase: 'checkin', account, index: 0, jobIds: [], outcomes: [] },
+  effects: [{ kind: 'callCheckin', index: 0 }],
+});
+
 const stay = (s: Session): Transition => ({ next: s, effects: [] });
 const backoff = (ctx: SessionContext, attempt: number) => Math.min(ctx.limits.retryCapMs, ctx.limits.retryBaseMs * 2 ** (attempt - 1));
 

@@ -1,0 +1,129 @@
+import { AgentState, conforms, DriveProgress } from '@erasure/shared';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listenLoopback } from '../../src/api/serve.js';
+import { simulatedServe, until } from '../support/serve-env.js';
+
+type Sut = Awaited<ReturnType<typeof simulatedServe>>;
+let sut: Sut | undefined;
+afterEach(async () => {
+  await sut?.close();
+  sut = undefined;
+});
+
+const intent = async (s: Sut, body: unknown) => {
+  const r = await s.app.inject({ method: 'POST', url: '/api/intents', payload: body as object });
+  return { status: r.statusCode, json: r.json() as { ok?: true; state?: AgentState; error?: string } };
+};
+const state = async (s: Sut) => (await s.app.inject({ method: 'GET', url: '/api/state' })).json() as AgentState;
+
+/** Reads an SSE stream with fetch until `done` says the collected events suffice. */
+async function readEvents(url: string, done: (events: Array<{ event: string; data: unknown }>) => boolean) {
+  const controller = new AbortController();
+  const response = await fetch(url, { signal: controller.signal });
+  expect(response.headers.get('content-type')).toBe('text/event-stream');
+  const events: Array<{ event: string; data: unknown }> = [];
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const event = /^event: (.*)$/m.exec(frame)?.[1] ?? 'message';
+      events.push({ event, data: JSON.parse(/^data: (.*)$/m.exec(frame)?.[1] ?? 'null') as unknown });
+    }
+    if (done(events)) break;
+  }
+  controller.abort();
+  return events;
+}
+
+describe('serve API: boot gating', () => {
+  it('starts locked and refuses every operator intent with 409 and the reason until verify allows', async () => {
+    sut = await simulatedServe();
+    const s = await state(sut);
+    expect(s).toMatchObject({ locked: true, boot: { phase: 'starting' }, run: { status: 'idle' } });
+    expect(s.can).toEqual({ refresh: false, select: false, confirm: false, start: false, set_test_result: false, set_notes: false });
+    for (const body of [{ type: 'start' }, { type: 'select', devices: [] }, { type: 'set_notes', notes: 'x' }, { type: 'set_test_result', id: 'keyboard', status: 'passed' }]) {
+      const r = await intent(sut, body);
+      expect(r.status).toBe(409);
+      expect(r.json.error).toMatch(/^locked/);
+    }
+    expect(sut.gateway.calls).toEqual([]);
+  });
+
+  it('stays locked when verify denies, shows the reason, and never checks in', async () => {
+    sut = await simulatedServe({ gateway: { verify: { allow: false, reason: 'quota_exceeded' } } });
+    await sut.controller.bootUp();
+    expect((await state(sut)).boot).toEqual({ phase: 'denied', reason: 'quota_exceeded' });
+    const r = await intent(sut, { type: 'start' });
+    expect(r.status).toBe(409);
+    expect(r.json.error).toContain('quota_exceeded');
+    expect(sut.gateway.calls.map((c) => c.path)).toEqual(['/api/health', '/api/verify']);
+  });
+
+  it('rejects malformed intents with 400 before the controller sees them', async () => {
+    sut = await simulatedServe();
+    await sut.controller.bootUp();
+    for (const body of [{ type: 'erase_everything' }, { type: 'select', devices: 'all' }, { type: 'set_test_result', id: 'floppy', status: 'passed' }, { type: 'set_test_result', id: 'audio', status: 'ok' }, { type: 'start', force: true }]) {
+      expect((await intent(sut, body)).status).toBe(400);
+    }
+  });
+});
+
+describe('serve API: select, typed confirmation, start, live progress and results', () => {
+  it('erases the selected simulated drives and streams state and per-drive progress over SSE', async () => {
+    sut = await simulatedServe();
+    await sut.controller.bootUp();
+    const unlocked = await state(sut);
+    expect(unlocked).toMatchObject({ locked: false, boot: { phase: 'unlocked', account: 'Acme Refurb', asset_id: 'asset_1' } });
+    expect(unlocked.drives).toHaveLength(2);
+    for (const d of unlocked.drives) {
+      expect(d.plan).toMatchObject({ ok: true, method: 'overwrite', category: 'Clear', label: 'NIST 800-88 R2 Clear' });
+      expect(d.plan.ok && typeof d.plan.expected_minutes).toBe('number');
+      expect(d.plan.ok && Array.isArray(d.plan.warnings)).toBe(true);
+    }
+    const devices = unlocked.drives.map((d) => d.device);
+
+    expect((await intent(sut, { type: 'select', devices: ['/dev/sda'] })).status).toBe(409);
+    const selected = await intent(sut, { type: 'select', devices });
+    expect(selected.json.state?.confirmation).toEqual({ phrase: 'ERASE 2 DRIVES', confirmed: false });
+    const early = await intent(sut, { type: 'start' });
+    expect(early).toMatchObject({ status: 409, json: { error: 'select drives and type the confirmation first' } });
+    const wrong = await intent(sut, { type: 'confirm', text: 'yes' });
+    expect(wrong).toMatchObject({ status: 409, json: { error: 'type "ERASE 2 DRIVES" to confirm' } });
+    expect((await intent(sut, { type: 'confirm', text: ' erase 2 drives ' })).json.state?.can.start).toBe(true);
+
+    const url = await listenLoopback(sut.app, { HOST: '127.0.0.1', PORT: 0 });
+    const stream = readEvents(`${url}/api/events`, (ev) => ev.some((e) => e.event === 'state' && (e.data as AgentState).run.status === 'finished'));
+    await until(() => sut!.controller.listenerCount('change') > 0);
+    const started = await intent(sut, { type: 'start' });
+    expect(started.status).toBe(200);
+    expect((await intent(sut, { type: 'start' })).status).toBe(409); // a second start while running
+    const events = await stream;
+
+    expect(events[0]?.event).toBe('state');
+    // Every event is exactly what the shared contract says the kiosk receives.
+    for (const e of events) expect(e.event === 'state' ? conforms(AgentState, e.data) : conforms(DriveProgress, e.data)).toBe(true);
+    const progress = events.filter((e) => e.event === 'progress').map((e) => e.data as DriveProgress);
+    for (const device of devices) {
+      const mine = progress.filter((p) => p.device === device);
+      expect(mine.some((p) => p.stage === 'write' && p.pass === 1)).toBe(true);
+      const lastVerify = mine.filter((p) => p.stage === 'verify').at(-1);
+      expect(lastVerify).toMatchObject({ percent: 100, eta_seconds: 0 });
+      expect(lastVerify?.bytes_done).toBe(lastVerify?.bytes_total);
+    }
+    const final = events.at(-1)?.data as AgentState;
+    expect(final.run).toEqual({ status: 'finished', phase: 'done', exit_code: 0 });
+    expect(final.results.map((r) => [r.device, r.erased, r.delivered, r.certificate_status])).toEqual(devices.map((d) => [d, true, true, 'pending']));
+    expect(final.results.every((r) => /^[0-9a-f]{64}$/.test(r.verification_hash ?? ''))).toBe(true);
+    expect(final.confirmation.confirmed).toBe(false); // the next run needs a new confirmation
+    const paths = sut.gateway.calls.map((c) => c.path);
+    expect(paths).toEqual(['/api/health', '/api/verify', '/api/record', '/api/checkin', '/api/wipe_result', '/api/wipe_result']);
+    expect(sut.gateway.calls.filter((c) => c.path === '/api/wipe_result').map((c) => [c.body.job_id, c.body.wipe_status])).toEqual([
+      ['6f1c2b1e-0000-4000-8000-000000000001-0', 'completed'],
+      ['6f1c2b1e-0000-4000-8000-000000000001-1', 'completed'],
+    ]);
+  }, 60_000);
+});

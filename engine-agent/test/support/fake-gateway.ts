@@ -1,0 +1,77 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request the fake gateway received. */
+export interface GatewayCall {
+  readonly path: string;
+  readonly body: Record<string, unknown>;
+  readonly authorization?: string;
+}
+
+/** How the fake gateway answers; each answer may be delayed with `hold` until `release(path)`. */
+export interface GatewayBehaviour {
+  verify?: { allow: true; account: string } | { allow: false; reason: string };
+  /** Paths whose answer waits until released (to observe ordering rules). */
+  hold?: Set<string>;
+}
+
+const readBody = async (req: IncomingMessage) => {
+  let text = '';
+  for await (const chunk of req) text += String(chunk);
+  return text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+};
+
+/**
+ * A gateway on a real port speaking the device-facing routes (spec 4.1) with well-formed
+ * answers, recording every call. The agent talks to it through its real client, so the tests
+ * exercise the same HTTP path as production.
+ */
+export async function startFakeGateway(behaviour: GatewayBehaviour = {}): Promise<{ url: string; calls: GatewayCall[]; release: (path: string) => void; close: () => Promise<void> }> {
+  const calls: GatewayCall[] = [];
+  const waiting = new Map<string, Array<() => void>>();
+  let wipeSeq = 0;
+  const answer = (path: string, body: Record<string, unknown>): [number, unknown] => {
+    switch (path) {
+      case '/api/health':
+        return [200, { ok: true }];
+      case '/api/verify': {
+        const v = behaviour.verify ?? { allow: true, account: 'Acme Refurb' };
+        return v.allow ? [200, { allow: true, account: v.account, quota_remaining: 9 }] : [403, { allow: false, reason: v.reason }];
+      }
+      case '/api/checkin':
+        return [200, { allow: true, job_id: '6f1c2b1e-0000-4000-8000-000000000001', quota_remaining: 8 }];
+      case '/api/record':
+        return [201, { ok: true, asset_id: 'asset_1' }];
+      case '/api/tests':
+      case '/api/notes':
+        return [200, { ok: true, asset_id: 'asset_1' }];
+      case '/api/wipe_result':
+        wipeSeq += 1;
+        return [201, { ok: true, wipe_result_id: `wr_${wipeSeq}`, certificate_status: body.wipe_status === 'completed' ? 'pending' : null }];
+      default:
+        return [404, { error: 'not found' }];
+    }
+  };
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const path = req.url ?? '/';
+      const body = req.method === 'POST' ? await readBody(req) : {};
+      calls.push({ path, body, ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) });
+      if (behaviour.hold?.has(path)) await new Promise<void>((r) => waiting.set(path, [...(waiting.get(path) ?? []), r]));
+      const [status, json] = answer(path, body);
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+    })();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    release: (path) => {
+      behaviour.hold?.delete(path);
+      for (const r of waiting.get(path) ?? []) r();
+      waiting.delete(path);
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}

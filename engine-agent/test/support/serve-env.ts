@@ -1,0 +1,55 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import si from 'systeminformation';
+import type { AgentEnv } from '../../src/agent.js';
+import { createRunner } from '../../src/adapters/runner.js';
+import { nodeSystemView } from '../../src/adapters/system-view.js';
+import { buildServe } from '../../src/api/serve.js';
+import { loadConfig } from '../../src/config.js';
+import { DEFAULT_LIMITS } from '../../src/session/types.js';
+import { startFakeGateway, type GatewayBehaviour } from './fake-gateway.js';
+
+/**
+ * `erasure-agent serve` in simulate mode (file-backed drives that are really overwritten and
+ * verified) against a fake gateway on a real port, with short retry delays.
+ */
+export async function simulatedServe(options: { gateway?: GatewayBehaviour; env?: Record<string, string>; notesDebounceMs?: number } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-serve-'));
+  const gateway = await startFakeGateway(options.gateway);
+  const tokenFile = join(dir, 'device-token');
+  writeFileSync(tokenFile, 'eyJhbGciOiJFZERTQSJ9.e30.c2lnbmF0dXJl\n');
+  const config = loadConfig({ DATA_DIR: join(dir, 'data'), ERASURE_SIMULATE: '1', ERASURE_GATEWAY_URL: gateway.url, ERASURE_DEVICE_TOKEN_FILE: tokenFile, PORT: '0', KIOSK_RENDERER_DIR: join(dir, 'no-renderer'), ...options.env });
+  const env: AgentEnv = {
+    config,
+    run: createRunner(),
+    sys: nodeSystemView(),
+    si,
+    now: () => new Date(),
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    version: '0.1.0-test',
+    limits: { ...DEFAULT_LIMITS, healthDelayMs: 5, retryBaseMs: 5, retryCapMs: 10 },
+  };
+  const { app, controller } = await buildServe(env, options.notesDebounceMs ?? 50);
+  return {
+    app,
+    controller,
+    gateway,
+    env,
+    dir,
+    close: async () => {
+      await app.close();
+      await gateway.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `check` until it returns true (state that settles asynchronously). */
+export async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -1,0 +1,192 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ErrorBody, Nullable } from './common.js';
+import type { RouteDescriptor } from './gateway.js';
+import { TEST_WIRE_IDS, TestSnapshot, TestStatus } from './hardware.js';
+
+/**
+ * The engine agent's loopback API (`erasure-agent serve`), which the kiosk renders and drives.
+ * The agent holds every rule: the kiosk mirrors `AgentState` and enables only what `can` allows
+ * (STYLE C "the kiosk only mirrors"). Field names are snake_case like every other wire body.
+ */
+
+/** Boot of this session: health -> verify -> asset report. Only `unlocked` lets the kiosk act (spec 3 "Device gating"). */
+export const BOOT_PHASES = ['starting', 'health', 'verify', 'record', 'unlocked', 'denied'] as const;
+export const BootPhase = Type.Union(BOOT_PHASES.map((p) => Type.Literal(p)));
+export type BootPhase = Static<typeof BootPhase>;
+
+/** A drive's planned erase, or why none can run. */
+export const DrivePlan = Type.Union([
+  Type.Object(
+    {
+      ok: Type.Literal(true),
+      method: Type.String(),
+      /** Wire `wipe_method`, e.g. `NIST 800-88 R2 Purge`. */
+      label: Type.String(),
+      category: Type.Union([Type.Literal('Clear'), Type.Literal('Purge')]),
+      technique: Type.String(),
+      expected_minutes: Type.Optional(Type.Number({ minimum: 0 })),
+      duration_source: Type.Optional(Type.Union([Type.Literal('drive'), Type.Literal('estimate')])),
+      fully_sanitized: Type.Boolean(),
+      warnings: Type.Array(Type.String()),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object({ ok: Type.Literal(false), reason: Type.String() }, { additionalProperties: false }),
+]);
+export type DrivePlan = Static<typeof DrivePlan>;
+
+export const AgentDrive = Type.Object(
+  {
+    device: Type.String(),
+    model: Type.Optional(Type.String()),
+    serial: Type.Optional(Type.String()),
+    size_bytes: Type.Optional(Type.Integer({ minimum: 0 })),
+    media_type: Type.Optional(Type.Union([Type.Literal('SSD'), Type.Literal('HDD')])),
+    transport: Type.String(),
+    /** False for USB, removable and virtual devices: they are not part of the machine's asset. */
+    internal: Type.Boolean(),
+    plan: DrivePlan,
+  },
+  { additionalProperties: false },
+);
+export type AgentDrive = Static<typeof AgentDrive>;
+
+export const ERASE_STAGES = ['prepare', 'write', 'verify', 'firmware'] as const;
+
+/** Live progress of one drive; also the payload of the SSE `progress` event. */
+export const DriveProgress = Type.Object(
+  {
+    device: Type.String(),
+    /** `write` while an overwrite pass runs, `verify` during the read-back, `firmware` while a drive command runs. */
+    stage: Type.Union(ERASE_STAGES.map((s) => Type.Literal(s))),
+    /** 1-based overwrite pass; 0 for verification and firmware stages. */
+    pass: Type.Integer({ minimum: 0 }),
+    bytes_done: Type.Integer({ minimum: 0 }),
+    bytes_total: Type.Integer({ minimum: 0 }),
+    percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+    bytes_per_second: Type.Optional(Type.Number({ minimum: 0 })),
+    /** Seconds left in the current stage at the current rate. */
+    eta_seconds: Type.Optional(Type.Number({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+export type DriveProgress = Static<typeof DriveProgress>;
+
+/** One drive's outcome once the run ended, with the cloud's certificate status. */
+export const DriveResult = Type.Object(
+  {
+    device: Type.String(),
+    method: Type.String(),
+    erased: Type.Boolean(),
+    refused: Type.Boolean(),
+    failure_code: Type.Optional(Type.String()),
+    passes: Nullable(Type.Integer({ minimum: 0 })),
+    verification: Type.String(),
+    verification_hash: Type.Optional(Type.String()),
+    job_id: Type.String(),
+    delivered: Type.Boolean(),
+    wipe_result_id: Type.Optional(Type.String()),
+    certificate_status: Type.Optional(Nullable(Type.String())),
+    error: Type.Optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type DriveResult = Static<typeof DriveResult>;
+
+/** Delivery of a hardware report to the gateway: `waiting` until the asset report is acknowledged (spec 4.1 rule 4). */
+export const REPORT_SYNC_STATES = ['idle', 'waiting', 'sending', 'sent', 'failed'] as const;
+export const ReportSync = Type.Union(REPORT_SYNC_STATES.map((s) => Type.Literal(s)));
+export type ReportSync = Static<typeof ReportSync>;
+
+/** What the kiosk renders: the whole truth, including which intents are allowed now. */
+export const AgentState = Type.Object(
+  {
+    record_id: Type.String(),
+    /** True until verify answered allow for this boot; every operator intent is refused meanwhile. */
+    locked: Type.Boolean(),
+    boot: Type.Object(
+      {
+        phase: BootPhase,
+        account: Type.Optional(Type.String()),
+        reason: Type.Optional(Type.String()),
+        asset_id: Type.Optional(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+    drives: Type.Array(AgentDrive),
+    selected: Type.Array(Type.String()),
+    confirmation: Type.Object(
+      {
+        /** What the operator must type to confirm the selection; null while nothing is selected. */
+        phrase: Nullable(Type.String()),
+        confirmed: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
+    run: Type.Object(
+      {
+        status: Type.Union([Type.Literal('idle'), Type.Literal('running'), Type.Literal('finished')]),
+        /** Session phase while running or at its end: checkin, erase, results, done, denied, failed. */
+        phase: Type.Optional(Type.String()),
+        /** CONTRACT exit code of the finished run: 0 all certified, 2 denied, 3 a drive failed. */
+        exit_code: Type.Optional(Type.Integer()),
+        reason: Type.Optional(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+    progress: Type.Record(Type.String(), DriveProgress),
+    results: Type.Array(DriveResult),
+    tests: TestSnapshot,
+    notes: Type.String(),
+    reports: Type.Object({ tests: ReportSync, notes: ReportSync }, { additionalProperties: false }),
+    can: Type.Object(
+      {
+        refresh: Type.Boolean(),
+        select: Type.Boolean(),
+        confirm: Type.Boolean(),
+        start: Type.Boolean(),
+        set_test_result: Type.Boolean(),
+        set_notes: Type.Boolean(),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AgentState = Static<typeof AgentState>;
+
+export const TestWireIdSchema = Type.Union(TEST_WIRE_IDS.map((id) => Type.Literal(id)));
+
+/** Operator intents (POST /api/intents). The agent refuses what its state does not allow with 409. */
+export const AgentIntent = Type.Union([
+  Type.Object({ type: Type.Literal('refresh') }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('select'), devices: Type.Array(Type.String(), { maxItems: 64 }) }, { additionalProperties: false }),
+  /** `text` must equal `confirmation.phrase` (case and surrounding space ignored). */
+  Type.Object({ type: Type.Literal('confirm'), text: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('start') }, { additionalProperties: false }),
+  Type.Object(
+    { type: Type.Literal('set_test_result'), id: TestWireIdSchema, status: TestStatus, detail: Type.Optional(Type.String({ maxLength: 4000 })) },
+    { additionalProperties: false },
+  ),
+  Type.Object({ type: Type.Literal('set_notes'), notes: Type.String({ maxLength: 20_000 }) }, { additionalProperties: false }),
+]);
+export type AgentIntent = Static<typeof AgentIntent>;
+export type AgentIntentType = AgentIntent['type'];
+
+export const IntentAccepted = Type.Object({ ok: Type.Literal(true), state: AgentState }, { additionalProperties: false });
+export type IntentAccepted = Static<typeof IntentAccepted>;
+
+/** SSE event names of GET /api/events: `state` carries AgentState, `progress` a DriveProgress. */
+export const AGENT_EVENT_NAMES = ['state', 'progress'] as const;
+export type AgentEventName = (typeof AGENT_EVENT_NAMES)[number];
+
+/** Payload schema of each SSE event, so the kiosk validates what arrives. */
+export const agentEvents = { state: AgentState, progress: DriveProgress } as const satisfies Record<AgentEventName, unknown>;
+
+/** The agent's loopback routes. `events` answers `text/event-stream` (see agentEvents). */
+export const agentLocalApi = {
+  state: { method: 'GET', url: '/api/state', response: { 200: AgentState } },
+  intents: { method: 'POST', url: '/api/intents', body: AgentIntent, response: { 200: IntentAccepted, 400: ErrorBody, 409: ErrorBody } },
+  events: { method: 'GET', url: '/api/events', response: { 200: Type.String() } },
+} as const satisfies Record<string, RouteDescriptor>;
+export type AgentLocalApi = typeof agentLocalApi;

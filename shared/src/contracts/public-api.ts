@@ -1,0 +1,153 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ErrorBody, Nullable, Timestamp } from './common.js';
+import type { RouteDescriptor } from './gateway.js';
+
+/**
+ * The public read-only asset API (spec 4.3, 7 "Public API"), `Authorization: Bearer <API key>`.
+ * Every failure of the key is a 401 with an EMPTY body, so the 401 entries below carry no schema
+ * worth validating against; `Type.Null()` stands for "no body".
+ */
+
+/** Rows per page of `GET /api/v1/assets`; clients read `pages` rather than assume it (spec 8). */
+export const PUBLIC_API_PAGE_SIZE = 100;
+
+const Str = Nullable(Type.String());
+const Int = Nullable(Type.Integer());
+const Time = Nullable(Timestamp);
+
+/** Spec 2 "Asset summary": every field may be null except `id`. */
+export const AssetSummary = Type.Object(
+  {
+    id: Type.String({ pattern: '^asset_' }),
+    account_id: Str,
+    record_id: Str,
+    manufacturer: Str,
+    model: Str,
+    serial_number: Str,
+    asset_tag: Str,
+    cpu_model: Str,
+    memory_total_bytes: Int,
+    storage_summary: Str,
+    storage_serials: Str,
+    battery_health_pct: Int,
+    tpm_version: Str,
+    firmware_mode: Str,
+    secure_boot: Nullable(Type.Boolean()),
+    bios_version: Str,
+    engine_version: Str,
+    technician: Str,
+    notes: Str,
+    test_results: Nullable(Type.Record(Type.String(), Type.Unknown())),
+    first_seen_at: Time,
+    audited_at: Time,
+    updated_at: Time,
+  },
+  { additionalProperties: false },
+);
+export type AssetSummary = Static<typeof AssetSummary>;
+
+/** The detail adds the raw hardware document of the most recent boot. */
+export const AssetDetail = Type.Composite([
+  AssetSummary,
+  Type.Object({ fingerprint: Nullable(Type.Record(Type.String(), Type.Unknown())) }),
+]);
+export type AssetDetail = Static<typeof AssetDetail>;
+
+/** Spec 2 "Pagination envelope". */
+export const PageEnvelope = {
+  page: Type.Integer({ minimum: 1 }),
+  pages: Type.Integer({ minimum: 1 }),
+  count: Type.Integer({ minimum: 0 }),
+};
+
+export const AssetPage = Type.Object(
+  { assets: Type.Array(AssetSummary), ...PageEnvelope },
+  { additionalProperties: false },
+);
+export type AssetPage = Static<typeof AssetPage>;
+
+/** Query of `GET /api/v1/assets`; values arrive as strings and are parsed by the cloud. */
+export const AssetListQuery = Type.Object(
+  {
+    account_id: Type.Optional(Type.String()),
+    since: Type.Optional(Type.String()),
+    serial: Type.Optional(Type.String()),
+    page: Type.Optional(Type.String()),
+  },
+  { additionalProperties: true },
+);
+export type AssetListQuery = Static<typeof AssetListQuery>;
+
+/** The account a key belongs to; `active` is derived from its subscription. */
+export const PublicAccount = Type.Object(
+  {
+    id: Type.String({ pattern: '^acct_' }),
+    numeric_id: Type.Integer(),
+    name: Type.String(),
+    active: Type.Boolean(),
+    subscription_status: Type.String(),
+    current_period_end: Time,
+    created_at: Timestamp,
+  },
+  { additionalProperties: false },
+);
+export type PublicAccount = Static<typeof PublicAccount>;
+
+/** `GET /api/v1/accounts`: always exactly the key's one account, in the list envelope. */
+export const AccountList = Type.Object(
+  { accounts: Type.Array(PublicAccount, { minItems: 1, maxItems: 1 }), ...PageEnvelope },
+  { additionalProperties: false },
+);
+export type AccountList = Static<typeof AccountList>;
+
+/** `GET /api/v1/me`: who is calling: the key, its account and the user who minted it (if any). */
+export const Me = Type.Object(
+  {
+    api_key: Type.Object(
+      { id: Type.String({ pattern: '^key_' }), name: Type.String(), created_at: Timestamp },
+      { additionalProperties: false },
+    ),
+    account: PublicAccount,
+    account_id: Type.String({ pattern: '^acct_' }),
+    account_name: Type.String(),
+    user_email: Str,
+  },
+  { additionalProperties: false },
+);
+export type Me = Static<typeof Me>;
+
+/** The exact texts of the public API's bodies (spec 7 "Public API"). */
+export const PUBLIC_API_ERRORS = {
+  assetNotFound: 'Asset not found',
+  accountNotFound: 'Account not found',
+  invalidSince: 'since must be an ISO 8601 timestamp, for example 2026-11-22T13:07:12Z',
+  invalidPage: 'page must be a positive integer',
+  rateLimited: 'rate limit exceeded',
+} as const;
+
+const errors = { 401: Type.Null(), 429: ErrorBody };
+
+export const publicApi = {
+  listAssets: {
+    method: 'GET',
+    url: '/api/v1/assets',
+    response: { 200: AssetPage, 404: ErrorBody, 422: ErrorBody, ...errors },
+  },
+  getAsset: {
+    method: 'GET',
+    url: '/api/v1/assets/:id',
+    response: { 200: AssetDetail, 404: ErrorBody, ...errors },
+  },
+  listAccounts: {
+    method: 'GET',
+    url: '/api/v1/accounts',
+    response: { 200: AccountList, ...errors },
+  },
+  me: {
+    method: 'GET',
+    url: '/api/v1/me',
+    response: { 200: Me, ...errors },
+  },
+} as const satisfies Record<string, RouteDescriptor>;
+
+export type PublicApi = typeof publicApi;
