@@ -12,8 +12,12 @@ const dataDir = resolve(process.env.DATA_DIR ?? join(root, 'data'));
 const host = process.env.HOST ?? '127.0.0.1';
 const cloudPort = process.env.CLOUD_PORT ?? '3000';
 const gatewayPort = process.env.GATEWAY_PORT ?? '8787';
+const sandboxPort = process.env.SANDBOX_PORT ?? '8788';
 const cloudBin = join(root, 'cloud/bin/erasure-cloud.js');
 const gatewayBin = join(root, 'gateway/bin/erasure-gateway.js');
+const agentPort = process.env.AGENT_PORT ?? '7070';
+const agentBin = join(root, 'engine-agent/bin/erasure-agent.js');
+const kioskBin = join(root, 'kiosk/bin/erasure-kiosk.js');
 
 if (!existsSync(join(root, 'cloud/dist/main.js')) || !existsSync(join(root, 'gateway/dist/main.js'))) {
   console.error('The build is missing: run `npm ci` (it builds every workspace) first.');
@@ -52,9 +56,9 @@ writeFileSync(stateFile, JSON.stringify(state, null, 2), { mode: 0o600 });
 const children = [];
 
 /** Starts a service, prefixes its output, and resolves with the URL it prints when listening. */
-function start(name, bin, env) {
+function start(name, bin, env, command = 'serve') {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let announced = false;
     const relay = (stream, out) => {
@@ -86,6 +90,21 @@ function start(name, bin, env) {
   });
 }
 
+/**
+ * Opens the kiosk (Electron, else a Chromium window) on the agent, unless there is no display to
+ * open it on or KIOSK_OPEN=0; its URL is printed either way. Closing the window leaves the stack up.
+ */
+function openKiosk(url) {
+  const hasDisplay = Boolean(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+  if (process.env.KIOSK_OPEN === '0' || !hasDisplay) {
+    console.log(`[kiosk] not opening a window (${hasDisplay ? 'KIOSK_OPEN=0' : 'no display'}): open ${url} in a browser`);
+    return;
+  }
+  const child = spawn(process.execPath, [kioskBin, '--url', url, '--windowed'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  children.push(child);
+  child.on('exit', (code) => !stopping && console.log(`[kiosk] window closed (${code}); the stack keeps running`));
+}
+
 let stopping = false;
 function stop(code = 0) {
   stopping = true;
@@ -105,10 +124,30 @@ try {
     INTERNAL_API_SECRET: state.keys.internal_api_secret,
     CLOUD_INTERNAL_URL: cloudUrl,
   });
+  // The integrators' sandbox: its own database, API keys checked against this cloud, no HMAC.
+  const sandboxUrl = await start(
+    'sandbox',
+    cloudBin,
+    { ...process.env, HOST: host, PORT: sandboxPort, DATA_DIR: join(dataDir, 'sandbox'), WEBAPP_BASE_URL: cloudUrl, INTERNAL_API_SECRET: '' },
+    'sandbox',
+  );
+  // A simulated machine (built-in fingerprint, file-backed drives) against this gateway, and its kiosk.
+  const agentUrl = await start('agent', agentBin, {
+    ...process.env,
+    HOST: host,
+    PORT: agentPort,
+    ERASURE_GATEWAY_URL: gatewayUrl,
+    ERASURE_DEVICE_TOKEN_FILE: join(dataDir, 'device-token'),
+    DATA_DIR: join(dataDir, 'agent'),
+    ERASURE_SIMULATE: '1',
+  });
+  openKiosk(agentUrl);
   console.log(`
 Erasure stack is up.
   cloud    ${cloudUrl}
   gateway  ${gatewayUrl}
+  sandbox  ${sandboxUrl}
+  kiosk    ${agentUrl}  (the simulated machine's technician screen)
   account  ${state.account.name} (${state.account.id})
   sign-in  ${state.user.email} / ${state.user.password}
   device token file  ${join(dataDir, 'device-token')}

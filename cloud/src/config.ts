@@ -9,6 +9,12 @@ const Env = Type.Object({
   INTERNAL_API_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   DEVICE_TOKEN_PRIVATE_KEY: Type.Optional(Type.String({ minLength: 1 })),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** base64 raw Ed25519 seed signing certificates; unset = generated once into DATA_DIR/keys. */
+  CERTIFICATE_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** `1` allows http:// outbound targets (webhooks, the wipes grid's push); tests and development only. */
+  WEBHOOK_ALLOW_HTTP: Type.Optional(Type.String()),
+  /** Scales the whole webhook retry schedule; unset = 8 attempts over about 90 minutes. */
+  WEBHOOK_RETRY_BASE_MS: Type.Optional(Type.Integer({ minimum: 1, maximum: 3_600_000 })),
 });
 
 export type CloudConfig = Readonly<Static<typeof Env> & { databasePath: string; publicBaseUrl: string }>;
@@ -30,6 +36,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     INTERNAL_API_SECRET: present('INTERNAL_API_SECRET'),
     DEVICE_TOKEN_PRIVATE_KEY: present('DEVICE_TOKEN_PRIVATE_KEY'),
     PUBLIC_BASE_URL: present('PUBLIC_BASE_URL'),
+    CERTIFICATE_SIGNING_KEY: present('CERTIFICATE_SIGNING_KEY'),
+    WEBHOOK_ALLOW_HTTP: present('WEBHOOK_ALLOW_HTTP'),
+    WEBHOOK_RETRY_BASE_MS: present('WEBHOOK_RETRY_BASE_MS') === undefined ? undefined : Number(present('WEBHOOK_RETRY_BASE_MS')),
   };
   for (const key of Object.keys(raw) as (keyof typeof raw)[]) if (raw[key] === undefined) delete raw[key];
   const parsed = parseUnknown(Env, raw);

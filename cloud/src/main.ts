@@ -5,8 +5,26 @@ import { runAdmin, UsageError } from './cli/admin.js';
 import { keygen } from './cli/keygen.js';
 import { loadConfig, ConfigError } from './config.js';
 import { buildCloudApp } from './http/app.js';
+import pino from 'pino';
+import { certificatePublicKey, leaseMsFromFlags, loadCertificateRuntime, verifyPdf } from './cli/certificates.js';
+import { createWebhookRuntime } from './jobs/webhook-runtime.js';
+import type { CloudConfig } from './config.js';
+import type { WritableDb } from './adapters/db/open.js';
 
-const USAGE = 'usage: erasure-cloud serve | keygen [--json] | admin <command> [--flags] [--json]';
+/** Webhooks of this process (outbox, routes, delivery worker) from the configuration. */
+const webhookRuntime = (config: CloudConfig, db: WritableDb) =>
+  createWebhookRuntime({
+    db,
+    clock: systemClock,
+    publicBaseUrl: config.publicBaseUrl,
+    allowHttp: config.WEBHOOK_ALLOW_HTTP === '1',
+    retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+  });
+import { serveSandbox } from './sandbox/serve.js';
+
+const USAGE =
+  'usage: erasure-cloud serve | sandbox | worker [--lease-seconds N] | keygen [--json] | admin <command> [--flags] [--json]' +
+  ' | verify-pdf FILE [--public-key B64] [--json] | certificate-public-key [--json]';
 
 function print(value: unknown, json: boolean): void {
   if (json) process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -16,22 +34,66 @@ function print(value: unknown, json: boolean): void {
 async function serve(): Promise<void> {
   const config = loadConfig(process.env);
   const db = openDatabase(config.databasePath);
+  const certificates = loadCertificateRuntime(config);
+  const webhooks = webhookRuntime(config, db);
   const app = buildCloudApp({
     db,
     clock: systemClock,
     internalApiSecret: config.INTERNAL_API_SECRET,
     logger: { level: 'info' },
+    deviceTokenPrivateKey: config.DEVICE_TOKEN_PRIVATE_KEY,
+    publicBaseUrl: config.publicBaseUrl,
+    allowHttpTargets: config.WEBHOOK_ALLOW_HTTP === '1',
+    certificates: certificates.routes,
+    webhooks,
   });
   if (!config.INTERNAL_API_SECRET) app.log.warn('INTERNAL_API_SECRET is not set: /internal/* answers 503');
+  // The in-process certificate worker (ARCHITECTURE #5); `erasure-cloud worker` adds more.
+  // Started before listening, so missing fonts stop the process before it takes traffic.
+  const worker = await certificates.startWorker({
+    db,
+    clock: systemClock,
+    log: app.log,
+    inServer: true,
+    onCertificateGenerated: (certificate) => webhooks.events.certificateGenerated(certificate),
+  });
+  // The in-process webhook delivery worker; `erasure-cloud worker` runs more beside it.
+  webhooks.startWorker({ log: app.log });
   const address = await app.listen({ host: config.HOST, port: config.PORT });
   process.stdout.write(`erasure-cloud listening on ${address}\n`);
   const stop = async () => {
+    await worker.stop();
+    await webhooks.stop();
     await app.close();
     db.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** `erasure-cloud worker`: certificate jobs and webhook deliveries, no HTTP; stops cleanly on SIGINT/SIGTERM. */
+async function runWorker(leaseMs: number | undefined): Promise<void> {
+  const config = loadConfig(process.env);
+  const db = openDatabase(config.databasePath);
+  const log = pino({ name: 'erasure-cloud-worker' }, pino.destination(2));
+  const webhooks = webhookRuntime(config, db);
+  const worker = await loadCertificateRuntime(config).startWorker({
+    db,
+    clock: systemClock,
+    log,
+    ...(leaseMs ? { leaseMs } : {}),
+    onCertificateGenerated: (certificate) => webhooks.events.certificateGenerated(certificate),
+  });
+  webhooks.startWorker({ log });
+  process.stdout.write(`erasure-cloud worker running (pid ${process.pid})\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await worker.stop();
+  await webhooks.stop();
+  db.close();
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -43,14 +105,35 @@ async function main(argv: string[]): Promise<number> {
     case 'serve':
       await serve();
       return 0;
+    case 'sandbox':
+      await serveSandbox(process.env);
+      return 0;
     case 'keygen':
       print(keygen(), json);
       return 0;
+    case 'worker':
+      await runWorker(leaseMsFromFlags(flags));
+      return 0;
+    case 'certificate-public-key':
+      print(certificatePublicKey(loadConfig(process.env)), json);
+      return 0;
+    case 'verify-pdf': {
+      const verdict = await verifyPdf(sub, flags, () => loadConfig(process.env));
+      print(verdict, json);
+      return verdict.valid ? 0 : 1;
+    }
     case 'admin': {
       const config = loadConfig(process.env);
       const db = openDatabase(config.databasePath);
       try {
-        print(await runAdmin({ db, clock: systemClock, deviceTokenPrivateKey: config.DEVICE_TOKEN_PRIVATE_KEY }, sub, flags), json);
+        print(
+          await runAdmin(
+            { db, clock: systemClock, deviceTokenPrivateKey: config.DEVICE_TOKEN_PRIVATE_KEY, allowHttp: config.WEBHOOK_ALLOW_HTTP === '1' },
+            sub,
+            flags,
+          ),
+          json,
+        );
       } finally {
         db.close();
       }

@@ -7,7 +7,7 @@ import type { Clock } from '../src/adapters/clock.js';
 import { createAccount, setSubscriptionStatus, type SubscriptionStatus } from '../src/adapters/db/accounts.js';
 import { openDatabase, type WritableDb } from '../src/adapters/db/open.js';
 import { createToken, setTokenStatus, type TokenRow } from '../src/adapters/db/tokens.js';
-import { buildCloudApp } from '../src/http/app.js';
+import { buildCloudApp, type CloudAppDeps } from '../src/http/app.js';
 
 export const SECRET = 'test-internal-secret-0123456789abcdef';
 
@@ -38,12 +38,14 @@ export interface Cloud {
 }
 
 /** A real cloud app over a real SQLite file in a temp dir, driven with `inject`. */
-export async function startCloud(options: { secret?: string | undefined } = {}): Promise<Cloud> {
+export async function startCloud(
+  options: { secret?: string | undefined; deps?: Partial<Omit<CloudAppDeps, 'db' | 'clock' | 'internalApiSecret'>> } = {},
+): Promise<Cloud> {
   const dir = mkdtempSync(join(tmpdir(), 'erasure-cloud-'));
   const db = openDatabase(join(dir, 'cloud.sqlite'));
   const clock = testClock();
   const secret = 'secret' in options ? options.secret : SECRET;
-  const app = buildCloudApp({ db, clock, internalApiSecret: secret });
+  const app = buildCloudApp({ ...options.deps, db, clock, internalApiSecret: secret });
   await app.ready();
   const nowIso = () => clock.now().toISOString();
   return {

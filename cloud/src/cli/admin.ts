@@ -6,6 +6,9 @@ import { createUser, ROLES, type Role } from '../adapters/db/users.js';
 import { hashPassword } from '../adapters/passwords.js';
 import type { Clock } from '../adapters/clock.js';
 import { parseDurationSeconds } from './duration.js';
+import { listCertificates } from '../adapters/db/certificates.js';
+import { mintApiKey, revokeKey } from '../domain/api-keys/keys.js';
+import { createWebhookFromCli, WebhookCliError } from './webhooks.js';
 
 /** A mistake in how the command was called: printed to stderr, exit code 2. */
 export class UsageError extends Error {
@@ -17,6 +20,8 @@ export interface AdminDeps {
   clock: Clock;
   /** base64 seed from DEVICE_TOKEN_PRIVATE_KEY; minting refuses without it. */
   deviceTokenPrivateKey: string | undefined;
+  /** WEBHOOK_ALLOW_HTTP: create-webhook accepts http:// URLs. */
+  allowHttp?: boolean | undefined;
 }
 
 export type Flags = Readonly<Record<string, string | boolean | undefined>>;
@@ -126,9 +131,27 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
       if (!row) throw new UsageError(`token ${String(flags.jti)} not found`);
       return tokenView(row);
     }
+    case 'mint-api-key': {
+      const target = account(deps, flags);
+      const { row, apiKey } = mintApiKey(deps, { accountId: target.id, name: flags.name, createdByUserId: null });
+      return { id: row.public_id, api_key: apiKey };
+    }
+    case 'revoke-api-key': {
+      const row = revokeKey(deps, required(flags, 'id'));
+      if (!row) throw new UsageError(`API key ${String(flags.id)} not found`);
+      return { id: row.public_id, revoked_at: row.revoked_at };
+    }
+    case 'list-certificates':
+      return listCertificates(deps.db, account(deps, flags).id);
+    case 'create-webhook':
+      try {
+        return createWebhookFromCli({ db: deps.db, clock: deps.clock, allowHttp: deps.allowHttp ?? false }, flags);
+      } catch (error) {
+        throw error instanceof WebhookCliError ? new UsageError(error.message) : error;
+      }
     default:
       throw new UsageError(
-        `unknown admin command ${command ?? '(none)'}; one of create-account, set-account-active, create-user, mint-device-token, set-token-status`,
+        `unknown admin command ${command ?? '(none)'}; one of create-account, set-account-active, create-user, mint-device-token, set-token-status, list-certificates, mint-api-key, revoke-api-key, create-webhook`,
       );
   }
 }

@@ -4,6 +4,21 @@ import type { Clock } from '../adapters/clock.js';
 import type { WritableDb } from '../adapters/db/open.js';
 import { refuseInternalWithoutSecret, registerInternalAuth } from './internal-auth.js';
 import { registerInternalRoutes } from './routes/internal.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
+import { createWebhookRuntime, type WebhookRuntime } from '../jobs/webhook-runtime.js';
+import { GroupCommit } from '../adapters/db/group-commit.js';
+import { createHttpPoster, type HttpPoster } from '../adapters/http-post.js';
+import { registerFormParser } from './forms.js';
+import { registerSessions } from './session.js';
+import { registerAuthRoutes } from './routes/auth.js';
+import { registerPages } from './routes/pages.js';
+import { registerPublicApi } from './routes/public-api.js';
+import { registerAppWipes } from './routes/app-wipes.js';
+import { registerAppAssets } from './routes/app-assets.js';
+import { registerAppDevices } from './routes/app-devices.js';
+import { registerAppDownloads } from './routes/app-downloads.js';
+import { registerAppApiKeys } from './routes/app-api-keys.js';
+import { registerCertificateRoutes, type CertificateRouteDeps } from './routes/certificates.js';
 
 export interface CloudAppDeps {
   db: WritableDb;
@@ -11,13 +26,38 @@ export interface CloudAppDeps {
   /** HMAC key of /internal/*; undefined makes the namespace answer 503. */
   internalApiSecret: string | undefined;
   logger?: FastifyServerOptions['logger'];
+  // Web app and public API (issue 6): all optional, so existing callers keep building the app.
+  /** base64 seed of DEVICE_TOKEN_PRIVATE_KEY: /downloads mints device tokens with it. */
+  deviceTokenPrivateKey?: string | undefined;
+  /** PUBLIC_BASE_URL; an https base makes the session cookie `Secure`. */
+  publicBaseUrl?: string | undefined;
+  /** Built pages (default cloud/web-dist). */
+  webDistDir?: string | undefined;
+  /** Public API requests per key per window (default 600 per minute). */
+  publicApiRateLimit?: { limit: number; windowMs: number } | undefined;
+  /** WEBHOOK_ALLOW_HTTP: the wipes grid may push to http:// targets (development, tests). */
+  allowHttpTargets?: boolean | undefined;
+  /** Outbound POSTs of the wipes grid's Push (default: fetch with a 10 s timeout). */
+  httpPoster?: HttpPoster | undefined;
+  /** Certificates (issue 4): object store and keys; without them the /certificates routes are absent. */
+  certificates?: Omit<CertificateRouteDeps, 'db' | 'clock' | 'publicBaseUrl'> | undefined;
+  /** Webhooks (issue 5): outbox, routes, worker. Absent: built from the deps above, without a worker. */
+  webhooks?: WebhookRuntime | undefined;
 }
 
 /** Builds the cloud's Fastify app from injected deps; `main.ts` is what listens. */
 export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   const app = Fastify({
     logger: deps.logger ?? false,
+    // CONTRACT.md: one JSON line per request, written by the onResponse hook below.
+    disableRequestLogging: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
   });
 
   // One place turns failures into bodies: 4xx keep their message, 5xx details stay in the log.
@@ -31,11 +71,38 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: ERRORS.notFound }));
 
+  // Device events go to the webhook outbox in the transaction of their write (spec 6).
+  const webhooks =
+    deps.webhooks ??
+    createWebhookRuntime({ db: deps.db, clock: deps.clock, publicBaseUrl: deps.publicBaseUrl ?? '', allowHttp: deps.allowHttpTargets ?? false });
+  if (!deps.webhooks) app.addHook('onClose', async () => webhooks.stop());
+
   refuseInternalWithoutSecret(app, deps.internalApiSecret);
   app.register(async (internal) => {
     registerInternalAuth(internal, deps.internalApiSecret, deps.clock);
-    registerInternalRoutes(internal, { db: deps.db, clock: deps.clock });
+    registerInternalRoutes(internal, { db: deps.db, clock: deps.clock, events: webhooks.events }, new GroupCommit(deps.db));
   });
+
+  // Web application (sessions, sign-in, pages, /app/api/*) and the public API /api/v1.
+  registerSessions(app, { db: deps.db, clock: deps.clock });
+  registerAuthRoutes(app, { db: deps.db, clock: deps.clock, secureCookies: deps.publicBaseUrl?.startsWith('https:') ?? false });
+  registerPages(app, { webDistDir: deps.webDistDir });
+  registerPublicApi(app, { db: deps.db, clock: deps.clock, rateLimit: deps.publicApiRateLimit });
+  app.register(async (web) => {
+    registerFormParser(web);
+    const post = deps.httpPoster ?? createHttpPoster();
+    registerAppWipes(web, { db: deps.db, clock: deps.clock, post, pushAllowHttp: deps.allowHttpTargets ?? false });
+    registerAppAssets(web, { db: deps.db });
+    registerAppDevices(web, { db: deps.db, clock: deps.clock });
+    registerAppDownloads(web, { db: deps.db, clock: deps.clock, deviceTokenPrivateKey: deps.deviceTokenPrivateKey });
+    registerAppApiKeys(web, { db: deps.db, clock: deps.clock });
+    registerWebhookRoutes(web, webhooks.manage);
+  });
+
+  // Certificates (spec 4.4): public verify, session-guarded downloads, presigned files.
+  if (deps.certificates) {
+    registerCertificateRoutes(app, { ...deps.certificates, db: deps.db, clock: deps.clock, publicBaseUrl: deps.publicBaseUrl });
+  }
 
   app.get('/health', async () => ({ ok: true }));
   return app;

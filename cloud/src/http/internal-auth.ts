@@ -22,12 +22,20 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
   return typeof value === 'string' ? value : undefined;
 };
 
+/** What to do when no secret is configured: the cloud refuses (fail closed), the sandbox skips the check (spec 5.2). */
+export type MissingSecretPolicy = 'refuse' | 'skip';
+
 /**
  * Guards an `/internal/*` scope (spec 5.2): every request must carry a fresh HMAC over its raw
  * body, checked before the body is even looked at. (No secret at all is refused earlier, for
- * the whole namespace, by {@link refuseInternalWithoutSecret}.)
+ * the whole namespace, by {@link refuseInternalWithoutSecret}; the sandbox passes `skip`.)
  */
-export function registerInternalAuth(scope: FastifyInstance, secret: string | undefined, clock: Clock): void {
+export function registerInternalAuth(
+  scope: FastifyInstance,
+  secret: string | undefined,
+  clock: Clock,
+  withoutSecret: MissingSecretPolicy = 'refuse',
+): void {
   // Keep the raw bytes; parse afterwards so a garbled body from an unsigned caller still gets 401.
   scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 4 * 1024 * 1024 }, (request, body, done) => {
     const raw = body as Buffer;
@@ -43,7 +51,9 @@ export function registerInternalAuth(scope: FastifyInstance, secret: string | un
   });
 
   scope.addHook('preValidation', async (request, reply) => {
-    const ok = verifyServiceRequest(
+    // Only the sandbox gets here without a secret: integrators may call it unsigned.
+    const skip = !secret && withoutSecret === 'skip';
+    const ok = skip || verifyServiceRequest(
       secret ?? '',
       {
         timestamp: header(request, SERVICE_TIMESTAMP_HEADER),

@@ -49,7 +49,7 @@ describe('erasure-cloud keygen and admin (CONTRACT.md)', () => {
     const minted = await cli('admin', 'mint-device-token', '--account', account.id, '--product', 'hotswap', '--quota', '5', '--user-email', 'ana@acme.test', '--expires-in', '90d');
     expect(minted).toMatchObject({ jti: expect.any(String), prefix_id: expect.stringMatching(/^ltok_/), exp: expect.any(Number) });
     const check = await verifyDeviceToken(devicePublicKey(keys.device_token_pubkey), minted.token);
-    expect(check).toEqual({ ok: true, sub: account.id, jti: minted.jti });
+    expect(check).toEqual({ ok: true, sub: account.id, jti: minted.jti, exp: minted.exp });
     expect(minted.exp - Math.floor(Date.now() / 1000)).toBeGreaterThan(89 * 86_400);
 
     const suspended = await cli('admin', 'set-token-status', '--jti', minted.jti, '--status', 'suspended');

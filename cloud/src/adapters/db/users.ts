@@ -1,5 +1,5 @@
 import { newId } from '@erasure/shared';
-import type { WritableDb } from './open.js';
+import type { ReadonlyDb, WritableDb } from './open.js';
 
 export const ROLES = ['admin', 'technician', 'staff'] as const;
 export type Role = (typeof ROLES)[number];
@@ -25,4 +25,20 @@ export function createUser(
          FROM users u JOIN accounts a ON a.id = u.account_id WHERE u.public_id = ?`,
     )
     .get(id) as UserRow;
+}
+
+/** What sign-in needs of a user: the stored hash and where the user belongs. */
+export interface LoginUserRow {
+  id: number;
+  public_id: string;
+  email: string;
+  role: Role;
+  password_hash: string;
+  account_id: number;
+}
+
+export function findUserByEmail(db: ReadonlyDb, email: string): LoginUserRow | undefined {
+  return db
+    .prepare('SELECT id, public_id, email, role, password_hash, account_id FROM users WHERE email = ?')
+    .get(email) as LoginUserRow | undefined;
 }

@@ -1,4 +1,5 @@
 import { newId, type CertificateStatus, type InternalWipeResultRequest } from '@erasure/shared';
+import { createCertificate } from './certificates.js';
 import type { WritableDb } from './open.js';
 
 export const CERTIFICATE_JOB = 'certificate';
@@ -16,6 +17,19 @@ export interface StoredWipeResult {
 }
 
 /**
+ * Issues the certificate of a certifiable first receipt inside the transaction that stores it,
+ * and returns the wipe result's resulting `certificate_status`.
+ */
+export type CertificateIssuer = (db: WritableDb, subject: { accountId: number; wipeResultId: number; now: string }) => CertificateStatus;
+
+/** The cloud's policy: the certificate (and its number) exists from the first receipt, beside its durable job. */
+export const queueCertificate: CertificateIssuer = (db, subject) => {
+  createCertificate(db, subject);
+  enqueueJob(db, CERTIFICATE_JOB, subject.wipeResultId, subject.now);
+  return 'pending';
+};
+
+/**
  * Stores a wipe result idempotently on (account, job_id). The INSERT … ON CONFLICT DO NOTHING is
  * the single statement that decides "first receipt": of N concurrent duplicates exactly one
  * inserts. A certifiable first receipt enqueues its certificate job in the same transaction, so
@@ -23,7 +37,14 @@ export interface StoredWipeResult {
  */
 export function storeWipeResult(
   db: WritableDb,
-  input: { accountId: number; tokenId: number; record: InternalWipeResultRequest; certifiable: boolean; now: string },
+  input: {
+    accountId: number;
+    tokenId: number;
+    record: InternalWipeResultRequest;
+    certifiable: boolean;
+    now: string;
+    issueCertificate?: CertificateIssuer | undefined;
+  },
 ): { created: boolean; result: StoredWipeResult } {
   const params: Record<string, unknown> = {
     public_id: newId('wr'),
@@ -50,7 +71,10 @@ export function storeWipeResult(
       )
       .get(params) as StoredWipeResult | undefined;
     if (inserted) {
-      if (input.certifiable) enqueueJob(db, CERTIFICATE_JOB, inserted.id, input.now);
+      if (input.certifiable) {
+        const subject = { accountId: input.accountId, wipeResultId: inserted.id, now: input.now };
+        inserted.certificate_status = (input.issueCertificate ?? queueCertificate)(db, subject);
+      }
       return { created: true, result: inserted };
     }
     const existing = db

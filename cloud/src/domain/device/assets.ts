@@ -56,6 +56,24 @@ export function recordBoot(
   return { assetId: asset.id, assetPublicId: asset.public_id, firstBoot: asset.firstBoot };
 }
 
+/**
+ * `POST /internal/assets`: {@link recordBoot} plus `asset_reported` on a machine's first boot
+ * only (spec 4.2 rule 2). Chassis saves record their asset without the event.
+ */
+export function reportBoot(
+  deps: DeviceDeps,
+  token: TokenRow,
+  report: { recordId: string; engineVersion: string | null; fingerprint: FingerprintDoc },
+): { assetId: number; assetPublicId: string; firstBoot: boolean } {
+  return deps.db
+    .transaction(() => {
+      const asset = recordBoot(deps, token, report);
+      if (asset.firstBoot) deps.events?.emit({ type: 'asset_reported', token, assetId: asset.assetId });
+      return asset;
+    })
+    .immediate();
+}
+
 /** The boot's asset must have landed before notes or tests attach to it (spec 4.1 rule 4). */
 function bootAsset(deps: DeviceDeps, token: TokenRow, recordId: unknown): { id: number; public_id: string } | Refusal {
   if (!nonBlank(recordId)) return refuse(404, ERRORS.unknownAsset);
@@ -77,6 +95,12 @@ export function saveTests(deps: DeviceDeps, token: TokenRow, body: Body): { ok: 
   if (!conforms(TestSnapshot, body.tests)) return refuse(422, ERRORS.invalidTests);
   const asset = bootAsset(deps, token, body.record_id);
   if ('ok' in asset) return asset;
-  setAssetTests(deps.db, asset.id, body.tests, isoNow(deps.clock));
+  const tests = body.tests;
+  deps.db
+    .transaction(() => {
+      setAssetTests(deps.db, asset.id, tests, isoNow(deps.clock));
+      deps.events?.emit({ type: 'hardware_tests_completed', token, assetId: asset.id });
+    })
+    .immediate();
   return { ok: true, assetId: asset.public_id };
 }

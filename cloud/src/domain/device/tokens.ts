@@ -36,6 +36,15 @@ function denial(token: TokenRow): LadderOutcome<never> {
   };
 }
 
+/** Reports a ladder denial as `wipe_session_blocked` (spec 6) and passes the outcome through. */
+function blocked<A>(deps: DeviceDeps, outcome: LadderOutcome<A>, token: TokenRow, phase: 'verify' | 'checkin'): LadderOutcome<A> {
+  if (outcome.kind === 'deny') {
+    const { reason, quota_remaining } = outcome.body;
+    deps.events?.emit({ type: 'wipe_session_blocked', token, phase, reason, quotaRemaining: quota_remaining ?? null });
+  }
+  return outcome;
+}
+
 /** Unmetered unlock check: runs the ladder, and on allow bumps `last_seen_at` only. */
 export function verifyToken(
   deps: DeviceDeps,
@@ -44,7 +53,7 @@ export function verifyToken(
   const now = isoNow(deps.clock);
   const token = findScopedToken(deps, request, now);
   if (!token) return { kind: 'not_found' };
-  if (!decide(standingOf(token)).allow) return denial(token);
+  if (!decide(standingOf(token)).allow) return blocked(deps, denial(token), token, 'verify');
   touchLastSeen(deps.db, token.id, now);
   return { kind: 'allow', account: token.account_name, quota_remaining: quotaRemaining(standingOf(token)) };
 }
@@ -64,11 +73,18 @@ export function validateToken(
   const spent = deps.db
     .transaction(() => {
       const counters = spendCheckin(deps.db, token.id, now);
-      if (counters) recordCheckin(deps.db, jobId, token, now);
+      if (counters) {
+        recordCheckin(deps.db, jobId, token, now);
+        const remaining = quotaRemaining({ quotaLimit: counters.quota_limit, useCount: counters.use_count });
+        deps.events?.emit({ type: 'wipe_session_ready', token, jobId, quotaRemaining: remaining });
+      }
       return counters;
     })
     .immediate();
-  if (!spent) return denial(findTokenByJti(deps.db, token.jti, now) ?? token);
+  if (!spent) {
+    const current = findTokenByJti(deps.db, token.jti, now) ?? token;
+    return blocked(deps, denial(current), current, 'checkin');
+  }
   return {
     kind: 'allow',
     job_id: jobId,

@@ -6,7 +6,7 @@ import { refuse, type DeviceDeps, type Refusal } from './deps.js';
 
 /**
  * Receives one drive's wipe result (spec 4.2 rule 3). First receipt: 201, and when certifiable the
- * certificate job is enqueued in the same transaction. A duplicate `job_id`: 200 with the stored
+ * certificate is issued (by default: queued) and `wipe_session_completed` emitted in the same transaction. A duplicate `job_id`: 200 with the stored
  * record, nothing re-fired, no second certificate.
  */
 export function receiveWipeResult(
@@ -17,13 +17,22 @@ export function receiveWipeResult(
   if (typeof body.job_id !== 'string' || body.job_id.trim() === '') return refuse(422, ERRORS.missingJobId);
   const record = parseUnknown(InternalWipeResultRequest, body);
   if (!record.ok) return refuse(422, `${ERRORS.invalidWipeResult} at ${record.path}: ${record.message}`);
-  const { created, result } = storeWipeResult(deps.db, {
-    accountId: token.account_id,
-    tokenId: token.id,
-    record: record.value,
-    certifiable: isCertifiable(record.value),
-    now: isoNow(deps.clock),
-  });
+  const certifiable = isCertifiable(record.value);
+  // One transaction (the store's own nests as a savepoint): an event row commits with its result.
+  const { created, result } = deps.db
+    .transaction(() => {
+      const stored = storeWipeResult(deps.db, {
+        accountId: token.account_id,
+        tokenId: token.id,
+        record: record.value,
+        certifiable,
+        now: isoNow(deps.clock),
+        issueCertificate: deps.issueCertificate,
+      });
+      if (stored.created && certifiable) deps.events?.emit({ type: 'wipe_session_completed', token, wipeResultId: stored.result.id });
+      return stored;
+    })
+    .immediate();
   return {
     ok: true,
     created,

@@ -1,12 +1,19 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { internalApi } from '@erasure/shared';
+import type { GroupCommit } from '../../adapters/db/group-commit.js';
 import type { DeviceDeps, Refusal } from '../../domain/device/deps.js';
-import { readBootReport, recordBoot, saveNotes, saveTests } from '../../domain/device/assets.js';
+import { readBootReport, reportBoot, saveNotes, saveTests } from '../../domain/device/assets.js';
 import { lookupChassis, saveChassis } from '../../domain/device/chassis.js';
 import { requireActiveToken, verifyToken, validateToken, type LadderOutcome } from '../../domain/device/tokens.js';
+import type { TokenRow } from '../../adapters/db/tokens.js';
 import { receiveWipeResult } from '../../domain/device/wipe-results.js';
 
 type Body = Record<string, unknown>;
+/** What one internal call answers: computed inside the write batch, sent after its COMMIT. */
+interface Answer {
+  status: number;
+  body: unknown;
+}
 
 /** Bodies reach the domain as plain objects; anything else reads as an empty body. */
 const asBody = (body: unknown): Body =>
@@ -14,92 +21,73 @@ const asBody = (body: unknown): Body =>
 
 const NOT_FOUND = { allow: false, status: 'unknown', reason: 'not_found' } as const;
 
-function sendLadder<A extends object>(reply: FastifyReply, outcome: LadderOutcome<A>, allowBody: (a: A) => object) {
+function ladderAnswer<A extends object>(outcome: LadderOutcome<A>, allowBody: (a: A) => object): Answer {
   switch (outcome.kind) {
     case 'allow': {
       const { kind: _kind, ...allow } = outcome;
-      return reply.code(200).send(allowBody(allow as unknown as A));
+      return { status: 200, body: allowBody(allow as unknown as A) };
     }
     case 'deny':
-      return reply.code(403).send(outcome.body);
+      return { status: 403, body: outcome.body };
     case 'not_found':
-      return reply.code(404).send(NOT_FOUND);
+      return { status: 404, body: NOT_FOUND };
   }
 }
 
-const sendRefusal = (reply: FastifyReply, refusal: Refusal) => reply.code(refusal.status).send({ error: refusal.error });
+const refusalAnswer = (refusal: Refusal): Answer => ({ status: refusal.status, body: { error: refusal.error } });
+
+/** Non-ladder endpoints: an active token first (404 unknown / 403 not active), then the work. */
+const withActiveToken =
+  (deps: DeviceDeps, work: (token: TokenRow, body: Body) => Answer) =>
+  (body: Body): Answer => {
+    const auth = requireActiveToken(deps, body);
+    return auth.ok ? work(auth.token, body) : refusalAnswer(auth);
+  };
+
+/** Each internal route's answer, by path (spec 4.2, bodies of spec section 7). */
+function internalAnswers(deps: DeviceDeps): Record<string, (body: Body) => Answer> {
+  return {
+    [internalApi.verify.url]: (body) =>
+      ladderAnswer(verifyToken(deps, body), (a) => ({ allow: true, status: 'active', account: a.account, quota_remaining: a.quota_remaining })),
+    [internalApi.validate.url]: (body) =>
+      ladderAnswer(validateToken(deps, body), (a) => ({ allow: true, status: 'active', quota_remaining: a.quota_remaining, job_id: a.job_id })),
+    [internalApi.assets.url]: withActiveToken(deps, (token, body) => {
+      const report = readBootReport(body);
+      if (!report.ok) return refusalAnswer(report);
+      return { status: 201, body: { ok: true, asset_id: reportBoot(deps, token, report).assetPublicId } };
+    }),
+    [internalApi.notes.url]: withActiveToken(deps, (token, body) => {
+      const saved = saveNotes(deps, token, body);
+      return saved.ok ? { status: 200, body: { ok: true, asset_id: saved.assetId } } : refusalAnswer(saved);
+    }),
+    [internalApi.tests.url]: withActiveToken(deps, (token, body) => {
+      const saved = saveTests(deps, token, body);
+      return saved.ok ? { status: 200, body: { ok: true, asset_id: saved.assetId } } : refusalAnswer(saved);
+    }),
+    [internalApi.wipeResults.url]: withActiveToken(deps, (token, body) => {
+      const received = receiveWipeResult(deps, token, body);
+      if (!received.ok) return refusalAnswer(received);
+      return { status: received.created ? 201 : 200, body: received.response };
+    }),
+    [internalApi.chassisMaps.url]: withActiveToken(deps, (token, body) => {
+      const saved = saveChassis(deps, token, body);
+      if (!saved.ok) return refusalAnswer(saved);
+      return { status: 201, body: { ok: true, chassis_map_id: saved.chassisMapId, asset_id: saved.assetId } };
+    }),
+    [internalApi.chassisLookup.url]: withActiveToken(deps, (token, body) => ({ status: 200, body: lookupChassis(deps, token, body) })),
+  };
+}
 
 /**
- * The internal API of spec 4.2, answering exactly the bodies of spec section 7. Registered
- * inside the HMAC-guarded scope; routes take the domain deps as an argument, not a decorator.
+ * The internal API of spec 4.2. Registered inside the HMAC-guarded scope; each call's work runs
+ * in the group commit, and the answer is sent only once its batch committed.
  */
-export function registerInternalRoutes(scope: FastifyInstance, deps: DeviceDeps): void {
-  scope.post(internalApi.verify.url, async (request, reply) =>
-    sendLadder(reply, verifyToken(deps, asBody(request.body)), (a) => ({
-      allow: true,
-      status: 'active',
-      account: a.account,
-      quota_remaining: a.quota_remaining,
-    })),
-  );
-
-  scope.post(internalApi.validate.url, async (request, reply) =>
-    sendLadder(reply, validateToken(deps, asBody(request.body)), (a) => ({
-      allow: true,
-      status: 'active',
-      quota_remaining: a.quota_remaining,
-      job_id: a.job_id,
-    })),
-  );
-
-  scope.post(internalApi.assets.url, async (request, reply) => {
-    const body = asBody(request.body);
-    const auth = requireActiveToken(deps, body);
-    if (!auth.ok) return sendRefusal(reply, auth);
-    const report = readBootReport(body);
-    if (!report.ok) return sendRefusal(reply, report);
-    const asset = recordBoot(deps, auth.token, report);
-    return reply.code(201).send({ ok: true, asset_id: asset.assetPublicId });
-  });
-
-  scope.post(internalApi.notes.url, async (request, reply) => {
-    const body = asBody(request.body);
-    const auth = requireActiveToken(deps, body);
-    if (!auth.ok) return sendRefusal(reply, auth);
-    const saved = saveNotes(deps, auth.token, body);
-    return saved.ok ? reply.code(200).send({ ok: true, asset_id: saved.assetId }) : sendRefusal(reply, saved);
-  });
-
-  scope.post(internalApi.tests.url, async (request, reply) => {
-    const body = asBody(request.body);
-    const auth = requireActiveToken(deps, body);
-    if (!auth.ok) return sendRefusal(reply, auth);
-    const saved = saveTests(deps, auth.token, body);
-    return saved.ok ? reply.code(200).send({ ok: true, asset_id: saved.assetId }) : sendRefusal(reply, saved);
-  });
-
-  scope.post(internalApi.wipeResults.url, async (request, reply) => {
-    const body = asBody(request.body);
-    const auth = requireActiveToken(deps, body);
-    if (!auth.ok) return sendRefusal(reply, auth);
-    const received = receiveWipeResult(deps, auth.token, body);
-    if (!received.ok) return sendRefusal(reply, received);
-    return reply.code(received.created ? 201 : 200).send(received.response);
-  });
-
-  scope.post(internalApi.chassisMaps.url, async (request, reply) => {
-    const body = asBody(request.body);
-    const auth = requireActiveToken(deps, body);
-    if (!auth.ok) return sendRefusal(reply, auth);
-    const saved = saveChassis(deps, auth.token, body);
-    if (!saved.ok) return sendRefusal(reply, saved);
-    return reply.code(201).send({ ok: true, chassis_map_id: saved.chassisMapId, asset_id: saved.assetId });
-  });
-
-  scope.post(internalApi.chassisLookup.url, async (request, reply) => {
-    const body = asBody(request.body);
-    const auth = requireActiveToken(deps, body);
-    if (!auth.ok) return sendRefusal(reply, auth);
-    return reply.code(200).send(lookupChassis(deps, auth.token, body));
-  });
+export function registerInternalRoutes(scope: FastifyInstance, deps: DeviceDeps, commits: GroupCommit): void {
+  for (const [url, answer] of Object.entries(internalAnswers(deps))) {
+    scope.post(url, async (request, reply) => {
+      const body = asBody(request.body);
+      const out = await commits.run(() => answer(body));
+      return reply.code(out.status).send(out.body);
+    });
+  }
 }

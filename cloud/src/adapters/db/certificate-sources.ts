@@ -1,0 +1,115 @@
+import type { Fingerprint, TestSnapshot, WipeResultRecord } from '@erasure/shared';
+import type { ReadonlyDb } from './open.js';
+
+/** The stored wipe result a certificate is built from, in the wire shape plus its ids. */
+export interface WipeResultSource {
+  id: number;
+  public_id: string;
+  account_id: number;
+  record: WipeResultRecord;
+}
+
+/** The machine the erased drive was found in (spec 4.5 rule 2), as the documents print it. */
+export interface SourceMachine {
+  public_id: string;
+  manufacturer: string | null;
+  model: string | null;
+  serial_number: string | null;
+  engine_version: string | null;
+  fingerprint: Fingerprint | null;
+  test_results: TestSnapshot | null;
+  notes: string | null;
+}
+
+/** Everything the certificate job reads besides the certificate row itself. */
+export interface CertificateSources {
+  wipe: WipeResultSource;
+  accountName: string;
+  /** The reporting token's `user_email` (spec 2: the operator on wipe reports). */
+  operator: string | null;
+  machine: SourceMachine | null;
+}
+
+const RECORD_FIELDS = [
+  'drive_serial', 'drive_model', 'drive_capacity_gb', 'wipe_method', 'passes_completed', 'started_at',
+  'completed_at', 'verification_hash', 'wipe_status', 'technique', 'validation', 'disposition',
+  'markings_removed', 'tool_components', 'verification_result',
+] as const;
+
+/** A stored wipe result by row id, NULL columns dropped so it reads like the body the device sent. */
+export function readWipeResultSource(db: ReadonlyDb, wipeResultId: number): WipeResultSource | undefined {
+  const row = db
+    .prepare(`SELECT id, public_id, account_id, job_id, ${RECORD_FIELDS.join(', ')} FROM wipe_results WHERE id = ?`)
+    .get(wipeResultId) as Record<string, unknown> | undefined;
+  if (!row) return undefined;
+  const record: Record<string, unknown> = { job_id: row.job_id };
+  for (const field of RECORD_FIELDS) {
+    const value = row[field];
+    // passes_completed keeps an explicit null: it means "firmware erase, no passes" (spec 2).
+    if (value === null && field !== 'passes_completed') continue;
+    record[field] = field === 'markings_removed' && value !== null ? value === 1 : value;
+  }
+  return {
+    id: row.id as number,
+    public_id: row.public_id as string,
+    account_id: row.account_id as number,
+    record: record as WipeResultRecord,
+  };
+}
+
+// LIKE needs its wildcards escaped: a serial is data, never a pattern.
+const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Reads the inputs of one certificate. The source machine is the account's most recently
+ * booted asset whose `storage_serials` list ("A, B, C") names the drive; none for hotswap
+ * drives or drives never reported. LIKE rather than a SQLite string function keeps it portable.
+ */
+export function readCertificateSources(db: ReadonlyDb, wipeResultId: number): CertificateSources | undefined {
+  const wipe = readWipeResultSource(db, wipeResultId);
+  if (!wipe) return undefined;
+  const owner = db
+    .prepare(
+      `SELECT a.name AS account_name, t.user_email FROM wipe_results w
+         JOIN accounts a ON a.id = w.account_id JOIN license_tokens t ON t.id = w.token_id
+        WHERE w.id = ?`,
+    )
+    .get(wipeResultId) as { account_name: string; user_email: string | null };
+  const serial = wipe.record.drive_serial?.trim();
+  const asset = serial
+    ? (db
+        .prepare(
+          `SELECT public_id, manufacturer, model, serial_number, engine_version, fingerprint, test_results, notes
+             FROM assets
+            WHERE account_id = ? AND (', ' || storage_serials || ', ') LIKE ? ESCAPE '\\'
+            ORDER BY last_booted_at DESC, id DESC LIMIT 1`,
+        )
+        .get(wipe.account_id, `%, ${likeLiteral(serial)}, %`) as Record<string, string | null> | undefined)
+    : undefined;
+  return {
+    wipe,
+    accountName: owner.account_name,
+    operator: owner.user_email,
+    machine: asset
+      ? {
+          public_id: asset.public_id!,
+          manufacturer: asset.manufacturer ?? null,
+          model: asset.model ?? null,
+          serial_number: asset.serial_number ?? null,
+          engine_version: asset.engine_version ?? null,
+          fingerprint: parseJson(asset.fingerprint) as Fingerprint | null,
+          test_results: parseJson(asset.test_results) as TestSnapshot | null,
+          notes: asset.notes ?? null,
+        }
+      : null,
+  };
+}
+
+function parseJson(text: string | null | undefined): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null; // a damaged column prints as "not reported" rather than failing the certificate
+  }
+}

@@ -1,0 +1,71 @@
+import type { Product, TokenStatus } from '@erasure/shared';
+import type { ReadonlyDb, WritableDb } from './open.js';
+
+/** A device token as the /devices page lists it. */
+export interface DeviceRow {
+  prefix_id: string;
+  jti: string;
+  account_public_id: string;
+  account_name: string;
+  user_email: string | null;
+  product: Product;
+  status: TokenStatus;
+  quota_limit: number | null;
+  use_count: number;
+  last_seen_at: string | null;
+  revoked_at: string | null;
+  expires_at: string | null;
+  created_at: string;
+}
+
+const SELECT_DEVICE = `SELECT t.prefix_id, t.jti, a.public_id AS account_public_id, a.name AS account_name, t.user_email,
+       t.product, t.status, t.quota_limit, t.use_count, t.last_seen_at, t.revoked_at, t.expires_at, t.created_at
+  FROM license_tokens t JOIN accounts a ON a.id = t.account_id`;
+
+/**
+ * One page of tokens, newest first. `accountId` undefined lists every account (staff only);
+ * `search` matches the jti, the `ltok_` id, the user's email or the account name.
+ */
+export function listDevices(
+  db: ReadonlyDb,
+  filter: { accountId?: number; search?: string },
+  page: { limit: number; offset: number },
+): { rows: DeviceRow[]; count: number } {
+  const clauses: string[] = [];
+  const params: Record<string, unknown> = { limit: page.limit, offset: page.offset };
+  if (filter.accountId !== undefined) {
+    clauses.push('t.account_id = @account');
+    params.account = filter.accountId;
+  }
+  if (filter.search) {
+    clauses.push(`(t.jti = @exact OR t.prefix_id = @exact OR t.user_email LIKE @like ESCAPE '\\' OR a.name LIKE @like ESCAPE '\\')`);
+    params.exact = filter.search;
+    params.like = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  }
+  const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
+  const count = db.prepare(`SELECT count(*) FROM license_tokens t JOIN accounts a ON a.id = t.account_id ${where}`).pluck().get(params) as number;
+  const rows = db.prepare(`${SELECT_DEVICE} ${where} ORDER BY t.created_at DESC, t.id DESC LIMIT @limit OFFSET @offset`).all(params) as DeviceRow[];
+  return { rows, count };
+}
+
+export function findDevice(db: ReadonlyDb, jti: string): (DeviceRow & { account_id: number }) | undefined {
+  return db.prepare(`${SELECT_DEVICE.replace('SELECT ', 'SELECT t.account_id, ')} WHERE t.jti = ?`).get(jti) as
+    | (DeviceRow & { account_id: number })
+    | undefined;
+}
+
+/**
+ * Moves a token from `from` to `to` only if it is still in `from`: a control decided on a stale
+ * read (say, an admin reinstating while staff pull the kill switch) changes nothing.
+ */
+export function transitionDevice(db: WritableDb, jti: string, from: TokenStatus, to: TokenStatus, now: string): boolean {
+  const result = db
+    .prepare(
+      `UPDATE license_tokens
+          SET status = @to, updated_at = @now,
+              revoked_at = CASE WHEN @to = 'revoked' THEN COALESCE(revoked_at, @now) ELSE revoked_at END
+        WHERE jti = @jti AND status = @from`,
+    )
+    .run({ jti, from, to, now });
+  return result.changes === 1;
+}

@@ -1,0 +1,79 @@
+import type { ReadonlyDb, WritableDb } from './open.js';
+
+/** A job a worker holds: `attempts` after this claim doubles as the lease's fencing token. */
+export interface ClaimedJob {
+  id: number;
+  kind: string;
+  subject_id: number;
+  attempts: number;
+  lease_until: string;
+}
+
+const DUE = `kind = @kind AND ((status = 'pending' AND run_at <= @now) OR (status = 'running' AND lease_until < @now))`;
+
+/**
+ * Claims the oldest due job of `kind` in one UPDATE … RETURNING: a pending job whose `run_at`
+ * has come, or a running one whose lease ran out (its worker died). The condition is repeated
+ * on the outer UPDATE so that, on a database without SQLite's single writer, two workers that
+ * picked the same id cannot both win. Each claim increments `attempts`.
+ */
+export function claimJob(db: WritableDb, kind: string, now: string, leaseUntil: string): ClaimedJob | undefined {
+  return db
+    .prepare(
+      `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_until = @lease, updated_at = @now
+        WHERE id = (SELECT id FROM jobs WHERE ${DUE} ORDER BY run_at, id LIMIT 1) AND ${DUE}
+       RETURNING id, kind, subject_id, attempts, lease_until`,
+    )
+    .get({ kind, now, lease: leaseUntil }) as ClaimedJob | undefined;
+}
+
+/**
+ * Whether any job of `kind` is due, without taking the write lock: idle workers poll with this,
+ * so a quiet system costs readers only, never contention with the writers devices wait on.
+ */
+export function hasDueJob(db: ReadonlyDb, kind: string, now: string): boolean {
+  return db.prepare(`SELECT 1 FROM jobs WHERE ${DUE} LIMIT 1`).get({ kind, now }) !== undefined;
+}
+
+/**
+ * True while `job` is still this worker's: running, same attempt. A worker that outlived its
+ * lease finds another claim's higher `attempts` here and must not write anything.
+ */
+export function stillHeld(db: ReadonlyDb, job: ClaimedJob): boolean {
+  return db.prepare(`SELECT 1 FROM jobs WHERE id = ? AND status = 'running' AND attempts = ?`).get(job.id, job.attempts) !== undefined;
+}
+
+/** Marks the held job done; false (and no change) when the lease was lost to another claim. */
+export function finishJob(db: WritableDb, job: ClaimedJob, now: string): boolean {
+  return (
+    db
+      .prepare(
+        `UPDATE jobs SET status = 'done', lease_until = NULL, last_error = NULL, updated_at = ?
+          WHERE id = ? AND status = 'running' AND attempts = ?`,
+      )
+      .run(now, job.id, job.attempts).changes === 1
+  );
+}
+
+/**
+ * Puts the held job back for a later attempt at `runAt` (the backoff is data, not a timer), or
+ * fails it for good when `runAt` is null. False when the lease was lost.
+ */
+export function releaseJob(db: WritableDb, job: ClaimedJob, input: { runAt: string | null; error: string; now: string }): boolean {
+  return (
+    db
+      .prepare(
+        `UPDATE jobs SET status = @status, run_at = COALESCE(@runAt, run_at), lease_until = NULL,
+                         last_error = @error, updated_at = @now
+          WHERE id = @id AND status = 'running' AND attempts = @attempts`,
+      )
+      .run({
+        status: input.runAt === null ? 'failed' : 'pending',
+        runAt: input.runAt,
+        error: input.error.slice(0, 2000),
+        now: input.now,
+        id: job.id,
+        attempts: job.attempts,
+      }).changes === 1
+  );
+}

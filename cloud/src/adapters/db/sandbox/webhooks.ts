@@ -1,0 +1,121 @@
+import { newId } from '@erasure/shared';
+import type { DeviceEventType } from '../../../domain/device/events.js';
+import { prepared, type ReadonlyDb, type WritableDb } from '../open.js';
+
+export type WebhookAuthType = 'none' | 'bearer' | 'basic';
+
+/** A stored subscription, credentials included (never listed as such: see {@link toPublicWebhook}). */
+export interface SandboxWebhook {
+  id: number;
+  prefix_id: string;
+  account_id: string;
+  numeric_account_id: number;
+  event_type: DeviceEventType;
+  url: string;
+  signing_secret: string;
+  auth_type: WebhookAuthType;
+  auth_token: string | null;
+  auth_username: string | null;
+  auth_password: string | null;
+  active: boolean;
+  failure_count: number;
+  auto_disabled_at: string | null;
+  created_at: string;
+}
+
+/** Spec 2 "Webhook subscription (sandbox)"; credentials stay server-side. */
+export function toPublicWebhook(w: SandboxWebhook) {
+  return {
+    prefix_id: w.prefix_id,
+    account_id: w.account_id,
+    event_type: w.event_type,
+    url: w.url,
+    signing_secret: w.signing_secret,
+    auth_type: w.auth_type,
+    active: w.active,
+    failure_count: w.failure_count,
+    auto_disabled_at: w.auto_disabled_at,
+    created_at: w.created_at,
+  };
+}
+
+const SELECT = `SELECT w.id, w.prefix_id, a.public_id AS account_id, w.account_id AS numeric_account_id, w.event_type,
+       w.url, w.signing_secret, w.auth_type, w.auth_token, w.auth_username, w.auth_password, w.active,
+       w.failure_count, w.auto_disabled_at, w.created_at
+  FROM sandbox_webhooks w JOIN accounts a ON a.id = w.account_id`;
+type Raw = Omit<SandboxWebhook, 'active'> & { active: number };
+const toRow = (raw: Raw): SandboxWebhook => ({ ...raw, active: raw.active === 1 });
+
+export function listSandboxWebhooks(db: ReadonlyDb): SandboxWebhook[] {
+  return (prepared(db, `${SELECT} ORDER BY w.created_at DESC, w.id DESC`).all() as Raw[]).map(toRow);
+}
+
+export function findSandboxWebhook(db: ReadonlyDb, prefixId: string): SandboxWebhook | undefined {
+  const raw = prepared(db, `${SELECT} WHERE w.prefix_id = ?`).get(prefixId) as Raw | undefined;
+  return raw && toRow(raw);
+}
+
+/** The active subscriptions an event fans out to. */
+export function activeSubscriptions(db: ReadonlyDb, accountId: number, eventType: DeviceEventType): SandboxWebhook[] {
+  return (prepared(db, `${SELECT} WHERE w.account_id = ? AND w.event_type = ? AND w.active = 1 ORDER BY w.id`).all(accountId, eventType) as Raw[]).map(toRow);
+}
+
+export function insertSandboxWebhook(
+  db: WritableDb,
+  input: {
+    accountId: number;
+    eventType: DeviceEventType;
+    url: string;
+    signingSecret: string;
+    auth: { type: WebhookAuthType; token?: string | undefined; username?: string | undefined; password?: string | undefined };
+    now: string;
+  },
+): SandboxWebhook {
+  const prefixId = newId('whk');
+  prepared(
+    db,
+    `INSERT INTO sandbox_webhooks (prefix_id, account_id, event_type, url, signing_secret, auth_type, auth_token,
+                                   auth_username, auth_password, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    prefixId, input.accountId, input.eventType, input.url, input.signingSecret, input.auth.type,
+    input.auth.token ?? null, input.auth.username ?? null, input.auth.password ?? null, input.now, input.now,
+  );
+  return findSandboxWebhook(db, prefixId)!;
+}
+
+/**
+ * Applies `PATCH /sandbox/webhooks/:id`. Setting `active` true also resets the failure budget
+ * (spec 3: `failure_count` 0, `auto_disabled_at` null), whether or not it had been auto-disabled.
+ */
+export function updateSandboxWebhook(
+  db: WritableDb,
+  prefixId: string,
+  patch: { active?: boolean; url?: string; event_type?: DeviceEventType },
+  now: string,
+): SandboxWebhook | undefined {
+  const row = prepared(
+      db,
+      `UPDATE sandbox_webhooks SET
+         url = COALESCE(@url, url),
+         event_type = COALESCE(@event_type, event_type),
+         active = COALESCE(@active, active),
+         failure_count = CASE WHEN @active = 1 THEN 0 ELSE failure_count END,
+         auto_disabled_at = CASE WHEN @active = 1 THEN NULL ELSE auto_disabled_at END,
+         updated_at = @now
+       WHERE prefix_id = @prefix_id RETURNING id`,
+    )
+    .get({
+      prefix_id: prefixId,
+      url: patch.url ?? null,
+      event_type: patch.event_type ?? null,
+      active: patch.active === undefined ? null : Number(patch.active),
+      now,
+    });
+  return row ? findSandboxWebhook(db, prefixId) : undefined;
+}
+
+/** Deletes the subscription; its delivery rows go with it (ON DELETE CASCADE). */
+export function deleteSandboxWebhook(db: WritableDb, prefixId: string): boolean {
+  return prepared(db, 'DELETE FROM sandbox_webhooks WHERE prefix_id = ?').run(prefixId).changes === 1;
+}

@@ -1,0 +1,180 @@
+import type { AttemptOutcome, NextStep } from '../../domain/webhooks/policy.js';
+import type { DeliveryStatus, WebhookEventType } from '../../domain/webhooks/types.js';
+import { prepared, type ReadonlyDb, type WritableDb } from './open.js';
+import { authOf, disableSubscription } from './webhook-subscriptions.js';
+import type { WebhookAuth } from '../../domain/webhooks/types.js';
+
+/** A delivery a worker holds: `attempts` after this claim is the lease's fencing token. */
+export interface ClaimedDelivery {
+  id: number;
+  attempts: number;
+  max_attempts: number;
+  subscription_id: number;
+  event_id: string;
+  event_type: WebhookEventType;
+  payload: string;
+  url: string;
+  signing_secret: string;
+  auth: WebhookAuth;
+}
+
+const DUE = `status = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until < @now)`;
+
+/**
+ * Claims up to `limit` due deliveries, oldest due first, in one UPDATE … RETURNING: pending
+ * rows whose time has come and that no live lease holds (a dead worker's lease runs out), of
+ * enabled subscriptions only. The condition is repeated on the outer UPDATE so two workers
+ * that picked the same ids cannot both win; each claim increments `attempts`.
+ */
+export function claimDeliveries(db: WritableDb, input: { now: string; leaseUntil: string; limit: number }): ClaimedDelivery[] {
+  const claimed = prepared(
+    db,
+    `UPDATE webhook_deliveries SET attempts = attempts + 1, lease_until = @lease, updated_at = @now
+      WHERE id IN (SELECT d.id FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+                    WHERE d.status = 'pending' AND d.next_attempt_at <= @now AND (d.lease_until IS NULL OR d.lease_until < @now)
+                      AND s.active = 1
+                    ORDER BY d.next_attempt_at, d.id LIMIT @limit)
+        AND ${DUE}
+     RETURNING id`,
+  ).all({ now: input.now, lease: input.leaseUntil, limit: input.limit }) as { id: number }[];
+  const read = prepared(
+    db,
+    `SELECT d.id, d.attempts, d.max_attempts, d.subscription_id, e.event_id, e.event_type, e.payload,
+            s.url, s.signing_secret, s.auth_type, s.auth_token, s.auth_username, s.auth_password
+       FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
+      WHERE d.id = ?`,
+  );
+  // RETURNING order is unspecified: sort so the oldest is sent first.
+  return claimed
+    .map(({ id }) => {
+      const row = read.get(id) as Omit<ClaimedDelivery, 'auth'> & Parameters<typeof authOf>[0];
+      const { auth_type, auth_token, auth_username, auth_password, ...rest } = row;
+      return { ...rest, auth: authOf({ auth_type, auth_token, auth_username, auth_password }) };
+    })
+    .sort((a, b) => a.id - b.id);
+}
+
+/** One finished attempt, ready to be recorded. */
+export interface AttemptRecord {
+  delivery: Pick<ClaimedDelivery, 'id' | 'attempts' | 'subscription_id'>;
+  outcome: AttemptOutcome;
+  step: NextStep;
+  error: string | null;
+  attemptedAt: string;
+}
+
+/**
+ * Records one attempt, fenced on the claim: nothing is written when another worker took the
+ * delivery over (its claim raised `attempts`). Updates the ledger row, the attempt log and the
+ * subscription's health; the `autoDisableAfter`-th consecutive failure disables it. Returns
+ * false when the lease was lost. Run inside a transaction (the worker batches several).
+ */
+export function recordAttempt(db: WritableDb, record: AttemptRecord, input: { now: string; autoDisableAfter: number }): boolean {
+  const { delivery, outcome, step, error, now } = { ...record, now: input.now };
+  const status: DeliveryStatus = step.status === 'retry' ? 'pending' : step.status;
+  const nextAt = step.status === 'retry' ? new Date(Date.parse(now) + step.delayMs).toISOString() : null;
+  const responseCode = 'status' in outcome && outcome.status !== undefined ? outcome.status : null;
+  const updated = prepared(
+    db,
+    `UPDATE webhook_deliveries SET status = @status, next_attempt_at = @nextAt, lease_until = NULL, response_code = @code,
+            last_error = @error, delivered_at = CASE WHEN @status = 'delivered' THEN @now ELSE delivered_at END, updated_at = @now
+      WHERE id = @id AND attempts = @attempts AND status = 'pending' AND lease_until IS NOT NULL`,
+  ).run({ status, nextAt, code: responseCode, error, now, id: delivery.id, attempts: delivery.attempts });
+  if (updated.changes === 0) return false;
+  prepared(
+    db,
+    `INSERT INTO webhook_attempts (delivery_id, attempt, outcome, response_code, error, duration_ms, attempted_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+  ).run(delivery.id, delivery.attempts, step.status === 'delivered' ? 'delivered' : 'failed', responseCode, error, Math.round(outcome.durationMs), record.attemptedAt);
+
+  if (step.status === 'delivered') {
+    prepared(
+      db,
+      `UPDATE webhook_subscriptions SET failure_count = 0, failing_since = NULL, last_success_at = @now WHERE id = @id AND active = 1`,
+    ).run({ id: delivery.subscription_id, now });
+    return true;
+  }
+  const health = prepared(
+    db,
+    `UPDATE webhook_subscriptions SET failure_count = failure_count + 1, failing_since = COALESCE(failing_since, @now),
+            last_error = @error, last_error_at = @now
+      WHERE id = @id AND active = 1 RETURNING failure_count`,
+  ).get({ id: delivery.subscription_id, now, error }) as { failure_count: number } | undefined;
+  if (health && health.failure_count >= input.autoDisableAfter) {
+    disableSubscription(db, delivery.subscription_id, { now, auto: true });
+  } else if (!health && status === 'pending') {
+    // Finished after its subscription was disabled: wait with the others for re-enabling.
+    prepared(db, `UPDATE webhook_deliveries SET status = 'skipped', next_attempt_at = NULL WHERE id = ?`).run(delivery.id);
+  }
+  return true;
+}
+
+/**
+ * Makes one delivery due now with a fresh round of attempts (manual redelivery). Refused
+ * (false) while an attempt is in flight.
+ */
+export function redeliver(db: WritableDb, deliveryId: number, input: { now: string; maxAttempts: number }): boolean {
+  return (
+    prepared(
+      db,
+      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = @now, max_attempts = attempts + @max, updated_at = @now
+        WHERE id = @id AND (lease_until IS NULL OR lease_until < @now)`,
+    ).run({ id: deliveryId, now: input.now, max: input.maxAttempts }).changes === 1
+  );
+}
+
+/** A ledger row as the delivery log shows it (spec 2 "Delivery ledger row"), with its attempts. */
+export interface DeliveryLogRow {
+  id: number;
+  event_id: string;
+  event_type: WebhookEventType;
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  max_attempts: number;
+  response_code: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+  attempt_log: { attempt: number; outcome: 'delivered' | 'failed'; response_code: number | null; error: string | null; duration_ms: number; attempted_at: string }[];
+}
+
+/** The subscription's ledger, newest first, with each row's attempts. */
+export function listDeliveries(db: ReadonlyDb, subscriptionId: number, page: { limit: number; offset: number }): { rows: DeliveryLogRow[]; count: number } {
+  const count = (prepared(db, 'SELECT count(*) AS n FROM webhook_deliveries WHERE subscription_id = ?').get(subscriptionId) as { n: number }).n;
+  const rows = prepared(
+    db,
+    `SELECT d.id, e.event_id, e.event_type, e.payload, d.status, d.attempts, d.max_attempts, d.response_code, d.last_error,
+            d.next_attempt_at, d.delivered_at, d.created_at, d.updated_at
+       FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+      WHERE d.subscription_id = ? ORDER BY d.id DESC LIMIT ? OFFSET ?`,
+  ).all(subscriptionId, page.limit, page.offset) as Omit<DeliveryLogRow, 'attempt_log'>[];
+  const attempts = prepared(
+    db,
+    'SELECT attempt, outcome, response_code, error, duration_ms, attempted_at FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt',
+  );
+  return { rows: rows.map((row) => ({ ...row, attempt_log: attempts.all(row.id) as DeliveryLogRow['attempt_log'] })), count };
+}
+
+/** One ledger row of the subscription, or undefined. */
+export function findDelivery(db: ReadonlyDb, subscriptionId: number, deliveryId: number): { id: number; status: DeliveryStatus } | undefined {
+  return prepared(db, 'SELECT id, status FROM webhook_deliveries WHERE id = ? AND subscription_id = ?').get(deliveryId, subscriptionId) as
+    | { id: number; status: DeliveryStatus }
+    | undefined;
+}
+
+/**
+ * When the earliest waiting delivery of an enabled subscription can be claimed, if any: its due
+ * time, or the end of the lease another worker holds on it.
+ */
+export function nextDueAt(db: ReadonlyDb, now: string): string | undefined {
+  const row = prepared(
+    db,
+    `SELECT min(CASE WHEN d.lease_until > @now THEN d.lease_until ELSE d.next_attempt_at END) AS due
+       FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+      WHERE d.status = 'pending' AND s.active = 1`,
+  ).get({ now }) as { due: string | null };
+  return row.due ?? undefined;
+}

@@ -1,0 +1,171 @@
+import { newId } from '@erasure/shared';
+import type { WebhookAuth, WebhookAuthType, WebhookEventType } from '../../domain/webhooks/types.js';
+import { prepared, type ReadonlyDb, type WritableDb } from './open.js';
+
+/** A subscription row (migration 004) with its health, in the shape the domain uses. */
+export interface SubscriptionRow {
+  id: number;
+  public_id: string;
+  account_id: number;
+  account_public_id: string;
+  event_type: WebhookEventType;
+  url: string;
+  signing_secret: string;
+  auth_type: WebhookAuthType;
+  auth_token: string | null;
+  auth_username: string | null;
+  auth_password: string | null;
+  active: boolean;
+  failure_count: number;
+  failing_since: string | null;
+  auto_disabled_at: string | null;
+  disabled_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  last_success_at: string | null;
+  created_at: string;
+  updated_at: string;
+  /** Ledger counts, for the health column. */
+  pending_count: number;
+  failed_count: number;
+}
+
+const SELECT = `SELECT s.id, s.public_id, s.account_id, a.public_id AS account_public_id, s.event_type, s.url, s.signing_secret,
+       s.auth_type, s.auth_token, s.auth_username, s.auth_password, s.active, s.failure_count, s.failing_since,
+       s.auto_disabled_at, s.disabled_at, s.last_error, s.last_error_at, s.last_success_at, s.created_at, s.updated_at,
+       (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'pending') AS pending_count,
+       (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'failed') AS failed_count
+  FROM webhook_subscriptions s JOIN accounts a ON a.id = s.account_id`;
+
+type Raw = Omit<SubscriptionRow, 'active'> & { active: number };
+const toRow = (raw: Raw | undefined): SubscriptionRow | undefined => raw && { ...raw, active: raw.active === 1 };
+
+/** The credentials columns of an auth choice. */
+const authColumns = (auth: WebhookAuth) => ({
+  auth_type: auth.type,
+  auth_token: auth.type === 'bearer' ? auth.token : null,
+  auth_username: auth.type === 'basic' ? auth.username : null,
+  auth_password: auth.type === 'basic' ? auth.password : null,
+});
+
+/** The auth a stored subscription sends with. */
+export function authOf(row: Pick<SubscriptionRow, 'auth_type' | 'auth_token' | 'auth_username' | 'auth_password'>): WebhookAuth {
+  if (row.auth_type === 'bearer' && row.auth_token) return { type: 'bearer', token: row.auth_token };
+  if (row.auth_type === 'basic' && row.auth_username && row.auth_password !== null) {
+    return { type: 'basic', username: row.auth_username, password: row.auth_password };
+  }
+  return { type: 'none' };
+}
+
+export function findSubscription(db: ReadonlyDb, publicId: string): SubscriptionRow | undefined {
+  return toRow(prepared(db, `${SELECT} WHERE s.public_id = ?`).get(publicId) as Raw | undefined);
+}
+
+/** The account's subscriptions, oldest first (the order they were set up in). */
+export function listSubscriptions(db: ReadonlyDb, accountId: number): SubscriptionRow[] {
+  return (prepared(db, `${SELECT} WHERE s.account_id = ? ORDER BY s.id`).all(accountId) as Raw[]).map((raw) => toRow(raw)!);
+}
+
+export function countSubscriptions(db: ReadonlyDb, accountId: number): number {
+  return (prepared(db, 'SELECT count(*) AS n FROM webhook_subscriptions WHERE account_id = ?').get(accountId) as { n: number }).n;
+}
+
+/** Inserts an active subscription; undefined when the account already has this (event type, url). */
+export function createSubscription(
+  db: WritableDb,
+  input: { accountId: number; eventType: WebhookEventType; url: string; signingSecret: string; auth: WebhookAuth; now: string },
+): SubscriptionRow | undefined {
+  const publicId = newId('whk');
+  const inserted = prepared(
+    db,
+    `INSERT INTO webhook_subscriptions (public_id, account_id, event_type, url, signing_secret, auth_type, auth_token,
+                                        auth_username, auth_password, created_at, updated_at)
+     VALUES (@publicId, @accountId, @eventType, @url, @signingSecret, @auth_type, @auth_token, @auth_username, @auth_password, @now, @now)
+     ON CONFLICT (account_id, event_type, url) DO NOTHING RETURNING id`,
+  ).get({ ...input, ...authColumns(input.auth), publicId });
+  return inserted ? findSubscription(db, publicId) : undefined;
+}
+
+/** Changes url, event type and/or credentials; false when that would duplicate another subscription. */
+export function updateSubscription(
+  db: WritableDb,
+  id: number,
+  changes: { url?: string | undefined; eventType?: WebhookEventType | undefined; auth?: WebhookAuth | undefined; now: string },
+): boolean {
+  const auth = changes.auth ? authColumns(changes.auth) : undefined;
+  try {
+    prepared(
+      db,
+      `UPDATE webhook_subscriptions SET url = COALESCE(@url, url), event_type = COALESCE(@eventType, event_type),
+              auth_type = CASE WHEN @setAuth = 1 THEN @auth_type ELSE auth_type END,
+              auth_token = CASE WHEN @setAuth = 1 THEN @auth_token ELSE auth_token END,
+              auth_username = CASE WHEN @setAuth = 1 THEN @auth_username ELSE auth_username END,
+              auth_password = CASE WHEN @setAuth = 1 THEN @auth_password ELSE auth_password END,
+              updated_at = @now
+        WHERE id = @id`,
+    ).run({
+      id,
+      url: changes.url ?? null,
+      eventType: changes.eventType ?? null,
+      setAuth: auth ? 1 : 0,
+      auth_type: auth?.auth_type ?? null,
+      auth_token: auth?.auth_token ?? null,
+      auth_username: auth?.auth_username ?? null,
+      auth_password: auth?.auth_password ?? null,
+      now: changes.now,
+    });
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return false;
+    throw error;
+  }
+}
+
+/** Removes the subscription with its ledger and attempts (ON DELETE CASCADE); events stay for others. */
+export function deleteSubscription(db: WritableDb, id: number): void {
+  prepared(db, 'DELETE FROM webhook_subscriptions WHERE id = ?').run(id);
+}
+
+/**
+ * Turns a subscription off (by hand, or `auto` after too many failures). Deliveries waiting for
+ * their next attempt become `skipped`; one in flight finishes and is recorded. Re-enabling
+ * redelivers everything failed or skipped from `reconcile_from` on: for an auto-disable that is
+ * the start of the failure streak, so the failures that caused it are redelivered too.
+ */
+export function disableSubscription(db: WritableDb, id: number, input: { now: string; auto: boolean }): void {
+  prepared(
+    db,
+    `UPDATE webhook_subscriptions SET active = 0, disabled_at = @now,
+            auto_disabled_at = CASE WHEN @auto = 1 THEN @now END,
+            reconcile_from = CASE WHEN @auto = 1 THEN COALESCE(failing_since, @now) ELSE @now END, updated_at = @now
+      WHERE id = @id AND active = 1`,
+  ).run({ id, now: input.now, auto: input.auto ? 1 : 0 });
+  prepared(
+    db,
+    `UPDATE webhook_deliveries SET status = 'skipped', next_attempt_at = NULL, updated_at = @now
+      WHERE subscription_id = @id AND status = 'pending' AND (lease_until IS NULL OR lease_until < @now)`,
+  ).run({ id, now: input.now });
+}
+
+/**
+ * Re-enables a subscription: the failure budget is reset and every delivery that failed or was
+ * skipped since `reconcile_from` is due again with a fresh round of attempts. All get the same
+ * due time, so the worker claims them in ledger order: oldest event first. Returns how many.
+ */
+export function enableSubscription(db: WritableDb, id: number, input: { now: string; maxAttempts: number }): number {
+  const disabled = prepared(db, 'SELECT reconcile_from FROM webhook_subscriptions WHERE id = ? AND active = 0').get(id) as
+    | { reconcile_from: string | null }
+    | undefined;
+  if (!disabled) return 0; // already enabled: nothing to reconcile
+  prepared(
+    db,
+    `UPDATE webhook_subscriptions SET active = 1, failure_count = 0, failing_since = NULL, auto_disabled_at = NULL,
+            disabled_at = NULL, reconcile_from = NULL, updated_at = @now
+      WHERE id = @id`,
+  ).run({ id, now: input.now });
+  return prepared(
+    db,
+    `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = @now, max_attempts = attempts + @max, updated_at = @now
+      WHERE subscription_id = @id AND status IN ('failed', 'skipped') AND updated_at >= @from`,
+  ).run({ id, now: input.now, max: input.maxAttempts, from: disabled.reconcile_from ?? input.now }).changes;
+}

@@ -1,0 +1,92 @@
+import type { CertificateStatus, Product } from '@erasure/shared';
+import type { ReadonlyDb } from './open.js';
+
+/** A wipe result with what the grid needs around it: token, matched machine, certificate. */
+export interface WipeGridRow {
+  id: number;
+  public_id: string;
+  job_id: string;
+  drive_serial: string | null;
+  drive_model: string | null;
+  drive_capacity_gb: number | null;
+  wipe_method: string | null;
+  passes_completed: number | null;
+  started_at: string | null;
+  completed_at: string | null;
+  wipe_status: string | null;
+  validation: string | null;
+  certifiable: number;
+  certificate_status: CertificateStatus | null;
+  created_at: string;
+  product: Product;
+  user_email: string | null;
+  asset_public_id: string | null;
+  asset_model: string | null;
+  asset_serial: string | null;
+  media_type: string | null;
+  cert_public_id: string | null;
+  cert_number: string | null;
+  cert_status: string | null;
+}
+
+export interface WipeGridReader {
+  /** Whether the `certificates` table (migration 003) exists in this database. */
+  readonly hasCertificates: boolean;
+  page(accountId: number, limit: number, offset: number): { rows: WipeGridRow[]; count: number };
+  /** The account's wipes with these `wr_…` ids (others, or another account's, are left out). */
+  byPublicIds(accountId: number, publicIds: readonly string[]): WipeGridRow[];
+}
+
+/**
+ * Reads for the wipes grid (spec 4.5). The certificates table arrives with a later migration,
+ * so whether to join it is decided once, here, from sqlite_master: the same code serves a
+ * database before and after that migration. Source matching goes through `asset_drives`
+ * (migration 002), newest machine first when a drive serial was seen in several.
+ */
+export function createWipeGridReader(db: ReadonlyDb): WipeGridReader {
+  const hasCertificates =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'certificates'").get() !== undefined;
+  const certColumns = hasCertificates
+    ? 'c.public_id AS cert_public_id, c.certificate_number AS cert_number, c.status AS cert_status'
+    : 'NULL AS cert_public_id, NULL AS cert_number, NULL AS cert_status';
+  const certJoin = hasCertificates
+    ? `LEFT JOIN certificates c ON c.id = (SELECT c2.id FROM certificates c2 WHERE c2.wipe_result_id = w.id ORDER BY c2.id DESC LIMIT 1)`
+    : '';
+  const select = (source: string) => `
+    SELECT w.id, w.public_id, w.job_id, w.drive_serial, w.drive_model, w.drive_capacity_gb, w.wipe_method,
+           w.passes_completed, w.started_at, w.completed_at, w.wipe_status, w.validation, w.certifiable,
+           w.certificate_status, w.created_at, t.product, t.user_email,
+           a.public_id AS asset_public_id, a.model AS asset_model,
+           a.serial_number AS asset_serial, d.media_type, ${certColumns}
+      FROM ${source} w
+      JOIN license_tokens t ON t.id = w.token_id
+      LEFT JOIN assets a ON a.id = (
+        SELECT d2.asset_id FROM asset_drives d2 JOIN assets a2 ON a2.id = d2.asset_id
+         WHERE d2.account_id = w.account_id AND d2.serial = trim(w.drive_serial)
+         ORDER BY a2.updated_at DESC, a2.id DESC LIMIT 1)
+      LEFT JOIN asset_drives d ON d.account_id = w.account_id AND d.serial = trim(w.drive_serial) AND d.asset_id = a.id
+      ${certJoin}`;
+  const pageStatement = db.prepare(`
+    WITH page AS (SELECT * FROM wipe_results WHERE account_id = @account
+                   ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset)
+    ${select('page')}
+    ORDER BY w.created_at DESC, w.id DESC`);
+  const countStatement = db.prepare('SELECT count(*) FROM wipe_results WHERE account_id = ?').pluck();
+  return {
+    hasCertificates,
+    page(accountId, limit, offset) {
+      const count = countStatement.get(accountId) as number;
+      const rows = pageStatement.all({ account: accountId, limit, offset }) as WipeGridRow[];
+      return { rows, count };
+    },
+    byPublicIds(accountId, publicIds) {
+      if (publicIds.length === 0) return [];
+      return db
+        .prepare(
+          `${select('wipe_results')} WHERE w.account_id = ? AND w.public_id IN (${publicIds.map(() => '?').join(', ')})
+            ORDER BY w.created_at DESC, w.id DESC`,
+        )
+        .all(accountId, ...publicIds) as WipeGridRow[];
+    },
+  };
+}

@@ -1,0 +1,143 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { devicePublicKey } from '@erasure/shared';
+import type { Clock } from '../adapters/clock.js';
+import type { WritableDb } from '../adapters/db/open.js';
+import { localObjectStore, type LocalObjectStore } from '../adapters/objects/local-store.js';
+import { loadCertificateKeys, type CertificateKeys } from '../adapters/secret-files.js';
+import type { CloudConfig } from '../config.js';
+import { CERTIFICATE_SCHEMA, verifyBytes } from '../domain/certificates/certificate-content.js';
+import { EmbeddedCertificateError, readEmbeddedCertificate } from '../domain/certificates/embedded-certificate.js';
+import { DEBIAN_FONT_FILES } from '../domain/certificates/fonts.js';
+import { defaultRenderThreads, threadPoolRenderer } from '../jobs/renderer.js';
+import { CERTIFICATE_WORKER_DEFAULTS, startCertificateWorker, type CertificateWorker, type WorkerLog } from '../jobs/certificate-worker.js';
+import type { GeneratedCertificate } from '../jobs/generate-certificate.js';
+import { UsageError, type Flags } from './admin.js';
+
+/** Keys, object store and fonts of one process, loaded once at start. */
+export interface CertificateRuntime {
+  keys: CertificateKeys;
+  store: LocalObjectStore;
+  /** The `certificates` field of CloudAppDeps. */
+  routes: { store: LocalObjectStore; publicKey: CertificateKeys['publicKey']; urlSigningSecret: Buffer };
+  /** Starts the render threads (failing if the fonts are missing), then the worker loop. */
+  startWorker(input: {
+    db: WritableDb;
+    clock: Clock;
+    /** True inside `serve`: one core stays with the HTTP event loop. */
+    inServer?: boolean;
+    leaseMs?: number;
+    log?: WorkerLog;
+    onCertificateGenerated?: (c: GeneratedCertificate) => void;
+  }): Promise<CertificateWorker>;
+}
+
+/** Temporary files older than this are leftovers of a crashed put, never a put in progress. */
+const STALE_TEMPORARY_MS = 10 * 60 * 1000;
+
+/**
+ * Loads what certificates need from the configuration: keys from DATA_DIR (or
+ * CERTIFICATE_SIGNING_KEY) and objects under `${DATA_DIR}/objects`. The worker renders on a pool
+ * of threads that read the Debian fonts when it starts, so a missing font package stops the
+ * process at start rather than failing every job.
+ */
+export function loadCertificateRuntime(config: CloudConfig): CertificateRuntime {
+  const keys = loadCertificateKeys({ dataDir: config.DATA_DIR, signingKeyBase64: config.CERTIFICATE_SIGNING_KEY });
+  const store = localObjectStore(join(config.DATA_DIR, 'objects'));
+  return {
+    keys,
+    store,
+    routes: { store, publicKey: keys.publicKey, urlSigningSecret: keys.urlSigningSecret },
+    async startWorker(input) {
+      void store.sweepTemporary(STALE_TEMPORARY_MS).catch((err: unknown) => input.log?.error({ err }, 'sweeping temporary objects failed'));
+      const threads = defaultRenderThreads(input.inServer ?? false);
+      const renderer = threadPoolRenderer({ size: threads, fontFiles: DEBIAN_FONT_FILES });
+      await renderer.ready.catch(async (error: unknown) => {
+        await renderer.close();
+        throw error;
+      });
+      const worker = startCertificateWorker({
+        ...CERTIFICATE_WORKER_DEFAULTS,
+        // Two jobs per thread: one renders while the other waits on its fsyncs and commits.
+        concurrency: 2 * threads,
+        db: input.db,
+        clock: input.clock,
+        store,
+        renderer,
+        signingKey: keys.privateKey,
+        publicBaseUrl: config.publicBaseUrl,
+        ...(input.leaseMs !== undefined ? { leaseMs: input.leaseMs } : {}),
+        ...(input.log ? { log: input.log } : {}),
+        ...(input.onCertificateGenerated ? { onCertificateGenerated: input.onCertificateGenerated } : {}),
+      });
+      return {
+        wake: () => worker.wake(),
+        async stop() {
+          await worker.stop();
+          await renderer.close();
+        },
+      };
+    },
+  };
+}
+
+/** `worker --lease-seconds N`: how long a claimed job is held before others may take it over. */
+export function leaseMsFromFlags(flags: Flags): number | undefined {
+  const value = flags['lease-seconds'];
+  if (value === undefined) return undefined;
+  const seconds = typeof value === 'string' ? Number(value) : NaN;
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3600) throw new UsageError('--lease-seconds must be an integer from 1 to 3600');
+  return seconds * 1000;
+}
+
+/** `certificate-public-key`: the key anyone needs to check a certificate PDF offline. */
+export function certificatePublicKey(config: CloudConfig): { algorithm: 'Ed25519'; public_key: string } {
+  return { algorithm: 'Ed25519', public_key: loadCertificateKeys({ dataDir: config.DATA_DIR, signingKeyBase64: config.CERTIFICATE_SIGNING_KEY }).publicKeyBase64 };
+}
+
+/** What `verify-pdf` prints; `valid` decides the exit code. */
+export interface PdfVerdict {
+  valid: boolean;
+  reason?: string;
+  certificate_id?: unknown;
+  certificate_number?: unknown;
+  account?: unknown;
+  drive_serial?: unknown;
+  signed_at?: unknown;
+}
+
+/**
+ * `verify-pdf FILE [--public-key B64]`: reads the signed record embedded in a certificate or
+ * report PDF and checks its Ed25519 signature with the published key (default: this
+ * deployment's). Offline: no database, no network.
+ */
+export async function verifyPdf(file: string | undefined, flags: Flags, config: () => CloudConfig): Promise<PdfVerdict> {
+  if (!file) throw new UsageError('usage: erasure-cloud verify-pdf FILE [--public-key B64] [--json]');
+  const keyFlag = flags['public-key'];
+  let publicKey;
+  try {
+    publicKey = devicePublicKey(typeof keyFlag === 'string' ? keyFlag : certificatePublicKey(config()).public_key);
+  } catch (error) {
+    throw new UsageError(`--public-key: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  let embedded;
+  try {
+    embedded = await readEmbeddedCertificate(new Uint8Array(readFileSync(file)));
+  } catch (error) {
+    const reason = error instanceof EmbeddedCertificateError ? error.message : 'not a readable PDF';
+    return { valid: false, reason };
+  }
+  if (!embedded) return { valid: false, reason: 'no embedded certificate' };
+  const content = embedded.content as Record<string, unknown> | null;
+  const drive = content?.drive as Record<string, unknown> | undefined;
+  const facts = {
+    certificate_id: content?.certificate_id,
+    certificate_number: content?.certificate_number,
+    account: content?.account_name,
+    drive_serial: drive?.serial,
+    signed_at: content?.signed_at,
+  };
+  if (content?.schema !== CERTIFICATE_SCHEMA) return { valid: false, reason: 'unknown certificate schema', ...facts };
+  const valid = verifyBytes(publicKey, embedded.json, embedded.signature);
+  return valid ? { valid, ...facts } : { valid, reason: 'signature does not match', ...facts };
+}

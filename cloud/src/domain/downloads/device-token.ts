@@ -1,0 +1,39 @@
+import { devicePrivateKey, signDeviceToken, type Product } from '@erasure/shared';
+import type { Clock } from '../../adapters/clock.js';
+import type { WritableDb } from '../../adapters/db/open.js';
+import { createToken } from '../../adapters/db/tokens.js';
+
+/** Image downloads mint tokens valid for a year, like the admin CLI's default. */
+export const DOWNLOAD_TOKEN_LIFETIME_SECONDS = 365 * 86_400;
+
+export interface DownloadDeps {
+  db: WritableDb;
+  clock: Clock;
+  /** base64 seed from DEVICE_TOKEN_PRIVATE_KEY; without it minting is unavailable. */
+  deviceTokenPrivateKey: string | undefined;
+}
+
+/**
+ * Mints the device token an image download embeds, for the signed-in user (spec 1: in the real
+ * system tokens are minted by image downloads). The row is the authority; the JWS only proves
+ * the image was issued by us. Unlimited quota: metering is the account's subscription.
+ */
+export async function mintDownloadToken(
+  deps: DownloadDeps,
+  input: { accountId: number; accountPublicId: string; userEmail: string; product: Product },
+): Promise<{ token: string; jti: string; prefix_id: string; exp: number } | undefined> {
+  if (!deps.deviceTokenPrivateKey) return undefined;
+  const key = devicePrivateKey(deps.deviceTokenPrivateKey);
+  const iat = Math.floor(deps.clock.now().getTime() / 1000);
+  const exp = iat + DOWNLOAD_TOKEN_LIFETIME_SECONDS;
+  const row = createToken(deps.db, {
+    accountId: input.accountId,
+    product: input.product,
+    quotaLimit: null,
+    userEmail: input.userEmail,
+    expiresAt: new Date(exp * 1000).toISOString(),
+    now: deps.clock.now().toISOString(),
+  });
+  const token = await signDeviceToken(key, { sub: input.accountPublicId, jti: row.jti, issuedAt: iat, expiresAt: exp });
+  return { token, jti: row.jti, prefix_id: row.prefix_id, exp };
+}

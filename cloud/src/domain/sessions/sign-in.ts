@@ -1,0 +1,90 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Clock } from '../../adapters/clock.js';
+import type { WritableDb } from '../../adapters/db/open.js';
+import {
+  createSession,
+  deleteExpiredSessions,
+  endSession,
+  findLiveSession,
+  type SessionRow,
+} from '../../adapters/db/sessions.js';
+import { findUserByEmail } from '../../adapters/db/users.js';
+import { verifyPassword } from '../../adapters/passwords.js';
+import type { FixedWindowCounter } from '../rate-limit/fixed-window.js';
+
+/** A session lives 12 hours from sign-in: one working shift, then sign in again. */
+export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
+/** Five failed attempts per email and address within 15 minutes, then 429 until the window ends. */
+export const LOGIN_MAX_FAILURES = 5;
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+
+// Checked when the email is unknown, so an unknown address costs the same scrypt time as a
+// wrong password and response timing does not reveal which emails have accounts.
+const DUMMY_HASH = 'scrypt$32768$8$1$wliRdnll7xQwEC2lAVDNbw==$mYxS6DCMlntBzE7ErylBMDk6VMjRhnw64DqHWBFoA/U=';
+
+export interface SessionDeps {
+  db: WritableDb;
+  clock: Clock;
+  /** Failed sign-ins per `email|ip`; one instance per app. */
+  loginFailures: FixedWindowCounter;
+}
+
+export type SignInOutcome =
+  | { ok: true; cookieValue: string; expiresAt: Date }
+  | { ok: false; reason: 'invalid' }
+  | { ok: false; reason: 'rate_limited'; retryAfterSeconds: number };
+
+/** The cookie value is 256 random bits; only its SHA-256 is stored. */
+export const hashSessionToken = (value: string): string => createHash('sha256').update(value).digest('hex');
+
+const failureKey = (email: string, ip: string) => `${email.trim().toLowerCase()}|${ip}`;
+
+/**
+ * Checks email and password and opens a session. Failures count per email and client address;
+ * past the limit every attempt (even a right one) is refused until the window ends, so a
+ * guesser cannot learn the password by watching for a success.
+ */
+export async function signIn(
+  deps: SessionDeps,
+  input: { email: unknown; password: unknown; ip: string },
+): Promise<SignInOutcome> {
+  const email = typeof input.email === 'string' ? input.email.trim() : '';
+  const password = typeof input.password === 'string' ? input.password : '';
+  const key = failureKey(email, input.ip);
+  const nowMs = deps.clock.now().getTime();
+  const standing = deps.loginFailures.peek(key, nowMs);
+  if (standing.count >= LOGIN_MAX_FAILURES) {
+    return { ok: false, reason: 'rate_limited', retryAfterSeconds: Math.max(1, Math.ceil((standing.resetAt - nowMs) / 1000)) };
+  }
+  const user = email === '' || email.length > 320 ? undefined : findUserByEmail(deps.db, email);
+  const matches = await verifyPassword(password.slice(0, 1024), user?.password_hash ?? DUMMY_HASH);
+  if (!user || !matches) {
+    deps.loginFailures.hit(key, nowMs);
+    return { ok: false, reason: 'invalid' };
+  }
+  deps.loginFailures.reset(key);
+  const now = deps.clock.now();
+  const cookieValue = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
+  deps.db.transaction(() => {
+    deleteExpiredSessions(deps.db, now.toISOString());
+    createSession(deps.db, {
+      tokenHash: hashSessionToken(cookieValue),
+      userId: user.id,
+      csrfToken: randomBytes(32).toString('base64url'),
+      now: now.toISOString(),
+      expiresAt: expiresAt.toISOString(),
+    });
+  })();
+  return { ok: true, cookieValue, expiresAt };
+}
+
+/** The live session a cookie value names, or undefined (unknown, ended or expired). */
+export function lookupSession(deps: Pick<SessionDeps, 'db' | 'clock'>, cookieValue: string): SessionRow | undefined {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(cookieValue)) return undefined;
+  return findLiveSession(deps.db, hashSessionToken(cookieValue), deps.clock.now().toISOString());
+}
+
+export function signOut(deps: Pick<SessionDeps, 'db' | 'clock'>, sessionId: number): void {
+  endSession(deps.db, sessionId, deps.clock.now().toISOString());
+}

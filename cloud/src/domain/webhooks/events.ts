@@ -1,0 +1,133 @@
+import { newUuid } from '@erasure/shared';
+import type { Clock } from '../../adapters/clock.js';
+import type { WritableDb } from '../../adapters/db/open.js';
+import type { TokenRow } from '../../adapters/db/tokens.js';
+import {
+  hasSubscriptions,
+  insertEventWithDeliveries,
+  nextRevision,
+  readAssetFacts,
+  readCertificateFacts,
+  readWipeFacts,
+} from '../../adapters/db/webhook-events.js';
+import {
+  assetReportedPayload,
+  certificateGeneratedPayload,
+  sessionBlockedPayload,
+  sessionReadyPayload,
+  testsCompletedPayload,
+  wipeReportPayload,
+  type Envelope,
+  type TokenFacts,
+} from './payloads.js';
+import { PRODUCTION_MAX_ATTEMPTS } from './policy.js';
+import type { WebhookEventType } from './types.js';
+import type { DeviceEvent, DeviceEvents } from '../device/events.js';
+
+/**
+ * The outbox writer: the device domain's event port plus the certificate job's hook. Every call
+ * must happen inside the transaction of the state change it reports (transactional outbox): it
+ * only writes rows, never does network I/O, and a throw rolls the state change back with it.
+ */
+export interface WebhookEvents extends DeviceEvents {
+  /** The certificate job's `onCertificateGenerated` hook (called inside its completing transaction). */
+  certificateGenerated(certificate: { id: string; account_id: number; signed_at: string; generated_at: string }): void;
+}
+
+export interface WebhookEventDeps {
+  db: WritableDb;
+  clock: Clock;
+  /** PUBLIC_BASE_URL, for certificate and asset links in payloads. */
+  publicBaseUrl: string;
+  /** Attempts in a delivery's first round (the delivery policy's). */
+  maxAttempts?: number;
+  /** Called after deliveries became due, so an idle in-process worker starts at once. */
+  onDue?: () => void;
+}
+
+const tokenFacts = (token: TokenRow, quotaRemaining: number | null): TokenFacts => ({
+  accountId: token.account_public_id,
+  licenseTokenId: token.prefix_id,
+  product: token.product,
+  operator: token.user_email,
+  tokenStatus: token.status,
+  quotaRemaining,
+});
+
+/** The outbox writer of spec 6's six events. */
+export function createWebhookEvents(deps: WebhookEventDeps): WebhookEvents {
+  const base = deps.publicBaseUrl.replace(/\/+$/, '');
+  const maxAttempts = deps.maxAttempts ?? PRODUCTION_MAX_ATTEMPTS;
+
+  /**
+   * Writes one event when anyone subscribes to it: an account without subscriptions pays one
+   * indexed lookup and stores nothing. The payload is serialised once; every delivery sends
+   * and signs exactly these bytes.
+   */
+  const emit = (accountId: number, eventType: WebhookEventType, describe: () => { resourceId: string; build: (env: Envelope) => object }) => {
+    if (!hasSubscriptions(deps.db, accountId, eventType)) return;
+    const { resourceId, build } = describe();
+    const now = deps.clock.now().toISOString();
+    const revision = nextRevision(deps.db, resourceId);
+    const eventId = newUuid();
+    const payload = JSON.stringify(build({ event_id: eventId, event_type: eventType, created_at: now, revision }));
+    const due = insertEventWithDeliveries(deps.db, { eventId, accountId, eventType, resourceId, revision, payload, maxAttempts, now });
+    if (due > 0) deps.onDue?.();
+  };
+
+  const asset = (assetId: number) => {
+    const facts = readAssetFacts(deps.db, assetId);
+    if (!facts) throw new Error(`asset ${assetId} vanished inside its own transaction`);
+    return facts;
+  };
+
+  const fire = (event: DeviceEvent): void => {
+    const { token } = event;
+    switch (event.type) {
+      case 'wipe_session_ready':
+        return emit(token.account_id, event.type, () => ({
+          resourceId: token.prefix_id,
+          build: (env) => sessionReadyPayload(env, tokenFacts(token, event.quotaRemaining), event.jobId),
+        }));
+      case 'wipe_session_blocked':
+        return emit(token.account_id, event.type, () => ({
+          resourceId: token.prefix_id,
+          build: (env) => sessionBlockedPayload(env, tokenFacts(token, event.quotaRemaining), event.phase, event.reason),
+        }));
+      case 'asset_reported':
+        return emit(token.account_id, event.type, () => {
+          const facts = asset(event.assetId);
+          return { resourceId: facts.id, build: (env) => assetReportedPayload(env, facts, token.prefix_id, base) };
+        });
+      case 'hardware_tests_completed':
+        return emit(token.account_id, event.type, () => {
+          const facts = asset(event.assetId);
+          return { resourceId: facts.id, build: (env) => testsCompletedPayload(env, facts, token.prefix_id) };
+        });
+      case 'wipe_session_completed':
+        return emit(token.account_id, event.type, () => {
+          const wipe = readWipeFacts(deps.db, event.wipeResultId, base);
+          if (!wipe) throw new Error(`wipe result ${event.wipeResultId} vanished inside its own transaction`);
+          return { resourceId: wipe.id, build: (env) => wipeReportPayload(env, wipe) };
+        });
+      default:
+        return assertNever(event);
+    }
+  };
+
+  return {
+    emit: fire,
+    certificateGenerated(certificate) {
+      emit(certificate.account_id, 'certificate_generated', () => {
+        const facts = readCertificateFacts(deps.db, certificate.id);
+        if (!facts) throw new Error(`certificate ${certificate.id} vanished inside its own transaction`);
+        const cert = { ...facts, signedAt: certificate.signed_at, generatedAt: certificate.generated_at };
+        return { resourceId: cert.id, build: (env) => certificateGeneratedPayload(env, cert, base) };
+      });
+    },
+  };
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unhandled event ${JSON.stringify(value)}`);
+}

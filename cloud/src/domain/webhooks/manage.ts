@@ -1,0 +1,154 @@
+import type { Clock } from '../../adapters/clock.js';
+import type { WritableDb } from '../../adapters/db/open.js';
+import { findDelivery, redeliver } from '../../adapters/db/webhook-deliveries.js';
+import {
+  authOf,
+  countSubscriptions,
+  createSubscription,
+  deleteSubscription,
+  disableSubscription,
+  enableSubscription,
+  findSubscription,
+  updateSubscription,
+  type SubscriptionRow,
+} from '../../adapters/db/webhook-subscriptions.js';
+import type { WebhookSender } from '../../adapters/webhook-http.js';
+import { isDelivered, type DeliveryPolicy } from './policy.js';
+import { signedDeliveryHeaders, testPingBody } from './signing.js';
+import { checkAuth, checkEventType, checkWebhookUrl, newSigningSecret } from './subscriptions.js';
+import type { WebhookAuth, WebhookEventType } from './types.js';
+
+/** Ports of subscription management (web app, admin CLI). */
+export interface WebhookManageDeps {
+  db: WritableDb;
+  clock: Clock;
+  /** WEBHOOK_ALLOW_HTTP: http:// URLs accepted (development, tests). */
+  allowHttp: boolean;
+  policy: DeliveryPolicy;
+  /** The transport, for test pings. */
+  sender: WebhookSender;
+  /** Nudges the in-process worker after deliveries became due. */
+  onDue?: (() => void) | undefined;
+}
+
+export type Managed<T> = { ok: true; value: T } | { ok: false; status: 404 | 409 | 422; error: string };
+const fail = (status: 404 | 409 | 422, error: string): Managed<never> => ({ ok: false, status, error });
+
+/** Subscriptions per account: enough for every event type to several receivers. */
+export const MAX_SUBSCRIPTIONS_PER_ACCOUNT = 50;
+
+/** Where the subscription stands, for the page's health column. */
+export function healthOf(row: Pick<SubscriptionRow, 'active' | 'auto_disabled_at' | 'failure_count'>): 'healthy' | 'failing' | 'auto_disabled' | 'disabled' {
+  if (!row.active) return row.auto_disabled_at ? 'auto_disabled' : 'disabled';
+  return row.failure_count > 0 ? 'failing' : 'healthy';
+}
+
+const now = (deps: { clock: Clock }) => deps.clock.now().toISOString();
+
+/** Creates a subscription; the signing secret is returned this once (spec 2). */
+export function createWebhook(
+  deps: WebhookManageDeps,
+  accountId: number,
+  body: Record<string, unknown>,
+): Managed<{ row: SubscriptionRow; signingSecret: string }> {
+  const eventType = checkEventType(body.event_type);
+  if (!eventType.ok) return fail(422, eventType.error);
+  const url = checkWebhookUrl(body.url, deps.allowHttp);
+  if (!url.ok) return fail(422, url.error);
+  const auth = checkAuth(body);
+  if (!auth.ok) return fail(422, auth.error);
+  if (countSubscriptions(deps.db, accountId) >= MAX_SUBSCRIPTIONS_PER_ACCOUNT) return fail(409, `at most ${MAX_SUBSCRIPTIONS_PER_ACCOUNT} webhooks per account`);
+  const signingSecret = newSigningSecret();
+  const row = createSubscription(deps.db, { accountId, eventType: eventType.value, url: url.value, signingSecret, auth: auth.value, now: now(deps) });
+  return row ? { ok: true, value: { row, signingSecret } } : fail(409, 'a webhook for this event type and url already exists');
+}
+
+/** The account's subscription by `whk_…` id; another account's is indistinguishable from none. */
+export function ownWebhook(deps: { db: WritableDb }, accountId: number, publicId: string): Managed<SubscriptionRow> {
+  const row = findSubscription(deps.db, publicId);
+  return row && row.account_id === accountId ? { ok: true, value: row } : fail(404, 'unknown webhook');
+}
+
+/**
+ * Changes any of `url`, `event_type`, `auth_type` (+ credentials) and `active`. Turning
+ * `active` on resets the failure budget and reconciles (see {@link setWebhookActive}).
+ */
+export function changeWebhook(deps: WebhookManageDeps, row: SubscriptionRow, body: Record<string, unknown>): Managed<SubscriptionRow> {
+  let url: string | undefined;
+  let eventType: WebhookEventType | undefined;
+  let auth: WebhookAuth | undefined;
+  if (body.url !== undefined) {
+    const checked = checkWebhookUrl(body.url, deps.allowHttp);
+    if (!checked.ok) return fail(422, checked.error);
+    url = checked.value;
+  }
+  if (body.event_type !== undefined) {
+    const checked = checkEventType(body.event_type);
+    if (!checked.ok) return fail(422, checked.error);
+    eventType = checked.value;
+  }
+  if (body.auth_type !== undefined) {
+    const checked = checkAuth(body);
+    if (!checked.ok) return fail(422, checked.error);
+    auth = checked.value;
+  }
+  if (body.active !== undefined && typeof body.active !== 'boolean') return fail(422, 'active must be true or false');
+  const updated = deps.db
+    .transaction(() => {
+      if (!updateSubscription(deps.db, row.id, { url, eventType, auth, now: now(deps) })) return false;
+      if (typeof body.active === 'boolean') setActive(deps, row.id, body.active);
+      return true;
+    })
+    .immediate();
+  if (!updated) return fail(409, 'a webhook for this event type and url already exists');
+  return { ok: true, value: findSubscription(deps.db, row.public_id)! };
+}
+
+function setActive(deps: WebhookManageDeps, id: number, active: boolean): number {
+  if (!active) {
+    disableSubscription(deps.db, id, { now: now(deps), auto: false });
+    return 0;
+  }
+  return enableSubscription(deps.db, id, { now: now(deps), maxAttempts: deps.policy.maxAttempts });
+}
+
+/**
+ * Enables or disables. Enabling resets `failure_count` and `auto_disabled_at` and makes every
+ * delivery that failed or was skipped while it was down due again, oldest first.
+ */
+export function setWebhookActive(deps: WebhookManageDeps, row: SubscriptionRow, active: boolean): { row: SubscriptionRow; reconciled: number } {
+  const reconciled = deps.db.transaction(() => setActive(deps, row.id, active)).immediate();
+  if (reconciled > 0) deps.onDue?.();
+  return { row: findSubscription(deps.db, row.public_id)!, reconciled };
+}
+
+export function removeWebhook(deps: { db: WritableDb }, row: SubscriptionRow): void {
+  deps.db.transaction(() => deleteSubscription(deps.db, row.id)).immediate();
+}
+
+/** Manual redelivery of one ledger row: due now, same `event_id`, a fresh round of attempts. */
+export function redeliverWebhook(deps: WebhookManageDeps, row: SubscriptionRow, deliveryId: number): Managed<true> {
+  if (!findDelivery(deps.db, row.id, deliveryId)) return fail(404, 'unknown delivery');
+  if (!row.active) return fail(409, 'the webhook is disabled: enable it first');
+  const done = deps.db.transaction(() => redeliver(deps.db, deliveryId, { now: now(deps), maxAttempts: deps.policy.maxAttempts })).immediate();
+  if (!done) return fail(409, 'an attempt is in flight; try again in a moment');
+  deps.onDue?.();
+  return { ok: true, value: true };
+}
+
+/**
+ * The test ping (spec 4.6): a signed POST of `{event_id, event_type, test: true, created_at}`
+ * through the same guarded transport, awaited, with no ledger row and no effect on health.
+ */
+export async function pingWebhook(
+  deps: Pick<WebhookManageDeps, 'clock' | 'sender'>,
+  row: SubscriptionRow,
+): Promise<{ ok: true; response_code: number } | { ok: false; error: string; response_code?: number }> {
+  const at = deps.clock.now();
+  const body = testPingBody(row.event_type, at);
+  const headers = signedDeliveryHeaders({ secret: row.signing_secret, eventType: row.event_type, body, auth: authOf(row), now: at });
+  const outcome = await deps.sender.send(row.url, body, headers);
+  if (isDelivered(outcome) && outcome.ok) return { ok: true, response_code: outcome.status };
+  if (outcome.ok) return { ok: false, error: `HTTP ${outcome.status}`, response_code: outcome.status };
+  return { ok: false, error: outcome.error };
+}

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { refusedHostnameReason } from './ssrf.js';
+import { isEventType, WEBHOOK_AUTH_TYPES, WEBHOOK_EVENT_TYPES, type WebhookAuth, type WebhookAuthType, type WebhookEventType } from './types.js';
+
+/** 32 random bytes as 64 hex characters (spec 8). */
+export const newSigningSecret = (): string => randomBytes(32).toString('hex');
+
+type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/**
+ * A destination a subscription may use: absolute https, or http in WEBHOOK_ALLOW_HTTP mode;
+ * no credentials in the URL. Outside allow-http mode, names and literals that are obviously
+ * internal are refused here for early feedback; the connect-time guard is what enforces it.
+ */
+export function checkWebhookUrl(value: unknown, allowHttp: boolean): Checked<string> {
+  if (typeof value !== 'string' || value.length > 2000) return { ok: false, error: 'url must be an absolute https URL' };
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return { ok: false, error: 'url must be an absolute https URL' };
+  }
+  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) {
+    return { ok: false, error: allowHttp ? 'url must be http or https' : 'url must use https' };
+  }
+  if (url.username || url.password) return { ok: false, error: 'url must not carry credentials: use auth_type' };
+  if (!allowHttp) {
+    const reason = refusedHostnameReason(url.hostname);
+    if (reason) return { ok: false, error: `url points to a ${reason} address` };
+  }
+  url.hash = '';
+  return { ok: true, value: url.toString() };
+}
+
+export function checkEventType(value: unknown): Checked<WebhookEventType> {
+  return isEventType(value) ? { ok: true, value } : { ok: false, error: `event_type must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` };
+}
+
+const text = (value: unknown, max: number): string | undefined =>
+  typeof value === 'string' && value !== '' && value.length <= max && !/[\r\n]/.test(value) ? value : undefined;
+
+/**
+ * Credentials for `auth_type` from a request body: `token` for bearer, `username` and
+ * `password` for basic (a basic username may not contain a colon, RFC 7617).
+ */
+export function checkAuth(body: Record<string, unknown>): Checked<WebhookAuth> {
+  const type = body.auth_type ?? 'none';
+  if (typeof type !== 'string' || !(WEBHOOK_AUTH_TYPES as readonly string[]).includes(type)) {
+    return { ok: false, error: `auth_type must be one of ${WEBHOOK_AUTH_TYPES.join(', ')}` };
+  }
+  switch (type as WebhookAuthType) {
+    case 'none':
+      return { ok: true, value: { type: 'none' } };
+    case 'bearer': {
+      const token = text(body.token, 4000);
+      return token ? { ok: true, value: { type: 'bearer', token } } : { ok: false, error: 'bearer auth needs a token' };
+    }
+    case 'basic': {
+      const username = text(body.username, 200);
+      const password = text(body.password, 1000);
+      if (!username || username.includes(':') || !password) return { ok: false, error: 'basic auth needs a username (no colon) and a password' };
+      return { ok: true, value: { type: 'basic', username, password } };
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import type { SubscriptionRow } from '../../adapters/db/webhook-subscriptions.js';
+import { healthOf } from './manage.js';
+
+/** A subscription as the page shows it: health and last error, never secrets or credentials. */
+export const webhookView = (row: SubscriptionRow) => ({
+  id: row.public_id,
+  account_id: row.account_public_id,
+  event_type: row.event_type,
+  url: row.url,
+  auth_type: row.auth_type,
+  basic_username: row.auth_type === 'basic' ? row.auth_username : null,
+  active: row.active,
+  health: healthOf(row),
+  failure_count: row.failure_count,
+  auto_disabled_at: row.auto_disabled_at,
+  disabled_at: row.disabled_at,
+  last_error: row.last_error,
+  last_error_at: row.last_error_at,
+  last_success_at: row.last_success_at,
+  pending_deliveries: row.pending_count,
+  failed_deliveries: row.failed_count,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { certificateCell, durationSeconds, sourceCell, statusBadge } from './grid.js';
+import { driveVendor, mediaKind } from './vendor.js';
+
+describe('wipes grid derivations (spec 4.5)', () => {
+  it.each([
+    ['SAMSUNG MZVLB512HAJQ-000L7', 'Samsung'],
+    ['MZ7LN256HAJQ-000L7', 'Samsung'],
+    ['WDC WD10EZEX-08WN4A0', 'Western Digital'],
+    ['WD10EZEX-00BN5A0', 'Western Digital'],
+    ['WD_BLACK SN850X 1000GB', 'Western Digital'],
+    ['ST1000DM003-1CH162', 'Seagate'],
+    ['TOSHIBA MQ01ABD100', 'Toshiba'],
+    ['HGST HTS721010A9E630', 'HGST'],
+    ['Micron 2200S NVMe 512GB', 'Micron'],
+    ['MTFDDAK256TBN', 'Micron'],
+    ['Crucial_CT500MX500SSD1', 'Crucial'],
+    ['CT1000P1SSD8', 'Crucial'],
+    ['INTEL SSDSC2KB480G8', 'Intel'],
+    ['SSDPEKKW256G8', 'Intel'],
+    ['KINGSTON SA400S37240G', 'Kingston'],
+    ['SanDisk SD8SN8U-256G-1006', 'SanDisk'],
+    ['SK hynix PC601 HFS256GD9TNG', 'SK hynix'],
+    ['HFS512GD9TNG-62A0A', 'SK hynix'],
+    ['LENOVO LENSE20256GMSP34MEAT2TA', 'Lenovo'],
+    ['ATA ST500LM021-1KJ15', 'Seagate'],
+    ['Mystery Disk', null],
+    ['', null],
+    [null, null],
+  ])('reads the vendor of %s as %s', (model, vendor) => {
+    expect(driveVendor(model)).toBe(vendor);
+  });
+
+  it('reads media type as SSD or HDD', () => {
+    expect([mediaKind('SSD'), mediaKind('NVMe SSD'), mediaKind('nvme'), mediaKind('HDD'), mediaKind('rotational'), mediaKind(null), mediaKind('tape')]).toEqual([
+      'SSD', 'SSD', 'SSD', 'HDD', 'HDD', null, null,
+    ]);
+  });
+
+  it('shows completed as Pass, failed as Fail, other statuses titleized, absent as Pass', () => {
+    expect(statusBadge('completed')).toEqual({ status: 'completed', label: 'Pass', tone: 'pass' });
+    expect(statusBadge(null)).toEqual({ status: 'completed', label: 'Pass', tone: 'pass' });
+    expect(statusBadge('failed')).toEqual({ status: 'failed', label: 'Fail', tone: 'fail' });
+    expect(statusBadge('cancelled')).toEqual({ status: 'cancelled', label: 'Cancelled', tone: 'neutral' });
+    expect(statusBadge('in_progress').label).toBe('In Progress');
+  });
+
+  it('computes duration from start and completion, or null', () => {
+    expect(durationSeconds('2026-11-22T10:00:00Z', '2026-11-22T10:12:30Z')).toBe(750);
+    expect(durationSeconds(null, '2026-11-22T10:12:30Z')).toBeNull();
+    expect(durationSeconds('2026-11-22T10:12:30Z', '2026-11-22T10:00:00Z')).toBeNull();
+    expect(durationSeconds('garbage', '2026-11-22T10:00:00Z')).toBeNull();
+  });
+
+  it('links an issued certificate, badges one in progress or failed, and mutes a non-certifiable wipe', () => {
+    const base = { certifiable: 1, certificate_status: 'pending' as const, cert_public_id: 'cert_a', cert_number: 'CW-000001', cert_status: 'pending' };
+    expect(certificateCell({ ...base, certificate_status: 'complete', cert_status: 'complete' })).toEqual({ kind: 'issued', id: 'cert_a', number: 'CW-000001' });
+    expect(certificateCell(base)).toEqual({ kind: 'badge', label: 'Pending' });
+    expect(certificateCell({ ...base, certificate_status: 'generating' })).toEqual({ kind: 'badge', label: 'Generating' });
+    expect(certificateCell({ ...base, certificate_status: 'failed' })).toEqual({ kind: 'badge', label: 'Failed' });
+    expect(certificateCell({ ...base, certificate_status: 'complete', cert_public_id: null, cert_number: null, cert_status: null })).toEqual({
+      kind: 'badge',
+      label: 'Complete',
+    });
+    expect(certificateCell({ ...base, certifiable: 0, certificate_status: null })).toEqual({ kind: 'not_issued' });
+  });
+
+  it('prefers the matched machine, then Hotswap, then nothing', () => {
+    expect(sourceCell({ asset_public_id: 'asset_a', asset_model: 'Latitude 7490', asset_serial: 'B5', product: 'hotswap' })).toEqual({
+      kind: 'asset',
+      asset_id: 'asset_a',
+      label: 'Latitude 7490 · B5',
+    });
+    expect(sourceCell({ asset_public_id: 'asset_a', asset_model: null, asset_serial: null, product: 'engine' })).toMatchObject({ label: 'asset_a' });
+    expect(sourceCell({ asset_public_id: null, asset_model: null, asset_serial: null, product: 'hotswap' })).toEqual({ kind: 'hotswap' });
+    expect(sourceCell({ asset_public_id: null, asset_model: null, asset_serial: null, product: 'engine' })).toEqual({ kind: 'none' });
+  });
+});

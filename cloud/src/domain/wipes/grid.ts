@@ -1,0 +1,99 @@
+import type { WipeGridRow } from '../../adapters/db/wipes-grid.js';
+import { driveVendor, mediaKind } from './vendor.js';
+
+/** The certificate cell of spec 4.5 rule 3. */
+export type CertificateCell =
+  | { kind: 'issued'; id: string; number: string }
+  | { kind: 'badge'; label: 'Pending' | 'Generating' | 'Complete' | 'Failed' }
+  | { kind: 'not_issued' };
+
+/** Where the wiped drive came from (spec 4.5 rule 2). */
+export type SourceCell = { kind: 'asset'; asset_id: string; label: string } | { kind: 'hotswap' } | { kind: 'none' };
+
+/** One grid row, derived once on the server; the page only sorts, filters and renders it. */
+export interface WipeView {
+  id: string;
+  job_id: string;
+  vendor: string | null;
+  model: string | null;
+  serial: string | null;
+  capacity_gb: number | null;
+  media_type: 'SSD' | 'HDD' | null;
+  method: string | null;
+  passes_completed: number | null;
+  source: SourceCell;
+  started_at: string | null;
+  completed_at: string | null;
+  duration_seconds: number | null;
+  /** Stored status; absent reads as `completed` (legacy devices). */
+  status: string;
+  status_label: string;
+  status_tone: 'pass' | 'fail' | 'neutral';
+  technician: string | null;
+  certificate: CertificateCell;
+}
+
+const titleize = (value: string) =>
+  value
+    .split(/[_\s-]+/)
+    .filter(Boolean)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1).toLowerCase())
+    .join(' ');
+
+/** Pass (green) for completed, Fail (red) for failed, the titleized status in grey otherwise. */
+export function statusBadge(status: string | null): { status: string; label: string; tone: WipeView['status_tone'] } {
+  const value = status === null || status.trim() === '' ? 'completed' : status.trim().toLowerCase();
+  if (value === 'completed') return { status: value, label: 'Pass', tone: 'pass' };
+  if (value === 'failed') return { status: value, label: 'Fail', tone: 'fail' };
+  return { status: value, label: titleize(value), tone: 'neutral' };
+}
+
+/** Seconds between start and completion, or null when either is missing or they are out of order. */
+export function durationSeconds(startedAt: string | null, completedAt: string | null): number | null {
+  if (!startedAt || !completedAt) return null;
+  const ms = Date.parse(completedAt) - Date.parse(startedAt);
+  return Number.isFinite(ms) && ms >= 0 ? Math.round(ms / 1000) : null;
+}
+
+export function certificateCell(row: Pick<WipeGridRow, 'certifiable' | 'certificate_status' | 'cert_public_id' | 'cert_number' | 'cert_status'>): CertificateCell {
+  if (row.certifiable !== 1) return { kind: 'not_issued' };
+  const status = row.cert_status === 'complete' ? 'complete' : (row.certificate_status ?? 'pending');
+  if (status === 'complete' && row.cert_public_id && row.cert_number) {
+    return { kind: 'issued', id: row.cert_public_id, number: row.cert_number };
+  }
+  const label = ({ pending: 'Pending', generating: 'Generating', complete: 'Complete', failed: 'Failed' } as const)[status];
+  return { kind: 'badge', label };
+}
+
+export function sourceCell(row: Pick<WipeGridRow, 'asset_public_id' | 'asset_model' | 'asset_serial' | 'product'>): SourceCell {
+  if (row.asset_public_id) {
+    const label = [row.asset_model, row.asset_serial].filter((part) => part !== null && part !== '').join(' · ');
+    return { kind: 'asset', asset_id: row.asset_public_id, label: label || row.asset_public_id };
+  }
+  if (row.product === 'hotswap') return { kind: 'hotswap' };
+  return { kind: 'none' };
+}
+
+export function toWipeView(row: WipeGridRow): WipeView {
+  const badge = statusBadge(row.wipe_status);
+  return {
+    id: row.public_id,
+    job_id: row.job_id,
+    vendor: driveVendor(row.drive_model),
+    model: row.drive_model,
+    serial: row.drive_serial,
+    capacity_gb: row.drive_capacity_gb,
+    media_type: mediaKind(row.media_type),
+    method: row.wipe_method,
+    passes_completed: row.passes_completed,
+    source: sourceCell(row),
+    started_at: row.started_at,
+    completed_at: row.completed_at,
+    duration_seconds: durationSeconds(row.started_at, row.completed_at),
+    status: badge.status,
+    status_label: badge.label,
+    status_tone: badge.tone,
+    technician: row.user_email,
+    certificate: certificateCell(row),
+  };
+}

@@ -1,0 +1,65 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Clock } from '../../adapters/clock.js';
+import type { HttpPoster } from '../../adapters/http-post.js';
+import type { WipeView } from './grid.js';
+
+export interface PushDeps {
+  clock: Clock;
+  post: HttpPoster;
+  /** Development and tests only: accept `http://` targets (WEBHOOK_ALLOW_HTTP). */
+  allowHttp: boolean;
+}
+
+/** At most this many rows per push: a grid page is 100, selections never need more. */
+export const MAX_PUSH_ROWS = 100;
+
+export type PushResult = { ok: true; status: number; pushed: number } | { ok: false; status?: number; error: string };
+
+/** A target URL an admin may configure, or the reason it is refused. */
+export function checkPushUrl(value: unknown, allowHttp: boolean): { ok: true; url: string } | { ok: false; error: string } {
+  if (typeof value !== 'string' || value.length > 2000) return { ok: false, error: 'url must be an absolute https URL' };
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return { ok: false, error: 'url must be an absolute https URL' };
+  }
+  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) {
+    return { ok: false, error: allowHttp ? 'url must be http or https' : 'url must use https' };
+  }
+  return { ok: true, url: url.toString() };
+}
+
+/** A fresh signing secret: 32 random bytes as 64 hex characters, like webhook secrets. */
+export const newPushSecret = (): string => randomBytes(32).toString('hex');
+
+/**
+ * Sends the selected grid rows as one signed JSON POST. The signature scheme is the webhook one
+ * (spec 6): `X-Erase-Engine-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">`,
+ * so a receiver verifies pushes and webhooks with the same code.
+ */
+export async function pushWipes(
+  deps: PushDeps,
+  target: { url: string; secret: string },
+  input: { accountPublicId: string; rows: readonly WipeView[] },
+): Promise<PushResult> {
+  const now = deps.clock.now();
+  const timestamp = String(Math.floor(now.getTime() / 1000));
+  const body = JSON.stringify({
+    event_type: 'wipe_reports_pushed',
+    account_id: input.accountPublicId,
+    pushed_at: now.toISOString(),
+    count: input.rows.length,
+    rows: input.rows,
+  });
+  const signature = createHmac('sha256', target.secret).update(`${timestamp}.${body}`).digest('hex');
+  const outcome = await deps.post(target.url, body, {
+    'content-type': 'application/json',
+    'x-erase-engine-timestamp': timestamp,
+    'x-erase-engine-signature': `sha256=${signature}`,
+    'x-erase-engine-event': 'wipe_reports_pushed',
+  });
+  if (!outcome.ok) return { ok: false, error: outcome.error };
+  if (outcome.status < 200 || outcome.status > 299) return { ok: false, status: outcome.status, error: `endpoint answered HTTP ${outcome.status}` };
+  return { ok: true, status: outcome.status, pushed: input.rows.length };
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { PUBLIC_API_ERRORS } from '@erasure/shared';
+import { findAssetDetail, listAssetSummaries } from '../../adapters/db/asset-reads.js';
+import type { ReadonlyDb } from '../../adapters/db/open.js';
+import { pageEnvelope, parsePage } from '../../domain/public-api/query.js';
+import { toAssetDetail, toAssetSummary } from '../../domain/public-api/summary.js';
+import { requireSession, sessionOf } from '../session.js';
+
+export const ASSETS_PAGE_SIZE = 50;
+
+/** JSON behind `/assets` and `/assets/:id`: the public summaries, searched server-side. */
+export function registerAppAssets(app: FastifyInstance, deps: { db: ReadonlyDb }): void {
+  app.get('/app/api/assets', { preHandler: requireSession }, async (request) => {
+    const { account } = sessionOf(request);
+    const query = request.query as { page?: unknown; q?: unknown };
+    const parsed = parsePage(typeof query.page === 'string' ? query.page : undefined);
+    const page = parsed.ok ? parsed.value : 1;
+    const search = typeof query.q === 'string' ? query.q.trim().slice(0, 200) : '';
+    const { rows, count } = listAssetSummaries(
+      deps.db,
+      { accountId: account.id, search },
+      { limit: ASSETS_PAGE_SIZE, offset: (page - 1) * ASSETS_PAGE_SIZE },
+    );
+    return { assets: rows.map((row) => toAssetSummary(row, account.publicId)), ...pageEnvelope(page, count, ASSETS_PAGE_SIZE) };
+  });
+
+  app.get('/app/api/assets/:id', { preHandler: requireSession }, async (request, reply) => {
+    const { account } = sessionOf(request);
+    const row = findAssetDetail(deps.db, account.id, (request.params as { id: string }).id);
+    if (!row) return reply.code(404).send({ error: PUBLIC_API_ERRORS.assetNotFound });
+    return toAssetDetail(row, account.publicId);
+  });
+}

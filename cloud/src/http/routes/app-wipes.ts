@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '../../adapters/clock.js';
+import type { WritableDb } from '../../adapters/db/open.js';
+import { deletePushIntegration, findPushIntegration, savePushIntegration } from '../../adapters/db/push-integrations.js';
+import { createWipeGridReader } from '../../adapters/db/wipes-grid.js';
+import type { HttpPoster } from '../../adapters/http-post.js';
+import { parsePage } from '../../domain/public-api/query.js';
+import { toWipeView } from '../../domain/wipes/grid.js';
+import { checkPushUrl, MAX_PUSH_ROWS, newPushSecret, pushWipes } from '../../domain/wipes/push.js';
+import { requireRole, requireSession, sessionOf } from '../session.js';
+
+/** Rows per page of the wipes grid (spec 4.5, spec 8). */
+export const WIPES_PAGE_SIZE = 100;
+
+export interface AppWipesDeps {
+  db: WritableDb;
+  clock: Clock;
+  post: HttpPoster;
+  pushAllowHttp: boolean;
+}
+
+const pageOf = (query: unknown) => {
+  const parsed = parsePage(typeof (query as { page?: unknown }).page === 'string' ? (query as { page: string }).page : undefined);
+  return parsed.ok ? parsed.value : 1;
+};
+
+/**
+ * JSON behind `/wipes`: one page of wipe rows already derived (vendor, media type, source,
+ * duration, status badge, certificate cell), the Push action and its per-account target.
+ */
+export function registerAppWipes(app: FastifyInstance, deps: AppWipesDeps): void {
+  const grid = createWipeGridReader(deps.db);
+
+  app.get('/app/api/wipes', { preHandler: requireSession }, async (request) => {
+    const { account, user } = sessionOf(request);
+    const page = pageOf(request.query);
+    const { rows, count } = grid.page(account.id, WIPES_PAGE_SIZE, (page - 1) * WIPES_PAGE_SIZE);
+    const target = findPushIntegration(deps.db, account.id);
+    return {
+      rows: rows.map(toWipeView),
+      page,
+      pages: Math.max(1, Math.ceil(count / WIPES_PAGE_SIZE)),
+      count,
+      page_size: WIPES_PAGE_SIZE,
+      push: { configured: target !== undefined, url: target?.url ?? null, can_configure: user.role === 'admin' },
+    };
+  });
+
+  app.post('/app/api/wipes/push', { preHandler: requireSession }, async (request, reply) => {
+    const { account } = sessionOf(request);
+    const ids = (request.body as { ids?: unknown } | undefined)?.ids;
+    if (!Array.isArray(ids) || ids.length === 0 || ids.length > MAX_PUSH_ROWS || !ids.every((id) => typeof id === 'string')) {
+      return reply.code(422).send({ error: `ids must list between 1 and ${MAX_PUSH_ROWS} wipe ids` });
+    }
+    const target = findPushIntegration(deps.db, account.id);
+    if (!target) return reply.code(409).send({ error: 'no push integration is configured' });
+    const rows = grid.byPublicIds(account.id, ids as string[]).map(toWipeView);
+    if (rows.length === 0) return reply.code(404).send({ error: 'no such wipes' });
+    const result = await pushWipes(
+      { clock: deps.clock, post: deps.post, allowHttp: deps.pushAllowHttp },
+      { url: target.url, secret: target.secret },
+      { accountPublicId: account.publicId, rows },
+    );
+    if (!result.ok) request.log.warn({ error: result.error }, 'wipe push failed');
+    return reply.code(result.ok ? 200 : 502).send(result);
+  });
+
+  app.get('/app/api/integrations/push', { preHandler: requireRole('admin') }, async (request) => {
+    const target = findPushIntegration(deps.db, sessionOf(request).account.id);
+    return { configured: target !== undefined, url: target?.url ?? null, updated_at: target?.updated_at ?? null };
+  });
+
+  /** Saves URL and secret; a blank secret gets a fresh one, returned this once. */
+  app.put('/app/api/integrations/push', { preHandler: requireRole('admin') }, async (request, reply) => {
+    const body = (request.body ?? {}) as { url?: unknown; secret?: unknown };
+    const url = checkPushUrl(body.url, deps.pushAllowHttp);
+    if (!url.ok) return reply.code(422).send({ error: url.error });
+    const given = typeof body.secret === 'string' ? body.secret.trim() : '';
+    if (given !== '' && (given.length < 16 || given.length > 256)) {
+      return reply.code(422).send({ error: 'secret must be 16 to 256 characters (or blank to generate one)' });
+    }
+    const secret = given === '' ? newPushSecret() : given;
+    savePushIntegration(deps.db, { accountId: sessionOf(request).account.id, url: url.url, secret, now: deps.clock.now().toISOString() });
+    return { configured: true, url: url.url, generated_secret: given === '' ? secret : null };
+  });
+
+  app.delete('/app/api/integrations/push', { preHandler: requireRole('admin') }, async (request) => {
+    deletePushIntegration(deps.db, sessionOf(request).account.id);
+    return { configured: false };
+  });
+}

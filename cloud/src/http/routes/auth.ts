@@ -1,0 +1,84 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../../adapters/clock.js';
+import type { WritableDb } from '../../adapters/db/open.js';
+import { subscriptionNotice } from '../../domain/accounts/subscription.js';
+import { FixedWindowCounter } from '../../domain/rate-limit/fixed-window.js';
+import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, signIn, signOut } from '../../domain/sessions/sign-in.js';
+import { field, registerFormParser } from '../forms.js';
+import { clearedSessionCookie, isCrossSite, requireSession, safeNext, sessionCookie, sessionOf } from '../session.js';
+import { loginPage } from './login-page.js';
+import { PAGE_HEADERS } from './pages.js';
+
+export interface AuthDeps {
+  db: WritableDb;
+  clock: Clock;
+  /** Cookies get `Secure` when the public base URL is https. */
+  secureCookies: boolean;
+}
+
+const wantsJson = (request: FastifyRequest) => (request.headers['content-type'] ?? '').includes('application/json');
+
+function refuse(request: FastifyRequest, reply: FastifyReply, status: number, error: string, next?: string) {
+  if (wantsJson(request)) return reply.code(status).send({ error });
+  return reply.code(status).type('text/html; charset=utf-8').headers(PAGE_HEADERS).send(loginPage({ error, next, email: field(request.body, 'email') }));
+}
+
+/**
+ * Sign-in and sign-out (CONTRACT.md "Web application"): `GET /login` is a plain HTML form that
+ * works without JavaScript; `POST /login` takes that form or JSON `{email, password}`, sets the
+ * session cookie and answers 303 to `/wipes` (or a same-site `next`). No session exists yet to
+ * hold a CSRF token, so these two routes refuse cross-site requests by Fetch Metadata / Origin.
+ */
+export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
+  app.register(async (scope) => {
+    registerFormParser(scope);
+    const loginFailures = new FixedWindowCounter(LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS);
+
+    scope.get('/login', async (request, reply) => {
+      const next = safeNext((request.query as Record<string, unknown>).next);
+      if (request.signedIn) return reply.code(303).header('location', next ?? '/wipes').send();
+      return reply.type('text/html; charset=utf-8').headers(PAGE_HEADERS).send(loginPage({ next }));
+    });
+
+    scope.post('/login', async (request, reply) => {
+      const next = safeNext(field(request.body, 'next'));
+      if (isCrossSite(request)) return refuse(request, reply, 403, 'cross-site sign-in refused', next);
+      const outcome = await signIn(
+        { db: deps.db, clock: deps.clock, loginFailures },
+        { email: field(request.body, 'email'), password: field(request.body, 'password'), ip: request.ip },
+      );
+      if (!outcome.ok && outcome.reason === 'rate_limited') {
+        const minutes = Math.ceil(outcome.retryAfterSeconds / 60);
+        reply.header('retry-after', String(outcome.retryAfterSeconds));
+        return refuse(request, reply, 429, `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, next);
+      }
+      if (!outcome.ok) return refuse(request, reply, 401, 'Invalid email or password.', next);
+      return reply
+        .code(303)
+        .header('set-cookie', sessionCookie(outcome.cookieValue, (outcome.expiresAt.getTime() - deps.clock.now().getTime()) / 1000, deps.secureCookies))
+        .header('location', next ?? '/wipes')
+        .send();
+    });
+
+    scope.post('/logout', async (request, reply) => {
+      if (isCrossSite(request)) return reply.code(403).send({ error: 'cross-site sign-out refused' });
+      if (request.signedIn) signOut(deps, request.signedIn.sessionId);
+      return reply.code(303).header('set-cookie', clearedSessionCookie(deps.secureCookies)).header('location', '/login').send();
+    });
+
+    /** Who is signed in, the CSRF token the page sends on writes, and (admins) the account state. */
+    scope.get('/app/api/me', { preHandler: requireSession }, async (request) => {
+      const { user, account, csrfToken } = sessionOf(request);
+      return {
+        user: { id: user.publicId, email: user.email, role: user.role },
+        account: { id: account.publicId, numeric_id: account.id, name: account.name, active: account.active },
+        subscription: user.role === 'admin' ? subscriptionNotice({
+          active: account.active,
+          status: account.subscriptionStatus,
+          currentPeriodEnd: account.currentPeriodEnd,
+        }) : null,
+        csrf_token: csrfToken,
+      };
+    });
+  });
+}

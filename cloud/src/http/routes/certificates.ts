@@ -1,0 +1,112 @@
+import type { KeyObject } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../../adapters/clock.js';
+import { readWipeResultSource } from '../../adapters/db/certificate-sources.js';
+import { findCertificateByPublicId } from '../../adapters/db/certificates.js';
+import type { WritableDb } from '../../adapters/db/open.js';
+import { isValidObjectKey, type ObjectStore } from '../../adapters/objects/local-store.js';
+import { checkPresigned, FILES_PREFIX, presignPath } from '../../domain/certificates/presign.js';
+import { checkCertificate } from '../../domain/certificates/tamper-check.js';
+import { requireSession, sessionOf } from '../session.js';
+
+/** What the certificate routes need; optional in CloudAppDeps, the routes exist only with it. */
+export interface CertificateRouteDeps {
+  db: WritableDb;
+  clock: Clock;
+  store: ObjectStore;
+  /** Verifies certificate signatures (the public half of the signing key). */
+  publicKey: KeyObject;
+  /** Keys the HMAC of presigned `/files/…` URLs. */
+  urlSigningSecret: Uint8Array;
+  /** `PUBLIC_BASE_URL`; presigned redirects are absolute under it, relative without it. */
+  publicBaseUrl?: string;
+}
+
+/** The notice the wipes page shows when a certificate is asked for before its PDFs exist. */
+export const GENERATING_NOTICE = 'certificate-generating';
+
+/**
+ * Where to send a browser back to while the PDF is not ready: the page it came from when that
+ * is on this site (Referer with our host), else the wipes grid; either way with the notice.
+ */
+function backWithNotice(request: FastifyRequest, publicBaseUrl: string): string {
+  const referer = request.headers.referer;
+  if (referer) {
+    try {
+      const url = new URL(referer);
+      // Hosts compared through URL, which drops default ports ("localhost:80" is "localhost").
+      const ours = [`http://${request.headers.host ?? ''}`, publicBaseUrl].map((u) => URL.canParse(u) && new URL(u).host);
+      if (ours.includes(url.host) && (url.protocol === 'http:' || url.protocol === 'https:')) {
+        url.searchParams.set('notice', GENERATING_NOTICE);
+        return `${url.pathname}${url.search}`;
+      }
+    } catch {
+      // an unparseable Referer is ignored like a foreign one
+    }
+  }
+  return `/wipes?notice=${GENERATING_NOTICE}`;
+}
+
+const NOT_FOUND = { error: 'not found' } as const;
+
+/**
+ * Spec 4.4: the public tamper check, the session-guarded PDF downloads (302 to a presigned URL)
+ * and the presigned file route itself.
+ */
+export function registerCertificateRoutes(app: FastifyInstance, deps: CertificateRouteDeps): void {
+  const base = (deps.publicBaseUrl ?? '').replace(/\/+$/, '');
+
+  app.get<{ Params: { id: string } }>('/certificates/:id/verify', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const cert = findCertificateByPublicId(deps.db, request.params.id);
+    const wipe = cert && readWipeResultSource(deps.db, cert.wipe_result_id);
+    if (!cert || !wipe) return reply.code(404).send({ valid: false, error: 'not_found' });
+    const account = deps.db.prepare('SELECT name FROM accounts WHERE id = ?').get(cert.account_id) as { name: string };
+    const answer = await checkCertificate(
+      { publicKey: deps.publicKey, readObject: (key) => deps.store.get(key) },
+      cert,
+      wipe,
+      account.name,
+    );
+    return reply.code(200).send(answer);
+  });
+
+  app.get<{ Params: { id: string }; Querystring: { document?: string } }>(
+    '/certificates/:id',
+    { preHandler: requireSession },
+    async (request, reply) => {
+      const cert = findCertificateByPublicId(deps.db, request.params.id);
+      // Another account's certificate is indistinguishable from a missing one.
+      if (!cert || cert.account_id !== sessionOf(request).account.id) return reply.code(404).send(NOT_FOUND);
+      const key = request.query.document === 'report' ? cert.report_key : cert.certificate_key;
+      if (cert.status !== 'complete' || !key) return reply.code(303).header('location', backWithNotice(request, base)).send();
+      reply.header('cache-control', 'no-store');
+      return reply.code(302).header('location', base + presignPath(deps.urlSigningSecret, key, deps.clock.now().getTime())).send();
+    },
+  );
+
+  app.get<{ Querystring: { expires?: string; signature?: string } }>(`${FILES_PREFIX}*`, async (request, reply) => {
+    const path = request.url.split('?', 1)[0]!;
+    const check = checkPresigned(deps.urlSigningSecret, path, request.query, deps.clock.now().getTime());
+    if (!check.ok) {
+      return check.reason === 'expired'
+        ? reply.code(410).send({ error: 'link expired' })
+        : reply.code(403).send({ error: 'invalid signature' });
+    }
+    const key = (request.params as { '*': string })['*'];
+    const bytes = isValidObjectKey(key) ? await deps.store.get(key) : undefined;
+    if (!bytes) return reply.code(404).send(NOT_FOUND);
+    return sendPdf(reply, key, bytes);
+  });
+}
+
+function sendPdf(reply: FastifyReply, key: string, bytes: Uint8Array): FastifyReply {
+  const name = key.slice(key.lastIndexOf('/') + 1);
+  return reply
+    .code(200)
+    .header('content-type', name.endsWith('.pdf') ? 'application/pdf' : 'application/octet-stream')
+    .header('content-disposition', `inline; filename="${name.replace(/["\\]/g, '_')}"`)
+    .header('cache-control', 'private, max-age=300')
+    .header('x-content-type-options', 'nosniff')
+    .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}

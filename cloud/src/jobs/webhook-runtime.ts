@@ -1,0 +1,61 @@
+import type { Clock } from '../adapters/clock.js';
+import type { WritableDb } from '../adapters/db/open.js';
+import { createWebhookSender, type Resolve } from '../adapters/webhook-http.js';
+import { createWebhookEvents, type WebhookEvents } from '../domain/webhooks/events.js';
+import type { WebhookManageDeps } from '../domain/webhooks/manage.js';
+import { productionPolicy, type DeliveryPolicy } from '../domain/webhooks/policy.js';
+import { startWebhookWorker, type WebhookWorker, type WebhookWorkerDeps } from './webhook-worker.js';
+
+/** Everything webhooks need in one process: the outbox writer, management ports and the worker. */
+export interface WebhookRuntime {
+  /** The outbox writer: DeviceDeps.events and the certificate job's onCertificateGenerated. */
+  events: WebhookEvents;
+  /** Ports of the /app/api/webhooks routes and the admin CLI. */
+  manage: WebhookManageDeps;
+  policy: DeliveryPolicy;
+  /** Starts this process's delivery worker (idempotent); events committed here wake it. */
+  startWorker(options?: Pick<WebhookWorkerDeps, 'concurrency' | 'leaseMs' | 'pollMs' | 'log'>): WebhookWorker;
+  /** Stops the worker only (recording attempts in flight); `startWorker` may start a new one. */
+  stopWorker(): Promise<void>;
+  /** Stops the worker and closes the transport, for good. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Wires webhooks from configuration: the production policy (8 attempts over ~90 minutes, scaled
+ * by WEBHOOK_RETRY_BASE_MS), the guarded transport (off in WEBHOOK_ALLOW_HTTP mode) and the
+ * outbox writer, whose commits wake the in-process worker.
+ */
+export function createWebhookRuntime(input: {
+  db: WritableDb;
+  clock: Clock;
+  publicBaseUrl: string;
+  allowHttp: boolean;
+  retryBaseMs?: number | undefined;
+  /** Test seam: the DNS the SSRF guard consults. */
+  resolve?: Resolve | undefined;
+}): WebhookRuntime {
+  const policy = productionPolicy(input.retryBaseMs);
+  const sender = createWebhookSender({ allowHttp: input.allowHttp, timeoutMs: policy.timeoutMs, ...(input.resolve ? { resolve: input.resolve } : {}) });
+  let worker: WebhookWorker | undefined;
+  const onDue = () => worker?.wake();
+  const events = createWebhookEvents({ db: input.db, clock: input.clock, publicBaseUrl: input.publicBaseUrl, maxAttempts: policy.maxAttempts, onDue });
+  return {
+    events,
+    policy,
+    manage: { db: input.db, clock: input.clock, allowHttp: input.allowHttp, policy, sender, onDue },
+    startWorker(options = {}) {
+      worker ??= startWebhookWorker({ db: input.db, clock: input.clock, sender, policy, ...options });
+      return worker;
+    },
+    async stopWorker() {
+      const running = worker;
+      worker = undefined;
+      await running?.stop();
+    },
+    async stop() {
+      await this.stopWorker();
+      await sender.close();
+    },
+  };
+}

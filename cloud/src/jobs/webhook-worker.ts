@@ -1,0 +1,125 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Clock } from '../adapters/clock.js';
+import type { WritableDb } from '../adapters/db/open.js';
+import { claimDeliveries, nextDueAt, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../adapters/db/webhook-deliveries.js';
+import type { WebhookSender } from '../adapters/webhook-http.js';
+import { attemptError, nextStep, type DeliveryPolicy } from '../domain/webhooks/policy.js';
+import { signedDeliveryHeaders } from '../domain/webhooks/signing.js';
+
+export interface WebhookWorkerDeps {
+  db: WritableDb;
+  clock: Clock;
+  sender: WebhookSender;
+  policy: DeliveryPolicy;
+  /** Attempts in flight at once in this worker (bounded: one slow receiver must not hog it). */
+  concurrency?: number;
+  /** How long a claim is held before another worker may take the delivery over. */
+  leaseMs?: number;
+  /** Longest idle sleep: how soon a delivery enqueued by another process is noticed. */
+  pollMs?: number;
+  log?: { error(details: object, message: string): void };
+}
+
+export interface WebhookWorker {
+  /** Stops claiming, waits for the attempts in flight and records them. */
+  stop(): Promise<void>;
+  /** Nudges an idle worker: deliveries just became due (called after an event commits). */
+  wake(): void;
+}
+
+export const WEBHOOK_WORKER_DEFAULTS = { concurrency: 64, pollMs: 500 } as const;
+
+/**
+ * Delivers due webhook deliveries until stopped. All scheduling state (due times, leases,
+ * attempt counts) lives in the ledger, so any number of workers in any number of processes can
+ * run side by side and a restart resumes mid-backoff. One loop turn is one write transaction:
+ * it records the attempts finished since the last turn and claims as many due deliveries as
+ * there are free slots, so a busy worker pays one fsync per batch, not two per delivery.
+ */
+export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
+  const concurrency = Math.max(1, deps.concurrency ?? WEBHOOK_WORKER_DEFAULTS.concurrency);
+  const pollMs = deps.pollMs ?? WEBHOOK_WORKER_DEFAULTS.pollMs;
+  // An attempt takes at most the timeout; three times that leaves room for a stalled event loop.
+  const leaseMs = deps.leaseMs ?? deps.policy.timeoutMs * 3;
+  const finished: AttemptRecord[] = [];
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let signal = new AbortController();
+  const nudge = () => signal.abort();
+
+  const attempt = async (delivery: ClaimedDelivery) => {
+    const now = deps.clock.now();
+    const headers = signedDeliveryHeaders({
+      secret: delivery.signing_secret,
+      eventType: delivery.event_type,
+      body: delivery.payload,
+      auth: delivery.auth,
+      now,
+    });
+    const outcome = await deps.sender.send(delivery.url, delivery.payload, headers);
+    // Attempt number within the current round (a redelivery grants a fresh round).
+    const inRound = deps.policy.maxAttempts - (delivery.max_attempts - delivery.attempts);
+    finished.push({ delivery, outcome, step: nextStep(deps.policy, inRound, outcome), error: attemptError(outcome), attemptedAt: now.toISOString() });
+  };
+
+  /** One transaction: record what finished, then claim up to the free slots (none once stopping). */
+  const turn = (): number => {
+    const records = finished.splice(0);
+    const now = deps.clock.now();
+    const iso = now.toISOString();
+    const claimed = deps.db
+      .transaction(() => {
+        for (const record of records) recordAttempt(deps.db, record, { now: iso, autoDisableAfter: deps.policy.autoDisableAfter });
+        const free = concurrency - inFlight.size;
+        if (stopped || free <= 0) return [];
+        return claimDeliveries(deps.db, { now: iso, leaseUntil: new Date(now.getTime() + leaseMs).toISOString(), limit: free });
+      })
+      .immediate();
+    for (const delivery of claimed) {
+      const running: Promise<void> = attempt(delivery)
+        .catch((error: unknown) => deps.log?.error({ err: error }, 'webhook attempt failed unexpectedly'))
+        .finally(() => {
+          inFlight.delete(running);
+          nudge();
+        });
+      inFlight.add(running);
+    }
+    return claimed.length;
+  };
+
+  /** How long to sleep when idle: until the next retry is due, at most `pollMs`. */
+  const idleMs = (): number => {
+    const due = nextDueAt(deps.db, deps.clock.now().toISOString());
+    if (due === undefined) return pollMs;
+    return Math.min(pollMs, Math.max(1, Date.parse(due) - deps.clock.now().getTime()));
+  };
+
+  const loop = (async () => {
+    while (!stopped) {
+      let claimed = 0;
+      try {
+        claimed = turn();
+      } catch (error) {
+        // e.g. the database busy past its timeout: the records stay queued for the next turn.
+        deps.log?.error({ err: error }, 'webhook worker turn failed');
+      }
+      if (stopped) break;
+      const wait = claimed > 0 || inFlight.size > 0 ? pollMs : idleMs();
+      if (!signal.signal.aborted) await sleep(wait, undefined, { signal: signal.signal }).catch(() => undefined);
+      signal = new AbortController();
+      // Let the completions of this tick gather so one transaction records them all.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  })();
+
+  return {
+    async stop() {
+      stopped = true;
+      nudge();
+      await loop;
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+      turn();
+    },
+    wake: nudge,
+  };
+}

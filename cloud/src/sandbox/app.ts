@@ -1,0 +1,110 @@
+import type { KeyObject } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Clock } from '../adapters/clock.js';
+import { createHttpPoster, type HttpPoster } from '../adapters/http-post.js';
+import { GroupCommit } from '../adapters/db/group-commit.js';
+import type { WritableDb } from '../adapters/db/open.js';
+import type { DeviceDeps } from '../domain/device/deps.js';
+import { SINGLE_ATTEMPT_POLICY } from '../domain/webhooks/policy.js';
+import { registerInternalAuth } from '../http/internal-auth.js';
+import { registerInternalRoutes } from '../http/routes/internal.js';
+import { createApiKeyCheck } from './api-key.js';
+import { synchronousCertificates } from './certificates.js';
+import { liveRequest } from './live-request.js';
+import { browserPage } from './pages/browser.js';
+import { livePage } from './pages/live.js';
+import { webhooksPage } from './pages/webhooks.js';
+import { asBody, registerHarnessAuth } from './routes/harness-auth.js';
+import { registerListingRoutes, registerVerifyRoute } from './routes/listings.js';
+import { registerTokenRoutes } from './routes/tokens.js';
+import { registerWebhookRoutes } from './routes/webhooks.js';
+import { createSandboxWebhooks, type SandboxWebhooks } from './webhooks/delivery.js';
+
+export interface SandboxAppDeps {
+  db: WritableDb;
+  clock: Clock;
+  /** HMAC key of the `/internal/*` mirror; unset, the mirror takes unsigned calls (spec 5.2). */
+  internalApiSecret: string | undefined;
+  /** WEBAPP_BASE_URL: API-key checks and the live console's default. */
+  webappBaseUrl: string;
+  /** Signs sandbox certificates; its public half verifies them. */
+  signingKey: KeyObject;
+  publicKey: KeyObject;
+  /** The sandbox's own base URL, printed as `verify_url`. */
+  publicBaseUrl: string;
+  logger?: FastifyServerOptions['logger'];
+  /** Webhook POSTs (default: fetch, 10 s timeout, no redirects). */
+  post?: HttpPoster | undefined;
+  /** Outbound fetch of API-key checks and live requests (default: global fetch). */
+  fetch?: typeof fetch | undefined;
+}
+
+/** Spec 7 "Sandbox": the body of every unhandled error. */
+export const INTERNAL_ERROR_BODY = { success: false, errors: [{ code: 7000, message: 'Internal Server Error' }] } as const;
+
+/**
+ * Builds the sandbox (ARCHITECTURE: a second Fastify app reusing the domain with sandbox
+ * policies). The `/internal/*` mirror is the cloud's own routes over {@link DeviceDeps} whose
+ * policies are swapped: synchronous certificates and single-attempt webhooks. The harness, the
+ * public certificate check and the HTML pages sit beside it. `main.ts` is what listens.
+ */
+export function buildSandboxApp(deps: SandboxAppDeps): { app: FastifyInstance; webhooks: SandboxWebhooks } {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    // CONTRACT.md: one JSON line per request, as the cloud writes it.
+    disableRequestLogging: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+  app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.code(500).send(INTERNAL_ERROR_BODY);
+    }
+    return reply.code(status).send({ error: error.message });
+  });
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not found' }));
+
+  const webhooks = createSandboxWebhooks({
+    db: deps.db,
+    clock: deps.clock,
+    post: deps.post ?? createHttpPoster(SINGLE_ATTEMPT_POLICY.timeoutMs),
+    publicBaseUrl: deps.publicBaseUrl,
+  });
+  const device: DeviceDeps = {
+    db: deps.db,
+    clock: deps.clock,
+    events: webhooks.events,
+    issueCertificate: synchronousCertificates({ signingKey: deps.signingKey, publicBaseUrl: deps.publicBaseUrl }),
+  };
+  app.register(async (internal) => {
+    registerInternalAuth(internal, deps.internalApiSecret, deps.clock, 'skip');
+    registerInternalRoutes(internal, device, new GroupCommit(deps.db));
+  });
+
+  app.register(async (harness) => {
+    registerHarnessAuth(harness, createApiKeyCheck({ webappBaseUrl: deps.webappBaseUrl, clock: deps.clock, fetch: deps.fetch }));
+    registerTokenRoutes(harness, { db: deps.db, clock: deps.clock });
+    registerListingRoutes(harness, { db: deps.db, publicKey: deps.publicKey });
+    registerWebhookRoutes(harness, { db: deps.db, clock: deps.clock, webhooks });
+    harness.post('/sandbox/live_request', async (request, reply) => {
+      const outcome = await liveRequest(asBody(request.body), deps.fetch);
+      return reply.code(outcome.status).send(outcome.body);
+    });
+  });
+  registerVerifyRoute(app, { db: deps.db, publicKey: deps.publicKey });
+
+  const html = (render: () => string) => async (_request: unknown, reply: import('fastify').FastifyReply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(render());
+  app.get('/', html(browserPage));
+  app.get('/webhooks', html(webhooksPage));
+  app.get('/live', html(() => livePage(deps.webappBaseUrl)));
+  app.get('/health', async () => ({ ok: true }));
+
+  // Let started deliveries settle before the database closes under them.
+  app.addHook('onClose', async () => webhooks.idle());
+  return { app, webhooks };
+}

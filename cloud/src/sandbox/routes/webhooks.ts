@@ -1,0 +1,115 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { isoNow, type Clock } from '../../adapters/clock.js';
+import type { WritableDb } from '../../adapters/db/open.js';
+import { listSandboxDeliveries } from '../../adapters/db/sandbox/deliveries.js';
+import { ensureSandboxAccount } from '../../adapters/db/sandbox/tokens.js';
+import {
+  deleteSandboxWebhook,
+  findSandboxWebhook,
+  insertSandboxWebhook,
+  listSandboxWebhooks,
+  toPublicWebhook,
+  updateSandboxWebhook,
+  type WebhookAuthType,
+} from '../../adapters/db/sandbox/webhooks.js';
+import { DEVICE_EVENT_TYPES, type DeviceEventType } from '../../domain/device/events.js';
+import { SINK_URL, sinkCaptures, type SandboxWebhooks } from '../webhooks/delivery.js';
+import { asBody, unknownFields } from './harness-auth.js';
+
+/** Spec 4.6 / 7: no account_id and no API key to derive one from. */
+export const ACCOUNT_REQUIRED = { error: 'account_id required (or authorize with an API key)' } as const;
+const UNKNOWN_WEBHOOK = { error: 'unknown webhook' } as const;
+
+const isEventType = (v: unknown): v is DeviceEventType => DEVICE_EVENT_TYPES.includes(v as DeviceEventType);
+const EVENT_TYPE_ERROR = `event_type must be one of ${DEVICE_EVENT_TYPES.join(', ')}`;
+
+/** Spec 6: sandbox URLs may be http://, https:// or the built-in sink. */
+function targetUrl(v: unknown): v is string {
+  if (v === SINK_URL) return true;
+  return typeof v === 'string' && v.length <= 2000 && URL.canParse(v) && /^https?:$/.test(new URL(v).protocol);
+}
+const URL_ERROR = `url must be ${SINK_URL} or an http:// or https:// URL`;
+
+type Auth = { type: WebhookAuthType; token?: string; username?: string; password?: string };
+
+function readAuth(body: Record<string, unknown>): Auth | string {
+  const type = body.auth_type ?? 'none';
+  const text = (v: unknown) => typeof v === 'string' && v !== '' && v.length <= 1000;
+  if (type === 'none') return { type };
+  if (type === 'bearer') return text(body.auth_token) ? { type, token: body.auth_token as string } : 'auth_type bearer needs auth_token';
+  if (type === 'basic') {
+    if (!text(body.auth_username)) return 'auth_type basic needs auth_username (and auth_password)';
+    return { type, username: body.auth_username as string, password: typeof body.auth_password === 'string' ? body.auth_password : '' };
+  }
+  return 'auth_type must be one of none, bearer, basic';
+}
+
+/** Spec 4.6 webhook subscriptions, test pings, the delivery ledger and the sink. */
+export function registerWebhookRoutes(scope: FastifyInstance, deps: { db: WritableDb; clock: Clock; webhooks: SandboxWebhooks }): void {
+  const listed = (w: Parameters<typeof toPublicWebhook>[0]) => {
+    // The secret is shown once, at creation: the listings are not account-scoped.
+    const { signing_secret: _secret, ...rest } = toPublicWebhook(w);
+    return rest;
+  };
+
+  scope.post('/sandbox/webhooks', async (request, reply) => {
+    const body = asBody(request.body);
+    const extra = unknownFields(body, ['event_type', 'account_id', 'url', 'auth_type', 'auth_token', 'auth_username', 'auth_password']);
+    if (extra) return reply.code(422).send({ error: extra });
+    if (!isEventType(body.event_type)) return reply.code(422).send({ error: EVENT_TYPE_ERROR });
+    const accountId = body.account_id ?? request.realAccount?.account_id;
+    if (accountId === undefined || accountId === null || accountId === '') return reply.code(422).send(ACCOUNT_REQUIRED);
+    if (typeof accountId !== 'string' || !/^acct_[0-9A-Za-z]{1,64}$/.test(accountId)) {
+      return reply.code(422).send({ error: 'account_id must look like acct_<id>' });
+    }
+    const url = body.url ?? SINK_URL;
+    if (!targetUrl(url)) return reply.code(422).send({ error: URL_ERROR });
+    const auth = readAuth(body);
+    if (typeof auth === 'string') return reply.code(422).send({ error: auth });
+    const now = isoNow(deps.clock);
+    const real = request.realAccount;
+    const created = deps.db
+      .transaction(() => {
+        const name = real && real.account_id === accountId ? real.account_name : undefined;
+        const account = ensureSandboxAccount(deps.db, { publicId: accountId, name, now });
+        const signingSecret = randomBytes(32).toString('hex');
+        return insertSandboxWebhook(deps.db, { accountId: account.id, eventType: body.event_type as DeviceEventType, url, signingSecret, auth, now });
+      })
+      .immediate();
+    return reply.code(201).send(toPublicWebhook(created));
+  });
+
+  scope.get('/sandbox/webhooks', async () => listSandboxWebhooks(deps.db).map(listed));
+
+  scope.patch<{ Params: { id: string } }>('/sandbox/webhooks/:id', async (request, reply) => {
+    const body = asBody(request.body);
+    const extra = unknownFields(body, ['active', 'url', 'event_type']);
+    if (extra) return reply.code(422).send({ error: extra });
+    if (!('active' in body) && !('url' in body) && !('event_type' in body)) {
+      return reply.code(422).send({ error: 'nothing to change: send any of active, url, event_type' });
+    }
+    if ('active' in body && typeof body.active !== 'boolean') return reply.code(422).send({ error: 'active must be true or false' });
+    if ('url' in body && !targetUrl(body.url)) return reply.code(422).send({ error: URL_ERROR });
+    if ('event_type' in body && !isEventType(body.event_type)) return reply.code(422).send({ error: EVENT_TYPE_ERROR });
+    const updated = updateSandboxWebhook(
+      deps.db,
+      request.params.id,
+      body as { active?: boolean; url?: string; event_type?: DeviceEventType },
+      isoNow(deps.clock),
+    );
+    return updated ? listed(updated) : reply.code(404).send(UNKNOWN_WEBHOOK);
+  });
+
+  scope.delete<{ Params: { id: string } }>('/sandbox/webhooks/:id', async (request, reply) =>
+    deleteSandboxWebhook(deps.db, request.params.id) ? { ok: true } : reply.code(404).send(UNKNOWN_WEBHOOK),
+  );
+
+  scope.post<{ Params: { id: string } }>('/sandbox/webhooks/:id/test', async (request, reply) => {
+    const webhook = findSandboxWebhook(deps.db, request.params.id);
+    return webhook ? deps.webhooks.ping(webhook) : reply.code(404).send(UNKNOWN_WEBHOOK);
+  });
+
+  scope.get('/sandbox/webhook_deliveries', async () => listSandboxDeliveries(deps.db));
+  scope.get('/sandbox/sink', async () => sinkCaptures(deps.db));
+}

@@ -1,0 +1,100 @@
+import { rmSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { certificateOf, startCertificateCloud, submitWipe, type CertificateCloud } from '../certificates/pipeline.js';
+
+describe('GET /certificates/{id}/verify: public tamper check (spec 4.4)', () => {
+  let sut: CertificateCloud;
+  let certId: string;
+
+  beforeEach(async () => {
+    sut = await startCertificateCloud();
+    const account = sut.account('Acme Refurb');
+    const wipe = await submitWipe(sut, sut.token(account.id).jti, 'job-1-0', { passes_completed: 3, wipe_method: 'NIST 800-88 R2 Clear' });
+    certId = certificateOf(sut, wipe.wipe_result_id).public_id;
+  });
+  afterEach(() => sut.close());
+
+  const verify = async (id = certId) => {
+    const res = await sut.app.inject({ method: 'GET', url: `/certificates/${id}/verify` });
+    return { status: res.statusCode, body: res.json() };
+  };
+
+  it('answers the spec fields, valid only once the certificate is complete, without authentication', async () => {
+    const pending = await verify();
+    expect(pending).toEqual({
+      status: 200,
+      body: {
+        valid: false,
+        certificate_number: 'CW-000001',
+        account: 'Acme Refurb',
+        drive_serial: 'S4DYNX0M123456',
+        drive_model: 'SAMSUNG MZVLB512HAJQ',
+        drive_capacity_gb: 512,
+        wipe_method: 'NIST 800-88 R2 Clear',
+        passes_completed: 3,
+        completed_at: '2026-11-22T10:12:30Z',
+        signed_at: null,
+      },
+    });
+    await sut.drain();
+    const done = await verify();
+    expect(done.body).toMatchObject({ valid: true, certificate_number: 'CW-000001', signed_at: sut.clock.now().toISOString() });
+  });
+
+  it('unknown id: 404 {valid:false, error:not_found}', async () => {
+    expect(await verify('cert_doesnotexist000000')).toEqual({ status: 404, body: { valid: false, error: 'not_found' } });
+  });
+
+  // Each edit is made straight in the database, as an attacker with write access would.
+  const edits: [string, string][] = [
+    ['drive serial', `UPDATE wipe_results SET drive_serial = 'S4DYNX0M999999'`],
+    ['drive model', `UPDATE wipe_results SET drive_model = 'Other model'`],
+    ['capacity', `UPDATE wipe_results SET drive_capacity_gb = 1024`],
+    ['wipe method', `UPDATE wipe_results SET wipe_method = 'NIST 800-88 R2 Purge'`],
+    ['passes', `UPDATE wipe_results SET passes_completed = 7`],
+    ['completed_at', `UPDATE wipe_results SET completed_at = '2026-11-23T10:12:30Z'`],
+    ['verification hash', `UPDATE wipe_results SET verification_hash = 'ffff'`],
+    ['disposition', `UPDATE wipe_results SET disposition = 'review'`],
+    ['certificate number', `UPDATE certificates SET certificate_number = 'CW-000099'`],
+    ['signed_at', `UPDATE certificates SET signed_at = '2020-01-01T00:00:00.000Z'`],
+    ['signed content', `UPDATE certificates SET content = replace(content, 'Acme Refurb', 'Acme Refurbs')`],
+    ['signature', `UPDATE certificates SET signature = (SELECT signature FROM certificates WHERE id <> certificates.id LIMIT 1)`],
+    ['recorded PDF hash', `UPDATE certificates SET report_sha256 = '${'0'.repeat(64)}'`],
+  ];
+
+  it.each(edits)('editing the %s in the database flips valid to false', async (_name, sql) => {
+    // A second certificate gives the signature swap a genuine signature of other content.
+    const account = sut.account('Other');
+    await submitWipe(sut, sut.token(account.id).jti, 'job-other');
+    await sut.drain();
+    expect((await verify()).body.valid).toBe(true);
+    sut.db.prepare(`${sql} WHERE id = (SELECT ${sql.includes('wipe_results') ? 'wipe_result_id' : 'id'} FROM certificates WHERE public_id = ?)`).run(certId);
+    expect((await verify()).body.valid).toBe(false);
+  });
+
+  it('a stored PDF that no longer matches its recorded hash, or is gone, flips valid to false', async () => {
+    await sut.drain();
+    const { certificate_key, report_key } = certificateOf(sut, sut.row<{ public_id: string }>('SELECT public_id FROM wipe_results').public_id);
+    const original = (await sut.store.get(certificate_key!))!;
+    const edited = Buffer.from(original);
+    edited[edited.length - 10] ^= 1;
+    await sut.store.put(certificate_key!, edited);
+    expect((await verify()).body.valid).toBe(false);
+    await sut.store.put(certificate_key!, original);
+    expect((await verify()).body.valid).toBe(true);
+    rmSync(`${sut.store.root}/${report_key}`);
+    expect((await verify()).body.valid).toBe(false);
+  });
+
+  it('renaming the account later keeps the certificate valid: it signed a snapshot of the name', async () => {
+    await sut.drain();
+    sut.db.prepare(`UPDATE accounts SET name = 'Acme Renamed'`).run();
+    expect((await verify()).body).toMatchObject({ valid: true, account: 'Acme Refurb' });
+  });
+
+  it('a failed certificate is never valid', async () => {
+    await sut.drain({ store: { ...sut.store, put: () => Promise.reject(new Error('no space')) }, maxAttempts: 1 });
+    expect(sut.row<{ status: string }>('SELECT status FROM certificates').status).toBe('failed');
+    expect((await verify()).body.valid).toBe(false);
+  });
+});

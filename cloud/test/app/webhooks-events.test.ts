@@ -1,0 +1,191 @@
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/adapters/clock.js';
+import { localObjectStore } from '../../src/adapters/objects/local-store.js';
+import { loadCertificateKeys } from '../../src/adapters/secret-files.js';
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../src/domain/webhooks/types.js';
+import { drainCertificateJobs } from '../../src/jobs/certificate-worker.js';
+import { retryDelayMs } from '../../src/jobs/generate-certificate.js';
+import { inProcessRenderer } from '../../src/jobs/renderer.js';
+import { testFonts } from '../certificates/fixtures.js';
+import { wipeBody } from '../certificates/pipeline.js';
+import { fingerprint } from '../helpers.js';
+import { signatureValid, startReceiver, startWebhookCloud, waitFor, type WebhookCloud } from '../webhook-helpers.js';
+
+let sut: WebhookCloud;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let secrets: Record<string, string>;
+let account: { id: number; publicId: string };
+
+beforeEach(async () => {
+  sut = await startWebhookCloud();
+  receiver = await startReceiver();
+  account = sut.account();
+  secrets = {};
+  // One subscription per event type (spec 6), all to the same receiver.
+  for (const type of WEBHOOK_EVENT_TYPES) secrets[type] = sut.subscribe(account.id, type, `${receiver.url}/${type}`).secret;
+});
+
+afterEach(async () => {
+  await sut.close();
+  await receiver.close();
+});
+
+const ofType = (type: WebhookEventType) => receiver.requests.filter((r) => r.json?.event_type === type);
+/** Waits until the ledger is settled, then for `count` receipts in total. */
+const settle = (count: number) =>
+  waitFor(() => receiver.requests.length >= count && sut.deliveries().every((d) => d.status === 'delivered'), 10_000, `${count} deliveries`);
+
+describe('webhook events (spec 6): each fires exactly once, signed, through a real receiver', () => {
+  it('signs every delivery as spec 6 says, verified by an independent HMAC', async () => {
+    const token = sut.token(account.id);
+    expect((await sut.post('/internal/tokens/validate', { jti: token.jti })).status).toBe(200);
+    await settle(1);
+    const [request] = receiver.requests;
+    expect(request!.headers['content-type']).toBe('application/json');
+    expect(request!.headers['x-erase-engine-event']).toBe('wipe_session_ready');
+    expect(request!.headers['x-erase-engine-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(signatureValid(secrets.wipe_session_ready!, request!)).toBe(true);
+    expect(signatureValid(secrets.asset_reported!, request!)).toBe(false);
+    expect(signatureValid(secrets.wipe_session_ready!, { ...request!, body: `${request!.body} ` })).toBe(false);
+    // The ledger stores exactly the signed bytes.
+    expect(sut.deliveries()[0]!.payload).toBe(request!.body);
+  });
+
+  it('check-in: ready on allow, blocked (phase checkin) on deny; verify deny: blocked (phase verify)', async () => {
+    const token = sut.token(account.id, { quota: 1 });
+    const allowed = await sut.post('/internal/tokens/validate', { jti: token.jti });
+    const denied = await sut.post('/internal/tokens/validate', { jti: token.jti });
+    const verifyDenied = await sut.post('/internal/tokens/verify', { jti: token.jti });
+    const verifyAllowedOther = await sut.post('/internal/tokens/verify', { jti: sut.token(account.id).jti });
+    expect([allowed.status, denied.status, verifyDenied.status, verifyAllowedOther.status]).toEqual([200, 403, 403, 200]);
+    await settle(3);
+    const [ready] = ofType('wipe_session_ready');
+    expect(ofType('wipe_session_ready')).toHaveLength(1);
+    expect(ready!.json).toMatchObject({
+      event_type: 'wipe_session_ready',
+      account_id: account.publicId,
+      license_token_id: token.prefix_id,
+      job_id: allowed.json.job_id,
+      quota_remaining: 0,
+      revision: 1,
+    });
+    // Arrival order is not guaranteed (deliveries run concurrently): the revision orders them.
+    const blocked = ofType('wipe_session_blocked')
+      .map((r) => r.json)
+      .sort((a, b) => a.revision - b.revision);
+    expect(blocked.map((b) => [b.phase, b.reason, b.revision])).toEqual([
+      ['checkin', 'quota_exceeded', 2],
+      ['verify', 'quota_exceeded', 3],
+    ]);
+    expect(new Set(receiver.requests.map((r) => r.json.event_id)).size).toBe(3);
+  });
+
+  it('asset_reported fires on the first boot only; hardware_tests_completed on each snapshot', async () => {
+    const token = sut.token(account.id);
+    const boot = { jti: token.jti, record_id: 'CW-20261122-120000', engine_version: '1.4.0', fingerprint: fingerprint() };
+    expect((await sut.post('/internal/assets', boot)).status).toBe(201);
+    expect((await sut.post('/internal/assets', { ...boot, record_id: 'CW-20261122-130000' })).status).toBe(201);
+    const tests = { keyboard: { status: 'passed' }, display: { status: 'failed', detail: 'dead pixels' } };
+    expect((await sut.post('/internal/assets/tests', { jti: token.jti, record_id: 'CW-20261122-130000', tests })).status).toBe(200);
+    expect((await sut.post('/internal/assets/notes', { jti: token.jti, record_id: 'CW-20261122-130000', notes: 'scuffed' })).status).toBe(200);
+    await settle(2);
+    const [reported] = ofType('asset_reported');
+    expect(ofType('asset_reported')).toHaveLength(1);
+    expect(reported!.json).toMatchObject({ type: 'asset', record_id: 'CW-20261122-120000', serial_number: 'B5QVN32', revision: 1 });
+    expect(reported!.json.asset_url).toBe(`https://cloud.example.test/api/v1/assets/${reported!.json.id}`);
+    const [tested] = ofType('hardware_tests_completed');
+    expect(tested!.json).toMatchObject({ id: reported!.json.id, tests, summary: { passed: 1, failed: 1 }, all_passed: false, revision: 2 });
+    expect(receiver.requests).toHaveLength(2); // notes fire nothing
+  });
+
+  it('wipe_session_completed: first certifiable receipt only, with exactly the wipe_report fields', async () => {
+    const token = sut.token(account.id);
+    const first = await sut.post('/internal/wipe_results', wipeBody(token.jti, 'job-1'));
+    expect((await sut.post('/internal/wipe_results', wipeBody(token.jti, 'job-1'))).status).toBe(200);
+    expect((await sut.post('/internal/wipe_results', wipeBody(token.jti, 'job-2', { wipe_status: 'failed' }))).status).toBe(201);
+    expect((await sut.post('/internal/wipe_results', wipeBody(token.jti, 'job-3', { validation: 'rejected' }))).status).toBe(201);
+    expect(first.status).toBe(201);
+    await settle(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(receiver.requests).toHaveLength(1);
+    const report = receiver.requests[0]!.json;
+    const cert = sut.db.prepare('SELECT public_id FROM certificates').get() as { public_id: string };
+    expect(Object.keys(report)).toEqual([
+      'event_id', 'event_type', 'id', 'type', 'product', 'created_at', 'updated_at', 'revision', 'job_id', 'serial', 'model',
+      'capacity_bytes', 'capacity_display', 'erase_algorithm', 'erase_algorithm_display', 'erase_technique', 'status_display',
+      'erase_result_display', 'erase_start_time', 'erase_finish_time', 'certificate_status', 'certificate_url', 'pdf_url',
+      'license_token_id', 'operator',
+    ]);
+    expect(report).toMatchObject({
+      event_type: 'wipe_session_completed',
+      id: first.json.wipe_result_id,
+      type: 'wipe_report',
+      product: 'engine',
+      revision: 1,
+      job_id: 'job-1',
+      serial: 'S4DYNX0M123456',
+      capacity_bytes: 512_000_000_000,
+      capacity_display: '512 GB',
+      erase_algorithm: 'nist_800_88_r2_purge',
+      erase_algorithm_display: 'NIST 800-88 R2 Purge',
+      erase_technique: 'NVMe Sanitize, crypto erase',
+      status_display: 'Completed',
+      erase_result_display: 'Pass',
+      erase_start_time: '2026-11-22T10:00:00Z',
+      erase_finish_time: '2026-11-22T10:12:30Z',
+      certificate_status: 'pending',
+      certificate_url: `https://cloud.example.test/certificates/${cert.public_id}`,
+      pdf_url: null,
+      license_token_id: token.prefix_id,
+      operator: 'tech@example.com',
+    });
+  });
+
+  it('certificate_generated fires once, after the certificate job stored both PDFs', async () => {
+    const token = sut.token(account.id);
+    const stored = await sut.post('/internal/wipe_results', wipeBody(token.jti, 'job-cert'));
+    const keys = loadCertificateKeys({ dataDir: sut.dir });
+    const store = localObjectStore(join(sut.dir, 'objects'));
+    const jobDeps = {
+      db: sut.db,
+      clock: systemClock,
+      store,
+      renderer: inProcessRenderer(testFonts()),
+      signingKey: keys.privateKey,
+      publicBaseUrl: 'https://cloud.example.test',
+      leaseMs: 60_000,
+      maxAttempts: 5,
+      retryDelayMs: (attempt: number) => retryDelayMs(attempt),
+      onCertificateGenerated: sut.runtime.events.certificateGenerated,
+    };
+    expect(await drainCertificateJobs(jobDeps)).toBe(1);
+    expect(await drainCertificateJobs(jobDeps)).toBe(0);
+    await settle(2);
+    const [generated] = ofType('certificate_generated');
+    expect(ofType('certificate_generated')).toHaveLength(1);
+    const cert = sut.db.prepare("SELECT public_id, certificate_number, status, certificate_key FROM certificates").get() as Record<string, string>;
+    expect(cert.status).toBe('complete');
+    expect(await store.get(cert.certificate_key!)).toBeDefined();
+    expect(generated!.json).toMatchObject({
+      type: 'certificate',
+      id: cert.public_id,
+      account_id: account.publicId,
+      certificate_number: cert.certificate_number,
+      wipe_result_id: stored.json.wipe_result_id,
+      job_id: 'job-cert',
+      certificate_status: 'complete',
+      pdf_url: `https://cloud.example.test/certificates/${cert.public_id}`,
+      verify_url: `https://cloud.example.test/certificates/${cert.public_id}/verify`,
+      revision: 1,
+    });
+    expect(signatureValid(secrets.certificate_generated!, generated!)).toBe(true);
+  });
+
+  it('writes nothing for an account without subscriptions', async () => {
+    const other = sut.account('Other');
+    const token = sut.token(other.id);
+    expect((await sut.post('/internal/tokens/validate', { jti: token.jti })).status).toBe(200);
+    expect(sut.db.prepare('SELECT count(*) AS n FROM webhook_events').get()).toEqual({ n: 0 });
+  });
+});

@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { localObjectStore, type LocalObjectStore } from '../../src/adapters/objects/local-store.js';
+import { loadCertificateKeys, type CertificateKeys } from '../../src/adapters/secret-files.js';
+import { drainCertificateJobs } from '../../src/jobs/certificate-worker.js';
+import { retryDelayMs, type CertificateJobDeps } from '../../src/jobs/generate-certificate.js';
+import { inProcessRenderer } from '../../src/jobs/renderer.js';
+import { startCloud, type Cloud } from '../helpers.js';
+import { testFonts } from './fixtures.js';
+
+export const PUBLIC_BASE_URL = 'https://erasure.test';
+
+/** A cloud with the certificate routes, plus what its worker needs, over one temp DATA_DIR. */
+export interface CertificateCloud extends Cloud {
+  dataDir: string;
+  keys: CertificateKeys;
+  store: LocalObjectStore;
+  jobDeps: CertificateJobDeps;
+  /** Runs every due certificate job in this process, as the in-process worker would. */
+  drain(overrides?: Partial<CertificateJobDeps>): Promise<number>;
+  row<T = Record<string, unknown>>(sql: string, ...params: unknown[]): T;
+}
+
+/** {@link startCloud} with certificates wired the way `erasure-cloud serve` wires them. */
+export async function startCertificateCloud(): Promise<CertificateCloud> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'erasure-certs-'));
+  const keys = loadCertificateKeys({ dataDir });
+  const store = localObjectStore(join(dataDir, 'objects'));
+  const cloud = await startCloud({
+    deps: {
+      publicBaseUrl: PUBLIC_BASE_URL,
+      certificates: { store, publicKey: keys.publicKey, urlSigningSecret: keys.urlSigningSecret },
+    },
+  });
+  const jobDeps: CertificateJobDeps = {
+    db: cloud.db,
+    clock: cloud.clock,
+    store,
+    renderer: inProcessRenderer(testFonts()),
+    signingKey: keys.privateKey,
+    publicBaseUrl: PUBLIC_BASE_URL,
+    leaseMs: 60_000,
+    maxAttempts: 5,
+    retryDelayMs: (attempt) => retryDelayMs(attempt),
+  };
+  const close = cloud.close;
+  return Object.assign(cloud, {
+    dataDir,
+    keys,
+    store,
+    jobDeps,
+    drain: (overrides: Partial<CertificateJobDeps> = {}) => drainCertificateJobs({ ...jobDeps, ...overrides }),
+    row: <T,>(sql: string, ...params: unknown[]) => cloud.db.prepare(sql).get(...params) as T,
+    async close() {
+      await close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  });
+}
+
+/** A certifiable wipe result body; `overrides` replace fields (undefined drops one). */
+export function wipeBody(jti: string, jobId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    jti,
+    job_id: jobId,
+    drive_serial: 'S4DYNX0M123456',
+    drive_model: 'SAMSUNG MZVLB512HAJQ',
+    drive_capacity_gb: 512,
+    wipe_method: 'NIST 800-88 R2 Purge',
+    passes_completed: null,
+    started_at: '2026-11-22T10:00:00Z',
+    completed_at: '2026-11-22T10:12:30Z',
+    verification_hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    technique: 'NVMe Sanitize, crypto erase',
+    disposition: 'sanitized',
+    markings_removed: true,
+    tool_components: 'nvme-cli 2.8',
+    verification_result: 'Passed: sampled read-back',
+    ...overrides,
+  };
+}
+
+/** POSTs a wipe result and returns the response body, failing loudly on anything but 201. */
+export async function submitWipe(cloud: CertificateCloud, jti: string, jobId: string, overrides: Record<string, unknown> = {}) {
+  const res = await cloud.post('/internal/wipe_results', wipeBody(jti, jobId, overrides));
+  if (res.status !== 201) throw new Error(`wipe result refused: ${res.status} ${res.text}`);
+  return res.json as { wipe_result_id: string; certificate_status: string };
+}
+
+/** The certificate of a wipe result (`wr_…`). */
+export function certificateOf(cloud: CertificateCloud, wipeResultId: string) {
+  return cloud.row<{ id: number; public_id: string; certificate_number: string; status: string; certificate_key: string | null; report_key: string | null }>(
+    `SELECT c.* FROM certificates c JOIN wipe_results w ON w.id = c.wipe_result_id WHERE w.public_id = ?`,
+    wipeResultId,
+  );
+}

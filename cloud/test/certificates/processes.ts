@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** The real binary; it runs `cloud/dist`, which the suite's global setup builds. */
+export const BIN = new URL('../../bin/erasure-cloud.js', import.meta.url).pathname;
+
+/** Fails with the fix when `dist` is missing, instead of a confusing import error in a child. */
+export function requireBuiltCloud(): void {
+  if (!existsSync(new URL('../../dist/main.js', import.meta.url))) {
+    throw new Error('cloud/dist is missing: run `npx tsc -b` (the full suite builds it in global setup)');
+  }
+}
+
+/** A running `erasure-cloud …` child with its output collected. */
+export interface Child {
+  process: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or signal name) once the process has ended. */
+  exited: Promise<number | string>;
+}
+
+export function startCli(args: string[], env: Record<string, string>): Child {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  return { process: child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Polls `check` every `everyMs` until it returns a value other than undefined/false. */
+export async function waitFor<T>(check: () => T | undefined | false, timeoutMs: number, everyMs = 5, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+/** Every object key under a local store root, leftovers of interrupted puts (`.tmp`) excluded. */
+export function listObjects(root: string): string[] {
+  if (!existsSync(root)) return [];
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === '.tmp') continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else out.push(relative(root, path));
+    }
+  };
+  walk(root);
+  return out.sort();
+}

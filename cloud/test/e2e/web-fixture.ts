@@ -1,0 +1,147 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { generateDeviceKeyPair, signServiceRequest } from '@erasure/shared';
+import { systemClock } from '../../src/adapters/clock.js';
+import { createAccount } from '../../src/adapters/db/accounts.js';
+import { openDatabase, type WritableDb } from '../../src/adapters/db/open.js';
+import { createToken } from '../../src/adapters/db/tokens.js';
+import { createUser, type Role } from '../../src/adapters/db/users.js';
+import { hashPassword } from '../../src/adapters/passwords.js';
+import { buildCloudApp } from '../../src/http/app.js';
+
+const CLOUD_DIR = fileURLToPath(new URL('../../', import.meta.url));
+const WEB_DIST = join(CLOUD_DIR, 'web-dist');
+/** Screenshots go to the repo's gitignored test-results/. */
+export const SCREENS_DIR = fileURLToPath(new URL('../../../test-results/screens/', import.meta.url));
+export const SECRET = 'e2e-internal-secret-0123456789abcdef';
+export const PASSWORD = 'correct horse battery';
+
+const newestMtime = (dir: string): number =>
+  readdirSync(dir, { withFileTypes: true }).reduce((max, entry) => {
+    const path = join(dir, entry.name);
+    return Math.max(max, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }, 0);
+
+/** Runs `vite build` unless web-dist is newer than every source file of the pages. */
+export function buildPagesIfStale(): void {
+  const index = join(WEB_DIST, 'index.html');
+  const sources = newestMtime(join(CLOUD_DIR, 'web'));
+  if (existsSync(index) && statSync(index).mtimeMs > sources) return;
+  const vite = fileURLToPath(new URL('../../../node_modules/vite/bin/vite.js', import.meta.url));
+  execFileSync(process.execPath, [vite, 'build', '--config', join(CLOUD_DIR, 'web/vite.config.ts'), '--logLevel', 'warn'], {
+    cwd: CLOUD_DIR,
+    stdio: 'inherit',
+  });
+}
+
+/** A receiver for the wipes grid's Push, recording what arrives. */
+export async function startReceiver(): Promise<{ url: string; received: { headers: Record<string, unknown>; body: string }[]; server: Server }> {
+  const received: { headers: Record<string, unknown>; body: string }[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ headers: request.headers, body });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, server };
+}
+
+export interface RunningCloud {
+  base: string;
+  db: WritableDb;
+  deviceKeys: { privateKey: string; publicKey: string };
+  /** A signed internal call, as the gateway makes it. */
+  internal(path: string, body: object): Promise<{ status: number; json: any }>;
+  user(accountId: number, role: Role, email: string): Promise<void>;
+  account(name: string): { id: number; publicId: string };
+  token(accountId: number, userEmail: string, product?: 'engine' | 'hotswap'): string;
+  close(): Promise<void>;
+}
+
+/** A real cloud listening on a free port over a temp SQLite file, with the built pages. */
+export async function startListeningCloud(): Promise<RunningCloud> {
+  const dir = mkdtempSync(join(tmpdir(), 'erasure-e2e-web-'));
+  const db = openDatabase(join(dir, 'cloud.sqlite'));
+  const deviceKeys = generateDeviceKeyPair();
+  const app = buildCloudApp({
+    db,
+    clock: systemClock,
+    internalApiSecret: SECRET,
+    deviceTokenPrivateKey: deviceKeys.privateKey,
+    allowHttpTargets: true,
+  });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const now = () => new Date().toISOString();
+  return {
+    base,
+    db,
+    deviceKeys,
+    async internal(path, body) {
+      const payload = JSON.stringify(body);
+      const headers = signServiceRequest(SECRET, payload, Math.floor(Date.now() / 1000));
+      const res = await fetch(`${base}${path}`, { method: 'POST', body: payload, headers: { ...headers, 'content-type': 'application/json' } });
+      return { status: res.status, json: await res.json() };
+    },
+    async user(accountId, role, email) {
+      createUser(db, { accountId, email, passwordHash: await hashPassword(PASSWORD), role, now: now() });
+    },
+    account(name) {
+      const row = createAccount(db, { name, subscriptionStatus: 'active', now: now() });
+      return { id: row.id, publicId: row.public_id };
+    },
+    token(accountId, userEmail, product = 'engine') {
+      return createToken(db, { accountId, product, quotaLimit: 50, userEmail, expiresAt: null, now: now() }).jti;
+    },
+    async close() {
+      await app.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Debian's Chromium, headless, in a fresh profile that is removed afterwards. */
+export async function launchBrowser(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'erasure-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: 1440, height: 900 },
+    acceptDownloads: true,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  // Revoke and kill-switch buttons ask for confirmation; the test means it.
+  page.on('dialog', (dialog) => void dialog.accept());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENS_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENS_DIR, `${name}.png`), fullPage: true });
+}

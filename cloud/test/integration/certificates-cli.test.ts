@@ -1,0 +1,107 @@
+import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signServiceRequest } from '@erasure/shared';
+import { rawPublicKeyBase64 } from '../../src/adapters/secret-files.js';
+import { signContent, type CertificateContent } from '../../src/domain/certificates/certificate-content.js';
+import { readEmbeddedCertificate } from '../../src/domain/certificates/embedded-certificate.js';
+import { renderCertificatePdf } from '../../src/domain/certificates/render-certificate.js';
+import { testFonts } from '../certificates/fixtures.js';
+import { wipeBody } from '../certificates/pipeline.js';
+import { BIN, requireBuiltCloud, startCli, waitFor, type Child } from '../certificates/processes.js';
+
+const run = promisify(execFile);
+
+describe('erasure-cloud serve (in-process worker), admin list-certificates, verify-pdf, certificate-public-key', () => {
+  let dir: string;
+  let serve: Child;
+  let base: string;
+  let env: Record<string, string>;
+  const cli = async (...args: string[]) => JSON.parse((await run(process.execPath, [BIN, ...args, '--json'], { env: { ...process.env, ...env } })).stdout);
+  /** Exit code and parsed stdout of a command that may exit non-zero. */
+  const cliStatus = (...args: string[]) =>
+    run(process.execPath, [BIN, ...args, '--json'], { env: { ...process.env, ...env } }).then(
+      (r) => ({ code: 0, json: JSON.parse(r.stdout) }),
+      (e: { code: number; stdout: string }) => ({ code: e.code, json: e.stdout ? JSON.parse(e.stdout) : undefined }),
+    );
+
+  beforeAll(async () => {
+    requireBuiltCloud();
+    dir = mkdtempSync(join(tmpdir(), 'erasure-cert-cli-'));
+    const keys = JSON.parse((await run(process.execPath, [BIN, 'keygen', '--json'])).stdout);
+    env = {
+      DATA_DIR: dir,
+      PORT: '0',
+      INTERNAL_API_SECRET: keys.internal_api_secret,
+      DEVICE_TOKEN_PRIVATE_KEY: keys.device_token_private_key,
+      PUBLIC_BASE_URL: 'https://erasure.test',
+    };
+    serve = startCli(['serve'], env);
+    base = await waitFor(() => /listening on (http:\/\/\S+)/.exec(serve.stdout())?.[1], 20_000, 20, 'serve to listen');
+  });
+  afterAll(async () => {
+    serve.process.kill('SIGTERM');
+    await serve.exited;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const postWipe = async (jti: string, jobId: string, serial: string) => {
+    const body = JSON.stringify(wipeBody(jti, jobId, { drive_serial: serial }));
+    const headers = signServiceRequest(env.INTERNAL_API_SECRET!, body, Math.floor(Date.now() / 1000));
+    const res = await fetch(`${base}/internal/wipe_results`, { method: 'POST', body, headers: { ...headers, 'content-type': 'application/json' } });
+    expect(res.status).toBe(201);
+  };
+
+  it('serve certifies over HTTP; list-certificates prints the contract shape newest first; verify-pdf checks offline', async () => {
+    const account = await cli('admin', 'create-account', '--name', 'Acme Refurb');
+    const token = await cli('admin', 'mint-device-token', '--account', account.id, '--user-email', 'ana@acme.test');
+    await postWipe(token.jti, 'job-a', 'SER-A');
+    await postWipe(token.jti, 'job-b', 'SER-B');
+
+    // The in-process worker of `serve` generates them; poll the admin CLI as an operator would.
+    let certificates: { id: string; certificate_number: string; wipe_result_id: string; status: string; drive_serial: string }[] = [];
+    for (let i = 0; i < 100 && !(certificates.length === 2 && certificates.every((c) => c.status === 'complete')); i++) {
+      certificates = await cli('admin', 'list-certificates', '--account', String(account.numeric_id));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(certificates).toEqual([
+      { id: expect.stringMatching(/^cert_/), certificate_number: 'CW-000002', wipe_result_id: expect.stringMatching(/^wr_/), status: 'complete', drive_serial: 'SER-B' },
+      { id: expect.stringMatching(/^cert_/), certificate_number: 'CW-000001', wipe_result_id: expect.stringMatching(/^wr_/), status: 'complete', drive_serial: 'SER-A' },
+    ]);
+
+    const verified = await (await fetch(`${base}/certificates/${certificates[1]!.id}/verify`)).json();
+    expect(verified).toMatchObject({ valid: true, certificate_number: 'CW-000001', account: 'Acme Refurb', drive_serial: 'SER-A' });
+
+    const published = await cli('certificate-public-key');
+    expect(published.algorithm).toBe('Ed25519');
+    expect(Buffer.from(published.public_key, 'base64')).toHaveLength(32);
+
+    const objects = join(dir, 'objects', 'certificates', account.id, certificates[1]!.id);
+    for (const name of ['CW-000001.pdf', 'CW-000001-report.pdf']) {
+      const file = join(objects, name);
+      const ok = await cliStatus('verify-pdf', file, '--public-key', published.public_key);
+      expect(ok).toEqual({ code: 0, json: expect.objectContaining({ valid: true, certificate_number: 'CW-000001', drive_serial: 'SER-A' }) });
+    }
+    const certificateFile = join(objects, 'CW-000001.pdf');
+    expect((await cliStatus('verify-pdf', certificateFile)).code).toBe(0); // default: this deployment's key
+    const stranger = rawPublicKeyBase64(generateKeyPairSync('ed25519').publicKey);
+    expect(await cliStatus('verify-pdf', certificateFile, '--public-key', stranger)).toMatchObject({ code: 1, json: { valid: false } });
+
+    // A forgery: the serial edited and the document re-rendered with the genuine signature.
+    const genuine = (await readEmbeddedCertificate(new Uint8Array(readFileSync(join(objects, 'CW-000001.pdf')))))!;
+    const forged = { ...(genuine.content as CertificateContent), drive: { ...(genuine.content as CertificateContent).drive, serial: 'SER-Z' } };
+    const forgedPath = join(dir, 'forged.pdf');
+    writeFileSync(forgedPath, await renderCertificatePdf(forged, { fonts: testFonts(), signature: genuine.signature }));
+    expect(await cliStatus('verify-pdf', forgedPath, '--public-key', published.public_key)).toMatchObject({ code: 1, json: { valid: false } });
+    // …and the same content honestly signed by another key is not ours either.
+    const other = generateKeyPairSync('ed25519').privateKey;
+    writeFileSync(forgedPath, await renderCertificatePdf(forged, { fonts: testFonts(), signature: signContent(other, forged) }));
+    expect((await cliStatus('verify-pdf', forgedPath, '--public-key', published.public_key)).code).toBe(1);
+    writeFileSync(forgedPath, 'not a pdf');
+    expect((await cliStatus('verify-pdf', forgedPath, '--public-key', published.public_key)).code).toBe(1);
+  }, 60_000);
+});

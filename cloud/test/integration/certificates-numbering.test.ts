@@ -1,0 +1,65 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/adapters/db/accounts.js';
+import { openDatabase, type WritableDb } from '../../src/adapters/db/open.js';
+import { createToken } from '../../src/adapters/db/tokens.js';
+import { requireBuiltCloud } from '../certificates/processes.js';
+
+const run = promisify(execFile);
+const DIST = new URL('../../dist/', import.meta.url).href;
+const PROCESSES = 4;
+const PER_PROCESS = 5;
+
+// Each child opens its own connection to the same file and, from a common start instant,
+// stores its results through the same repository function the HTTP route uses.
+const CHILD = `
+const { openDatabase } = await import(${JSON.stringify(`${DIST}adapters/db/open.js`)});
+const { storeWipeResult } = await import(${JSON.stringify(`${DIST}adapters/db/wipe-results.js`)});
+const [path, accountId, tokenId, tag, startAt, count] = process.argv.slice(1);
+const db = openDatabase(path);
+while (Date.now() < Number(startAt)) {}
+for (let i = 0; i < Number(count); i++) {
+  const record = { job_id: tag + '-' + i, drive_serial: tag + '-' + i, wipe_method: 'NIST 800-88 R2 Purge' };
+  storeWipeResult(db, { accountId: Number(accountId), tokenId: Number(tokenId), record, certifiable: true, now: new Date().toISOString() });
+}
+db.close();
+`;
+
+describe('certificate numbers under concurrent writers in separate processes', () => {
+  let dir: string;
+  let db: WritableDb;
+
+  beforeAll(() => {
+    requireBuiltCloud();
+    dir = mkdtempSync(join(tmpdir(), 'erasure-numbering-'));
+    db = openDatabase(join(dir, 'cloud.sqlite'));
+  });
+  afterAll(() => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it(`${PROCESSES * PER_PROCESS} results from ${PROCESSES} processes at once get CW-000001..CW-0000${PROCESSES * PER_PROCESS}, gap-free`, async () => {
+    const now = new Date().toISOString();
+    const account = createAccount(db, { name: 'Acme Refurb', subscriptionStatus: 'active', now });
+    const token = createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: null, expiresAt: null, now });
+    const startAt = String(Date.now() + 1500); // after every child has loaded and opened the file
+    await Promise.all(
+      Array.from({ length: PROCESSES }, (_, p) =>
+        run(process.execPath, ['--input-type=module', '-e', CHILD, join(dir, 'cloud.sqlite'), String(account.id), String(token.id), `p${p}`, startAt, String(PER_PROCESS)]),
+      ),
+    );
+    const total = PROCESSES * PER_PROCESS;
+    const numbers = db.prepare('SELECT certificate_number FROM certificates WHERE account_id = ? ORDER BY sequence').pluck().all(account.id);
+    expect(numbers).toEqual(Array.from({ length: total }, (_, i) => `CW-${String(i + 1).padStart(6, '0')}`));
+    expect(db.prepare('SELECT count(DISTINCT wipe_result_id) FROM certificates').pluck().get()).toBe(total);
+    expect(db.prepare(`SELECT count(*) FROM jobs WHERE kind = 'certificate'`).pluck().get()).toBe(total);
+    // Every process really wrote: the interleaving came from concurrent writers, not one.
+    const writers = db.prepare(`SELECT count(DISTINCT substr(job_id, 1, 2)) FROM wipe_results`).pluck().get();
+    expect(writers).toBe(PROCESSES);
+  }, 60_000);
+});

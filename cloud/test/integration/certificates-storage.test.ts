@@ -1,0 +1,106 @@
+import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/adapters/db/accounts.js';
+import { createCertificate } from '../../src/adapters/db/certificates.js';
+import { openDatabase } from '../../src/adapters/db/open.js';
+import { InvalidObjectKeyError, localObjectStore } from '../../src/adapters/objects/local-store.js';
+import { loadCertificateKeys } from '../../src/adapters/secret-files.js';
+import { signContent, verifyContent } from '../../src/domain/certificates/certificate-content.js';
+import { sampleContent } from '../certificates/fixtures.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'erasure-cert-store-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('local object store (${DATA_DIR}/objects)', () => {
+  it('puts, gets and overwrites by key, leaving no temporary files behind', async () => {
+    const sut = localObjectStore(join(dir, 'objects'));
+    expect(await sut.exists('certificates/a/b/CW-000001.pdf')).toBe(false);
+    expect(await sut.get('certificates/a/b/CW-000001.pdf')).toBeUndefined();
+    await sut.put('certificates/a/b/CW-000001.pdf', new TextEncoder().encode('first'));
+    await sut.put('certificates/a/b/CW-000001.pdf', new TextEncoder().encode('second'));
+    expect(new TextDecoder().decode(await sut.get('certificates/a/b/CW-000001.pdf'))).toBe('second');
+    expect(await sut.exists('certificates/a/b/CW-000001.pdf')).toBe(true);
+    expect(readdirSync(join(dir, 'objects', '.tmp'))).toEqual([]);
+    expect(statSync(join(dir, 'objects', 'certificates/a/b/CW-000001.pdf')).mode & 0o777).toBe(0o600);
+  });
+
+  it.each(['../escape.pdf', 'a/../../b', '/etc/passwd', '.tmp/x', 'a//b', 'a/b/', '', 'a\\b', 'a/.hidden'])(
+    'refuses the key %j',
+    async (key) => {
+      const sut = localObjectStore(join(dir, 'objects'));
+      await expect(sut.put(key, new Uint8Array(1))).rejects.toBeInstanceOf(InvalidObjectKeyError);
+      await expect(sut.get(key)).rejects.toBeInstanceOf(InvalidObjectKeyError);
+    },
+  );
+
+  it('sweeps only stale temporary files, the leftovers of a crashed put', async () => {
+    const sut = localObjectStore(join(dir, 'objects'));
+    await sut.put('k/one.pdf', new Uint8Array([1]));
+    const stale = join(dir, 'objects', '.tmp', 'crashed.part');
+    const fresh = join(dir, 'objects', '.tmp', 'inflight.part');
+    writeFileSync(stale, 'x');
+    writeFileSync(fresh, 'y');
+    const hourAgo = (Date.now() - 3_600_000) / 1000;
+    utimesSync(stale, hourAgo, hourAgo);
+    expect(await sut.sweepTemporary(600_000)).toBe(1);
+    expect(readdirSync(join(dir, 'objects', '.tmp'))).toEqual(['inflight.part']);
+    expect(await sut.exists('k/one.pdf')).toBe(true);
+  });
+});
+
+describe('certificate keys in DATA_DIR', () => {
+  it('are generated once, private (0600), and the same for every process that loads them', () => {
+    const first = loadCertificateKeys({ dataDir: dir });
+    const again = loadCertificateKeys({ dataDir: dir });
+    expect(again.publicKeyBase64).toBe(first.publicKeyBase64);
+    expect(again.urlSigningSecret.equals(first.urlSigningSecret)).toBe(true);
+    for (const name of ['certificate-signing-key', 'url-signing-secret']) {
+      expect(statSync(join(dir, 'keys', name)).mode & 0o777).toBe(0o600);
+    }
+    const content = sampleContent();
+    expect(verifyContent(again.publicKey, content, signContent(first.privateKey, content))).toBe(true);
+    expect(readdirSync(join(dir, 'keys')).sort()).toEqual(['certificate-signing-key', 'url-signing-secret']);
+  });
+
+  it('CERTIFICATE_SIGNING_KEY, when configured, replaces the generated key', () => {
+    const configured = loadCertificateKeys({ dataDir: dir, signingKeyBase64: Buffer.alloc(32, 7).toString('base64') });
+    expect(configured.publicKeyBase64).not.toBe(loadCertificateKeys({ dataDir: join(dir, 'other') }).publicKeyBase64);
+    expect(loadCertificateKeys({ dataDir: join(dir, 'x'), signingKeyBase64: Buffer.alloc(32, 7).toString('base64') }).publicKeyBase64).toBe(
+      configured.publicKeyBase64,
+    );
+  });
+});
+
+describe('migration 003_certificates', () => {
+  it('creates certificates and certificate_sequences with their uniqueness and status rules', () => {
+    const db = openDatabase(join(dir, 'cloud.sqlite'));
+    try {
+      const now = new Date().toISOString();
+      const account = createAccount(db, { name: 'Acme', subscriptionStatus: 'active', now });
+      const token = db.prepare(`INSERT INTO license_tokens (prefix_id, jti, account_id, product, status, created_at, updated_at)
+                                VALUES ('ltok_1', 'j1', ?, 'engine', 'active', ?, ?) RETURNING id`).get(account.id, now, now) as { id: number };
+      const wipe = (job: string) =>
+        (db.prepare(`INSERT INTO wipe_results (public_id, account_id, token_id, job_id, certifiable, created_at, updated_at)
+                     VALUES (?, ?, ?, ?, 1, ?, ?) RETURNING id`).get(`wr_${job}`, account.id, token.id, job, now, now) as { id: number }).id;
+      const w1 = wipe('a');
+      const first = createCertificate(db, { accountId: account.id, wipeResultId: w1, now });
+      expect(createCertificate(db, { accountId: account.id, wipeResultId: w1, now })).toEqual(first); // idempotent per wipe result
+      expect(() =>
+        db.prepare(`INSERT INTO certificates (public_id, account_id, wipe_result_id, sequence, certificate_number, created_at, updated_at)
+                    VALUES ('cert_x', ?, ?, 1, 'CW-000001', ?, ?)`).run(account.id, wipe('b'), now, now),
+      ).toThrow(/UNIQUE/);
+      expect(() => db.prepare(`UPDATE certificates SET status = 'done'`).run()).toThrow(/CHECK/);
+      const raw = new Database(join(dir, 'cloud.sqlite'), { readonly: true });
+      expect(raw.prepare(`SELECT version FROM schema_migrations WHERE version = '003_certificates.sql'`).pluck().get()).toBe('003_certificates.sql');
+      raw.close();
+    } finally {
+      db.close();
+    }
+  });
+});

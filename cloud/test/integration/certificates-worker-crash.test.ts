@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/adapters/db/accounts.js';
+import { openDatabase, type WritableDb } from '../../src/adapters/db/open.js';
+import { createToken } from '../../src/adapters/db/tokens.js';
+import { storeWipeResult } from '../../src/adapters/db/wipe-results.js';
+import { listObjects, requireBuiltCloud, startCli, waitFor, type Child } from '../certificates/processes.js';
+import { wipeBody } from '../certificates/pipeline.js';
+
+const RESULTS = 12;
+const KILLS = 3;
+
+describe('erasure-cloud worker killed with SIGKILL mid-generation', () => {
+  let dir: string;
+  let db: WritableDb;
+  const children: Child[] = [];
+  const env = () => ({ DATA_DIR: dir, PUBLIC_BASE_URL: 'https://erasure.test' });
+
+  beforeAll(() => {
+    requireBuiltCloud();
+    dir = mkdtempSync(join(tmpdir(), 'erasure-crash-'));
+    db = openDatabase(join(dir, 'cloud.sqlite'));
+    const now = new Date().toISOString();
+    const account = createAccount(db, { name: 'Acme Refurb', subscriptionStatus: 'active', now });
+    const token = createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'ana@acme.test', expiresAt: null, now });
+    for (let i = 0; i < RESULTS; i++) {
+      const { jti: _jti, ...record } = wipeBody(token.jti, `job-${i}`, { drive_serial: `SER-${i}`, passes_completed: 1 });
+      storeWipeResult(db, { accountId: account.id, tokenId: token.id, record, certifiable: true, now });
+    }
+  });
+  afterAll(() => {
+    for (const child of children) child.process.kill('SIGKILL');
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const generating = () => db.prepare(`SELECT public_id FROM certificates WHERE status = 'generating'`).pluck().get() as string | undefined;
+
+  it('resumes after each restart with exactly one certificate and one pair of objects per result', async () => {
+    const killed = new Set<string>();
+    for (let round = 0; round < KILLS; round++) {
+      const worker = startCli(['worker', '--lease-seconds', '2'], env());
+      children.push(worker);
+      // Kill at a random moment of a generation: after the claim, mid-render, between or after the puts.
+      const victim = await waitFor(generating, 20_000, 2, 'a certificate in generating');
+      await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 60)));
+      worker.process.kill('SIGKILL');
+      expect(await worker.exited).toBe('SIGKILL');
+      killed.add(victim);
+    }
+
+    const survivor = startCli(['worker', '--lease-seconds', '2'], env());
+    children.push(survivor);
+    await waitFor(
+      () => (db.prepare(`SELECT count(*) FROM certificates WHERE status = 'complete'`).pluck().get() as number) === RESULTS,
+      60_000,
+      50,
+      'every certificate complete',
+    );
+    survivor.process.kill('SIGTERM');
+    expect(await survivor.exited).toBe(0); // graceful stop
+
+    const certs = db.prepare('SELECT * FROM certificates ORDER BY sequence').all() as Record<string, string>[];
+    expect(certs.map((c) => c.certificate_number)).toEqual(Array.from({ length: RESULTS }, (_, i) => `CW-${String(i + 1).padStart(6, '0')}`));
+    expect(new Set(certs.map((c) => c.wipe_result_id)).size).toBe(RESULTS);
+    expect(db.prepare(`SELECT DISTINCT status FROM jobs`).pluck().all()).toEqual(['done']);
+    expect(db.prepare(`SELECT DISTINCT certificate_status FROM wipe_results`).pluck().all()).toEqual(['complete']);
+
+    const objects = listObjects(join(dir, 'objects'));
+    expect(objects).toHaveLength(2 * RESULTS);
+    expect(objects).toEqual(certs.flatMap((c) => [c.certificate_key, c.report_key]).sort());
+    for (const c of certs) {
+      const digest = (key: string) => createHash('sha256').update(readFileSync(join(dir, 'objects', key))).digest('hex');
+      expect(digest(c.certificate_key!)).toBe(c.certificate_sha256);
+      expect(digest(c.report_key!)).toBe(c.report_sha256);
+    }
+    // The interrupted certificates were really resumed by a later claim, not skipped.
+    const attempts = db
+      .prepare(`SELECT j.attempts FROM jobs j JOIN certificates c ON c.wipe_result_id = j.subject_id WHERE c.public_id = ?`)
+      .pluck();
+    for (const id of killed) expect(attempts.get(id) as number).toBeGreaterThanOrEqual(2);
+  }, 120_000);
+});

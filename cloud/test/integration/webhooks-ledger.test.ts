@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/adapters/clock.js';
+import { createWebhookSender } from '../../src/adapters/webhook-http.js';
+import { productionPolicy } from '../../src/domain/webhooks/policy.js';
+import { startWebhookWorker } from '../../src/jobs/webhook-worker.js';
+import { startReceiver, startWebhookCloud, waitFor, type WebhookCloud } from '../webhook-helpers.js';
+
+const clouds: WebhookCloud[] = [];
+let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
+
+afterEach(async () => {
+  for (const cloud of clouds.splice(0).reverse()) await cloud.stop();
+  await receiver?.close();
+  receiver = undefined;
+});
+
+const start = async (options: Parameters<typeof startWebhookCloud>[0]) => {
+  const cloud = await startWebhookCloud(options);
+  clouds.push(cloud);
+  return cloud;
+};
+
+describe('the delivery ledger over a real SQLite file', () => {
+  it('a cloud restarted mid-backoff still delivers, resuming the same ledger row', async () => {
+    receiver = await startReceiver((index) => (index === 0 ? 500 : 200));
+    // ~1 s before the second attempt: the first cloud is stopped well inside that wait.
+    const first = await start({ retryBaseMs: 1000 });
+    const account = first.account();
+    first.subscribe(account.id, 'wipe_session_ready', receiver.url);
+    expect((await first.post('/internal/tokens/validate', { jti: first.token(account.id).jti })).status).toBe(200);
+    await waitFor(() => first.deliveries()[0]?.response_code === 500, 5000, 'first attempt recorded');
+    const waiting = first.db.prepare('SELECT status, next_attempt_at, lease_until FROM webhook_deliveries').get() as Record<string, string | null>;
+    await first.stop();
+    expect(waiting).toMatchObject({ status: 'pending', lease_until: null });
+    expect(Date.parse(waiting.next_attempt_at!)).toBeGreaterThan(Date.now());
+
+    const second = await start({ dir: first.dir, retryBaseMs: 1000 });
+    await waitFor(() => second.deliveries()[0]?.status === 'delivered', 10_000, 'delivery after restart');
+    expect(second.deliveries()).toMatchObject([{ status: 'delivered', attempts: 2, response_code: 200 }]);
+    expect(receiver.requests.map((r) => r.json.event_id)).toEqual([receiver.requests[0]!.json.event_id, receiver.requests[0]!.json.event_id]);
+  });
+
+  it('two workers on one file never make the same attempt: each event arrives exactly once', async () => {
+    receiver = await startReceiver();
+    const a = await start({ worker: false });
+    const account = a.account();
+    a.subscribe(account.id, 'wipe_session_ready', receiver.url);
+    const token = a.token(account.id);
+    for (let i = 0; i < 150; i++) expect((await a.post('/internal/tokens/validate', { jti: token.jti })).status).toBe(200);
+    // Two processes' worth of workers: two connections, two workers, racing for the same rows.
+    const b = await start({ dir: a.dir, worker: false });
+    a.runtime.startWorker({ pollMs: 5, concurrency: 8 });
+    b.runtime.startWorker({ pollMs: 5, concurrency: 8 });
+    await waitFor(() => a.deliveries().every((d) => d.status === 'delivered'), 15_000, 'all delivered');
+    const ids = receiver.requests.map((r) => r.json.event_id as string);
+    expect(ids).toHaveLength(150);
+    expect(new Set(ids).size).toBe(150);
+    expect(a.deliveries().every((d) => d.attempts === 1)).toBe(true);
+  });
+
+  it('a delivery that fails every attempt of its round ends failed after 8 attempts', async () => {
+    receiver = await startReceiver(() => 502);
+    const cloud = await start({ worker: false });
+    const account = cloud.account();
+    cloud.subscribe(account.id, 'wipe_session_ready', receiver.url);
+    expect((await cloud.post('/internal/tokens/validate', { jti: cloud.token(account.id).jti })).status).toBe(200);
+    // The production policy with a 0.2 ms base (waits sum to ~1 s), and auto-disable out of reach, so the round runs out.
+    const sender = createWebhookSender({ allowHttp: true, timeoutMs: 10_000 });
+    const worker = startWebhookWorker({ db: cloud.db, clock: systemClock, sender, policy: { ...productionPolicy(0.2), autoDisableAfter: 100 }, pollMs: 5 });
+    try {
+      await waitFor(() => cloud.deliveries()[0]?.status === 'failed', 15_000, 'exhausted round');
+    } finally {
+      await worker.stop();
+      await sender.close();
+    }
+    expect(cloud.deliveries()).toMatchObject([{ status: 'failed', attempts: 8, response_code: 502 }]);
+    expect(receiver.requests).toHaveLength(8);
+  });
+});

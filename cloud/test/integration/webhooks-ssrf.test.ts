@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createWebhookSender, type Resolve } from '../../src/adapters/webhook-http.js';
+import { refusedAddressReason, refusedHostnameReason } from '../../src/domain/webhooks/ssrf.js';
+import { checkWebhookUrl } from '../../src/domain/webhooks/subscriptions.js';
+import { startReceiver } from '../webhook-helpers.js';
+
+let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
+afterEach(async () => {
+  await receiver?.close();
+  receiver = undefined;
+});
+
+describe('SSRF guard: the decision on addresses (no traffic)', () => {
+  it.each([
+    ['127.0.0.1', 'loopback'],
+    ['127.45.6.7', 'loopback'],
+    ['10.0.0.0', 'private'],
+    ['10.255.1.2', 'private'],
+    ['172.16.0.1', 'private'],
+    ['172.31.255.254', 'private'],
+    ['192.168.1.1', 'private'],
+    ['100.64.0.1', 'carrier-grade NAT'],
+    ['100.100.100.200', 'carrier-grade NAT'],
+    ['169.254.169.254', 'link-local'],
+    ['169.254.170.2', 'link-local'],
+    ['192.0.0.192', 'IETF protocol assignments'],
+    ['0.0.0.0', 'unspecified'],
+    ['224.0.0.251', 'multicast'],
+    ['255.255.255.255', 'reserved'],
+    ['::1', 'loopback'],
+    ['::', 'unspecified'],
+    ['fe80::1', 'link-local'],
+    ['fe80::1%eth0', 'link-local'],
+    ['fc00::1', 'private'],
+    ['fd00:ec2::254', 'private'],
+    ['ff02::1', 'multicast'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['::ffff:7f00:1', 'loopback'],
+    ['::ffff:a9fe:a9fe', 'link-local'],
+    ['::ffff:10.0.0.1', 'private'],
+    ['[::1]', 'loopback'],
+    ['64:ff9b::a9fe:a9fe', 'NAT64'],
+  ])('refuses %s (%s)', (address, reason) => {
+    expect(refusedAddressReason(address)).toBe(reason);
+  });
+
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '169.255.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) => {
+    expect(refusedAddressReason(address)).toBeNull();
+  });
+
+  it('refuses names that are not addresses, and well-known internal names before any DNS', () => {
+    expect(refusedAddressReason('example.com')).toBe('not an IP address');
+    expect(refusedHostnameReason('localhost')).toBe('loopback');
+    expect(refusedHostnameReason('api.localhost.')).toBe('loopback');
+    expect(refusedHostnameReason('metadata.google.internal')).toBe('cloud metadata');
+    expect(refusedHostnameReason('hooks.example.com')).toBeNull();
+  });
+
+  it('subscription URLs: https only outside WEBHOOK_ALLOW_HTTP mode, and no internal literals', () => {
+    expect(checkWebhookUrl('https://hooks.example.com/in', false)).toEqual({ ok: true, value: 'https://hooks.example.com/in' });
+    expect(checkWebhookUrl('http://hooks.example.com/in', false)).toEqual({ ok: false, error: 'url must use https' });
+    expect(checkWebhookUrl('http://hooks.example.com/in', true).ok).toBe(true);
+    expect(checkWebhookUrl('ftp://hooks.example.com/in', true)).toEqual({ ok: false, error: 'url must be http or https' });
+    for (const url of ['https://127.0.0.1/x', 'https://10.0.0.8/x', 'https://169.254.169.254/latest', 'https://localhost/x', 'https://[::1]/x']) {
+      expect(checkWebhookUrl(url, false).ok, url).toBe(false);
+    }
+    expect(checkWebhookUrl('https://user:pw@hooks.example.com/', false).ok).toBe(false);
+  });
+});
+
+describe('SSRF guard: the dispatcher refuses at connect time', () => {
+  const body = '{"event_id":"x"}';
+  const headers = { 'content-type': 'application/json' };
+
+  it('refuses 127.0.0.1 and localhost: the loopback receiver sees nothing', async () => {
+    receiver = await startReceiver();
+    const sender = createWebhookSender({ allowHttp: false, timeoutMs: 2000 });
+    try {
+      for (const url of [receiver.url, `http://localhost:${receiver.port}/hook`, `http://[::ffff:127.0.0.1]:${receiver.port}/hook`]) {
+        const outcome = await sender.send(url, body, headers);
+        expect(outcome.ok, url).toBe(false);
+        expect(!outcome.ok && outcome.error, url).toMatch(/^refused destination .*loopback address$/);
+      }
+    } finally {
+      await sender.close();
+    }
+    expect(receiver.requests).toHaveLength(0);
+  });
+
+  it('checks every address a name resolves to at connect time (DNS rebinding), and connects to none', async () => {
+    const lookups: string[] = [];
+    // A name that looks public at subscription time but resolves to metadata and private space now.
+    const resolve: Resolve = (hostname, callback) => {
+      lookups.push(hostname);
+      callback(null, [
+        { address: '93.184.216.34', family: 4 },
+        { address: hostname.startsWith('meta') ? '169.254.169.254' : '10.0.0.7', family: 4 },
+      ]);
+    };
+    const sender = createWebhookSender({ allowHttp: false, timeoutMs: 2000, resolve });
+    try {
+      const metadata = await sender.send('https://metadata-rebind.example/x', body, headers);
+      const internal = await sender.send('https://rebind.example/x', body, headers);
+      expect(metadata).toMatchObject({ ok: false, error: 'refused destination metadata-rebind.example (169.254.169.254): link-local address' });
+      expect(internal).toMatchObject({ ok: false, error: 'refused destination rebind.example (10.0.0.7): private address' });
+    } finally {
+      await sender.close();
+    }
+    expect(lookups).toEqual(['metadata-rebind.example', 'rebind.example']);
+  });
+
+  it('in WEBHOOK_ALLOW_HTTP mode the same sender reaches the loopback receiver (the guard is what refused)', async () => {
+    receiver = await startReceiver(() => 204);
+    const sender = createWebhookSender({ allowHttp: true, timeoutMs: 2000 });
+    try {
+      expect(await sender.send(receiver.url, body, headers)).toMatchObject({ ok: true, status: 204 });
+    } finally {
+      await sender.close();
+    }
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('never follows a redirect: a 3xx is the answer', async () => {
+    receiver = await startReceiver(() => 307);
+    const sender = createWebhookSender({ allowHttp: true, timeoutMs: 2000 });
+    try {
+      expect(await sender.send(receiver.url, body, headers)).toMatchObject({ ok: true, status: 307 });
+    } finally {
+      await sender.close();
+    }
+    expect(receiver.requests).toHaveLength(1);
+  });
+});

@@ -1,0 +1,45 @@
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ReadonlyDb } from '../../src/adapters/db/open.js';
+import { migrate } from '../../src/adapters/db/open.js';
+import { createWipeGridReader } from '../../src/adapters/db/wipes-grid.js';
+
+const MIGRATIONS = new URL('../../migrations/', import.meta.url);
+
+describe('wipes grid reader before and after the certificates migration', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('works without a certificates table (badges only), and links certificates once it exists', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'erasure-grid-'));
+    dirs.push(dir);
+    for (const file of ['001_init.sql', '002_web.sql']) copyFileSync(new URL(file, MIGRATIONS), join(dir, file));
+    const db = new Database(':memory:');
+    migrate(db, pathToFileURL(`${dir}/`));
+    db.exec(`
+      INSERT INTO accounts (id, public_id, name, created_at, updated_at) VALUES (1, 'acct_a', 'A', 't', 't');
+      INSERT INTO license_tokens (id, prefix_id, jti, account_id, product, status, created_at, updated_at)
+        VALUES (1, 'ltok_a', 'jti-a', 1, 'engine', 'active', 't', 't');
+      INSERT INTO wipe_results (id, public_id, account_id, token_id, job_id, certifiable, certificate_status, created_at, updated_at)
+        VALUES (1, 'wr_a', 1, 1, 'job-a', 1, 'complete', '2026-11-22T12:00:00.000Z', 't');`);
+    const before = createWipeGridReader(db as ReadonlyDb);
+    expect(before.hasCertificates).toBe(false);
+    expect(before.page(1, 100, 0).rows[0]).toMatchObject({ public_id: 'wr_a', certificate_status: 'complete', cert_public_id: null });
+
+    // Every later migration (003 certificates and on) applied to the same file.
+    for (const file of readdirSync(MIGRATIONS).filter((f) => /^\d{3}_.*\.sql$/.test(f))) copyFileSync(new URL(file, MIGRATIONS), join(dir, file));
+    migrate(db, pathToFileURL(`${dir}/`));
+    db.exec(`INSERT INTO certificates (public_id, account_id, wipe_result_id, sequence, certificate_number, status, created_at, updated_at)
+             VALUES ('cert_a', 1, 1, 1, 'CW-000001', 'complete', 't', 't')`);
+    const after = createWipeGridReader(db as ReadonlyDb);
+    expect(after.hasCertificates).toBe(true);
+    expect(after.page(1, 100, 0).rows[0]).toMatchObject({ cert_public_id: 'cert_a', cert_number: 'CW-000001', cert_status: 'complete' });
+    db.close();
+  });
+});

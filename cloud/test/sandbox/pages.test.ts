@@ -1,0 +1,91 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../e2e/web-fixture.js';
+import { startSandbox, type Sandbox } from './helpers.js';
+
+/** Screenshots go to the repo's gitignored test-results/. */
+const SCREENS = fileURLToPath(new URL('../../../test-results/sandbox/', import.meta.url));
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENS, { recursive: true });
+  await page.screenshot({ path: join(SCREENS, `${name}.png`), fullPage: true });
+}
+
+describe('sandbox pages in Chromium (spec 4.6)', () => {
+  let sut: Sandbox;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+
+  beforeAll(async () => {
+    sut = await startSandbox({ webappBaseUrl: 'http://127.0.0.1:3000' });
+    browser = await launchBrowser();
+    page = browser.page;
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await sut?.close();
+  });
+
+  it('the API browser lists every endpoint, sends a request and shows status and JSON', async () => {
+    await page.goto(`${sut.base}/`);
+    await expect(page.title()).resolves.toBe('API browser · Erasure sandbox');
+    expect(await page.locator('#endpoint-list button').count()).toBe(23);
+    // The first endpoint (POST /sandbox/tokens with a sample body) is preselected.
+    await expect(page.inputValue('#path')).resolves.toBe('/sandbox/tokens');
+    await page.click('#send');
+    await page.locator('#status', { hasText: '201' }).waitFor({ timeout: 5000 });
+    const answer = JSON.parse((await page.textContent('#response')) ?? '');
+    expect(answer).toMatchObject({ account_name: 'Acme Refurb', user_email: 'tech@acme.test', quota_limit: 5, use_count: 0 });
+    await screenshot(page, 'api-browser');
+
+    // Picking another endpoint and sending a GET shows the row just minted.
+    await page.locator('#endpoint-list button', { hasText: 'GET/sandbox/tokens' }).click();
+    await page.click('#send');
+    await page.locator('#status', { hasText: '200' }).waitFor({ timeout: 5000 });
+    expect(await page.textContent('#response')).toContain(answer.jti);
+
+    // A device call with the jti as credential, edited in the body editor.
+    await page.locator('#endpoint-list button', { hasText: '/internal/tokens/verify' }).click();
+    await page.fill('#body', JSON.stringify({ jti: answer.jti }));
+    await page.click('#send');
+    await page.locator('#status', { hasText: '200' }).waitFor({ timeout: 5000 });
+    expect(JSON.parse((await page.textContent('#response')) ?? '')).toEqual({ allow: true, status: 'active', account: 'Acme Refurb', quota_remaining: 5 });
+  });
+
+  it('the webhook viewer shows a new sink capture within 3 seconds and re-enables a subscription', async () => {
+    const token = await sut.token({ account_id: 'acct_viewer', account_name: 'Viewer Co' });
+    const hook = (await sut.call('POST', '/sandbox/webhooks', { event_type: 'wipe_session_ready', account_id: 'acct_viewer' })).json;
+    await page.goto(`${sut.base}/webhooks`);
+    await page.locator('#subscriptions', { hasText: hook.prefix_id }).waitFor({ timeout: 5000 });
+    await page.locator('#captures', { hasText: 'Nothing captured yet' }).waitFor({ timeout: 5000 });
+
+    await sut.internal('/internal/tokens/validate', { jti: token.jti });
+    const started = Date.now();
+    await page.locator('#captures tr', { hasText: 'wipe_session_ready' }).waitFor({ timeout: 3500 });
+    expect(Date.now() - started).toBeLessThan(3500);
+    await expect(page.locator('#captures').textContent()).resolves.toContain('signature valid');
+    await expect(page.locator('#deliveries').textContent()).resolves.toContain('delivered');
+
+    await sut.call('PATCH', `/sandbox/webhooks/${hook.prefix_id}`, { active: false });
+    const button = page.locator(`button[data-enable="${hook.prefix_id}"]`);
+    await button.waitFor({ timeout: 3500 });
+    await screenshot(page, 'webhooks-viewer');
+    await button.click();
+    await button.waitFor({ state: 'detached', timeout: 3500 });
+    expect((await sut.call('GET', '/sandbox/webhooks')).json.find((w: any) => w.prefix_id === hook.prefix_id)).toMatchObject({ active: true, failure_count: 0 });
+  });
+
+  it('the live console loads with the webapp base URL and shows the sandbox refusal for a bad path', async () => {
+    await page.goto(`${sut.base}/live`);
+    await expect(page.inputValue('#base-url')).resolves.toBe('http://127.0.0.1:3000');
+    await page.fill('#api-key', 'ek_example');
+    await page.fill('#path', '/internal/tokens/verify');
+    await page.click('button[type=submit]');
+    await page.locator('#status', { hasText: 'Sandbox answered 422' }).waitFor({ timeout: 5000 });
+    expect(await page.textContent('#response')).toContain('path must start with /api/');
+    await screenshot(page, 'live-console');
+  });
+});

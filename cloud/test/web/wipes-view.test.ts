@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { WipeView } from '../../src/domain/wipes/grid.js';
+import { readViewState, toCsv, visibleRows } from '../../web/src/pages/wipes-view.js';
+
+const row = (id: string, fields: Partial<WipeView>): WipeView => ({
+  id,
+  job_id: `job-${id}`,
+  vendor: null,
+  model: null,
+  serial: null,
+  capacity_gb: null,
+  media_type: null,
+  method: null,
+  passes_completed: null,
+  source: { kind: 'none' },
+  started_at: null,
+  completed_at: null,
+  duration_seconds: null,
+  status: 'completed',
+  status_label: 'Pass',
+  status_tone: 'pass',
+  technician: null,
+  certificate: { kind: 'not_issued' },
+  ...fields,
+});
+
+const rows = [
+  row('a', { model: 'WDC WD20', capacity_gb: 2000, completed_at: '2026-11-22T13:00:00Z', source: { kind: 'hotswap' } }),
+  row('b', { model: 'ST1000', capacity_gb: 1000, completed_at: '2026-11-22T11:00:00Z', status: 'failed', status_label: 'Fail', media_type: 'HDD', duration_seconds: 90 }),
+  row('c', { model: 'SAMSUNG', capacity_gb: 512, completed_at: null, media_type: 'SSD', serial: 'S4DY', duration_seconds: 750, certificate: { kind: 'issued', id: 'cert_x', number: 'CW-000007' } }),
+];
+const ids = (list: WipeView[]) => list.map((r) => r.id);
+const view = (query: string) => visibleRows(rows, readViewState(new URLSearchParams(query)));
+
+describe('wipes grid view state (client side, spec 4.5)', () => {
+  it('sorts by every listed option, missing values last, ties in server order', () => {
+    expect(ids(view(''))).toEqual(['a', 'b', 'c']);
+    expect(ids(view('sort=completed_asc'))).toEqual(['b', 'a', 'c']);
+    expect(ids(view('sort=model_asc'))).toEqual(['c', 'b', 'a']);
+    expect(ids(view('sort=model_desc'))).toEqual(['a', 'b', 'c']);
+    expect(ids(view('sort=capacity_desc'))).toEqual(['a', 'b', 'c']);
+    expect(ids(view('sort=duration_desc'))).toEqual(['c', 'b', 'a']);
+    expect(ids(view('sort=status_asc'))).toEqual(['b', 'a', 'c']);
+    expect(ids(view('sort=bogus'))).toEqual(['a', 'b', 'c']);
+  });
+
+  it('filters by status, media type and source, and searches every shown column', () => {
+    expect(ids(view('status=Fail'))).toEqual(['b']);
+    expect(ids(view('media=SSD'))).toEqual(['c']);
+    expect(ids(view('media=unknown'))).toEqual(['a']);
+    expect(ids(view('source=hotswap'))).toEqual(['a']);
+    expect(ids(view('q=cw-000007'))).toEqual(['c']);
+    expect(ids(view('q=s4dy&media=HDD'))).toEqual([]);
+  });
+
+  it('exports exactly the given rows as CSV, quoting and defusing formulas', () => {
+    const csv = toCsv([row('x', { model: '=HYPERLINK("evil")', serial: 'a,b', capacity_gb: 512 })]);
+    const [header, line] = csv.trim().split('\r\n');
+    expect(header).toBe('Wipe ID,Vendor,Model,Serial,Capacity (GB),Media Type,Method,Source,Duration (s),Status,Technician,Started,Completed,Certificate');
+    expect(line).toBe(`x,,"'=HYPERLINK(""evil"")","a,b",512,,,,,Pass,,,,Not issued`);
+  });
+});

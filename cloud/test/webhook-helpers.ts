@@ -1,0 +1,152 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signServiceRequest } from '@erasure/shared';
+import type { FastifyInstance } from 'fastify';
+import { systemClock } from '../src/adapters/clock.js';
+import { createAccount } from '../src/adapters/db/accounts.js';
+import { openDatabase, type WritableDb } from '../src/adapters/db/open.js';
+import { createToken, type TokenRow } from '../src/adapters/db/tokens.js';
+import { buildCloudApp } from '../src/http/app.js';
+import { createWebhook } from '../src/domain/webhooks/manage.js';
+import type { WebhookEventType } from '../src/domain/webhooks/types.js';
+import { createWebhookRuntime, type WebhookRuntime } from '../src/jobs/webhook-runtime.js';
+import { SECRET } from './helpers.js';
+
+/** One request a receiver got, raw body included. */
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: any;
+}
+
+/** A real HTTP receiver on loopback; `respond` decides each answer's status from its 0-based index. */
+export async function startReceiver(respond: (index: number, request: Received) => number = () => 200) {
+  const requests: Received[] = [];
+  let decide = respond;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      let json: unknown;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        json = undefined;
+      }
+      const received = { headers: req.headers, body, json };
+      const status = decide(requests.length, received);
+      requests.push(received);
+      const location = status >= 300 && status < 400 ? { location: '/hook/elsewhere' } : {};
+      res.writeHead(status, { 'content-type': 'text/plain', ...location }).end(status < 300 ? 'ok' : 'nope');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    port,
+    requests,
+    respond(next: (index: number, request: Received) => number) {
+      decide = next;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The receiver rule of spec 6, computed independently of the cloud's code with node:crypto. */
+export function signatureValid(secret: string, received: Received, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
+  const timestamp = String(received.headers['x-erase-engine-timestamp'] ?? '');
+  const given = String(received.headers['x-erase-engine-signature'] ?? '');
+  if (!/^\d+$/.test(timestamp) || Math.abs(nowSeconds - Number(timestamp)) > 300) return false;
+  const expected = `sha256=${createHmac('sha256', secret).update(`${timestamp}.${received.body}`).digest('hex')}`;
+  return expected.length === given.length && timingSafeEqual(Buffer.from(expected), Buffer.from(given));
+}
+
+export async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export interface WebhookCloud {
+  app: FastifyInstance;
+  db: WritableDb;
+  dir: string;
+  runtime: WebhookRuntime;
+  post(url: string, body: unknown): Promise<{ status: number; json: any }>;
+  account(name?: string): { id: number; publicId: string };
+  token(accountId: number, options?: { quota?: number | null; product?: 'engine' | 'hotswap' }): TokenRow;
+  subscribe(accountId: number, eventType: WebhookEventType, url: string, auth?: Record<string, string>): { id: string; secret: string };
+  deliveries(): { event_type: string; status: string; attempts: number; response_code: number | null; event_id: string; payload: string }[];
+  /** Stops worker, app and database, keeping the SQLite file (a restart reopens it). */
+  stop(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A cloud on the real clock over a SQLite file in `dir` (fresh when omitted), in allow-http
+ * mode, with its in-process delivery worker polling fast. Two over one `dir` share a ledger.
+ */
+export async function startWebhookCloud(options: { dir?: string; retryBaseMs?: number; worker?: boolean; concurrency?: number } = {}): Promise<WebhookCloud> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'erasure-webhooks-'));
+  const db = openDatabase(join(dir, 'cloud.sqlite'));
+  const publicBaseUrl = 'https://cloud.example.test';
+  const runtime = createWebhookRuntime({ db, clock: systemClock, publicBaseUrl, allowHttp: true, retryBaseMs: options.retryBaseMs ?? 2 });
+  const app = buildCloudApp({ db, clock: systemClock, internalApiSecret: SECRET, publicBaseUrl, allowHttpTargets: true, webhooks: runtime });
+  await app.ready();
+  if (options.worker !== false) runtime.startWorker({ pollMs: 25, ...(options.concurrency ? { concurrency: options.concurrency } : {}) });
+  const now = () => new Date().toISOString();
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await runtime.stop();
+    await app.close();
+    db.close();
+  };
+  return {
+    app,
+    db,
+    dir,
+    runtime,
+    async post(url, body) {
+      const payload = JSON.stringify(body);
+      const res = await app.inject({ method: 'POST', url, payload, headers: { ...signServiceRequest(SECRET, payload), 'content-type': 'application/json' } });
+      return { status: res.statusCode, json: res.body ? JSON.parse(res.body) : undefined };
+    },
+    account(name = 'Acme Refurb') {
+      const row = createAccount(db, { name, subscriptionStatus: 'active', now: now() });
+      return { id: row.id, publicId: row.public_id };
+    },
+    token(accountId, opts = {}) {
+      return createToken(db, { accountId, product: opts.product ?? 'engine', quotaLimit: opts.quota ?? null, userEmail: 'tech@example.com', expiresAt: null, now: now() });
+    },
+    subscribe(accountId, eventType, url, auth = {}) {
+      const created = createWebhook(runtime.manage, accountId, { event_type: eventType, url, ...auth });
+      if (!created.ok) throw new Error(created.error);
+      return { id: created.value.row.public_id, secret: created.value.signingSecret };
+    },
+    deliveries() {
+      return db
+        .prepare(
+          `SELECT e.event_type, d.status, d.attempts, d.response_code, e.event_id, e.payload
+             FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id ORDER BY d.id`,
+        )
+        .all() as ReturnType<WebhookCloud['deliveries']>;
+    },
+    stop,
+    async close() {
+      await stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

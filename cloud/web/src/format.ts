@@ -1,0 +1,50 @@
+/** Display helpers shared by the pages. */
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `2026-11-22 10:12` in the viewer's time zone; a dash when absent or unreadable. */
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '—';
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** `45s`, `12m 30s`, `1h 05m`. */
+export function formatDuration(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined) return '—';
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ${pad(seconds % 60)}s`;
+  return `${Math.floor(seconds / 3600)}h ${pad(Math.floor((seconds % 3600) / 60))}m`;
+}
+
+/** Decimal units, as drive labels use: 512 GB, 2 TB, 16 GB of memory reads 17.2 GB. */
+export function formatBytes(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined) return '—';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${value >= 100 || unit === 0 ? Math.round(value) : Math.round(value * 10) / 10} ${units[unit]}`;
+}
+
+/** Memory in binary units, as firmware and operating systems report it: 16 GiB. */
+export function formatMemory(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined) return '—';
+  const gib = bytes / 1024 ** 3;
+  return gib >= 1 ? `${Math.round(gib * 10) / 10} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
+}
+
+export function titleize(value: string): string {
+  return value
+    .split(/[_\s-]+/)
+    .filter(Boolean)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join(' ');
+}
+
+export const dash = (value: string | number | null | undefined): string =>
+  value === null || value === undefined || value === '' ? '—' : String(value);

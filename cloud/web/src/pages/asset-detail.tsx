@@ -1,0 +1,124 @@
+import { useEffect, useState } from 'react';
+import { getJson } from '../api.js';
+import { Badge, ErrorNote, PageHeader, type Tone } from '../components/ui.js';
+import { formatDateTime, formatMemory, titleize } from '../format.js';
+import { Link } from '../router.js';
+import type { AssetDetail } from '../types.js';
+import { Fields, isObject, Rows, Section, show, StorageTable } from './fingerprint-view.js';
+
+/** Sections shown in their own cards, in this order; any other section goes under "More hardware". */
+const OWN_SECTIONS = ['system', 'baseboard', 'bios', 'firmware', 'tpm', 'cpu', 'memory', 'storage', 'batteries', 'displays'];
+
+const TEST_TONES: Record<string, Tone> = { passed: 'pass', failed: 'fail', detected: 'info', not_applicable: 'neutral', not_started: 'neutral' };
+
+/** `/assets/:id`: one machine, its fingerprint rendered by section. */
+export function AssetDetailPage({ id }: { id: string }) {
+  const [asset, setAsset] = useState<AssetDetail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    getJson<AssetDetail>(`/app/api/assets/${encodeURIComponent(id)}`).then(setAsset, (e: unknown) =>
+      setError(e instanceof Error ? e.message : String(e)),
+    );
+  }, [id]);
+
+  if (error) return <ErrorNote message={error} />;
+  if (!asset) return <div className="loading">Loading…</div>;
+  const fp = asset.fingerprint ?? {};
+  const section = (name: string) => (isObject(fp[name]) ? (fp[name] as Record<string, unknown>) : undefined);
+  const list = (name: string) => (Array.isArray(fp[name]) ? (fp[name] as unknown[]) : []);
+  const others = Object.keys(fp).filter((k) => !OWN_SECTIONS.includes(k));
+  const tests = Object.entries(asset.test_results ?? {});
+  const title = [asset.manufacturer, asset.model].filter(Boolean).join(' ') || asset.id;
+
+  return (
+    <>
+      <p className="crumbs">
+        <Link href="/assets">Assets</Link> / <span>{asset.serial_number ?? asset.id}</span>
+      </p>
+      <PageHeader title={title} subtitle={<span className="mono">{asset.id}</span>} />
+      <section className="card summary-grid" data-testid="asset-summary">
+        <Fields
+          doc={{
+            serial_number: asset.serial_number,
+            asset_tag: asset.asset_tag,
+            record_id: asset.record_id,
+            engine_version: asset.engine_version,
+            technician: asset.technician,
+            first_seen: formatDateTime(asset.first_seen_at),
+            last_audit: formatDateTime(asset.audited_at),
+            updated: formatDateTime(asset.updated_at),
+          }}
+        />
+      </section>
+      <div className="grid-2">
+        <Section title="System" testId="section-system">
+          <Fields
+            doc={{
+              ...(section('system') ?? {}),
+              firmware_mode: asset.firmware_mode,
+              secure_boot: asset.secure_boot,
+              bios_version: asset.bios_version,
+              tpm_version: asset.tpm_version,
+            }}
+          />
+        </Section>
+        <div className="stack">
+          <Section title="CPU" testId="section-cpu">
+            {section('cpu') ? <Fields doc={section('cpu')!} /> : <p className="muted">{show(asset.cpu_model)}</p>}
+          </Section>
+          <Section title="Memory" testId="section-memory">
+            <p className="big">{formatMemory(asset.memory_total_bytes)}</p>
+            {section('memory') && <Fields doc={section('memory')!} skip={['total_bytes']} quiet />}
+          </Section>
+        </div>
+      </div>
+      <Section title="Storage and SMART health" testId="section-storage">
+        <StorageTable drives={list('storage')} />
+      </Section>
+      <div className="grid-2">
+        <Section title="Batteries" testId="section-batteries">
+          {list('batteries').length > 0 ? <Rows items={list('batteries')} /> : <p className="muted">No batteries reported.</p>}
+        </Section>
+        <Section title="Displays" testId="section-displays">
+          {list('displays').length > 0 ? <Rows items={list('displays')} /> : <p className="muted">No displays reported.</p>}
+        </Section>
+      </div>
+      <div className="grid-2">
+        <Section title="Hardware tests" testId="section-tests">
+          {tests.length === 0 ? (
+            <p className="muted">No tests run.</p>
+          ) : (
+            <ul className="tests">
+              {tests.map(([name, result]) => {
+                const status = isObject(result) && typeof result.status === 'string' ? result.status : 'unknown';
+                const detail = isObject(result) && typeof result.detail === 'string' ? result.detail : null;
+                return (
+                  <li key={name}>
+                    <span>{titleize(name)}</span>
+                    <span>
+                      <Badge tone={TEST_TONES[status] ?? 'neutral'}>{titleize(status)}</Badge>
+                      {detail && <span className="muted"> {detail}</span>}
+                    </span>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </Section>
+        <Section title="Notes" testId="section-notes">
+          {asset.notes ? <p className="notes">{asset.notes}</p> : <p className="muted">No operator notes.</p>}
+        </Section>
+      </div>
+      {others.length > 0 && (
+        <Section title="More hardware">
+          {others.map((name) => (
+            <details key={name} className="more">
+              <summary>{titleize(name)}</summary>
+              {Array.isArray(fp[name]) ? <Rows items={fp[name] as unknown[]} /> : isObject(fp[name]) ? <Fields doc={fp[name] as Record<string, unknown>} /> : <p>{show(fp[name])}</p>}
+            </details>
+          ))}
+        </Section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,208 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { getJson, sendJson } from '../api.js';
+import { Badge, ErrorNote, PageHeader, type Tone } from '../components/ui.js';
+import { formatDateTime } from '../format.js';
+import type { Webhook, WebhooksPage as WebhooksAnswer } from '../types.js';
+import { WebhookDeliveries } from './webhook-deliveries.js';
+
+const HEALTH: Record<Webhook['health'], { tone: Tone; label: string }> = {
+  healthy: { tone: 'pass', label: 'Healthy' },
+  failing: { tone: 'warning', label: 'Failing' },
+  auto_disabled: { tone: 'fail', label: 'Auto-disabled' },
+  disabled: { tone: 'neutral', label: 'Disabled' },
+};
+
+/**
+ * `/webhooks`: subscriptions per event type (spec 2, 6), their health, the delivery log, manual
+ * redelivery and a test ping. An auto-disabled subscription is shown in a banner with its last
+ * error; enabling it redelivers what failed or was skipped, oldest first.
+ */
+export function WebhooksPage() {
+  const [data, setData] = useState<WebhooksAnswer | null>(null);
+  const [form, setForm] = useState({ event_type: 'wipe_session_completed', url: '', auth_type: 'none', token: '', username: '', password: '' });
+  const [created, setCreated] = useState<(Webhook & { signing_secret: string }) | null>(null);
+  const [shown, setShown] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = () => getJson<WebhooksAnswer>('/app/api/webhooks').then(setData);
+  useEffect(() => {
+    void load();
+  }, []);
+
+  const act = async (work: () => Promise<string | void>) => {
+    setError(null);
+    setNotice(null);
+    try {
+      const message = await work();
+      if (message) setNotice(message);
+      await load();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  const create = (event: FormEvent) => {
+    event.preventDefault();
+    void act(async () => {
+      setCreated(await sendJson<Webhook & { signing_secret: string }>('POST', '/app/api/webhooks', form));
+      setForm({ ...form, url: '', token: '', username: '', password: '' });
+    });
+  };
+  const path = (hook: Webhook, suffix = '') => `/app/api/webhooks/${encodeURIComponent(hook.id)}${suffix}`;
+  const enable = (hook: Webhook) =>
+    act(async () => {
+      const { reconciled } = await sendJson<{ reconciled: number }>('POST', path(hook, '/enable'));
+      return reconciled > 0 ? `Enabled: redelivering ${reconciled} event(s), oldest first.` : 'Enabled.';
+    });
+  const ping = (hook: Webhook) =>
+    act(async () => {
+      const answer = await sendJson<{ ok: boolean; response_code?: number; error?: string }>('POST', path(hook, '/test'));
+      return answer.ok ? `Test ping answered HTTP ${answer.response_code}.` : `Test ping failed: ${answer.error}`;
+    });
+  const remove = (hook: Webhook) => {
+    if (window.confirm(`Delete the ${hook.event_type} webhook to ${hook.url}? Its delivery log goes with it.`)) {
+      void act(async () => void (await sendJson('DELETE', path(hook))));
+    }
+  };
+
+  const disabled = data?.webhooks.filter((h) => h.health === 'auto_disabled') ?? [];
+  return (
+    <>
+      <PageHeader title="Webhooks" subtitle="Signed POSTs (X-Erase-Engine-Signature) to your endpoints when things happen in your account." />
+      {disabled.map((hook) => (
+        <div key={hook.id} className="note note-danger" role="alert" data-testid="auto-disabled">
+          <strong>
+            {hook.event_type} → {hook.url} was disabled after {hook.failure_count} failed deliveries in a row
+          </strong>{' '}
+          ({formatDateTime(hook.auto_disabled_at)}). Last error: {hook.last_error ?? 'unknown'}.
+          {data?.can_manage && (
+            <button type="button" className="button button-small" onClick={() => void enable(hook)}>
+              Re-enable and redeliver
+            </button>
+          )}
+        </div>
+      ))}
+      {notice && <p className="note note-info">{notice}</p>}
+      <ErrorNote message={error} />
+      {data?.can_manage && (
+        <section className="card">
+          <h2>Add a webhook</h2>
+          <form className="form-row" onSubmit={create}>
+            <label>
+              Event
+              <select className="input" value={form.event_type} onChange={(e) => setForm({ ...form, event_type: e.target.value })}>
+                {data.event_types.map((type) => (
+                  <option key={type}>{type}</option>
+                ))}
+              </select>
+            </label>
+            <label className="grow">
+              URL
+              <input className="input" required placeholder="https://example.com/hooks/erasure" value={form.url} onChange={(e) => setForm({ ...form, url: e.target.value })} />
+            </label>
+            <label>
+              Authorization
+              <select className="input" value={form.auth_type} onChange={(e) => setForm({ ...form, auth_type: e.target.value })}>
+                {data.auth_types.map((type) => (
+                  <option key={type}>{type}</option>
+                ))}
+              </select>
+            </label>
+            {form.auth_type === 'bearer' && (
+              <label>
+                Bearer token
+                <input className="input" required value={form.token} onChange={(e) => setForm({ ...form, token: e.target.value })} />
+              </label>
+            )}
+            {form.auth_type === 'basic' && (
+              <>
+                <label>
+                  Username
+                  <input className="input" required value={form.username} onChange={(e) => setForm({ ...form, username: e.target.value })} />
+                </label>
+                <label>
+                  Password
+                  <input className="input" type="password" required value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
+                </label>
+              </>
+            )}
+            <button type="submit" className="button button-primary">
+              Add webhook
+            </button>
+          </form>
+          {created && (
+            <div className="note note-info minted" data-testid="signing-secret">
+              <strong>Signing secret of {created.id}: copy it now, it is shown only once.</strong>
+              <div className="secret-row">
+                <code className="secret">{created.signing_secret}</code>
+              </div>
+            </div>
+          )}
+        </section>
+      )}
+      <div className="table-wrap">
+        <table className="table" data-testid="webhooks-table">
+          <thead>
+            <tr>
+              <th>Event</th>
+              <th>URL</th>
+              <th>Auth</th>
+              <th>Health</th>
+              <th>Last error</th>
+              <th>Last success</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {data?.webhooks.map((hook) => (
+              <tr key={hook.id}>
+                <td className="strong">{hook.event_type}</td>
+                <td className="mono">{hook.url}</td>
+                <td>{hook.auth_type}</td>
+                <td>
+                  <Badge tone={HEALTH[hook.health].tone}>{HEALTH[hook.health].label}</Badge>
+                  {hook.failure_count > 0 && <div className="muted">{hook.failure_count} consecutive failures</div>}
+                  {hook.pending_deliveries > 0 && <div className="muted">{hook.pending_deliveries} pending</div>}
+                </td>
+                <td>{hook.last_error ? `${hook.last_error} (${formatDateTime(hook.last_error_at)})` : <span className="muted">—</span>}</td>
+                <td className="nowrap">{hook.last_success_at ? formatDateTime(hook.last_success_at) : <span className="muted">Never</span>}</td>
+                <td className="actions">
+                  <button type="button" className="button button-small button-ghost" onClick={() => setShown(shown === hook.id ? null : hook.id)}>
+                    {shown === hook.id ? 'Hide log' : 'Deliveries'}
+                  </button>
+                  {data.can_manage && (
+                    <>
+                      <button type="button" className="button button-small" onClick={() => void ping(hook)}>
+                        Test
+                      </button>
+                      {hook.active ? (
+                        <button type="button" className="button button-small" onClick={() => void act(async () => void (await sendJson('POST', path(hook, '/disable'))))}>
+                          Disable
+                        </button>
+                      ) : (
+                        <button type="button" className="button button-small" onClick={() => void enable(hook)}>
+                          Enable
+                        </button>
+                      )}
+                      <button type="button" className="button button-small button-danger" onClick={() => remove(hook)}>
+                        Delete
+                      </button>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {data && data.webhooks.length === 0 && <p className="empty">No webhooks yet.</p>}
+      </div>
+      {shown && (
+        <section className="card">
+          <h2>Deliveries of {shown}</h2>
+          <WebhookDeliveries webhookId={shown} canManage={data?.can_manage ?? false} />
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,246 @@
+import { useEffect, useMemo, useState } from 'react';
+import { getJson, sendJson } from '../api.js';
+import { Badge, ErrorNote, PageHeader, Pager } from '../components/ui.js';
+import { formatDateTime, formatDuration } from '../format.js';
+import { Link, useQueryState } from '../router.js';
+import type { WipeView, WipesPage as WipesData } from '../types.js';
+import { PushSettings } from './push-settings.js';
+import { readViewState, SORTS, toCsv, visibleRows } from './wipes-view.js';
+
+const GENERATING_NOTICE = 'certificate-generating';
+
+function CertificateCell({ row }: { row: WipeView }) {
+  const cell = row.certificate;
+  if (cell.kind === 'issued') {
+    return (
+      <span className="cert">
+        <a href={`/certificates/${encodeURIComponent(cell.id)}`} target="_blank" rel="noopener" data-testid="certificate-link">
+          {cell.number}
+        </a>
+        <a href={`/certificates/${encodeURIComponent(cell.id)}?document=report`} target="_blank" rel="noopener" className="muted-link">
+          Erasure report
+        </a>
+      </span>
+    );
+  }
+  if (cell.kind === 'badge') return <Badge tone={cell.label === 'Failed' ? 'fail' : 'info'}>{cell.label}</Badge>;
+  return <span className="muted">Not issued</span>;
+}
+
+function SourceCell({ row }: { row: WipeView }) {
+  if (row.source.kind === 'asset') {
+    return (
+      <Link href={`/assets/${encodeURIComponent(row.source.asset_id)}`} title={row.source.asset_id}>
+        {row.source.label}
+      </Link>
+    );
+  }
+  if (row.source.kind === 'hotswap') return <Badge tone="neutral">Hotswap</Badge>;
+  return <span className="muted">—</span>;
+}
+
+function downloadCsv(rows: readonly WipeView[]) {
+  const url = URL.createObjectURL(new Blob([toCsv(rows)], { type: 'text/csv;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `wipes-${new Date().toISOString().slice(0, 10)}.csv`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** `/wipes` (spec 4.5): one row per drive per wipe, 100 per page, the only certificate listing. */
+export function WipesPage() {
+  const [params, setParams] = useQueryState();
+  const state = readViewState(params);
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const [data, setData] = useState<WipesData | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [pushNote, setPushNote] = useState<{ tone: 'ok' | 'danger'; text: string } | null>(null);
+  const [showSettings, setShowSettings] = useState(false);
+
+  const load = () =>
+    getJson<WipesData>(`/app/api/wipes?page=${page}`).then(
+      (value) => {
+        setData(value);
+        setError(null);
+      },
+      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+    );
+  useEffect(() => {
+    setSelected(new Set());
+    void load();
+  }, [page]);
+
+  const rows = useMemo(() => (data ? visibleRows(data.rows, state) : []), [data, state.q, state.status, state.media, state.source, state.sort]);
+  const statuses = useMemo(() => [...new Set((data?.rows ?? []).map((r) => r.status_label))].sort(), [data]);
+  const selectedRows = rows.filter((r) => selected.has(r.id));
+  const allVisibleSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
+
+  const toggle = (id: string) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const toggleAll = () => setSelected(allVisibleSelected ? new Set() : new Set(rows.map((r) => r.id)));
+
+  const push = async () => {
+    setPushNote(null);
+    try {
+      const result = await sendJson<{ ok: boolean; pushed?: number; error?: string }>('POST', '/app/api/wipes/push', {
+        ids: selectedRows.map((r) => r.id),
+      });
+      setPushNote({ tone: 'ok', text: `Pushed ${result.pushed} row${result.pushed === 1 ? '' : 's'} to ${data?.push.url}.` });
+    } catch (e) {
+      setPushNote({ tone: 'danger', text: `Push failed: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  };
+
+  const filtersActive = state.q !== '' || state.status !== '' || state.media !== '' || state.source !== '';
+  return (
+    <>
+      <PageHeader
+        title="Wipes"
+        subtitle={data ? `${data.count} drive wipe${data.count === 1 ? '' : 's'} · newest first · ${data.page_size} per page` : 'Loading…'}
+        actions={
+          <>
+            <button type="button" className="button" onClick={() => downloadCsv(rows)} disabled={rows.length === 0}>
+              Export CSV
+            </button>
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => void push()}
+              disabled={selectedRows.length === 0 || !data?.push.configured}
+              title={data?.push.configured ? `Send the selected rows to ${data.push.url}` : 'No push integration is configured'}
+            >
+              Push {selectedRows.length > 0 ? `${selectedRows.length} selected` : 'selected'}
+            </button>
+            {data?.push.can_configure && (
+              <button type="button" className="button button-ghost" onClick={() => setShowSettings((v) => !v)}>
+                Push settings
+              </button>
+            )}
+          </>
+        }
+      />
+      {params.get('notice') === GENERATING_NOTICE && (
+        <p className="note note-info" role="status">
+          That certificate is still generating. It will be ready in a moment; try again shortly.
+          <button type="button" className="link-button" onClick={() => setParams({ notice: null })}>
+            Dismiss
+          </button>
+        </p>
+      )}
+      {showSettings && data && <PushSettings onSaved={() => void load()} />}
+      {pushNote && <p className={`note note-${pushNote.tone}`}>{pushNote.text}</p>}
+      <ErrorNote message={error} />
+
+      <div className="toolbar">
+        <input
+          type="search"
+          className="input search"
+          placeholder="Search model, serial, technician, certificate…"
+          aria-label="Search"
+          value={state.q}
+          onChange={(e) => setParams({ q: e.target.value })}
+        />
+        <select aria-label="Status" className="input" value={state.status} onChange={(e) => setParams({ status: e.target.value })}>
+          <option value="">All statuses</option>
+          {statuses.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+          {state.status && !statuses.includes(state.status) && <option value={state.status}>{state.status}</option>}
+        </select>
+        <select aria-label="Media type" className="input" value={state.media} onChange={(e) => setParams({ media: e.target.value })}>
+          <option value="">All media</option>
+          <option value="SSD">SSD</option>
+          <option value="HDD">HDD</option>
+          <option value="unknown">Unknown</option>
+        </select>
+        <select aria-label="Source" className="input" value={state.source} onChange={(e) => setParams({ source: e.target.value })}>
+          <option value="">All sources</option>
+          <option value="asset">Matched machine</option>
+          <option value="hotswap">Hotswap</option>
+          <option value="none">Unmatched</option>
+        </select>
+        <select aria-label="Sort" className="input" value={state.sort} onChange={(e) => setParams({ sort: e.target.value })}>
+          {SORTS.map((s) => (
+            <option key={s.key} value={s.key}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+        {filtersActive && (
+          <button type="button" className="link-button" onClick={() => setParams({ q: null, status: null, media: null, source: null })}>
+            Clear filters
+          </button>
+        )}
+      </div>
+
+      <div className="table-wrap">
+        <table className="table dense" data-testid="wipes-table">
+          <thead>
+            <tr>
+              <th className="check">
+                <input type="checkbox" aria-label="Select all shown" checked={allVisibleSelected} onChange={toggleAll} />
+              </th>
+              <th>Vendor</th>
+              <th>Model</th>
+              <th>Serial</th>
+              <th className="num">Capacity</th>
+              <th>Media Type</th>
+              <th>Method</th>
+              <th>Source</th>
+              <th className="num">Duration</th>
+              <th>Status</th>
+              <th>Technician</th>
+              <th>Completed</th>
+              <th>Certificate</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id} data-wipe-id={row.id} className={selected.has(row.id) ? 'selected' : undefined}>
+                <td className="check">
+                  <input type="checkbox" aria-label={`Select ${row.serial ?? row.id}`} checked={selected.has(row.id)} onChange={() => toggle(row.id)} />
+                </td>
+                <td className="wrap">{row.vendor ?? <span className="muted">—</span>}</td>
+                <td className="strong wrap w-model">{row.model ?? '—'}</td>
+                <td className="mono">{row.serial ?? '—'}</td>
+                <td className="num">{row.capacity_gb === null ? '—' : `${row.capacity_gb} GB`}</td>
+                <td>{row.media_type ?? <span className="muted">—</span>}</td>
+                <td className="wrap w-method">{row.method ?? '—'}</td>
+                <td className="wrap w-source">
+                  <SourceCell row={row} />
+                </td>
+                <td className="num">{formatDuration(row.duration_seconds)}</td>
+                <td>
+                  <Badge tone={row.status_tone}>{row.status_label}</Badge>
+                </td>
+                <td>{row.technician ?? '—'}</td>
+                <td className="nowrap">{formatDateTime(row.completed_at)}</td>
+                <td>
+                  <CertificateCell row={row} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {data && rows.length === 0 && (
+          <p className="empty">{data.count === 0 ? 'No wipes yet. Results appear here as devices report them.' : 'No wipes on this page match the filters.'}</p>
+        )}
+      </div>
+      <div className="table-footer">
+        <span className="muted" data-testid="row-count">
+          {data ? `Showing ${rows.length} of ${data.rows.length} on this page` : ''}
+        </span>
+        {data && <Pager page={data.page} pages={data.pages} onPage={(p) => setParams({ page: p === 1 ? null : String(p) })} />}
+      </div>
+    </>
+  );
+}

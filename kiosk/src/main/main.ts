@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { ChromiumMissingError, assertChromium, chromiumArgs, launchChromium, systemChromiumDeps } from './chromium.js';
+import { loadElectron } from './electron-api.js';
+import { runElectronShell } from './electron-shell.js';
+import { KioskOptionsError, parseKioskOptions } from './options.js';
+import { waitForAgent } from './wait-agent.js';
+
+const USAGE = `usage: erasure-kiosk [--url http://127.0.0.1:7070] [--windowed] [--dry-run]
+  Opens the technician's screen served by the agent: in Electron when its binary is present,
+  otherwise in Chromium (--kiosk --app). ERASURE_AGENT_URL and KIOSK_CHROMIUM override defaults.`;
+
+const thisScript = fileURLToPath(import.meta.url);
+const preloadPath = fileURLToPath(new URL('../preload/preload.cjs', import.meta.url));
+
+/** Resolves with the child's exit code. */
+const exitOf = (child: ReturnType<typeof spawn>) =>
+  new Promise<number>((resolve) => {
+    child.on('exit', (code) => resolve(code ?? 1));
+    child.on('error', () => resolve(1));
+  });
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--help')) {
+    process.stderr.write(`${USAGE}\n`);
+    return 0;
+  }
+  const options = parseKioskOptions(argv, process.env);
+  const electron = await loadElectron();
+  if (electron.kind === 'runtime') {
+    await runElectronShell(electron.api, { agentUrl: options.agentUrl, windowed: options.windowed, preloadPath, retryMs: 2000, schedule: (fn, ms) => void setTimeout(fn, ms) });
+    return -1; // Electron's event loop keeps the process alive until the window closes
+  }
+  if (electron.kind === 'binary') {
+    // Plain node with the electron package installed: re-run this script inside Electron.
+    if (options.dryRun) return print({ shell: 'electron', command: electron.path, args: [thisScript, ...argv], url: options.agentUrl.href });
+    return exitOf(spawn(electron.path, [thisScript, ...argv], { stdio: 'inherit' }));
+  }
+  if (options.dryRun) {
+    const args = chromiumArgs(options.agentUrl.href, options.profileDir ?? '<fresh profile>', { windowed: options.windowed, isRoot: systemChromiumDeps.isRoot });
+    return print({ shell: 'chromium', command: options.chromiumPath, args, url: options.agentUrl.href, electron: electron.detail });
+  }
+  assertChromium(options);
+  process.stderr.write(`erasure-kiosk: no Electron (${electron.detail.split('\n')[0]}); falling back to Chromium\n`);
+  const log = (line: string) => process.stderr.write(`erasure-kiosk: ${line}\n`);
+  await waitForAgent(options.agentUrl, { attempts: 60, delayMs: 1000 }, { fetch: (u) => fetch(u), sleep: (ms) => new Promise((r) => setTimeout(r, ms)), log });
+  return exitOf(launchChromium(options));
+}
+
+function print(doc: unknown): number {
+  process.stdout.write(`${JSON.stringify(doc)}\n`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    const known = error instanceof KioskOptionsError || error instanceof ChromiumMissingError;
+    process.stderr.write(`erasure-kiosk: ${known ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = known && error instanceof KioskOptionsError ? 64 : 1;
+  },
+);

@@ -1,0 +1,79 @@
+import { useActions, useKiosk } from '../../store/use-kiosk.js';
+import { confirmationOf, driveRows } from './drive-rows.js';
+
+/** Pick drives, read their plans and warnings, type the confirmation, start. */
+export function DrivesScreen() {
+  const actions = useActions();
+  const snap = useKiosk((s) => s.agent.snapshot);
+  const typed = useKiosk((s) => s.drives.confirmText);
+  const busy = useKiosk((s) => s.drives.busy);
+  const error = useKiosk((s) => s.drives.error);
+  if (!snap) return null;
+  const rows = driveRows(snap);
+  const confirmation = confirmationOf(snap, typed);
+  const running = snap.run.status === 'running';
+  return (
+    <section className="drives">
+      {running && <p className="banner info">An erase is running. See the Erase step.</p>}
+      {rows.length === 0 && <p>No drives found.</p>}
+      <ul className="drive-list" aria-label="Drives">
+        {rows.map((d) => (
+          <li key={d.device} className={d.selected ? 'drive selected' : 'drive'}>
+            <label className="drive-pick">
+              <input type="checkbox" checked={d.selected} disabled={!d.selectable || busy} onChange={() => actions.toggleDrive(d.device)} />
+              <span className="drive-title">{d.title}</span>
+              <span className="muted">{d.facts}</span>
+            </label>
+            {d.method ? (
+              <p className="plan">
+                <strong>{d.method}</strong>
+                <span className="muted"> · {d.duration}</span>
+              </p>
+            ) : (
+              <p className="error">Cannot be erased: {d.refusal}</p>
+            )}
+            {d.warnings.length > 0 && (
+              <ul className="warnings">
+                {d.warnings.map((w) => (
+                  <li key={w}>⚠ {w}</li>
+                ))}
+              </ul>
+            )}
+          </li>
+        ))}
+      </ul>
+      <div className="row">
+        <button type="button" onClick={() => actions.refresh()} disabled={busy || !snap.can.refresh}>
+          Look for drives again
+        </button>
+      </div>
+      {confirmation.phrase !== null && (
+        <form
+          className="confirm"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (confirmation.canSubmit && !busy) void actions.confirmAndStart();
+          }}
+        >
+          <p className="danger">
+            Everything on the {snap.selected.length === 1 ? 'selected drive' : `${snap.selected.length} selected drives`} will be destroyed for good.
+          </p>
+          <label htmlFor="confirm-text">
+            Type <kbd>{confirmation.phrase}</kbd> to confirm:
+          </label>
+          <div className="row">
+            <input id="confirm-text" value={typed} autoComplete="off" spellCheck={false} onChange={(e) => actions.setConfirmText(e.target.value)} disabled={busy || running} />
+            <button type="submit" className="danger-btn big" disabled={!confirmation.canSubmit || busy}>
+              {busy ? 'Starting…' : `Erase ${snap.selected.length === 1 ? '1 drive' : `${snap.selected.length} drives`}`}
+            </button>
+          </div>
+        </form>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          The agent refused: {error}
+        </p>
+      )}
+    </section>
+  );
+}

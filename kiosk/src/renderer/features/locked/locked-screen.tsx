@@ -1,0 +1,35 @@
+import { useEffect, useRef } from 'react';
+import { useActions, useKiosk } from '../../store/use-kiosk.js';
+import type { Gate } from './gate.js';
+
+/** The agent denied this boot: nothing can be done here but read why and ask it to check again. */
+export function LockedScreen({ gate }: { gate: Extract<Gate, { state: 'denied' }> }) {
+  const actions = useActions();
+  const busy = useKiosk((s) => s.drives.busy);
+  const error = useKiosk((s) => s.drives.error);
+  const recordId = useKiosk((s) => s.agent.snapshot?.record_id);
+  const retry = useRef<HTMLButtonElement>(null);
+  // Keyboard-only: the one action is focused, so Enter retries.
+  useEffect(() => retry.current?.focus(), []);
+  return (
+    <main className="center-screen" data-screen="locked">
+      <div className="panel narrow locked">
+        <svg className="lock-icon" viewBox="0 0 24 24" width="64" height="64" aria-hidden="true">
+          {/* Drawn, not an emoji: the live image has no colour-emoji font. */}
+          <rect x="4" y="10" width="16" height="12" rx="2" fill="currentColor" />
+          <path d="M8 10V7a4 4 0 0 1 8 0v3" fill="none" stroke="currentColor" strokeWidth="2.5" />
+        </svg>
+        <h1>This machine is locked</h1>
+        <p className="reason" role="alert">
+          {gate.text}
+        </p>
+        <p className="muted">No drive can be erased until the erasure service allows this device.{gate.reason ? ` Reason code: ${gate.reason}.` : ''}</p>
+        <button ref={retry} type="button" className="primary big" disabled={busy} onClick={() => actions.refresh()}>
+          {busy ? 'Checking…' : 'Check again'}
+        </button>
+        {error && <p className="error">Not checked again: {error}</p>}
+        {recordId && <p className="muted small">Boot record {recordId}</p>}
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,43 @@
+import { formatBytes } from '../../format.js';
+import { useKiosk } from '../../store/use-kiosk.js';
+import { NextStep } from '../shell/workspace.js';
+import { machineFacts } from './machine-facts.js';
+
+/** What this machine is: the agent's fingerprint when its state carries one, and the drives it found. */
+export function MachineScreen() {
+  const fingerprint = useKiosk((s) => s.agent.snapshot?.fingerprint);
+  const drives = useKiosk((s) => s.agent.snapshot?.drives);
+  const assetId = useKiosk((s) => s.agent.snapshot?.boot.asset_id);
+  return (
+    <section aria-label="Machine summary">
+      {fingerprint ? (
+        <dl className="facts">
+          {machineFacts(fingerprint).map(([label, value]) => (
+            <div key={label} className="fact">
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : (
+        // TODO(issue 8): AgentState has no fingerprint yet; until the agent adds it, only the drives show here.
+        <p className="banner info">The agent does not pass on the full hardware report yet; the drives it found are below.</p>
+      )}
+      <h2 className="section-title">Drives found</h2>
+      <dl className="facts">
+        {(drives ?? []).map((d) => (
+          <div key={d.device} className="fact">
+            <dt>{d.internal ? 'Internal drive' : 'External drive'}</dt>
+            <dd>
+              {d.model ?? d.device} · {formatBytes(d.size_bytes)}
+              {d.media_type ? ` ${d.media_type}` : ''}
+              {d.serial ? ` · S/N ${d.serial}` : ''}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <p className="muted small">{assetId ? `Hardware report received by the service (asset ${assetId}).` : 'The hardware report has not been acknowledged by the service yet.'}</p>
+      <NextStep to="tests" />
+    </section>
+  );
+}

@@ -1,0 +1,67 @@
+import { useEffect, useRef } from 'react';
+import { useActions, useKiosk } from '../../store/use-kiosk.js';
+import { STEPS, type Step } from '../../store/state.js';
+import { DrivesScreen } from '../drives/drives-screen.js';
+import { EraseScreen } from '../erase/erase-screen.js';
+import { TestsScreen } from '../hardware-tests/tests-screen.js';
+import { MachineScreen } from '../machine/machine-screen.js';
+import { NotesScreen } from '../notes/notes-screen.js';
+
+const LABELS: Record<Step, string> = { machine: 'Machine', tests: 'Hardware tests', notes: 'Notes', drives: 'Drives', erase: 'Erase' };
+
+/** The unlocked workspace: a step list on the left (Tab, Enter), the step on the right. */
+export function Workspace() {
+  const step = useKiosk((s) => s.nav.step);
+  const account = useKiosk((s) => s.agent.snapshot?.boot.account);
+  const recordId = useKiosk((s) => s.agent.snapshot?.record_id);
+  const running = useKiosk((s) => s.agent.snapshot?.run.status === 'running');
+  const actions = useActions();
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Move focus to the new step's heading so keyboard users start at its top (and screen readers announce it).
+  useEffect(() => heading.current?.focus(), [step]);
+  return (
+    <div className="workspace" data-screen={step}>
+      <header className="topbar">
+        <span className="brand">Erasure</span>
+        <span className="unlocked-badge" title="The erasure service allowed this device for this boot">
+          Unlocked{account ? ` · ${account}` : ''}
+        </span>
+        {recordId && <span className="muted small">Boot {recordId}</span>}
+      </header>
+      <nav className="steps" aria-label="Steps">
+        <ol>
+          {STEPS.map((s, i) => (
+            <li key={s}>
+              <button type="button" className={s === step ? 'step current' : 'step'} aria-current={s === step ? 'page' : undefined} onClick={() => actions.goTo(s)}>
+                <span className="step-no">{i + 1}</span> {LABELS[s]}
+                {s === 'erase' && running && <span className="pulse" aria-label="running" />}
+              </button>
+            </li>
+          ))}
+        </ol>
+      </nav>
+      <main className="content">
+        <h1 ref={heading} tabIndex={-1} className="step-title">
+          {LABELS[step]}
+        </h1>
+        {step === 'machine' && <MachineScreen />}
+        {step === 'tests' && <TestsScreen />}
+        {step === 'notes' && <NotesScreen />}
+        {step === 'drives' && <DrivesScreen />}
+        {step === 'erase' && <EraseScreen />}
+      </main>
+    </div>
+  );
+}
+
+/** "Next: …" at the bottom of a step, so the flow reads top to bottom with the keyboard alone. */
+export function NextStep({ to }: { to: Step }) {
+  const actions = useActions();
+  return (
+    <div className="next-step">
+      <button type="button" className="primary" onClick={() => actions.goTo(to)}>
+        Next: {LABELS[to]} →
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { AgentIntent, TestStatus, TestWireId } from '../contract.js';
+import type { AgentApi, IntentResult } from '../api-client.js';
+import { detectedResults } from '../features/hardware-tests/test-catalog.js';
+import * as r from './reducers.js';
+import { initialData, type KioskData, type Step } from './state.js';
+
+/** Operator intents and navigation: each one sends to the agent or changes UI-only state. */
+export interface KioskActions {
+  connect(): () => void;
+  goTo(step: Step): void;
+  openTest(id: TestWireId | null): void;
+  recordTest(id: TestWireId, status: TestStatus, detail?: string): Promise<void>;
+  editNotes(text: string): void;
+  toggleDrive(device: string): void;
+  refresh(): void;
+  setConfirmText(text: string): void;
+  confirmAndStart(): Promise<void>;
+}
+
+export type KioskState = KioskData & { readonly actions: KioskActions };
+export type KioskStore = StoreApi<KioskState>;
+
+export interface StoreDeps {
+  readonly api: AgentApi;
+  readonly schedule: (fn: () => void, ms: number) => () => void;
+  /** Quiet time before a note is saved (spec 4.1 rule 8: debounced autosave). */
+  readonly notesDebounceMs: number;
+}
+
+/**
+ * Creates the kiosk's one store; `connect()` starts mirroring the agent. `initial` seeds the data
+ * (server-side rendering in tests reads a store's initial state, not its current one).
+ */
+export function createKioskStore(deps: StoreDeps, initial: KioskData = initialData): KioskStore {
+  return createStore<KioskState>()((set, get) => {
+    const apply = (fn: (d: KioskData) => KioskData) => set((s) => ({ ...fn(s), actions: s.actions }));
+    let cancelNotes: (() => void) | undefined;
+    let detecting = false;
+
+    const sendTest = async (id: TestWireId, status: TestStatus, detail?: string): Promise<IntentResult> => {
+      apply((d) => r.setTestsSend(d, { state: 'sending' }));
+      const res = await deps.api.send({ type: 'set_test_result', id, status, ...(detail ? { detail } : {}) });
+      apply((d) => r.setTestsSend(d, res.ok ? { state: 'sent' } : { state: 'failed', error: res.error }));
+      return res;
+    };
+
+    /** Detection-only results, once the agent allows results and reports hardware they can be read from. */
+    const autoDetect = async () => {
+      const snap = get().agent.snapshot;
+      if (detecting || !snap?.can.set_test_result) return;
+      const fresh = (Object.entries(detectedResults(snap.fingerprint)) as Array<[TestWireId, { status: TestStatus; detail?: string }]>).filter(
+        ([id]) => (snap.tests[id]?.status ?? 'not_started') === 'not_started',
+      );
+      detecting = true;
+      for (const [id, res] of fresh) await sendTest(id, res.status, res.detail);
+      detecting = false;
+    };
+
+    const runDrivesIntent = async (intent: AgentIntent): Promise<boolean> => {
+      apply((d) => r.setDrivesBusy(d, true));
+      const res = await deps.api.send(intent);
+      apply((d) => r.setDrivesBusy(d, false, res.ok ? undefined : res.error));
+      return res.ok;
+    };
+
+    const actions: KioskActions = {
+      connect: () =>
+        deps.api.subscribe({
+          onState: (snap) => {
+            apply((d) => r.receiveSnapshot(d, snap));
+            void autoDetect();
+          },
+          onProgress: (p) => apply((d) => r.receiveProgress(d, p)),
+          onConnection: (c) => apply((d) => r.receiveConnection(d, c)),
+        }),
+      goTo: (step) => apply((d) => r.goTo(d, step)),
+      openTest: (id) => apply((d) => r.openTest(d, id)),
+      recordTest: async (id, status, detail) => void (await sendTest(id, status, detail)),
+      editNotes: (text) => {
+        apply((d) => r.editNotes(d, text));
+        cancelNotes?.();
+        cancelNotes = deps.schedule(() => {
+          const draft = get().notes.draft;
+          apply((d) => r.setNotesSend(d, { state: 'sending' }));
+          void deps.api.send({ type: 'set_notes', notes: draft }).then((res) => {
+            // A newer edit restarted the timer; only the latest save may report its outcome.
+            if (get().notes.draft !== draft) return;
+            apply((d) => r.setNotesSend(d, res.ok ? { state: 'sent' } : { state: 'failed', error: res.error }));
+          });
+        }, deps.notesDebounceMs);
+      },
+      toggleDrive: (device) => void runDrivesIntent({ type: 'select', devices: r.toggledSelection(get().agent.snapshot?.selected ?? [], device) }),
+      refresh: () => void runDrivesIntent({ type: 'refresh' }),
+      setConfirmText: (text) => apply((d) => r.setConfirmText(d, text)),
+      confirmAndStart: async () => {
+        // Two intents because the agent keeps confirm and start apart; it checks the typed text and may refuse either.
+        if (!(await runDrivesIntent({ type: 'confirm', text: get().drives.confirmText }))) return;
+        await runDrivesIntent({ type: 'start' });
+      },
+    };
+    return { ...initial, actions };
+  });
+}

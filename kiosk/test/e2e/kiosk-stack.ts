@@ -1,0 +1,158 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { startService, startStack, stopService } from '../../../test/support/stack.js';
+
+const KIOSK_DIR = fileURLToPath(new URL('../../', import.meta.url));
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const RENDERER_DIST = join(KIOSK_DIR, 'dist/renderer');
+const AGENT_BIN = join(REPO, 'engine-agent/bin/erasure-agent.js');
+/** Screenshots of every screen, at both kiosk resolutions, in the repo's gitignored test-results/. */
+export const SCREENS_DIR = join(REPO, 'test-results/kiosk');
+export const RESOLUTIONS = [
+  { width: 1024, height: 768 },
+  { width: 1920, height: 1080 },
+] as const;
+
+const newestMtime = (dir: string): number =>
+  readdirSync(dir, { withFileTypes: true }).reduce((max, e) => {
+    const path = join(dir, e.name);
+    return Math.max(max, e.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }, 0);
+
+/** Runs `fn` holding a lock directory: the kiosk's e2e files run in parallel and must not build over each other. */
+function withBuildLock(fn: () => void): void {
+  const lock = join(KIOSK_DIR, 'dist/.e2e-build-lock');
+  mkdirSync(join(KIOSK_DIR, 'dist'), { recursive: true });
+  const until = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(lock); // atomic: exactly one process gets it
+      break;
+    } catch {
+      if (Date.now() > until) throw new Error(`build lock ${lock} held for 3 minutes; remove it if no build runs`);
+      execFileSync('sleep', ['0.2']);
+    }
+  }
+  try {
+    fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Builds what the test runs from the binaries: the TypeScript projects (incremental) and the
+ * renderer bundle unless it is newer than every renderer source and the shared contract.
+ */
+export function buildForKioskE2e(): void {
+  withBuildLock(() => {
+    execFileSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-b', 'shared', 'cloud', 'gateway', 'engine-agent'], { cwd: REPO, stdio: 'inherit' });
+    const index = join(RENDERER_DIST, 'index.html');
+    const sources = Math.max(newestMtime(join(KIOSK_DIR, 'src/renderer')), newestMtime(join(REPO, 'shared/src/contracts')));
+    if (existsSync(index) && statSync(index).mtimeMs > sources) return;
+    execFileSync(process.execPath, [join(REPO, 'node_modules/vite/bin/vite.js'), 'build', '--config', join(KIOSK_DIR, 'vite.config.ts'), '--logLevel', 'warn'], { cwd: KIOSK_DIR, stdio: 'inherit' });
+  });
+}
+
+export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+/** The real cloud and gateway from their binaries, with one account. */
+export async function startKioskStack(): Promise<Stack & { accountId: string }> {
+  const stack = await startStack();
+  const account = (await stack.cli('admin', 'create-account', '--name', 'Kiosk Refurb')) as { id: string };
+  return { ...stack, accountId: account.id };
+}
+
+/** Mints a device token for the account (`--quota n`), optionally set to another status. */
+export async function mintToken(stack: Stack & { accountId: string }, opts: { quota: number; status?: string }): Promise<{ token: string; jti: string }> {
+  const t = (await stack.cli('admin', 'mint-device-token', '--account', stack.accountId, '--quota', String(opts.quota))) as { token: string; jti: string };
+  if (opts.status) await stack.cli('admin', 'set-token-status', '--jti', t.jti, '--status', opts.status);
+  return t;
+}
+
+export interface Agent {
+  readonly url: string;
+  readonly dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** `erasure-agent serve` in simulate mode on a free loopback port, serving the built renderer. */
+export async function startAgent(gatewayUrl: string, token: string): Promise<Agent> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-agent-'));
+  const tokenFile = join(dataDir, 'device-token');
+  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  const { url, child } = await startService(AGENT_BIN, {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: join(dataDir, 'agent'),
+    ERASURE_GATEWAY_URL: gatewayUrl,
+    ERASURE_DEVICE_TOKEN_FILE: tokenFile,
+    ERASURE_SIMULATE: '1',
+    KIOSK_RENDERER_DIR: RENDERER_DIST,
+  });
+  return {
+    url,
+    dataDir: join(dataDir, 'agent'),
+    async stop() {
+      // SIGTERM, and SIGKILL if the agent has not exited within 5 s (a busy CI machine must not hang the suite).
+      const exited = await Promise.race([stopService(child).then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000))]);
+      if (!exited) {
+        process.stderr.write(`kiosk e2e: agent ${url} ignored SIGTERM for 5 s; killing it\n`);
+        child.kill('SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Reads the agent's state as the kiosk would (GET /api/state). */
+export async function agentState(agent: Agent): Promise<any> {
+  return (await fetch(new URL('/api/state', agent.url))).json();
+}
+
+/** Debian's Chromium, headless, fresh profile, with a fake camera (webcam test) and touch input. */
+export async function launchKioskBrowser(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'kiosk-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+    ],
+    viewport: RESOLUTIONS[0],
+    hasTouch: true,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves the current screen at every kiosk resolution (`<name>-<w>x<h>.png`), then returns to the first. */
+export async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENS_DIR, { recursive: true });
+  for (const size of RESOLUTIONS) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(150); // one layout and transition frame after the resize
+    await page.screenshot({ path: join(SCREENS_DIR, `${name}-${size.width}x${size.height}.png`) });
+  }
+  await page.setViewportSize(RESOLUTIONS[0]);
+}
