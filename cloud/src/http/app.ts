@@ -4,6 +4,7 @@ import type { Clock } from '../adapters/clock.js';
 import type { WritableDb } from '../adapters/db/open.js';
 import { refuseInternalWithoutSecret, registerInternalAuth } from './internal-auth.js';
 import { registerInternalRoutes } from './routes/internal.js';
+import { OneLinePerRequest } from './request-log.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createWebhookRuntime, type WebhookRuntime } from '../jobs/webhook-runtime.js';
 import { GroupCommit } from '../adapters/db/group-commit.js';
@@ -49,15 +50,8 @@ export interface CloudAppDeps {
 export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   const app = Fastify({
     logger: deps.logger ?? false,
-    // CONTRACT.md: one JSON line per request, written by the onResponse hook below.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request',
-    );
   });
 
   // One place turns failures into bodies: 4xx keep their message, 5xx details stay in the log.

@@ -1,4 +1,5 @@
 import type { KeyObject } from 'node:crypto';
+import { OneLinePerRequest } from '../http/request-log.js';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Clock } from '../adapters/clock.js';
 import { createHttpPoster, type HttpPoster } from '../adapters/http-post.js';
@@ -52,11 +53,8 @@ export function buildSandboxApp(deps: SandboxAppDeps): { app: FastifyInstance; w
   const app = Fastify({
     logger: deps.logger ?? false,
     // CONTRACT.md: one JSON line per request, as the cloud writes it.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
   app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
     const status = error.statusCode ?? 500;

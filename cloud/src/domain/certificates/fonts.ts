@@ -63,6 +63,7 @@ export function loadFontSource(files: FontFiles, deps: { readFile(path: string):
       // A .ttc parses to a collection without glyph lookup; refuse it here, not mid-render.
       if (typeof font.hasGlyphForCodePoint !== 'function') throw new TypeError('font collections are not supported');
       padSubsetGlyphs(font);
+      memoizeSubsetEncoding(font);
       memoizeLayout(font);
       face = { name: font.postscriptName || path, bytes, font };
     } catch (cause) {
@@ -109,6 +110,55 @@ function padSubsetGlyphs(font: Font): void {
         subset.offset += 1;
       }
       return index;
+    };
+    return subset as never;
+  };
+}
+
+const SUBSET_CACHE_SIZE = 64;
+
+/** What pdf-lib reads of a subset's encoder: a stream of 'data' chunks, then 'end'. */
+interface SubsetStream {
+  on(event: 'data' | 'end' | 'error', listener: (arg?: unknown) => void): SubsetStream;
+}
+
+/**
+ * Encoding a subset (rebuilding glyf, loca, hmtx, cmap…) is the costliest step of saving a
+ * document. Two documents whose subsets hold the same glyphs in the same order encode to the
+ * same bytes, and certificates of one account mostly do (the renderer seeds each face with a
+ * fixed character set first), so the bytes are memoized per font by the subset's glyph list.
+ */
+function memoizeSubsetEncoding(font: Font): void {
+  const createSubset = font.createSubset.bind(font);
+  const cache = new Map<string, Uint8Array>();
+  font.createSubset = () => {
+    const subset = createSubset() as unknown as { glyphs: number[]; encodeStream(): SubsetStream };
+    const encodeStream = subset.encodeStream.bind(subset);
+    subset.encodeStream = () => {
+      const key = subset.glyphs.join(',');
+      const known = cache.get(key);
+      if (!known) {
+        const parts: Uint8Array[] = [];
+        return encodeStream()
+          .on('data', (chunk) => parts.push(chunk as Uint8Array))
+          .on('end', () => {
+            if (cache.size >= SUBSET_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+            cache.set(key, Buffer.concat(parts));
+          });
+      }
+      // Replays the memoized bytes with the stream's shape, asynchronously as fontkit does.
+      const listeners: Record<string, ((arg?: unknown) => void)[]> = { data: [], end: [], error: [] };
+      const stream: SubsetStream = {
+        on(event, listener) {
+          listeners[event]!.push(listener);
+          return stream;
+        },
+      };
+      process.nextTick(() => {
+        for (const l of listeners.data!) l(new Uint8Array(known));
+        for (const l of listeners.end!) l();
+      });
+      return stream;
     };
     return subset as never;
   };
