@@ -75,9 +75,25 @@ export async function selectDrives(env: AgentEnv, devices: readonly string[], me
 export const recordIdOf = (d: Date) => `CW-${d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`;
 
 /** The gateway client with this device's token; a missing token file sends none and the gateway answers 401 (fail closed). */
-export async function openCloud(env: AgentEnv): Promise<CloudClient> {
+export async function openCloud(env: AgentEnv, signal?: AbortSignal): Promise<CloudClient> {
   const token = (await readFile(env.config.ERASURE_DEVICE_TOKEN_FILE, 'utf8').catch(() => '')).trim() || undefined;
-  return createCloudClient({ baseUrl: env.config.ERASURE_GATEWAY_URL, token, timeoutMs: 30_000 });
+  return createCloudClient({ baseUrl: env.config.ERASURE_GATEWAY_URL, token, timeoutMs: 30_000, ...(signal ? { signal } : {}) });
+}
+
+/** `sleep` that ends early once `signal` aborts: a shutdown must not wait out a 4 s health delay. */
+export function abortableSleep(sleep: (ms: number) => Promise<void>, signal: AbortSignal | undefined): (ms: number) => Promise<void> {
+  if (!signal) return sleep;
+  return (ms) =>
+    signal.aborted
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const done = () => {
+            signal.removeEventListener('abort', done);
+            resolve();
+          };
+          signal.addEventListener('abort', done, { once: true });
+          void sleep(ms).then(done);
+        });
 }
 
 /** Observers of a session run. */
@@ -86,6 +102,8 @@ export interface SessionHooks {
   readonly onProgress?: ProgressSink;
   /** Called with the asset report's outcome (serve sends tests and notes only after an acknowledged report). */
   readonly onRecord?: (ev: Extract<SessionEvent, { type: 'record' }>) => void;
+  /** Called with each health attempt's outcome (serve shows why the last attempt failed). */
+  readonly onHealth?: (ev: Extract<SessionEvent, { type: 'health' }>) => void;
 }
 
 /** Where a run starts: a whole session, or, after `bootSession` unlocked this boot, at check-in. */
@@ -93,11 +111,15 @@ export interface RunFrom {
   readonly recordId?: string;
   /** The account verify allowed: the run then skips health, verify and the asset report. */
   readonly account?: string;
+  /** The fingerprint collected once for this boot; absent, the asset report collects its own. */
+  readonly fingerprint?: () => Promise<Fingerprint>;
+  /** Aborts gateway calls and retry waits (serve's shutdown). */
+  readonly signal?: AbortSignal;
 }
 
 /** Runs one session over the selected drives (none: only health, verify and the asset report) and returns its terminal state. */
 export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[], hooks: SessionHooks = {}, from: RunFrom = {}): Promise<Session> {
-  const client = await openCloud(env);
+  const client = await openCloud(env, from.signal);
   const ctx: SessionContext = {
     product: 'engine',
     drives: drives.map((d) => {
@@ -112,8 +134,8 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
   const executors = createExecutors(ctx, {
     client,
     erase: { run: env.run, sleep: env.sleep, sys: env.sys, now: env.now, ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}) },
-    fingerprint: () => fingerprint(env),
-    sleep: env.sleep,
+    fingerprint: from.fingerprint ?? (() => fingerprint(env)),
+    sleep: abortableSleep(env.sleep, from.signal),
     jitterMs: () => Math.floor(Math.random() * 250),
     simulated: env.config.ERASURE_SIMULATE,
   });
@@ -122,6 +144,11 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
     sendRecord: async (e) => {
       const ev = await executors.sendRecord(e);
       if (ev.type === 'record') hooks.onRecord?.(ev);
+      return ev;
+    },
+    checkHealth: async (e) => {
+      const ev = await executors.checkHealth(e);
+      if (ev.type === 'health') hooks.onHealth?.(ev);
       return ev;
     },
   };
@@ -139,9 +166,9 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
 }
 
 /** Sends the asset report once more (spec 4.1 rule 8: re-armed on a later connection). */
-export async function sendRecord(env: AgentEnv, recordId: string): Promise<{ ok: true; assetId: string } | { ok: false; reason: string }> {
+export async function sendRecord(env: AgentEnv, recordId: string, doc: () => Promise<Fingerprint> = () => fingerprint(env)): Promise<{ ok: true; assetId: string } | { ok: false; reason: string }> {
   const client = await openCloud(env);
-  const r = await client.call('record', { record_id: recordId, engine_version: env.version, fingerprint: await fingerprint(env) });
+  const r = await client.call('record', { record_id: recordId, engine_version: env.version, fingerprint: await doc() });
   return r.ok ? { ok: true, assetId: r.value.asset_id } : { ok: false, reason: denialReason(r.error) };
 }
 

@@ -32,6 +32,8 @@ export interface CloudClientConfig {
   readonly token: string | undefined;
   readonly timeoutMs?: number;
   readonly fetch?: typeof fetch;
+  /** Aborts every call of this client (serve's shutdown): an aborted call is a transport failure. */
+  readonly signal?: AbortSignal;
 }
 
 /** Reads a JSON body; an unparsable body is `undefined`, never an exception. */
@@ -51,6 +53,10 @@ async function jsonOf(response: Response): Promise<unknown> {
 export function createCloudClient(config: CloudClientConfig): CloudClient {
   const doFetch = config.fetch ?? fetch;
   const base = config.baseUrl.replace(/\/+$/, '');
+  const callSignal = () => {
+    const timeout = AbortSignal.timeout(config.timeoutMs ?? 30_000);
+    return config.signal ? AbortSignal.any([config.signal, timeout]) : timeout;
+  };
   return {
     async call(name, ...args) {
       const route = gatewayApi[name];
@@ -64,7 +70,7 @@ export function createCloudClient(config: CloudClientConfig): CloudClient {
       let response: Response;
       let parsed: unknown;
       try {
-        response = await doFetch(`${base}${route.url}`, { method: route.method, headers, body, signal: AbortSignal.timeout(config.timeoutMs ?? 30_000) });
+        response = await doFetch(`${base}${route.url}`, { method: route.method, headers, body, signal: callSignal() });
         parsed = await jsonOf(response);
       } catch (error) {
         return { ok: false, error: { kind: 'transport', message: (error as Error).message } };

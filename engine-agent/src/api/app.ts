@@ -20,7 +20,8 @@ export interface AppOptions {
  * Ajv set to reject rather than strip or coerce (STYLE D).
  */
 export async function buildApp(controller: KioskController, options: AppOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } } });
+  // forceCloseConnections: an open SSE stream (or a kept-alive socket) must not hold close() up.
+  const app = Fastify({ logger: false, forceCloseConnections: true, ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: false } } });
   // The API can erase drives: only pages served from a loopback name may call it.
   app.addHook('onRequest', async (req, reply) => {
     if (!LOOPBACK_NAMES.has(hostnameOf(req.headers.host))) return reply.code(403).send({ error: 'the agent API answers loopback origins only' });
@@ -29,6 +30,13 @@ export async function buildApp(controller: KioskController, options: AppOptions 
   app.setErrorHandler((error: { statusCode?: number; message: string }, _req, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     return reply.code(status).send({ error: status === 500 ? 'internal error' : error.message });
+  });
+
+  // Open event streams, ended on close so each kiosk sees its stream end (and reconnects to the next agent).
+  const streams = new Set<import('node:http').ServerResponse>();
+  app.addHook('preClose', async () => {
+    for (const res of streams) res.end();
+    streams.clear();
   });
 
   const { state, intents, events } = agentLocalApi;
@@ -49,6 +57,7 @@ export async function buildApp(controller: KioskController, options: AppOptions 
     handler: (req, reply) => {
       reply.hijack();
       const res = reply.raw;
+      streams.add(res);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
       const send = (event: AgentEventName, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       send('state', controller.snapshot());
@@ -57,6 +66,7 @@ export async function buildApp(controller: KioskController, options: AppOptions 
       controller.on('change', onState);
       controller.on('progress', onProgress);
       req.raw.on('close', () => {
+        streams.delete(res);
         controller.off('change', onState);
         controller.off('progress', onProgress);
       });

@@ -1,10 +1,17 @@
 import { EventEmitter } from 'node:events';
-import type { AgentIntent, AgentState, BootPhase, DriveProgress, DriveResult } from '@erasure/shared';
-import { exitCodeOf, listDrives, recordIdOf, runErase, selectDrives, type AgentEnv } from '../agent.js';
+import type { AgentIntent, AgentState, DriveProgress, DriveResult, Fingerprint } from '@erasure/shared';
+import { abortableSleep, exitCodeOf, listDrives, recordIdOf, runErase, selectDrives, type AgentEnv } from '../agent.js';
 import type { DiscoveredDrive } from '../drives/discover.js';
-import type { Session } from '../session/types.js';
+import { DEFAULT_LIMITS, type Session } from '../session/types.js';
+import { BootGate } from './boot-gate.js';
+import { CertificateFollower, type CertificateLookup } from './certificate-numbers.js';
 import { HardwareReporter, type ReportPorts } from './hardware-report.js';
 import { driveView, progressTracker, resultView } from './state-view.js';
+
+/** The gateway calls of serve besides the session's own: the hardware reports and the certificate lookup. */
+export interface ControllerPorts extends ReportPorts {
+  readonly lookupCertificates: CertificateLookup;
+}
 
 /** Result of an intent: refused intents change nothing and say why. */
 export type IntentOutcome = { ok: true } | { ok: false; reason: string };
@@ -16,11 +23,15 @@ export const confirmationPhrase = (n: number): string => `ERASE ${n} DRIVE${n ==
  * Holds the agent's state for the kiosk and applies operator intents; emits `change` with every
  * new snapshot and `progress` with per-drive progress. All rules live here (the kiosk mirrors):
  * nothing is allowed before verify unlocked this boot, a selection needs the typed
- * confirmation, and nothing changes the selection while a run erases drives.
+ * confirmation, and nothing changes the selection while a run erases drives. The boot itself is
+ * the BootGate's; after a run, the certificate numbers are followed by a CertificateFollower.
  */
 export class KioskController extends EventEmitter {
   private readonly recordId: string;
-  private boot: { phase: BootPhase; account?: string; reason?: string; assetId?: string } = { phase: 'starting' };
+  /** Aborted on shutdown: in-flight gateway calls and retry waits end at once. */
+  private readonly shutdown = new AbortController();
+  private readonly gate: BootGate;
+  private readonly certificates: CertificateFollower;
   private drives: DiscoveredDrive[] = [];
   private selected: string[] = [];
   private confirmed = false;
@@ -33,11 +44,24 @@ export class KioskController extends EventEmitter {
 
   constructor(
     private readonly env: AgentEnv,
-    ports: ReportPorts,
+    ports: ControllerPorts,
   ) {
     super();
     this.recordId = recordIdOf(env.now());
     this.reporter = new HardwareReporter(ports, () => this.changed());
+    this.gate = new BootGate(env, this.recordId, this.shutdown.signal, {
+      changed: () => this.changed(),
+      beforeCheck: async () => void (this.drives = await listDrives(this.env)),
+      recordAcknowledged: () => this.reporter.recordAcknowledged(),
+      recordFailed: () => this.reporter.recordFailed(),
+    });
+    const delays = (env.limits ?? DEFAULT_LIMITS).certificateLookupDelaysMs;
+    this.certificates = new CertificateFollower(ports.lookupCertificates, abortableSleep(env.sleep, this.shutdown.signal), delays, () => this.changed());
+  }
+
+  /** This boot's fingerprint (collected once; the asset report re-sent later uses it too). */
+  fingerprint(): Promise<Fingerprint> {
+    return this.gate.fingerprint();
   }
 
   /** The boot record id every report of this session carries. */
@@ -47,14 +71,16 @@ export class KioskController extends EventEmitter {
 
   /** The current snapshot (the `AgentState` contract). */
   snapshot(): AgentState {
-    const unlocked = this.boot.phase === 'unlocked';
+    const unlocked = this.gate.unlocked;
     const idle = unlocked && !this.running;
     const reports = this.finished && (this.finished.session.phase === 'done' || this.finished.session.phase === 'failed') ? this.finished.session.reports : [];
-    const results: DriveResult[] = reports.map(resultView);
+    const results: DriveResult[] = reports.map((r) => resultView(r, this.certificates.view(r.jobId)));
+    const machine = this.gate.machine;
     return {
       record_id: this.recordId,
       locked: !unlocked,
-      boot: { phase: this.boot.phase, ...(this.boot.account ? { account: this.boot.account } : {}), ...(this.boot.reason ? { reason: this.boot.reason } : {}), ...(this.boot.assetId ? { asset_id: this.boot.assetId } : {}) },
+      boot: this.gate.view(),
+      ...(machine ? { fingerprint: machine } : {}),
       drives: this.drives.map(driveView),
       selected: this.selected,
       confirmation: { phrase: this.selected.length > 0 ? confirmationPhrase(this.selected.length) : null, confirmed: this.confirmed },
@@ -74,68 +100,32 @@ export class KioskController extends EventEmitter {
         start: idle && this.selected.length > 0 && this.confirmed,
         set_test_result: unlocked,
         set_notes: unlocked,
+        retry: this.gate.canRetry,
       },
     };
   }
 
   private changed(): void {
+    // After shutdown, aborted calls still settle; nobody is listening for what they change.
+    if (this.shutdown.signal.aborted) return;
     this.emit('change', this.snapshot());
   }
 
-  /**
-   * Unlocks this boot: health, verify and the asset report, once (spec 1.9). Drives are listed
-   * first so the locked screen can already show them. Only `allow: true` unlocks (fail closed).
-   */
-  async bootUp(): Promise<void> {
-    try {
-      await this.unlock();
-    } catch (error) {
-      // Stays locked (fail closed), and says why.
-      this.boot = { phase: 'denied', reason: `boot failed: ${(error as Error).message}` };
-      this.changed();
-    }
-  }
-
-  private async unlock(): Promise<void> {
-    this.drives = await listDrives(this.env);
-    this.boot = { phase: 'health' };
-    this.changed();
-    let account: string | undefined;
-    const end = await runErase(
-      this.env,
-      [],
-      {
-        onState: (s) => {
-          if (s.phase === 'record' && !account) {
-            account = s.account;
-            // Verify allowed: the kiosk unlocks now; the asset report runs on behind it.
-            this.boot = { phase: 'unlocked', account };
-            this.changed();
-          } else if (s.phase === 'health' || s.phase === 'verify') {
-            this.boot = { phase: s.phase };
-            this.changed();
-          }
-        },
-        onRecord: (ev) => {
-          if (!ev.ok) return;
-          this.boot = { ...this.boot, assetId: ev.assetId };
-          this.reporter.recordAcknowledged();
-          this.changed();
-        },
-      },
-      { recordId: this.recordId },
-    );
-    if (end.phase === 'denied') this.boot = { phase: 'denied', reason: end.reason };
-    else if (!this.boot.assetId) this.reporter.recordFailed();
-    this.changed();
+  /** Unlocks this boot: health, verify and the asset report, once (spec 1.9); see BootGate. */
+  bootUp(): Promise<void> {
+    return this.gate.check();
   }
 
   /** Applies an intent; a refused intent returns the reason and changes nothing. */
   async apply(intent: AgentIntent): Promise<IntentOutcome> {
     const can = this.snapshot().can;
-    const locked = this.boot.phase !== 'unlocked';
-    const why = locked ? `locked: this boot is not unlocked (${this.boot.phase}${this.boot.reason ? `: ${this.boot.reason}` : ''})` : 'a session is running';
+    const locked = !this.gate.unlocked;
+    const boot = this.gate.view();
+    const why = locked ? `locked: this boot is not unlocked (${boot.phase}${boot.reason ? `: ${boot.reason}` : ''})` : 'a session is running';
     switch (intent.type) {
+      case 'retry':
+        if (!this.gate.retry()) return { ok: false, reason: locked ? `no check to retry now (${boot.phase})` : 'this boot is already unlocked' };
+        break;
       case 'refresh':
         if (!can.refresh) return { ok: false, reason: why };
         this.drives = await listDrives(this.env);
@@ -202,10 +192,11 @@ export class KioskController extends EventEmitter {
             this.emit('progress', view);
           },
         },
-        { recordId: this.recordId, account: this.boot.account ?? '' },
+        { recordId: this.recordId, account: this.gate.account ?? '' },
       );
       this.finished = { session, exitCode: exitCodeOf(session) };
       if (session.phase === 'denied' || session.phase === 'failed') this.runReason = session.reason;
+      this.followCertificates(session);
     } catch (error) {
       this.runReason = (error as Error).message;
       this.finished = { session: { phase: 'failed', reason: this.runReason, reports: [] }, exitCode: 3 };
@@ -216,8 +207,16 @@ export class KioskController extends EventEmitter {
     }
   }
 
-  /** Stops timers (server shutdown). */
+  /** Looks up the certificate numbers of the delivered, certifiable results (in the background). */
+  private followCertificates(session: Session): void {
+    if (session.phase !== 'done' && session.phase !== 'failed') return;
+    const jobIds = session.reports.filter((r) => r.delivered && r.certificateStatus).map((r) => r.jobId);
+    if (jobIds.length > 0) void this.certificates.follow(jobIds, this.shutdown.signal);
+  }
+
+  /** Server shutdown: aborts gateway calls and waits of the boot and the lookups, stops timers. */
   close(): void {
+    this.shutdown.abort();
     this.reporter.close();
   }
 }

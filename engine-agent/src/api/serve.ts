@@ -2,8 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { openCloud, sendRecord, type AgentEnv } from '../agent.js';
 import { denialReason } from '../adapters/cloud-client.js';
 import { buildApp } from './app.js';
-import { KioskController } from './controller.js';
-import type { ReportPorts } from './hardware-report.js';
+import type { Fingerprint } from '@erasure/shared';
+import { KioskController, type ControllerPorts } from './controller.js';
+
+/** Longest a SIGTERM waits for a clean close before the process exits anyway. */
+export const SHUTDOWN_DEADLINE_MS = 2000;
 
 /** Notes are autosaved this long after the last keystroke (spec 4.1 rule 8: debounced). */
 export const NOTES_DEBOUNCE_MS = 1500;
@@ -16,22 +19,32 @@ export async function listenLoopback(app: FastifyInstance, config: { HOST: strin
   return app.listen({ host: loopbackHost(config.HOST), port: config.PORT });
 }
 
-/** Gateway ports of the hardware reporter: tests and notes of this boot's record. */
-export function gatewayReportPorts(env: AgentEnv, recordId: () => string, notesDebounceMs = NOTES_DEBOUNCE_MS): ReportPorts {
+/** Gateway ports of the controller: tests and notes of this boot's record, and the certificate lookup. */
+export function gatewayPorts(env: AgentEnv, boot: () => { recordId: string; fingerprint: () => Promise<Fingerprint> }, notesDebounceMs = NOTES_DEBOUNCE_MS): ControllerPorts {
+  const recordId = () => boot().recordId;
   const outcome = (r: { ok: true } | { ok: false; error: Parameters<typeof denialReason>[0] }) => (r.ok ? { ok: true } : { ok: false, reason: denialReason(r.error) });
   return {
     sendTests: async (tests) => outcome(await (await openCloud(env)).call('tests', { record_id: recordId(), tests })),
     sendNotes: async (notes) => outcome(await (await openCloud(env)).call('notes', { record_id: recordId(), notes })),
-    resendRecord: async () => (await sendRecord(env, recordId())).ok,
+    resendRecord: async () => (await sendRecord(env, recordId(), boot().fingerprint)).ok,
+    lookupCertificates: async (jobIds) => {
+      const r = await (await openCloud(env)).call('certificatesLookup', { job_ids: [...jobIds] });
+      return r.ok ? r.value.certificates : undefined;
+    },
     notesDebounceMs,
   };
 }
 
 /** Builds the controller and app of `erasure-agent serve` (also what the app tests start). */
 export async function buildServe(env: AgentEnv, notesDebounceMs = NOTES_DEBOUNCE_MS): Promise<{ app: FastifyInstance; controller: KioskController }> {
-  let recordId = '';
-  const controller = new KioskController(env, gatewayReportPorts(env, () => recordId, notesDebounceMs));
-  recordId = controller.record;
+  // The ports are called only after construction, when `controller` is set.
+  let controller: KioskController | undefined;
+  const boot = () => {
+    if (!controller) throw new Error('serve ports used before the controller exists');
+    const c = controller;
+    return { recordId: c.record, fingerprint: () => c.fingerprint() };
+  };
+  controller = new KioskController(env, gatewayPorts(env, boot, notesDebounceMs));
   const app = await buildApp(controller, { rendererDir: env.config.KIOSK_RENDERER_DIR });
   app.addHook('onClose', async () => controller.close());
   return { app, controller };
@@ -43,7 +56,17 @@ export async function serve(env: AgentEnv): Promise<void> {
   const url = await listenLoopback(app, env.config);
   process.stdout.write(`erasure-agent listening on ${url}\n`);
   controller.bootUp().catch((error: unknown) => process.stderr.write(`erasure-agent: boot failed: ${(error as Error).message}\n`));
-  const stop = () => void app.close().then(() => process.exit(0));
+  let stopping = false;
+  const stop = () => {
+    // A second signal, or a close that stalls, must not keep the kiosk machine from shutting down.
+    if (stopping) process.exit(0);
+    stopping = true;
+    setTimeout(() => process.exit(0), SHUTDOWN_DEADLINE_MS).unref();
+    void app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

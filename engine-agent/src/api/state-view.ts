@@ -1,7 +1,21 @@
-import type { AgentDrive, DriveProgress, DriveResult } from '@erasure/shared';
+import type { AgentDrive, DriveProgress, DriveResult, Fingerprint } from '@erasure/shared';
 import type { DiscoveredDrive } from '../drives/discover.js';
 import type { EraseProgress } from '../erase/progress.js';
 import type { DriveReport } from '../session/types.js';
+import type { CertificateView } from './certificate-numbers.js';
+
+/**
+ * The fingerprint sections the kiosk shows (its Machine page and the detection-only tests):
+ * identity, parts, adapters and firmware. Diagnostic detail (thermals, fans, power supplies,
+ * baseboard) stays out of a state that is re-sent on every change.
+ */
+export const MACHINE_SECTIONS = ['system', 'bios', 'firmware', 'tpm', 'cpu', 'memory', 'gpus', 'storage', 'batteries', 'displays', 'network', 'wifi_adapters', 'bluetooth', 'audio_devices', 'usb'] as const;
+
+/** The machine summary of AgentState: the fingerprint's MACHINE_SECTIONS, as collected. */
+export function machineSummary(fp: Fingerprint): Fingerprint {
+  const all = fp as Record<string, unknown>;
+  return Object.fromEntries(MACHINE_SECTIONS.filter((k) => all[k] !== undefined).map((k) => [k, all[k]])) as Fingerprint;
+}
 
 /** A discovered drive as the kiosk shows it: identity, media type and the planned erase. */
 export function driveView(d: DiscoveredDrive): AgentDrive {
@@ -62,8 +76,8 @@ export function progressTracker(now: () => number = () => performance.now()): (p
   };
 }
 
-/** One drive's report as the results screen shows it. */
-export function resultView(r: DriveReport): DriveResult {
+/** One drive's report as the results screen shows it, with its certificate as last looked up. */
+export function resultView(r: DriveReport, certificate?: CertificateView): DriveResult {
   const o = r.outcome;
   return {
     device: o.device,
@@ -77,7 +91,7 @@ export function resultView(r: DriveReport): DriveResult {
     job_id: r.jobId,
     delivered: r.delivered,
     ...(r.wipeResultId ? { wipe_result_id: r.wipeResultId } : {}),
-    ...(r.certificateStatus !== undefined ? { certificate_status: r.certificateStatus } : {}),
+    ...(certificate ? { certificate_status: certificate.certificate_status, certificate_number: certificate.certificate_number } : r.certificateStatus !== undefined ? { certificate_status: r.certificateStatus } : {}),
     ...(r.error ? { error: r.error } : {}),
   };
 }

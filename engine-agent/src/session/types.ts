@@ -35,10 +35,16 @@ export interface SessionLimits {
   /** Backoff base and cap for record and wipe-result retries: min(cap, base * 2^n) + jitter. */
   readonly retryBaseMs: number;
   readonly retryCapMs: number;
+  /** Waits before each certificate-number lookup after the results were delivered (serve). */
+  readonly certificateLookupDelaysMs: readonly number[];
 }
 
-/** The spec's numbers: health 3 x 4 s, asset report 3 attempts. */
-export const DEFAULT_LIMITS: SessionLimits = { healthAttempts: 3, healthDelayMs: 4000, recordAttempts: 3, resultAttempts: 3, retryBaseMs: 1000, retryCapMs: 8000 };
+/**
+ * The spec's numbers: health 3 x 4 s, asset report 3 attempts. Certificate numbers: 5 lookups
+ * over about 30 s, the first at once (the number exists from the first receipt; the wait is for
+ * the PDF worker to mark it complete).
+ */
+export const DEFAULT_LIMITS: SessionLimits = { healthAttempts: 3, healthDelayMs: 4000, recordAttempts: 3, resultAttempts: 3, retryBaseMs: 1000, retryCapMs: 8000, certificateLookupDelaysMs: [0, 2000, 4000, 8000, 16_000] };
 
 /** A drive's erase, and what became of its wipe result. */
 export interface DriveReport {

@@ -44,7 +44,7 @@ describe('serve API: boot gating', () => {
     sut = await simulatedServe();
     const s = await state(sut);
     expect(s).toMatchObject({ locked: true, boot: { phase: 'starting' }, run: { status: 'idle' } });
-    expect(s.can).toEqual({ refresh: false, select: false, confirm: false, start: false, set_test_result: false, set_notes: false });
+    expect(s.can).toEqual({ refresh: false, select: false, confirm: false, start: false, set_test_result: false, set_notes: false, retry: false });
     for (const body of [{ type: 'start' }, { type: 'select', devices: [] }, { type: 'set_notes', notes: 'x' }, { type: 'set_test_result', id: 'keyboard', status: 'passed' }]) {
       const r = await intent(sut, body);
       expect(r.status).toBe(409);
@@ -119,8 +119,19 @@ describe('serve API: select, typed confirmation, start, live progress and result
     expect(final.results.map((r) => [r.device, r.erased, r.delivered, r.certificate_status])).toEqual(devices.map((d) => [d, true, true, 'pending']));
     expect(final.results.every((r) => /^[0-9a-f]{64}$/.test(r.verification_hash ?? ''))).toBe(true);
     expect(final.confirmation.confirmed).toBe(false); // the next run needs a new confirmation
+
+    // Certificate numbers arrive after delivery: looked up until complete (fake: pending, then complete), then no more.
+    const s = sut;
+    await until(() => s.controller.snapshot().results.every((r) => r.certificate_status === 'complete'));
+    expect(s.controller.snapshot().results.map((r) => [r.certificate_number, r.certificate_status])).toEqual([
+      ['CW-000001', 'complete'],
+      ['CW-000002', 'complete'],
+    ]);
+    await new Promise((r) => setTimeout(r, 100)); // longer than the test's lookup delays: a third lookup would show
     const paths = sut.gateway.calls.map((c) => c.path);
-    expect(paths).toEqual(['/api/health', '/api/verify', '/api/record', '/api/checkin', '/api/wipe_result', '/api/wipe_result']);
+    const lookups = ['/api/certificates/lookup', '/api/certificates/lookup'];
+    expect(paths).toEqual(['/api/health', '/api/verify', '/api/record', '/api/checkin', '/api/wipe_result', '/api/wipe_result', ...lookups]);
+    expect(sut.gateway.calls.at(-1)?.body).toEqual({ job_ids: ['6f1c2b1e-0000-4000-8000-000000000001-0', '6f1c2b1e-0000-4000-8000-000000000001-1'] });
     expect(sut.gateway.calls.filter((c) => c.path === '/api/wipe_result').map((c) => [c.body.job_id, c.body.wipe_status])).toEqual([
       ['6f1c2b1e-0000-4000-8000-000000000001-0', 'completed'],
       ['6f1c2b1e-0000-4000-8000-000000000001-1', 'completed'],

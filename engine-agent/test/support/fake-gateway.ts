@@ -13,6 +13,10 @@ export interface GatewayBehaviour {
   verify?: { allow: true; account: string } | { allow: false; reason: string };
   /** Paths whose answer waits until released (to observe ordering rules). */
   hold?: Set<string>;
+  /** Health answers 503 this many times first (then 200). */
+  healthFailures?: number;
+  /** Certificate status on the 1st, 2nd, … lookup of a job (the last repeats); default pending, then complete. */
+  certificateSteps?: string[];
 }
 
 const readBody = async (req: IncomingMessage) => {
@@ -30,10 +34,15 @@ export async function startFakeGateway(behaviour: GatewayBehaviour = {}): Promis
   const calls: GatewayCall[] = [];
   const waiting = new Map<string, Array<() => void>>();
   let wipeSeq = 0;
+  let healthCalls = 0;
+  // job_id -> wipe result id, certificate number (certifiable only) and how often it was looked up
+  const wipes = new Map<string, { id: string; number: string | null; lookups: number }>();
+  const steps = behaviour.certificateSteps ?? ['pending', 'complete'];
   const answer = (path: string, body: Record<string, unknown>): [number, unknown] => {
     switch (path) {
       case '/api/health':
-        return [200, { ok: true }];
+        healthCalls += 1;
+        return healthCalls <= (behaviour.healthFailures ?? 0) ? [503, { error: 'cloud unavailable' }] : [200, { ok: true }];
       case '/api/verify': {
         const v = behaviour.verify ?? { allow: true, account: 'Acme Refurb' };
         return v.allow ? [200, { allow: true, account: v.account, quota_remaining: 9 }] : [403, { allow: false, reason: v.reason }];
@@ -47,7 +56,18 @@ export async function startFakeGateway(behaviour: GatewayBehaviour = {}): Promis
         return [200, { ok: true, asset_id: 'asset_1' }];
       case '/api/wipe_result':
         wipeSeq += 1;
+        wipes.set(String(body.job_id), { id: `wr_${wipeSeq}`, number: body.wipe_status === 'completed' ? `CW-${String(wipeSeq).padStart(6, '0')}` : null, lookups: 0 });
         return [201, { ok: true, wipe_result_id: `wr_${wipeSeq}`, certificate_status: body.wipe_status === 'completed' ? 'pending' : null }];
+      case '/api/certificates/lookup': {
+        const found = (body.job_ids as string[]).flatMap((jobId) => {
+          const w = wipes.get(jobId);
+          if (!w) return [];
+          w.lookups += 1;
+          const status = w.number ? (steps[Math.min(w.lookups, steps.length) - 1] ?? null) : null;
+          return [{ job_id: jobId, wipe_result_id: w.id, certificate_number: w.number, certificate_status: status }];
+        });
+        return [200, { certificates: found }];
+      }
       default:
         return [404, { error: 'not found' }];
     }
@@ -72,6 +92,11 @@ export async function startFakeGateway(behaviour: GatewayBehaviour = {}): Promis
       for (const r of waiting.get(path) ?? []) r();
       waiting.delete(path);
     },
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        // A held answer's socket would otherwise keep close() waiting for the client's idle timeout.
+        server.closeAllConnections();
+      }),
   };
 }

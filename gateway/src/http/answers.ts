@@ -1,5 +1,6 @@
 import type { Static, TSchema } from '@fastify/type-provider-typebox';
 import {
+  CertificatesFound,
   ERRORS,
   ErrorBody,
   InternalAssetAccepted,
@@ -159,5 +160,12 @@ export const FORWARDED_ROUTES = {
     internalPath: internalApi.chassisLookup.url,
     bodyOptional: false,
     answer: write('chassis map lookup', InternalChassisLookupResult, lookupForDevice),
+  },
+  // Beyond the spec (README "Routes beyond the spec"): the cloud's answer is the device's, as is.
+  certificatesLookup: {
+    gateway: gatewayApi.certificatesLookup,
+    internalPath: internalApi.certificatesLookup.url,
+    bodyOptional: false,
+    answer: write('certificate lookup', CertificatesFound),
   },
 } as const satisfies Record<string, ForwardedRoute>;

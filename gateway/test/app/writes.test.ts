@@ -149,3 +149,28 @@ describe('writes when the cloud cannot be reached', () => {
     }
   });
 });
+
+// Beyond the spec: the device's body is validated at the edge before anything is forwarded.
+describe('POST /api/certificates/lookup, malformed', () => {
+  const fleet = newFleet();
+  let cloud: FakeCloud;
+  let sut: GatewayUnderTest;
+  let token: string;
+  beforeAll(async () => {
+    cloud = await startFakeCloud(SECRET);
+    sut = await startGateway({ cloudUrl: cloud.url, publicKey: fleet.publicKey, secret: SECRET, timeoutMs: 300 });
+    ({ token } = await mintToken(fleet));
+  });
+  afterAll(async () => {
+    await sut.close();
+    await cloud.close();
+  });
+
+  it.each([
+    ['more than 64 job ids', { job_ids: Array.from({ length: 65 }, (_, i) => `j-${i}`) }],
+    ['an extra field', { job_ids: [], account_id: 'acct_other' }],
+  ])('answers 400 for %s and forwards nothing', async (_name, json) => {
+    expect((await sut.call('/api/certificates/lookup', { token, json })).status).toBe(400);
+    expect(cloud.seen).toEqual([]);
+  });
+});

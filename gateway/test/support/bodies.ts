@@ -29,6 +29,11 @@ export const chassisMapBody = {
 };
 export const chassisLookupBody = { system: { uuid: fingerprint.system.uuid, serial: fingerprint.system.serial } };
 
+export const certificatesLookupBody = { job_ids: [wipeResultBody.job_id] };
+export const certificatesFound = {
+  certificates: [{ job_id: wipeResultBody.job_id, wipe_result_id: 'wr_9', certificate_number: 'CW-000001', certificate_status: 'pending' }],
+};
+
 export const assetAccepted = { ok: true, asset_id: 'asset_7' };
 export const wipeAccepted = { ok: true, wipe_result_id: 'wr_9', certificate_status: 'pending' };
 export const chassisSaved = { ok: true, chassis_map_id: 'cmap_3', asset_id: 'asset_8' };
@@ -48,6 +53,14 @@ export const WRITES = [
     status: 200,
     ok: { found: true, map: storedMap },
     what: 'chassis map lookup',
+  },
+  {
+    path: '/api/certificates/lookup',
+    internal: '/internal/certificates/lookup',
+    body: certificatesLookupBody,
+    status: 200,
+    ok: certificatesFound,
+    what: 'certificate lookup',
   },
 ] as const;
 

@@ -7,16 +7,12 @@
 import { Value } from '@sinclair/typebox/value';
 import { AgentState as AgentStateSchema, DriveProgress as DriveProgressSchema, IntentAccepted as IntentAcceptedSchema } from '../../../shared/src/contracts/agent-local.js';
 import type { AgentState } from '../../../shared/src/contracts/agent-local.js';
-import type { Fingerprint } from '../../../shared/src/contracts/hardware.js';
 
 export type { AgentDrive, AgentIntent, AgentState, BootPhase, DrivePlan, DriveProgress, DriveResult, ReportSync } from '../../../shared/src/contracts/agent-local.js';
 export type { Fingerprint, TestResult, TestSnapshot, TestStatus, TestWireId } from '../../../shared/src/contracts/hardware.js';
 
-/**
- * The state as the kiosk reads it. `fingerprint` is read when the agent includes it.
- * TODO(issue 8): AgentState has no fingerprint yet; the machine summary needs one from the agent.
- */
-export type KioskAgentState = AgentState & { readonly fingerprint?: Fingerprint };
+/** The state as the kiosk reads it: the agent's contract, machine summary (`fingerprint`) included. */
+export type KioskAgentState = AgentState;
 
 /** Checks an SSE `state` payload; anything else is dropped, never half-applied. */
 export function parseAgentState(data: unknown): KioskAgentState | undefined {

@@ -32,8 +32,8 @@ describe('kiosk: device gating', { timeout: 120_000 }, () => {
     await stack?.stop();
   });
 
-  it('keeps a revoked device locked, says why in plain words, and offers no way to erase', async () => {
-    const { token } = await mintToken(stack, { quota: 5, status: 'revoked' });
+  it('keeps a revoked device locked, says why in plain words, and offers no way to erase; Check again unlocks once reinstated', async () => {
+    const { token, jti } = await mintToken(stack, { quota: 5, status: 'revoked' });
     agent = await startAgent(stack.gateway.url, token);
     await page.goto(agent.url);
     await page.waitForSelector('[data-screen="locked"]');
@@ -41,7 +41,14 @@ describe('kiosk: device gating', { timeout: 120_000 }, () => {
     await expect(page.locator('button', { hasText: 'Check again' }).evaluate((b) => b === document.activeElement)).resolves.toBe(true);
     expect(await page.locator('nav.steps, .drive, .confirm').count()).toBe(0);
     await shoot(page, '01-locked-revoked');
-    expect(await agentState(agent)).toMatchObject({ locked: true, boot: { phase: 'denied', reason: 'revoked' } });
+    expect(await agentState(agent)).toMatchObject({ locked: true, boot: { phase: 'denied', reason: 'revoked' }, can: { retry: true } });
+
+    // Reinstated in the cloud: the operator checks again and this same boot unlocks.
+    await stack.cli('admin', 'set-token-status', '--jti', jti, '--status', 'active');
+    await page.locator('button', { hasText: 'Check again' }).click();
+    await page.waitForSelector('[data-screen="machine"]');
+    await expect(page.locator('.unlocked-badge').textContent()).resolves.toMatch(/Unlocked · Kiosk Refurb/);
+    expect(await agentState(agent)).toMatchObject({ locked: false, boot: { phase: 'unlocked' } });
   });
 
   it('shows the connection check while the gateway does not answer, then locks with the reason', async () => {
@@ -49,6 +56,9 @@ describe('kiosk: device gating', { timeout: 120_000 }, () => {
     agent = await startAgent('http://127.0.0.1:9', token);
     await page.goto(agent.url);
     await page.waitForSelector('text=Checking the connection to the erasure service');
+    // The agent's attempts are on screen: the second one waits 4 s after the first failed.
+    await page.waitForSelector('[data-testid="health-attempt"]:has-text("Attempt 2 of 3")', { timeout: 15_000 });
+    await expect(page.locator('[data-testid="health-attempt"]').textContent()).resolves.toMatch(/the last one failed: gateway unreachable/);
     await shoot(page, '00-connecting');
     await page.waitForSelector('[data-screen="locked"]', { timeout: 30_000 });
     await expect(page.locator('.reason').textContent()).resolves.toMatch(/cannot be reached/);

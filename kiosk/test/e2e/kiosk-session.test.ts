@@ -43,6 +43,10 @@ describe('kiosk: a full session on a simulated machine', { timeout: 180_000 }, (
     await page.goto(agent.url);
     await page.waitForSelector('[data-screen="machine"]');
     await expect(page.locator('.unlocked-badge').textContent()).resolves.toMatch(/Unlocked · Kiosk Refurb/);
+    // The machine summary comes from the agent's boot fingerprint.
+    await page.waitForSelector('.fact:has-text("Erasure Labs Simulated Laptop 14")');
+    await expect(page.locator('.fact', { hasText: 'Serial number' }).textContent()).resolves.toContain('SIM-LAPTOP-0001');
+    await expect(page.locator('.fact', { hasText: 'Battery' }).textContent()).resolves.toContain('91% health');
     await shoot(page, '02-machine');
 
     // Keyboard-only from here where a technician would use it: the step list is buttons (Tab, Enter).
@@ -94,11 +98,14 @@ describe('kiosk: a full session on a simulated machine', { timeout: 180_000 }, (
     await verdict('Passed');
 
     await openTest('battery');
+    await expect(page.locator('.info-list').textContent()).resolves.toContain('91% of design capacity');
     await shoot(page, '08-test-battery');
     await verdict('Passed');
     await openTest('wifi_adapter');
+    await expect(page.locator('.info-list').textContent()).resolves.toContain('wlan0');
     await verdict('Detected');
     await openTest('bluetooth');
+    await page.waitForSelector('text=None found in the hardware report.');
     await verdict('Not applicable');
     await expect.poll(() => badge('bluetooth').textContent()).toBe('Not applicable');
     await shoot(page, '09-tests-recorded');
@@ -153,8 +160,15 @@ describe('kiosk: a full session on a simulated machine', { timeout: 180_000 }, (
     for (const r of state.results) expect(r).toMatchObject({ erased: true, delivered: true, certificate_status: expect.any(String) });
     // The simulated drive files were really overwritten: no customer data is left.
     for (const r of state.results) expect(readFileSync(r.device).includes('CUSTOMER DATA')).toBe(false);
-    const certificates = (await stack.cli('admin', 'list-certificates', '--account', stack.accountId)) as Array<{ drive_serial: string }>;
+    const certificates = (await stack.cli('admin', 'list-certificates', '--account', stack.accountId)) as Array<{ drive_serial: string; certificate_number: string }>;
     expect(certificates.map((c) => c.drive_serial).sort()).toEqual(['SIM0000000001', 'SIM0000000002']);
+
+    // Both certificate numbers reach the results screen (looked up by the agent after delivery).
+    const lines = page.locator('.result .certificate');
+    await expect.poll(() => lines.allTextContents(), { timeout: 30_000 }).toEqual([expect.stringMatching(/^Certificate CW-\d{6}/), expect.stringMatching(/^Certificate CW-\d{6}/)]);
+    const shown = (await lines.allTextContents()).map((t) => /CW-\d{6}/.exec(t)?.[0]).sort();
+    expect(shown).toEqual(certificates.map((c) => c.certificate_number).sort());
+    await shoot(page, '14b-results-certificates');
     expect(join(agent.dataDir)).toBeTruthy();
   });
 });

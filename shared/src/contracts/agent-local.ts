@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ErrorBody, Nullable } from './common.js';
 import type { RouteDescriptor } from './gateway.js';
-import { TEST_WIRE_IDS, TestSnapshot, TestStatus } from './hardware.js';
+import { Fingerprint, TEST_WIRE_IDS, TestSnapshot, TestStatus } from './hardware.js';
 
 /**
  * The engine agent's loopback API (`erasure-agent serve`), which the kiosk renders and drives.
@@ -87,6 +87,8 @@ export const DriveResult = Type.Object(
     delivered: Type.Boolean(),
     wipe_result_id: Type.Optional(Type.String()),
     certificate_status: Type.Optional(Nullable(Type.String())),
+    /** `CW-…`, looked up after delivery (the wipe-result answer carries no number); null until the cloud has one. */
+    certificate_number: Type.Optional(Nullable(Type.String())),
     error: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
@@ -110,9 +112,22 @@ export const AgentState = Type.Object(
         account: Type.Optional(Type.String()),
         reason: Type.Optional(Type.String()),
         asset_id: Type.Optional(Type.String()),
+        /** While `health` runs: this attempt (1-based) of `max_attempts` (spec 8: 3 attempts 4 s apart). */
+        attempt: Type.Optional(Type.Integer({ minimum: 1 })),
+        max_attempts: Type.Optional(Type.Integer({ minimum: 1 })),
+        /** When the next health attempt starts (ISO 8601), set while waiting between attempts. */
+        next_attempt_at: Type.Optional(Type.String()),
+        /** Why the previous health attempt failed. */
+        last_error: Type.Optional(Type.String()),
       },
       { additionalProperties: false },
     ),
+    /**
+     * The machine summary the kiosk shows, from the fingerprint collected at boot: identity,
+     * cpu, memory, storage, batteries, displays, gpus, adapters, firmware (bulky diagnostic
+     * sections left out). Absent until collected.
+     */
+    fingerprint: Type.Optional(Fingerprint),
     drives: Type.Array(AgentDrive),
     selected: Type.Array(Type.String()),
     confirmation: Type.Object(
@@ -147,6 +162,8 @@ export const AgentState = Type.Object(
         start: Type.Boolean(),
         set_test_result: Type.Boolean(),
         set_notes: Type.Boolean(),
+        /** Re-run health and verify for this boot: only while it is denied and no check is running. */
+        retry: Type.Boolean(),
       },
       { additionalProperties: false },
     ),
@@ -169,6 +186,7 @@ export const AgentIntent = Type.Union([
     { additionalProperties: false },
   ),
   Type.Object({ type: Type.Literal('set_notes'), notes: Type.String({ maxLength: 20_000 }) }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('retry') }, { additionalProperties: false }),
 ]);
 export type AgentIntent = Static<typeof AgentIntent>;
 export type AgentIntentType = AgentIntent['type'];

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DenyReason, ErrorBody, Ok, QuotaRemaining } from './common.js';
+import { CertificateStatus, DenyReason, ErrorBody, Nullable, Ok, QuotaRemaining } from './common.js';
 import { ChassisMapDraft, Fingerprint, SystemIdentity, TestSnapshot } from './hardware.js';
-import { WipeResultAccepted, WipeResultRecord } from './wipe.js';
+import { JobId, WipeResultAccepted, WipeResultRecord } from './wipe.js';
 
 /** Route descriptor: one per route, shared by the server that serves it and the client that calls it. */
 export interface RouteDescriptor {
@@ -95,6 +95,36 @@ export const ChassisLookupResult = Type.Union([
 ]);
 export type ChassisLookupResult = Static<typeof ChassisLookupResult>;
 
+/**
+ * Certificate numbers of this device's wipe results (a route beyond the spec, README "Routes
+ * beyond the spec"): the wipe-result answer must stay exactly as spec 7 shapes it, so a device
+ * that wants the `CW-…` number reads it here. Job ids with no wipe result in the token's account
+ * are left out of the answer.
+ */
+export const CERTIFICATE_LOOKUP_MAX_JOBS = 64;
+export const CertificatesLookupBody = Type.Object(
+  { job_ids: Type.Array(JobId, { maxItems: CERTIFICATE_LOOKUP_MAX_JOBS }) },
+  { additionalProperties: false },
+);
+export type CertificatesLookupBody = Static<typeof CertificatesLookupBody>;
+
+export const CertificateNumberEntry = Type.Object(
+  {
+    job_id: Type.String(),
+    wipe_result_id: Type.String(),
+    certificate_number: Nullable(Type.String()),
+    certificate_status: Nullable(CertificateStatus),
+  },
+  { additionalProperties: false },
+);
+export type CertificateNumberEntry = Static<typeof CertificateNumberEntry>;
+
+export const CertificatesFound = Type.Object(
+  { certificates: Type.Array(CertificateNumberEntry, { maxItems: CERTIFICATE_LOOKUP_MAX_JOBS }) },
+  { additionalProperties: false },
+);
+export type CertificatesFound = Static<typeof CertificatesFound>;
+
 /** Diagnostics: any JSON document up to 16 KiB, logged by the gateway and never stored. */
 export const DIAGNOSTICS_LIMIT_BYTES = 16 * 1024;
 export const DiagnosticsBody = Type.Unknown();
@@ -137,6 +167,12 @@ export const gatewayApi = {
     url: '/api/chassis_map/lookup',
     body: ChassisLookupBody,
     response: { 200: ChassisLookupResult, ...writeErrors },
+  },
+  certificatesLookup: {
+    method: 'POST',
+    url: '/api/certificates/lookup',
+    body: CertificatesLookupBody,
+    response: { 200: CertificatesFound, ...writeErrors },
   },
   diagnostics: { method: 'POST', url: '/api/diagnostics', body: DiagnosticsBody, response: { 200: Ok, 413: ErrorBody } },
 } as const satisfies Record<string, RouteDescriptor>;

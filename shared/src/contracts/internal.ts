@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ErrorBody, LADDER_DENY_REASONS, QuotaRemaining, TokenStatus } from './common.js';
 import { ChassisMapDraft, Fingerprint, SystemIdentity, TestSnapshot } from './hardware.js';
-import { ChassisLookupResult, type RouteDescriptor } from './gateway.js';
+import { CertificatesFound, CertificatesLookupBody, ChassisLookupResult, type RouteDescriptor } from './gateway.js';
 import { JobId, WipeResultAccepted, wipeResultFields } from './wipe.js';
 
 /**
@@ -101,6 +101,13 @@ export const InternalChassisLookupRequest = Type.Object(
 );
 export type InternalChassisLookupRequest = Static<typeof InternalChassisLookupRequest>;
 
+/** Certificate numbers by job id (gateway `certificatesLookup`), scoped to the token's account. */
+export const InternalCertificatesLookupRequest = Type.Object(
+  { ...forwarded, ...CertificatesLookupBody.properties },
+  { additionalProperties: false },
+);
+export type InternalCertificatesLookupRequest = Static<typeof InternalCertificatesLookupRequest>;
+
 export const InternalAssetAccepted = Type.Object(
   { ok: Type.Literal(true), asset_id: Type.String() },
   { additionalProperties: false },
@@ -170,6 +177,12 @@ export const internalApi = {
     url: '/internal/chassis_maps/lookup',
     body: InternalChassisLookupRequest,
     response: { 200: InternalChassisLookupResult, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+  },
+  certificatesLookup: {
+    method: 'POST',
+    url: '/internal/certificates/lookup',
+    body: InternalCertificatesLookupRequest,
+    response: { 200: CertificatesFound, ...writeErrors },
   },
 } as const satisfies Record<string, RouteDescriptor>;
 

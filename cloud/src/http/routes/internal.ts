@@ -7,6 +7,7 @@ import { lookupChassis, saveChassis } from '../../domain/device/chassis.js';
 import { requireActiveToken, verifyToken, validateToken, type LadderOutcome } from '../../domain/device/tokens.js';
 import type { TokenRow } from '../../adapters/db/tokens.js';
 import { receiveWipeResult } from '../../domain/device/wipe-results.js';
+import { lookupCertificateNumbers } from '../../domain/device/certificate-numbers.js';
 
 type Body = Record<string, unknown>;
 /** What one internal call answers: computed inside the write batch, sent after its COMMIT. */
@@ -75,6 +76,10 @@ function internalAnswers(deps: DeviceDeps): Record<string, (body: Body) => Answe
       return { status: 201, body: { ok: true, chassis_map_id: saved.chassisMapId, asset_id: saved.assetId } };
     }),
     [internalApi.chassisLookup.url]: withActiveToken(deps, (token, body) => ({ status: 200, body: lookupChassis(deps, token, body) })),
+    [internalApi.certificatesLookup.url]: withActiveToken(deps, (token, body) => {
+      const looked = lookupCertificateNumbers(deps, token, body);
+      return looked.ok ? { status: 200, body: looked.found } : refusalAnswer(looked);
+    }),
   };
 }
 

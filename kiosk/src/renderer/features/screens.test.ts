@@ -32,11 +32,17 @@ describe('screens', () => {
     expect(html).not.toMatch(/Hardware tests/);
   });
 
+  it('shows the agent’s health attempt and why the last one failed', () => {
+    const html = render(agentState({ locked: true, boot: { phase: 'health', attempt: 2, max_attempts: 3, last_error: 'cloud unavailable (503)' } }));
+    expect(html).toMatch(/Attempt 2 of 3 — the last one failed: cloud unavailable \(503\) — trying now\./);
+  });
+
   it('shows a denial as a locked screen in plain words, with a retry', () => {
     const html = render(agentState({ locked: true, boot: { phase: 'denied', reason: 'revoked' } }));
     expect(html).toMatch(/This machine is locked/);
     expect(html).toMatch(/licence has been revoked/);
-    expect(html).toMatch(/Check again/);
+    expect(html).toMatch(/<button[^>]*disabled=""[^>]*>Check again/); // the agent does not allow a retry in this state
+    expect(render(agentState({ locked: true, boot: { phase: 'denied', reason: 'revoked' }, can: { ...agentState().can, retry: true } }))).toMatch(/<button(?![^>]*disabled)[^>]*>Check again/);
     expect(html).not.toMatch(/Erase \d/);
   });
 

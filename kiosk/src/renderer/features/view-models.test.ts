@@ -5,7 +5,7 @@ import { confirmationOf, driveRows } from './drives/drive-rows.js';
 import { progressRows, resultRows, runHeadline } from './erase/erase-view.js';
 import { LAYOUT_CODES, escapeStreak, missingKeys } from './hardware-tests/keyboard-layout.js';
 import { detectedResults, TEST_IDS } from './hardware-tests/test-catalog.js';
-import { gateOf, plainReason } from './locked/gate.js';
+import { gateOf, healthAttemptText, plainReason } from './locked/gate.js';
 import { machineFacts } from './machine/machine-facts.js';
 
 const ssd = {
@@ -35,6 +35,18 @@ describe('the boot gate', () => {
     expect(plainReason('gateway unreachable after 3 attempts: fetch failed')).toMatch(/cannot be reached/);
     expect(plainReason('quota_exceeded')).toMatch(/no erasures left/);
     expect(plainReason('something new')).toBe('The erasure service refused: something new');
+  });
+});
+
+describe('the health attempts on the connecting screen', () => {
+  const now = Date.parse('2026-11-22T12:00:00.000Z');
+  it('says which attempt runs, why the last failed and when the next starts', () => {
+    expect(healthAttemptText({ phase: 'health', attempt: 1, max_attempts: 3 }, now)).toBe('Attempt 1 of 3 — trying now.');
+    const waiting = { phase: 'health' as const, attempt: 2, max_attempts: 3, last_error: 'gateway unreachable: fetch failed', next_attempt_at: '2026-11-22T12:00:03.200Z' };
+    expect(healthAttemptText(waiting, now)).toBe('Attempt 2 of 3 — the last one failed: gateway unreachable: fetch failed — next try in 4 s.');
+    expect(healthAttemptText(waiting, now + 5000)).toMatch(/trying now\.$/);
+    expect(healthAttemptText({ phase: 'verify' }, now)).toBeUndefined();
+    expect(healthAttemptText(undefined, now)).toBeUndefined();
   });
 });
 
@@ -87,6 +99,21 @@ describe('the erase view', () => {
     expect(ok).toMatchObject({ passed: true, verdict: 'Erased', certificate: 'Certificate queued' });
     expect(ok?.detail).toBe('Wipe result wr_1 · job job_1-0');
     expect(lost).toMatchObject({ passed: false, certificate: 'Result not delivered to the service' });
+  });
+
+  it('shows the certificate number once the agent looked it up, with the status until issued', () => {
+    const base = { device: '/sim/a.img', method: 'overwrite-1', erased: true, refused: false, passes: 1, verification: 'ok', job_id: 'j-0', delivered: true, wipe_result_id: 'wr_1' };
+    const rows = resultRows(
+      agentState({
+        results: [
+          { ...base, certificate_status: 'pending', certificate_number: 'CW-000007' },
+          { ...base, device: '/b', certificate_status: 'generating', certificate_number: 'CW-000008' },
+          { ...base, device: '/c', certificate_status: 'complete', certificate_number: 'CW-000009' },
+          { ...base, device: '/d', certificate_status: null, certificate_number: null },
+        ],
+      }),
+    );
+    expect(rows.map((r) => r.certificate)).toEqual(['Certificate CW-000007 — queued', 'Certificate CW-000008 — being generated', 'Certificate CW-000009 issued', 'Not certifiable: no certificate']);
   });
 });
 

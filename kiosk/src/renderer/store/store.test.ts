@@ -96,6 +96,14 @@ describe('kiosk store actions send intents and compute no rules', () => {
     expect(refused.sut.getState().drives.error).toBe('type "ERASE 2 DRIVES" to confirm');
   });
 
+  it('asks the agent to check a denied boot again, and shows its refusal', async () => {
+    const { sut, agent } = setup(() => ({ ok: false, error: 'no check to retry now (health)' }));
+    sut.getState().actions.retry();
+    await flush();
+    expect(agent.sent).toEqual([{ type: 'retry' }]);
+    expect(sut.getState().drives).toMatchObject({ busy: false, error: 'no check to retry now (health)' });
+  });
+
   it('records detection-only results from the fingerprint once unlocked, never over an operator’s result', async () => {
     const { agent } = setup();
     const fingerprint = { wifi_adapters: [{ name: 'wlan0' }], batteries: [{ health_pct: 91 }] };

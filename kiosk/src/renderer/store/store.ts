@@ -14,6 +14,8 @@ export interface KioskActions {
   editNotes(text: string): void;
   toggleDrive(device: string): void;
   refresh(): void;
+  /** Asks the agent to check a denied boot again (health and licence). */
+  retry(): void;
   setConfirmText(text: string): void;
   confirmAndStart(): Promise<void>;
 }
@@ -92,6 +94,7 @@ export function createKioskStore(deps: StoreDeps, initial: KioskData = initialDa
       },
       toggleDrive: (device) => void runDrivesIntent({ type: 'select', devices: r.toggledSelection(get().agent.snapshot?.selected ?? [], device) }),
       refresh: () => void runDrivesIntent({ type: 'refresh' }),
+      retry: () => void runDrivesIntent({ type: 'retry' }),
       setConfirmText: (text) => apply((d) => r.setConfirmText(d, text)),
       confirmAndStart: async () => {
         // Two intents because the agent keeps confirm and start apart; it checks the typed text and may refuse either.

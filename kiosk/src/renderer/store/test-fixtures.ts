@@ -16,7 +16,7 @@ export function agentState(over: Partial<KioskAgentState> = {}): KioskAgentState
     tests: {},
     notes: '',
     reports: { tests: 'idle', notes: 'idle' },
-    can: { refresh: true, select: true, confirm: false, start: false, set_test_result: true, set_notes: true },
+    can: { refresh: true, select: true, confirm: false, start: false, set_test_result: true, set_notes: true, retry: false },
     ...over,
   };
 }

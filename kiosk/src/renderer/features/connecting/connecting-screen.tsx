@@ -1,5 +1,7 @@
+import { useEffect, useState } from 'react';
 import type { ConnectionStatus } from '../../api-client.js';
-import type { Gate } from '../locked/gate.js';
+import { useKiosk } from '../../store/use-kiosk.js';
+import { healthAttemptText, type Gate } from '../locked/gate.js';
 
 /** Before the workspace: the agent's stream is not up yet, or the agent is still checking this boot. */
 export function ConnectingScreen({ connection, gate }: { connection: ConnectionStatus; gate: Extract<Gate, { state: 'checking' }> | undefined }) {
@@ -16,11 +18,31 @@ export function ConnectingScreen({ connection, gate }: { connection: ConnectionS
             {connection.retryInMs ? `. Trying again in ${Math.ceil(connection.retryInMs / 1000)} s.` : ''}
           </p>
         )}
+        {live && gate && <HealthAttempt />}
         {live && gate && <BootSteps phase={gate.phase} />}
         <p className="muted">The screen unlocks once the erasure service has confirmed this device’s licence.</p>
       </div>
     </main>
   );
+}
+
+/** The agent's health attempts, with a countdown to the next one (re-rendered every second while waiting). */
+function HealthAttempt() {
+  const boot = useKiosk((s) => s.agent.snapshot?.boot);
+  const [now, setNow] = useState(() => Date.now());
+  const waiting = boot?.next_attempt_at !== undefined;
+  useEffect(() => {
+    if (!waiting) return undefined;
+    setNow(Date.now()); // a new wait counts from now, not from the last tick
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [waiting, boot?.next_attempt_at]);
+  const text = healthAttemptText(boot, now);
+  return text ? (
+    <p className="muted" role="status" data-testid="health-attempt">
+      {text}
+    </p>
+  ) : null;
 }
 
 const STEPS = [

@@ -44,7 +44,7 @@ export function EraseScreen() {
               </span>
               <div>
                 <strong>{r.title}</strong> — {r.verdict}
-                <div>{r.certificate}</div>
+                <div className="certificate">{r.certificate}</div>
                 <div className="muted small">Verification: {r.verification}</div>
                 {r.detail && <div className="muted small">{r.detail}</div>}
               </div>

@@ -73,6 +73,15 @@ const CERTIFICATE: Record<string, string> = {
   failed: 'Certificate generation failed',
 };
 
+/** The certificate line: its `CW-…` number once looked up, with the status until it is issued. */
+function certificateLine(r: DriveResult): string {
+  if (!r.delivered) return 'Result not delivered to the service';
+  if (!r.certificate_status) return 'Not certifiable: no certificate';
+  const status = CERTIFICATE[r.certificate_status] ?? `Certificate: ${r.certificate_status}`;
+  if (!r.certificate_number) return status;
+  return r.certificate_status === 'complete' ? `Certificate ${r.certificate_number} issued` : `Certificate ${r.certificate_number} — ${status.replace(/^Certificate /, '').toLowerCase()}`;
+}
+
 export function resultRows(snap: KioskAgentState): ResultRow[] {
   return snap.results.map((r: DriveResult) => {
     const drive = snap.drives.find((d) => d.device === r.device);
@@ -83,7 +92,7 @@ export function resultRows(snap: KioskAgentState): ResultRow[] {
       passed,
       verdict: r.refused ? 'Refused — nothing written' : r.erased ? 'Erased' : 'Erase failed',
       verification: r.verification,
-      certificate: !r.delivered ? 'Result not delivered to the service' : r.certificate_status ? (CERTIFICATE[r.certificate_status] ?? `Certificate: ${r.certificate_status}`) : 'Not certifiable: no certificate',
+      certificate: certificateLine(r),
       detail: [r.wipe_result_id ? `Wipe result ${r.wipe_result_id}` : undefined, `job ${r.job_id}`, r.failure_code, r.error].filter(Boolean).join(' · ') || undefined,
     };
   });

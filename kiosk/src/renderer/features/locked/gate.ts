@@ -1,4 +1,4 @@
-import type { BootPhase, KioskAgentState } from '../../contract.js';
+import type { AgentState, BootPhase, KioskAgentState } from '../../contract.js';
 
 /**
  * Where the boot gate stands, read off the agent's state. The kiosk never unlocks itself: only
@@ -35,6 +35,19 @@ export function plainReason(reason: string | undefined): string {
   if (exact) return exact;
   if (/unreachable|fetch failed|ECONNREFUSED|timed? ?out/i.test(reason)) return `The erasure service cannot be reached. Check the network cable or Wi-Fi and try again. (${reason})`;
   return `The erasure service refused: ${reason}`;
+}
+
+/**
+ * The health check's progress in words (spec 8: up to 3 attempts 4 s apart), from the agent's
+ * boot state; undefined outside the health phase. `nowMs` is the kiosk's clock, the same machine's.
+ */
+export function healthAttemptText(boot: AgentState['boot'] | undefined, nowMs: number): string | undefined {
+  if (boot?.phase !== 'health' || boot.attempt === undefined) return undefined;
+  const parts = [`Attempt ${boot.attempt}${boot.max_attempts ? ` of ${boot.max_attempts}` : ''}`];
+  if (boot.last_error) parts.push(`the last one failed: ${boot.last_error}`);
+  const waitMs = boot.next_attempt_at ? Date.parse(boot.next_attempt_at) - nowMs : NaN;
+  parts.push(waitMs > 0 ? `next try in ${Math.ceil(waitMs / 1000)} s` : 'trying now');
+  return `${parts.join(' — ')}.`;
 }
 
 export function gateOf(snap: KioskAgentState | undefined): Gate {

@@ -8,6 +8,8 @@ export function LockedScreen({ gate }: { gate: Extract<Gate, { state: 'denied' }
   const busy = useKiosk((s) => s.drives.busy);
   const error = useKiosk((s) => s.drives.error);
   const recordId = useKiosk((s) => s.agent.snapshot?.record_id);
+  // The agent says when a check may run again (not while one runs); the kiosk only mirrors it.
+  const canRetry = useKiosk((s) => s.agent.snapshot?.can.retry ?? false);
   const retry = useRef<HTMLButtonElement>(null);
   // Keyboard-only: the one action is focused, so Enter retries.
   useEffect(() => retry.current?.focus(), []);
@@ -24,7 +26,7 @@ export function LockedScreen({ gate }: { gate: Extract<Gate, { state: 'denied' }
           {gate.text}
         </p>
         <p className="muted">No drive can be erased until the erasure service allows this device.{gate.reason ? ` Reason code: ${gate.reason}.` : ''}</p>
-        <button ref={retry} type="button" className="primary big" disabled={busy} onClick={() => actions.refresh()}>
+        <button ref={retry} type="button" className="primary big" disabled={busy || !canRetry} onClick={() => actions.retry()}>
           {busy ? 'Checking…' : 'Check again'}
         </button>
         {error && <p className="error">Not checked again: {error}</p>}

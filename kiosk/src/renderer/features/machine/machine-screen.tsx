@@ -20,8 +20,8 @@ export function MachineScreen() {
           ))}
         </dl>
       ) : (
-        // TODO(issue 8): AgentState has no fingerprint yet; until the agent adds it, only the drives show here.
-        <p className="banner info">The agent does not pass on the full hardware report yet; the drives it found are below.</p>
+        // The agent adds the summary once its hardware collection finished (it runs beside the boot checks).
+        <p className="banner info">Reading this machine’s hardware… the drives found so far are below.</p>
       )}
       <h2 className="section-title">Drives found</h2>
       <dl className="facts">
