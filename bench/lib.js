@@ -41,3 +41,24 @@ export const stop = (child) =>
     child.once('exit', resolve);
     child.kill('SIGTERM');
   });
+
+/**
+ * Latency of one request at a time (no queueing), in microseconds: autocannon reports whole
+ * milliseconds, too coarse to see a sub-millisecond hop such as the gateway's.
+ */
+export async function sequentialLatency({ url, method = 'POST', headers = {}, body, requests = 2000 }) {
+  const { Pool } = await import('undici');
+  const target = new URL(url);
+  const pool = new Pool(target.origin, { connections: 1 });
+  const samples = [];
+  for (let i = 0; i < requests + 200; i++) {
+    const start = performance.now();
+    const res = await pool.request({ method, path: target.pathname, headers, body });
+    await res.body.arrayBuffer();
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode}`);
+    if (i >= 200) samples.push((performance.now() - start) * 1000); // first 200 warm up
+  }
+  await pool.close();
+  samples.sort((a, b) => a - b);
+  return { p50: samples[Math.floor(samples.length * 0.5)], p99: samples[Math.floor(samples.length * 0.99)] };
+}
