@@ -1,4 +1,5 @@
 import { openDatabase } from './adapters/db/open.js';
+import { concretePort } from './adapters/free-port.js';
 import { systemClock } from './adapters/clock.js';
 import { parseArgs } from './cli/args.js';
 import { runAdmin, UsageError } from './cli/admin.js';
@@ -32,7 +33,9 @@ function print(value: unknown, json: boolean): void {
 }
 
 async function serve(): Promise<void> {
-  const config = loadConfig(process.env);
+  const env = { ...process.env };
+  env.PORT = String(await concretePort(env.HOST || '127.0.0.1', Number(env.PORT || 3000)));
+  const config = loadConfig(env);
   const db = openDatabase(config.databasePath);
   const certificates = loadCertificateRuntime(config);
   const webhooks = webhookRuntime(config, db);

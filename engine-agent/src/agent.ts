@@ -1,7 +1,7 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Fingerprint } from '@erasure/shared';
+import { recordIdAt, type Fingerprint } from '@erasure/shared';
 import { createCloudClient, denialReason, type CloudClient } from './adapters/cloud-client.js';
 import type { Runner } from './adapters/runner.js';
 import type { SystemView } from './adapters/system-view.js';
@@ -53,7 +53,7 @@ async function probeNamed(env: AgentEnv, device: string, policy: ErasePolicy): P
 }
 
 /** Resolves the operator's selection to drives with plans; a drive without a usable plan stops the run before any cloud call. */
-export async function selectDrives(env: AgentEnv, devices: readonly string[], method?: EraseMethod): Promise<{ ok: true; drives: DiscoveredDrive[] } | { ok: false; reason: string }> {
+export async function selectDrives(env: AgentEnv, devices: readonly string[], method?: EraseMethod): Promise<{ ok: true; drives: DiscoveredDrive[] } | { ok: false; reason: string; unknownDevice: boolean }> {
   const policy: ErasePolicy = method ? { forceMethod: method } : {};
   const known = await listDrives(env, policy);
   const real = async (p: string) => realpath(p).catch(() => p);
@@ -64,15 +64,15 @@ export async function selectDrives(env: AgentEnv, devices: readonly string[], me
       for (const d of known) if ((await real(d.device)) === path) return d;
       return env.config.ERASURE_SIMULATE ? undefined : probeNamed(env, device, policy);
     })();
-    if (!found) return { ok: false, reason: `${device} is not a drive of this machine` };
-    if (!found.plan.ok) return { ok: false, reason: `${device}: ${found.plan.reason}` };
+    if (!found) return { ok: false, reason: `${device} is not a drive of this machine`, unknownDevice: true };
+    if (!found.plan.ok) return { ok: false, reason: `${device}: ${found.plan.reason}`, unknownDevice: false };
     chosen.push({ ...found, device });
   }
   return { ok: true, drives: chosen };
 }
 
-/** `CW-YYYYMMDD-HHMMSS` (UTC) boot record id (spec 2). */
-export const recordIdOf = (d: Date) => `CW-${d.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15)}`;
+/** `CW-YYYYMMDD-HHMMSS` (UTC) boot record id (spec 2), in the one format shared defines. */
+export const recordIdOf = (d: Date) => recordIdAt(d);
 
 /** The gateway client with this device's token; a missing token file sends none and the gateway answers 401 (fail closed). */
 export async function openCloud(env: AgentEnv, signal?: AbortSignal): Promise<CloudClient> {

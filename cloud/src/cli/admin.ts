@@ -101,6 +101,7 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
         passwordHash: await hashPassword(password),
         role,
         now,
+        name: typeof flags.name === 'string' && flags.name.trim() !== '' ? flags.name.trim() : null,
       });
     }
     case 'mint-device-token': {

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { ERRORS } from '@erasure/shared';
 import type { Clock } from '../adapters/clock.js';
 import type { WritableDb } from '../adapters/db/open.js';
-import { refuseInternalWithoutSecret, registerInternalAuth } from './internal-auth.js';
+import { guardInternalNamespace, registerInternalAuth } from './internal-auth.js';
 import { registerInternalRoutes } from './routes/internal.js';
 import { OneLinePerRequest } from './request-log.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
@@ -71,7 +71,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
     createWebhookRuntime({ db: deps.db, clock: deps.clock, publicBaseUrl: deps.publicBaseUrl ?? '', allowHttp: deps.allowHttpTargets ?? false });
   if (!deps.webhooks) app.addHook('onClose', async () => webhooks.stop());
 
-  refuseInternalWithoutSecret(app, deps.internalApiSecret);
+  guardInternalNamespace(app, deps.internalApiSecret);
   app.register(async (internal) => {
     registerInternalAuth(internal, deps.internalApiSecret, deps.clock);
     registerInternalRoutes(internal, { db: deps.db, clock: deps.clock, events: webhooks.events }, new GroupCommit(deps.db));

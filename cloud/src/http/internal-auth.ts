@@ -5,6 +5,7 @@ import {
   SERVICE_SIGNATURE_HEADER,
   SERVICE_TIMESTAMP_HEADER,
   verifyServiceRequest,
+  wellFormedServiceHeaders,
 } from '@erasure/shared';
 import type { Clock } from '../adapters/clock.js';
 
@@ -28,7 +29,7 @@ export type MissingSecretPolicy = 'refuse' | 'skip';
 /**
  * Guards an `/internal/*` scope (spec 5.2): every request must carry a fresh HMAC over its raw
  * body, checked before the body is even looked at. (No secret at all is refused earlier, for
- * the whole namespace, by {@link refuseInternalWithoutSecret}; the sandbox passes `skip`.)
+ * the whole namespace, by {@link guardInternalNamespace}; the sandbox passes `skip`.)
  */
 export function registerInternalAuth(
   scope: FastifyInstance,
@@ -67,12 +68,33 @@ export function registerInternalAuth(
   });
 }
 
-/** With no secret configured the whole `/internal/*` namespace answers 503, unknown paths included. */
-export function refuseInternalWithoutSecret(app: FastifyInstance, secret: string | undefined): void {
-  if (secret) return;
+/** The decoded path of a request, without its query: `/%69nternal?x` is `/internal`. */
+function pathOf(url: string): string {
+  const path = url.split('?', 1)[0] ?? '';
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+const isInternalPath = (url: string): boolean => {
+  const path = pathOf(url);
+  return path === '/internal' || path.startsWith('/internal/');
+};
+
+/**
+ * Guards the whole `/internal/*` namespace before routing, content types or bodies come into
+ * play (spec 5.2): with no secret the cloud answers 503 (fail closed); with one, a request whose
+ * signature headers are missing or malformed is 401 whatever its path, method or content type.
+ * The full HMAC over the raw body is checked per route by {@link registerInternalAuth}.
+ */
+export function guardInternalNamespace(app: FastifyInstance, secret: string | undefined): void {
   app.addHook('onRequest', async (request, reply) => {
-    if (request.url === '/internal' || request.url.startsWith('/internal/')) {
-      return reply.code(503).send({ error: ERRORS.internalSecretUnset });
+    if (!isInternalPath(request.url)) return;
+    if (!secret) return reply.code(503).send({ error: ERRORS.internalSecretUnset });
+    if (!wellFormedServiceHeaders(header(request, SERVICE_TIMESTAMP_HEADER), header(request, SERVICE_SIGNATURE_HEADER))) {
+      return reply.code(401).send({ error: ERRORS.unauthorized });
     }
   });
 }

@@ -57,7 +57,11 @@ export function createApiKeyCheck(deps: { webappBaseUrl: string; clock: Clock; f
     } catch (error) {
       return { kind: 'unreachable', error: error instanceof Error ? error.message : String(error) };
     }
-    if (accounts.status !== 200 || me.status !== 200) return { kind: 'invalid' };
+    // Only the web application's own refusal (401/403) is a verdict on the key; a 5xx or any
+    // other answer says nothing about it and is treated like an unreachable web application.
+    const statuses = [accounts.status, me.status];
+    if (statuses.some((s) => s === 401 || s === 403)) return { kind: 'invalid' };
+    if (statuses.some((s) => s !== 200)) return { kind: 'unreachable', error: `web application answered ${statuses.join('/')}` };
     const first = record((record(accounts.body)?.accounts as unknown[] | undefined)?.[0]);
     const meBody = record(me.body);
     const accountId = typeof first?.id === 'string' ? first.id : meBody?.account_id;

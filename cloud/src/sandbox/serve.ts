@@ -1,3 +1,4 @@
+import { concretePort } from '../adapters/free-port.js';
 import { systemClock } from '../adapters/clock.js';
 import { openSandboxDatabase } from '../adapters/db/sandbox/open.js';
 import { loadCertificateKeys } from '../adapters/secret-files.js';
@@ -9,7 +10,7 @@ import { loadSandboxConfig } from './config.js';
  * loads the certificate key from DATA_DIR/keys, listens and prints the bound URL.
  */
 export async function serveSandbox(env: Readonly<Record<string, string | undefined>>): Promise<void> {
-  const config = loadSandboxConfig(env);
+  const config = loadSandboxConfig({ ...env, PORT: String(await concretePort(env.HOST || '127.0.0.1', Number(env.PORT || 8788))) });
   const db = openSandboxDatabase(config.databasePath);
   const keys = loadCertificateKeys({ dataDir: config.DATA_DIR, signingKeyBase64: config.CERTIFICATE_SIGNING_KEY });
   const { app } = buildSandboxApp({

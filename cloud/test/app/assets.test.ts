@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createUser } from '../../src/adapters/db/users.js';
 import { fingerprint, startCloud, type Cloud } from '../helpers.js';
 
 const ASSETS = '/internal/assets';
@@ -63,6 +64,13 @@ describe('asset report, notes and tests (spec 4.2)', () => {
       updated_at: '2026-11-23T08:00:00.000Z',
       boot_count: 2,
     });
+  });
+
+  it('records the technician by the user’s name when the token’s user has one', async () => {
+    const accountId = cloud.db.prepare('SELECT account_id FROM license_tokens WHERE jti = ?').pluck().get(jti) as number;
+    createUser(cloud.db, { accountId, email: 'ana@example.com', passwordHash: 'x', role: 'technician', now: '2026-11-22T12:00:00.000Z', name: 'Ana Lima' });
+    const res = await report('CW-20261122-120000');
+    expect(assetRow(res.json.asset_id).technician).toBe('Ana Lima');
   });
 
   it('keys a machine without DMI identity on its record_id', async () => {

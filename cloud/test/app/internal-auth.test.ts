@@ -86,6 +86,16 @@ describe('internal channel HMAC (spec 5.2)', () => {
     }
   });
 
+  it('answers 401 to an unsigned request before content type, method or path are looked at', async () => {
+    const xml = await cloud.app.inject({ method: 'POST', url: URL, payload: '<x/>', headers: { 'content-type': 'application/xml' } });
+    expect(xml.statusCode).toBe(401);
+    for (const [method, url] of [['POST', '/internal/nope'], ['GET', URL]] as const) {
+      const res = await cloud.app.inject({ method, url });
+      expect(res.statusCode, `${method} ${url}`).toBe(401);
+      expect(res.json()).toEqual({ error: 'unauthorized' });
+    }
+  });
+
   it('checks the signature before parsing: garbled unsigned JSON is 401, signed garbled JSON is 400', async () => {
     expect((await send('{not json', {})).statusCode).toBe(401);
     const payload = '{not json';
@@ -99,7 +109,7 @@ describe('internal channel without a secret', () => {
   it('answers 503 for the whole /internal/* namespace (fail closed)', async () => {
     const cloud = await startCloud({ secret: undefined });
     try {
-      for (const url of ['/internal/tokens/verify', '/internal/tokens/validate', '/internal/assets', '/internal/wipe_results', '/internal/nope']) {
+      for (const url of ['/internal/tokens/verify', '/internal/tokens/validate', '/internal/assets', '/internal/wipe_results', '/internal/nope', '/internal?x=1', '/%69nternal/tokens/verify']) {
         const res = await cloud.post(url, { jti: 'x' });
         expect(res.status, url).toBe(503);
       }

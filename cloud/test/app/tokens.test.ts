@@ -76,6 +76,16 @@ describe('verify and validate: the decision ladder (spec 3)', () => {
       }
     });
 
+    it('answers 404 not_found for an account_id that is not a string (number, null, array)', async () => {
+      const mine = cloud.account('Mine');
+      const other = cloud.account('Other');
+      const token = cloud.token(mine.id);
+      for (const accountId of [other.id, mine.id, null, [mine.publicId]]) {
+        const res = await cloud.post(url, { jti: token.jti, account_id: accountId });
+        expect(res.status, JSON.stringify(accountId)).toBe(404);
+      }
+    });
+
     it('accepts the token’s own account_id as acct_ id or numeric id', async () => {
       const acct = cloud.account();
       const token = cloud.token(acct.id);

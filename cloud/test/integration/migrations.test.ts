@@ -32,3 +32,13 @@ describe('migrations', () => {
     db.close();
   });
 });
+
+describe('migration 005_user_names', () => {
+  it('adds a nullable display name to users', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    const columns = db.prepare('PRAGMA table_info(users)').all() as { name: string; notnull: number }[];
+    expect(columns.find((c) => c.name === 'name')).toMatchObject({ notnull: 0 });
+    db.close();
+  });
+});

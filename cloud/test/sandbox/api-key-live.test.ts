@@ -95,3 +95,30 @@ describe('sandbox API keys and live_request against a real running cloud (spec 4
     expect(unreachable.json.error).toMatch(/^target unreachable/);
   });
 });
+
+describe('sandbox API keys when the web application fails', () => {
+  it('answers 502, not 401, when the web application answers 5xx, and does not cache it', async () => {
+    let status = 500;
+    const webapp: Server = createServer((request, response) => {
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(
+        status === 200
+          ? JSON.stringify(request.url === '/api/v1/me' ? { account_id: 'acct_x', account_name: 'X Ltd', user_email: 'x@x.test' } : { accounts: [{ id: 'acct_x', name: 'X Ltd' }] })
+          : '{"error":"boom"}',
+      );
+    });
+    await new Promise<void>((resolve) => webapp.listen(0, '127.0.0.1', resolve));
+    const sut = await startSandbox({ webappBaseUrl: `http://127.0.0.1:${(webapp.address() as AddressInfo).port}` });
+    try {
+      const failing = await sut.call('POST', '/sandbox/tokens', {}, { authorization: 'Bearer some-key' });
+      expect(failing.status).toBe(502);
+      status = 200;
+      const recovered = await sut.call('POST', '/sandbox/tokens', {}, { authorization: 'Bearer some-key' });
+      expect(recovered.status).toBe(201);
+      expect(recovered.json.account_id).toBe('acct_x');
+    } finally {
+      await sut.close();
+      await new Promise<void>((resolve) => webapp.close(() => resolve()));
+    }
+  });
+});

@@ -46,7 +46,9 @@ export async function runCommand(env: AgentEnv, opts: RunOptions): Promise<numbe
   const selection = await selectDrives(env, opts.devices, opts.method as EraseMethod | undefined);
   if (!selection.ok) {
     process.stderr.write(`run: ${selection.reason}; nothing was erased\n`);
-    return 3;
+    // A device that is not on this machine is a mistake in the call (1); a drive that is there
+    // but has no usable erase method is a drive that failed (3, CONTRACT.md).
+    return selection.unknownDevice ? 1 : 3;
   }
   if (!opts.yes) {
     const rl = createInterface({ input: process.stdin, output: process.stderr });

@@ -145,6 +145,12 @@ describe('POST /api/checkin specifics', () => {
     expect(await sut.call('/api/checkin', { token })).toMatchObject(UNAVAILABLE);
   });
 
+  it('answers 503 validation_unavailable for a cloud allow with an empty job_id', async () => {
+    const { token } = await mintToken(fleet);
+    cloud.script(() => ({ status: 200, json: { ...validateAllow, job_id: '' } }));
+    expect(await sut.call('/api/checkin', { token })).toMatchObject(UNAVAILABLE);
+  });
+
   it('answers 503 validation_unavailable for a verify-shaped allow (account, no job_id)', async () => {
     const { token } = await mintToken(fleet);
     cloud.script(() => ({ status: 200, json: verifyAllow }));

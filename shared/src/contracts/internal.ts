@@ -31,7 +31,7 @@ export const InternalValidateAllow = Type.Object(
     allow: Type.Literal(true),
     status: Type.Literal('active'),
     quota_remaining: QuotaRemaining,
-    job_id: Type.String(),
+    job_id: Type.String({ minLength: 1 }),
   },
   { additionalProperties: false },
 );

@@ -33,6 +33,17 @@ export function signServiceRequest(
   };
 }
 
+/**
+ * True when both headers are present and well formed (digits-only timestamp of at most 12
+ * digits, `sha256=` + 64 lowercase hex): a cheap check that needs no body and no secret.
+ */
+export function wellFormedServiceHeaders(
+  timestamp: string | undefined,
+  signature: string | undefined,
+): boolean {
+  return !!timestamp && !!signature && TIMESTAMP.test(timestamp) && SIGNATURE.test(signature);
+}
+
 export interface SignedRequest {
   timestamp: string | undefined;
   signature: string | undefined;
@@ -50,8 +61,7 @@ export function verifyServiceRequest(
   skewSeconds: number = SERVICE_SKEW_SECONDS,
 ): boolean {
   const { timestamp, signature, rawBody } = request;
-  if (!secret || !timestamp || !signature) return false;
-  if (!TIMESTAMP.test(timestamp) || !SIGNATURE.test(signature)) return false;
+  if (!secret || !timestamp || !signature || !wellFormedServiceHeaders(timestamp, signature)) return false;
   if (Math.abs(nowSeconds - Number(timestamp)) > skewSeconds) return false;
   const expected = Buffer.from(hmacSignature(secret, timestamp, rawBody));
   const given = Buffer.from(signature);

@@ -1,5 +1,6 @@
 import type { Fingerprint, TestSnapshot, WipeResultRecord } from '@erasure/shared';
 import type { ReadonlyDb } from './open.js';
+import { TOKEN_USER_NAME_SQL } from './tokens.js';
 
 /** The stored wipe result a certificate is built from, in the wire shape plus its ids. */
 export interface WipeResultSource {
@@ -25,7 +26,7 @@ export interface SourceMachine {
 export interface CertificateSources {
   wipe: WipeResultSource;
   accountName: string;
-  /** The reporting token's `user_email` (spec 2: the operator on wipe reports). */
+  /** The reporting token's user: their name, else their email (spec 1: the operator on wipe reports). */
   operator: string | null;
   machine: SourceMachine | null;
 }
@@ -70,7 +71,7 @@ export function readCertificateSources(db: ReadonlyDb, wipeResultId: number): Ce
   if (!wipe) return undefined;
   const owner = db
     .prepare(
-      `SELECT a.name AS account_name, t.user_email FROM wipe_results w
+      `SELECT a.name AS account_name, ${TOKEN_USER_NAME_SQL} AS user_email FROM wipe_results w
          JOIN accounts a ON a.id = w.account_id JOIN license_tokens t ON t.id = w.token_id
         WHERE w.id = ?`,
     )

@@ -12,6 +12,8 @@ export interface TokenRow {
   account_name: string;
   account_active: boolean;
   user_email: string | null;
+  /** Display name of the token's user (technician / operator), falling back to the email. */
+  user_name: string | null;
   product: Product;
   status: TokenStatus;
   quota_limit: number | null;
@@ -22,8 +24,17 @@ export interface TokenRow {
   created_at: string;
 }
 
+/**
+ * The name of the person a token was minted for (`t` = license_tokens): the user's name when a
+ * user with the token's email has one, else the email itself. Spec 2 and 6 call this the
+ * technician and the operator; the sandbox, which has no users, keeps the email (spec 1).
+ */
+export const TOKEN_USER_NAME_SQL = `COALESCE(
+  (SELECT u.name FROM users u WHERE u.email = t.user_email AND u.name IS NOT NULL AND u.name <> ''), t.user_email)`;
+
 const SELECT_TOKEN = `SELECT t.id, t.prefix_id, t.jti, t.account_id, a.public_id AS account_public_id,
-       a.name AS account_name, ${ACCOUNT_ACTIVE_SQL} AS account_active, t.user_email, t.product,
+       a.name AS account_name, ${ACCOUNT_ACTIVE_SQL} AS account_active, t.user_email,
+       ${TOKEN_USER_NAME_SQL} AS user_name, t.product,
        t.status, t.quota_limit, t.use_count, t.last_seen_at, t.revoked_at, t.expires_at, t.created_at
   FROM license_tokens t JOIN accounts a ON a.id = t.account_id`;
 

@@ -13,12 +13,12 @@ export interface UserRow {
 
 export function createUser(
   db: WritableDb,
-  input: { accountId: number; email: string; passwordHash: string; role: Role; now: string },
+  input: { accountId: number; email: string; passwordHash: string; role: Role; now: string; /** Display name: the technician / operator on reports. */ name?: string | null },
 ): UserRow {
   const id = newId('usr');
   db.prepare(
-    'INSERT INTO users (public_id, account_id, email, password_hash, role, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  ).run(id, input.accountId, input.email, input.passwordHash, input.role, input.now);
+    'INSERT INTO users (public_id, account_id, email, password_hash, role, name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ).run(id, input.accountId, input.email, input.passwordHash, input.role, input.name ?? null, input.now);
   return db
     .prepare(
       `SELECT u.public_id AS id, u.email, u.role, a.public_id AS account_id

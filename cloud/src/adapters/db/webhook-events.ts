@@ -1,6 +1,7 @@
 import type { AssetFacts, CertificateFacts, WipeFacts } from '../../domain/webhooks/payloads.js';
 import type { WebhookEventType } from '../../domain/webhooks/types.js';
 import { prepared, type ReadonlyDb, type WritableDb } from './open.js';
+import { TOKEN_USER_NAME_SQL } from './tokens.js';
 
 /**
  * The outbox side of webhooks: events and their fan-out into the ledger. Every writer here runs
@@ -97,7 +98,7 @@ export function readWipeFacts(db: ReadonlyDb, wipeResultId: number, publicBaseUr
     db,
     `SELECT w.public_id AS id, t.product, w.created_at, w.updated_at, w.job_id, w.drive_serial, w.drive_model,
             w.drive_capacity_gb, w.wipe_method, w.technique, w.wipe_status, w.started_at, w.completed_at,
-            w.certificate_status, c.public_id AS cert_id, c.certificate_key, t.prefix_id AS token_id, t.user_email
+            w.certificate_status, c.public_id AS cert_id, c.certificate_key, t.prefix_id AS token_id, ${TOKEN_USER_NAME_SQL} AS user_email
        FROM wipe_results w JOIN license_tokens t ON t.id = w.token_id
        LEFT JOIN certificates c ON c.wipe_result_id = w.id
       WHERE w.id = ?`,

@@ -50,7 +50,7 @@ export function recordBoot(
     fingerprint: report.fingerprint,
     promoted: promoteColumns(report.fingerprint),
     tokenId: token.id,
-    technician: token.user_email,
+    technician: token.user_name,
     now: isoNow(deps.clock),
   });
   return { assetId: asset.id, assetPublicId: asset.public_id, firstBoot: asset.firstBoot };

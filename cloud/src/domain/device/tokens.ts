@@ -21,7 +21,11 @@ function findScopedToken(deps: DeviceDeps, request: Partial<LadderRequest>, now:
   if (typeof request.jti !== 'string' || request.jti === '') return undefined;
   const token = findTokenByJti(deps.db, request.jti, now);
   if (!token) return undefined;
-  const supplied = typeof request.account_id === 'string' ? request.account_id : undefined;
+  // Any supplied account_id must name the token's account; a non-string one (a number, null)
+  // names no account, so it is a mismatch too, never a reason to skip the cross-check.
+  const supplied: unknown = request.account_id;
+  if (supplied === undefined) return token;
+  if (typeof supplied !== 'string') return undefined;
   return accountMatches(supplied, { publicId: token.account_public_id, numericId: token.account_id }) ? token : undefined;
 }
 

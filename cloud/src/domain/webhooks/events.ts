@@ -49,7 +49,7 @@ const tokenFacts = (token: TokenRow, quotaRemaining: number | null): TokenFacts 
   accountId: token.account_public_id,
   licenseTokenId: token.prefix_id,
   product: token.product,
-  operator: token.user_email,
+  operator: token.user_name,
   tokenStatus: token.status,
   quotaRemaining,
 });
