@@ -1,10 +1,10 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { ERRORS } from '@erasure/shared';
 import type { Clock } from '../adapters/clock.js';
 import type { WritableDb } from '../adapters/db/open.js';
 import { guardInternalNamespace, registerInternalAuth } from './internal-auth.js';
 import { registerInternalRoutes } from './routes/internal.js';
-import { OneLinePerRequest } from './request-log.js';
+import { createFastify } from './fastify.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createWebhookRuntime, type WebhookRuntime } from '../jobs/webhook-runtime.js';
 import { GroupCommit } from '../adapters/db/group-commit.js';
@@ -48,22 +48,11 @@ export interface CloudAppDeps {
 
 /** Builds the cloud's Fastify app from injected deps; `main.ts` is what listens. */
 export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
-  const app = Fastify({
-    logger: deps.logger ?? false,
-    logController: new OneLinePerRequest(),
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
+  // 4xx keep their message (413 in the spec's words); 5xx details stay in the log.
+  const app = createFastify(deps.logger, {
+    internal: { error: ERRORS.internalError },
+    clientMessage: (status, message) => (status === 413 ? ERRORS.payloadTooLarge : message),
   });
-
-  // One place turns failures into bodies: 4xx keep their message, 5xx details stay in the log.
-  app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
-    const status = error.statusCode ?? 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
-      return reply.code(500).send({ error: ERRORS.internalError });
-    }
-    return reply.code(status).send({ error: status === 413 ? ERRORS.payloadTooLarge : error.message });
-  });
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: ERRORS.notFound }));
 
   // Device events go to the webhook outbox in the transaction of their write (spec 6).
   const webhooks =

@@ -1,12 +1,12 @@
 import type { KeyObject } from 'node:crypto';
-import { OneLinePerRequest } from '../http/request-log.js';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Clock } from '../adapters/clock.js';
 import { createHttpPoster, type HttpPoster } from '../adapters/http-post.js';
 import { GroupCommit } from '../adapters/db/group-commit.js';
 import type { WritableDb } from '../adapters/db/open.js';
 import type { DeviceDeps } from '../domain/device/deps.js';
 import { SINGLE_ATTEMPT_POLICY } from '../domain/webhooks/policy.js';
+import { createFastify } from '../http/fastify.js';
 import { registerInternalAuth } from '../http/internal-auth.js';
 import { registerInternalRoutes } from '../http/routes/internal.js';
 import { createApiKeyCheck } from './api-key.js';
@@ -50,21 +50,8 @@ export const INTERNAL_ERROR_BODY = { success: false, errors: [{ code: 7000, mess
  * public certificate check and the HTML pages sit beside it. `main.ts` is what listens.
  */
 export function buildSandboxApp(deps: SandboxAppDeps): { app: FastifyInstance; webhooks: SandboxWebhooks } {
-  const app = Fastify({
-    logger: deps.logger ?? false,
-    // CONTRACT.md: one JSON line per request, as the cloud writes it.
-    logController: new OneLinePerRequest(),
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
-  });
-  app.setErrorHandler((error: { statusCode?: number; message: string }, request, reply) => {
-    const status = error.statusCode ?? 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
-      return reply.code(500).send(INTERNAL_ERROR_BODY);
-    }
-    return reply.code(status).send({ error: error.message });
-  });
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not found' }));
+  // CONTRACT.md: one JSON line per request, as the cloud writes it; spec 7's body for 5xx.
+  const app = createFastify(deps.logger, { internal: INTERNAL_ERROR_BODY });
 
   const webhooks = createSandboxWebhooks({
     db: deps.db,

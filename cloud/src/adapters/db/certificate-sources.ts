@@ -1,6 +1,7 @@
 import type { Fingerprint, TestSnapshot, WipeResultRecord } from '@erasure/shared';
 import type { ReadonlyDb } from './open.js';
 import { TOKEN_USER_NAME_SQL } from './tokens.js';
+import type { CertificateMachine } from '../../domain/certificates/build-content.js';
 
 /** The stored wipe result a certificate is built from, in the wire shape plus its ids. */
 export interface WipeResultSource {
@@ -10,17 +11,8 @@ export interface WipeResultSource {
   record: WipeResultRecord;
 }
 
-/** The machine the erased drive was found in (spec 4.5 rule 2), as the documents print it. */
-export interface SourceMachine {
-  public_id: string;
-  manufacturer: string | null;
-  model: string | null;
-  serial_number: string | null;
-  engine_version: string | null;
-  fingerprint: Fingerprint | null;
-  test_results: TestSnapshot | null;
-  notes: string | null;
-}
+/** The machine the erased drive was found in, in the shape the certificate builder takes. */
+export type SourceMachine = CertificateMachine;
 
 /** Everything the certificate job reads besides the certificate row itself. */
 export interface CertificateSources {

@@ -1,22 +1,13 @@
 import { certificateNumber, newId, type CertificateStatus } from '@erasure/shared';
+import type { StoredCertificate } from '../../domain/certificates/tamper-check.js';
 import type { ReadonlyDb, WritableDb } from './open.js';
 
-/** A certificate row as stored (migration 003). */
-export interface CertificateRow {
+/** A certificate row as stored (migration 003): the columns the tamper check reads, and the rest. */
+export interface CertificateRow extends StoredCertificate {
   id: number;
-  public_id: string;
   account_id: number;
   wipe_result_id: number;
   sequence: number;
-  certificate_number: string;
-  status: CertificateStatus;
-  content: string | null;
-  signature: string | null;
-  signed_at: string | null;
-  certificate_key: string | null;
-  certificate_sha256: string | null;
-  report_key: string | null;
-  report_sha256: string | null;
   generated_at: string | null;
   last_error: string | null;
   created_at: string;

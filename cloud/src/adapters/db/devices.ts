@@ -1,25 +1,18 @@
-import type { Product, TokenStatus } from '@erasure/shared';
+import type { TokenStatus } from '@erasure/shared';
 import type { ReadonlyDb, WritableDb } from './open.js';
+import { TOKEN_STATE_SQL, type TokenState } from './tokens.js';
 
 /** A device token as the /devices page lists it. */
-export interface DeviceRow {
+export interface DeviceRow extends TokenState {
   prefix_id: string;
   jti: string;
   account_public_id: string;
   account_name: string;
   user_email: string | null;
-  product: Product;
-  status: TokenStatus;
-  quota_limit: number | null;
-  use_count: number;
-  last_seen_at: string | null;
-  revoked_at: string | null;
-  expires_at: string | null;
-  created_at: string;
 }
 
 const SELECT_DEVICE = `SELECT t.prefix_id, t.jti, a.public_id AS account_public_id, a.name AS account_name, t.user_email,
-       t.product, t.status, t.quota_limit, t.use_count, t.last_seen_at, t.revoked_at, t.expires_at, t.created_at
+       ${TOKEN_STATE_SQL}
   FROM license_tokens t JOIN accounts a ON a.id = t.account_id`;
 
 /**

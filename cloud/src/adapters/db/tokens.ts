@@ -2,8 +2,23 @@ import { newId, newUuid, type Product, type TokenStatus } from '@erasure/shared'
 import { ACCOUNT_ACTIVE_SQL } from './accounts.js';
 import { prepared, type ReadonlyDb, type WritableDb } from './open.js';
 
+/** A token's own state, as every read of `license_tokens` returns it; see {@link TOKEN_STATE_SQL}. */
+export interface TokenState {
+  product: Product;
+  status: TokenStatus;
+  quota_limit: number | null;
+  use_count: number;
+  last_seen_at: string | null;
+  revoked_at: string | null;
+  expires_at: string | null;
+  created_at: string;
+}
+
+/** The columns of {@link TokenState} (`t` = license_tokens), in this order. */
+export const TOKEN_STATE_SQL = 't.product, t.status, t.quota_limit, t.use_count, t.last_seen_at, t.revoked_at, t.expires_at, t.created_at';
+
 /** A license token joined with what the decision ladder needs of its account. */
-export interface TokenRow {
+export interface TokenRow extends TokenState {
   id: number;
   prefix_id: string;
   jti: string;
@@ -14,14 +29,6 @@ export interface TokenRow {
   user_email: string | null;
   /** Display name of the token's user (technician / operator), falling back to the email. */
   user_name: string | null;
-  product: Product;
-  status: TokenStatus;
-  quota_limit: number | null;
-  use_count: number;
-  last_seen_at: string | null;
-  revoked_at: string | null;
-  expires_at: string | null;
-  created_at: string;
 }
 
 /**
@@ -34,8 +41,7 @@ export const TOKEN_USER_NAME_SQL = `COALESCE(
 
 const SELECT_TOKEN = `SELECT t.id, t.prefix_id, t.jti, t.account_id, a.public_id AS account_public_id,
        a.name AS account_name, ${ACCOUNT_ACTIVE_SQL} AS account_active, t.user_email,
-       ${TOKEN_USER_NAME_SQL} AS user_name, t.product,
-       t.status, t.quota_limit, t.use_count, t.last_seen_at, t.revoked_at, t.expires_at, t.created_at
+       ${TOKEN_USER_NAME_SQL} AS user_name, ${TOKEN_STATE_SQL}
   FROM license_tokens t JOIN accounts a ON a.id = t.account_id`;
 
 type RawTokenRow = Omit<TokenRow, 'account_active'> & { account_active: number };

@@ -2,19 +2,26 @@ import { newId } from '@erasure/shared';
 import type { WebhookAuth, WebhookAuthType, WebhookEventType } from '../../domain/webhooks/types.js';
 import { prepared, type ReadonlyDb, type WritableDb } from './open.js';
 
-/** A subscription row (migration 004) with its health, in the shape the domain uses. */
-export interface SubscriptionRow {
-  id: number;
-  public_id: string;
-  account_id: number;
-  account_public_id: string;
-  event_type: WebhookEventType;
+/**
+ * Where and how a stored subscription delivers: its URL, signing secret and credentials. The
+ * cloud's subscriptions and the sandbox's (`sandbox_webhooks`) keep these same columns.
+ */
+export interface WebhookTargetColumns {
   url: string;
   signing_secret: string;
   auth_type: WebhookAuthType;
   auth_token: string | null;
   auth_username: string | null;
   auth_password: string | null;
+}
+
+/** A subscription row (migration 004) with its health, in the shape the domain uses. */
+export interface SubscriptionRow extends WebhookTargetColumns {
+  id: number;
+  public_id: string;
+  account_id: number;
+  account_public_id: string;
+  event_type: WebhookEventType;
   active: boolean;
   failure_count: number;
   failing_since: string | null;

@@ -6,22 +6,25 @@ import { erasedDriveEntry, type ErasureReportData } from './report-data.js';
 /** The tool named on every certificate; its version is the engine that reported the machine. */
 export const TOOL_NAME = 'Erasure Engine';
 
+/** The machine the erased drive was found in (spec 4.5 rule 2), as the documents print it. */
+export interface CertificateMachine {
+  public_id: string;
+  manufacturer: string | null;
+  model: string | null;
+  serial_number: string | null;
+  engine_version: string | null;
+  fingerprint: Fingerprint | null;
+  test_results: TestSnapshot | null;
+  notes: string | null;
+}
+
 /** What a certificate is built from, as read from the database when it is first signed. */
 export interface CertificateInputs {
   certificate: { public_id: string; certificate_number: string };
   wipe: { public_id: string; record: WipeResultRecord };
   accountName: string;
   operator: string | null;
-  machine: {
-    public_id: string;
-    manufacturer: string | null;
-    model: string | null;
-    serial_number: string | null;
-    engine_version: string | null;
-    fingerprint: Fingerprint | null;
-    test_results: TestSnapshot | null;
-    notes: string | null;
-  } | null;
+  machine: CertificateMachine | null;
   signedAt: string;
   /** `PUBLIC_BASE_URL`, without a trailing slash. */
   publicBaseUrl: string;

@@ -39,6 +39,7 @@ export {
   verifyUrl,
   wipeFacts,
   type CertificateInputs,
+  type CertificateMachine,
   type WipeFacts,
 } from './build-content.js';
 export { checkPresigned, filesPath, FILES_PREFIX, presignPath, PRESIGNED_URL_TTL_SECONDS, type PresignCheck } from './presign.js';

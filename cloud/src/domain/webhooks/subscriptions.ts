@@ -8,11 +8,10 @@ export const newSigningSecret = (): string => randomBytes(32).toString('hex');
 type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /**
- * A destination a subscription may use: absolute https, or http in WEBHOOK_ALLOW_HTTP mode;
- * no credentials in the URL. Outside allow-http mode, names and literals that are obviously
- * internal are refused here for early feedback; the connect-time guard is what enforces it.
+ * An outbound target URL (webhooks, the wipes grid's Push): a string of at most 2000 characters
+ * that parses as an absolute https URL, or http in WEBHOOK_ALLOW_HTTP mode.
  */
-export function checkWebhookUrl(value: unknown, allowHttp: boolean): Checked<string> {
+export function parseTargetUrl(value: unknown, allowHttp: boolean): Checked<URL> {
   if (typeof value !== 'string' || value.length > 2000) return { ok: false, error: 'url must be an absolute https URL' };
   let url: URL;
   try {
@@ -23,6 +22,18 @@ export function checkWebhookUrl(value: unknown, allowHttp: boolean): Checked<str
   if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) {
     return { ok: false, error: allowHttp ? 'url must be http or https' : 'url must use https' };
   }
+  return { ok: true, value: url };
+}
+
+/**
+ * A destination a subscription may use: a {@link parseTargetUrl} target with no credentials in
+ * the URL. Outside allow-http mode, names and literals that are obviously internal are refused
+ * here for early feedback; the connect-time guard is what enforces it.
+ */
+export function checkWebhookUrl(value: unknown, allowHttp: boolean): Checked<string> {
+  const parsed = parseTargetUrl(value, allowHttp);
+  if (!parsed.ok) return parsed;
+  const url = parsed.value;
   if (url.username || url.password) return { ok: false, error: 'url must not carry credentials: use auth_type' };
   if (!allowHttp) {
     const reason = refusedHostnameReason(url.hostname);

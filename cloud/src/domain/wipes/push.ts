@@ -1,6 +1,7 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Clock } from '../../adapters/clock.js';
 import type { HttpPoster } from '../../adapters/http-post.js';
+import { newSigningSecret, parseTargetUrl } from '../webhooks/subscriptions.js';
 import type { WipeView } from './grid.js';
 
 export interface PushDeps {
@@ -17,21 +18,12 @@ export type PushResult = { ok: true; status: number; pushed: number } | { ok: fa
 
 /** A target URL an admin may configure, or the reason it is refused. */
 export function checkPushUrl(value: unknown, allowHttp: boolean): { ok: true; url: string } | { ok: false; error: string } {
-  if (typeof value !== 'string' || value.length > 2000) return { ok: false, error: 'url must be an absolute https URL' };
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    return { ok: false, error: 'url must be an absolute https URL' };
-  }
-  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) {
-    return { ok: false, error: allowHttp ? 'url must be http or https' : 'url must use https' };
-  }
-  return { ok: true, url: url.toString() };
+  const parsed = parseTargetUrl(value, allowHttp);
+  return parsed.ok ? { ok: true, url: parsed.value.toString() } : parsed;
 }
 
-/** A fresh signing secret: 32 random bytes as 64 hex characters, like webhook secrets. */
-export const newPushSecret = (): string => randomBytes(32).toString('hex');
+/** A fresh signing secret: 32 random bytes as 64 hex characters, the webhook secrets' generator. */
+export const newPushSecret: () => string = newSigningSecret;
 
 /**
  * Sends the selected grid rows as one signed JSON POST. The signature scheme is the webhook one

@@ -1,22 +1,18 @@
 import { newId } from '@erasure/shared';
 import type { DeviceEventType } from '../../../domain/device/events.js';
+import type { WebhookAuthType } from '../../../domain/webhooks/types.js';
+import type { WebhookTargetColumns } from '../webhook-subscriptions.js';
 import { prepared, type ReadonlyDb, type WritableDb } from '../open.js';
 
-export type WebhookAuthType = 'none' | 'bearer' | 'basic';
+export type { WebhookAuthType };
 
 /** A stored subscription, credentials included (never listed as such: see {@link toPublicWebhook}). */
-export interface SandboxWebhook {
+export interface SandboxWebhook extends WebhookTargetColumns {
   id: number;
   prefix_id: string;
   account_id: string;
   numeric_account_id: number;
   event_type: DeviceEventType;
-  url: string;
-  signing_secret: string;
-  auth_type: WebhookAuthType;
-  auth_token: string | null;
-  auth_username: string | null;
-  auth_password: string | null;
   active: boolean;
   failure_count: number;
   auto_disabled_at: string | null;
