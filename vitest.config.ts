@@ -5,9 +5,13 @@ import { defineConfig } from 'vitest/config';
 // pointing at src so a change there needs no rebuild before `npm test`.
 export default defineConfig({
   resolve: {
-    alias: {
-      '@erasure/shared': fileURLToPath(new URL('./shared/src/index.ts', import.meta.url)),
-    },
+    alias: [
+      {
+        find: /^@erasure\/shared\/contracts$/,
+        replacement: fileURLToPath(new URL('./shared/src/contracts/index.ts', import.meta.url)),
+      },
+      { find: /^@erasure\/shared$/, replacement: fileURLToPath(new URL('./shared/src/index.ts', import.meta.url)) },
+    ],
   },
   test: {
     include: ['*/src/**/*.test.ts', '*/test/**/*.test.ts', 'test/**/*.test.ts'],

@@ -2,7 +2,7 @@
 export type { WipeView, CertificateCell, SourceCell } from '../../src/domain/wipes/grid.js';
 export type { DeviceAction } from '../../src/domain/devices/controls.js';
 export type { SubscriptionNotice } from '../../src/domain/accounts/subscription.js';
-export type { AssetSummary, AssetDetail } from '@erasure/shared';
+export type { AssetSummary, AssetDetail } from '@erasure/shared/contracts';
 
 import type { SubscriptionNotice } from '../../src/domain/accounts/subscription.js';
 import type { DeviceAction } from '../../src/domain/devices/controls.js';

@@ -1,15 +1,15 @@
 /**
  * The agent's loopback contract as the renderer uses it: types and the TypeBox schemas that check
- * what arrives (STYLE D: parse everything from the wire as unknown). Imported from the contract
- * modules themselves, not `@erasure/shared`'s index, which also exports node-only signing helpers
- * that a browser bundle cannot load; the relative path works for Vite, vitest and tsc alike.
+ * what arrives (STYLE D: parse everything from the wire as unknown). Imported from
+ * `@erasure/shared/contracts`, the browser entry point: the package index also exports the
+ * node-only signing helpers, which a browser bundle cannot load.
  */
 import { Value } from '@sinclair/typebox/value';
-import { AgentState as AgentStateSchema, DriveProgress as DriveProgressSchema, IntentAccepted as IntentAcceptedSchema } from '../../../shared/src/contracts/agent-local.js';
-import type { AgentState } from '../../../shared/src/contracts/agent-local.js';
+import { AgentState as AgentStateSchema, DriveProgress as DriveProgressSchema, IntentAccepted as IntentAcceptedSchema } from '@erasure/shared/contracts';
+import type { AgentState } from '@erasure/shared/contracts';
 
-export type { AgentDrive, AgentIntent, AgentState, BootPhase, DrivePlan, DriveProgress, DriveResult, ReportSync } from '../../../shared/src/contracts/agent-local.js';
-export type { Fingerprint, TestResult, TestSnapshot, TestStatus, TestWireId } from '../../../shared/src/contracts/hardware.js';
+export type { AgentDrive, AgentIntent, AgentState, BootPhase, DrivePlan, DriveProgress, DriveResult, ReportSync } from '@erasure/shared/contracts';
+export type { Fingerprint, TestResult, TestSnapshot, TestStatus, TestWireId } from '@erasure/shared/contracts';
 
 /** The state as the kiosk reads it: the agent's contract, machine summary (`fingerprint`) included. */
 export type KioskAgentState = AgentState;
@@ -20,7 +20,7 @@ export function parseAgentState(data: unknown): KioskAgentState | undefined {
 }
 
 /** Checks an SSE `progress` payload. */
-export function parseDriveProgress(data: unknown): import('../../../shared/src/contracts/agent-local.js').DriveProgress | undefined {
+export function parseDriveProgress(data: unknown): import('@erasure/shared/contracts').DriveProgress | undefined {
   return Value.Check(DriveProgressSchema, data) ? data : undefined;
 }
 

@@ -1,0 +1,12 @@
+/**
+ * Every wire contract, and nothing that needs Node: the browser entry point
+ * (`@erasure/shared/contracts`) the kiosk renderer and the web pages can bundle.
+ */
+export * from './common.js';
+export * from './hardware.js';
+export * from './dmi.js';
+export * from './wipe.js';
+export * from './gateway.js';
+export * from './internal.js';
+export * from './agent-local.js';
+export * from './public-api.js';
