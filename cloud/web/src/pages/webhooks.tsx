@@ -75,7 +75,7 @@ export function WebhooksPage() {
           <strong>
             {hook.event_type} → {hook.url} was disabled after {hook.failure_count} failed deliveries in a row
           </strong>{' '}
-          ({formatDateTime(hook.auto_disabled_at)}). Last error: {hook.last_error ?? 'unknown'}.
+          ({formatDateTime(hook.auto_disabled_at)}). Last error: {hook.last_error ?? 'unknown'}.{' '}
           {data?.can_manage && (
             <button type="button" className="button button-small" onClick={() => void enable(hook)}>
               Re-enable and redeliver
