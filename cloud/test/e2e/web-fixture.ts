@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../../../test/support/chromium.js';
 import { generateDeviceKeyPair, signServiceRequest } from '@erasure/shared';
 import { systemClock } from '../../src/adapters/clock.js';
 import { createAccount } from '../../src/adapters/db/accounts.js';
@@ -111,34 +112,10 @@ export async function startListeningCloud(): Promise<RunningCloud> {
 
 /** Debian's Chromium, headless, in a fresh profile that is removed afterwards. */
 export async function launchBrowser(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
-  const profile = mkdtempSync(join(tmpdir(), 'erasure-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1440, height: 900 },
-    acceptDownloads: true,
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
+  const browser = await launchChromium({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
   // Revoke and kill-switch buttons ask for confirmation; the test means it.
-  page.on('dialog', (dialog) => void dialog.accept());
-  return {
-    context,
-    page,
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
+  browser.page.on('dialog', (dialog) => void dialog.accept());
+  return browser;
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

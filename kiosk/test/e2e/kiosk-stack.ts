@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../../../test/support/chromium.js';
 import { startService, startStack, stopService } from '../../../test/support/stack.js';
 
 const KIOSK_DIR = fileURLToPath(new URL('../../', import.meta.url));
@@ -116,34 +117,11 @@ export async function agentState(agent: Agent): Promise<any> {
 
 /** Debian's Chromium, headless, fresh profile, with a fake camera (webcam test) and touch input. */
 export async function launchKioskBrowser(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
-  const profile = mkdtempSync(join(tmpdir(), 'kiosk-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-    ],
+  return launchChromium({
+    extraArgs: ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'],
     viewport: RESOLUTIONS[0],
     hasTouch: true,
   });
-  const page = context.pages()[0] ?? (await context.newPage());
-  return {
-    context,
-    page,
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
 }
 
 /** Saves the current screen at every kiosk resolution (`<name>-<w>x<h>.png`), then returns to the first. */
