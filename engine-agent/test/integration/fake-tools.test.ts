@@ -1,8 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createRunner, type Runner } from '../../src/adapters/runner.js';
+import { describe, expect, it } from 'vitest';
 import { buildCapabilities } from '../../src/drives/capabilities.js';
 import { planErase } from '../../src/drives/plan-erase.js';
 import { parseDmidecode } from '../../src/probes/dmidecode.js';
@@ -11,33 +7,8 @@ import { parseLsblkJson } from '../../src/probes/lsblk.js';
 import { parseNvmeIdCtrlText } from '../../src/probes/nvme-id.js';
 import { parseJsonText } from '../../src/probes/parse-result.js';
 import { parseSmartctlJsonText } from '../../src/probes/smartctl-json.js';
-import { fixtureRoot, fixturesPresent, FIXTURES_SKIP_NOTE, workspaceDir } from '../support/fixtures.js';
-
-const work = mkdtempSync(join(tmpdir(), 'fake-tools-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** A runner whose PATH starts with the fake binaries and which replays `scenario`. */
-function fakeRunner(scenario: Record<string, unknown>): { run: Runner; calls: () => string[][] } {
-  const file = join(work, `scenario-${Math.random().toString(36).slice(2)}.json`);
-  const log = `${file}.calls`;
-  writeFileSync(file, JSON.stringify(scenario));
-  const run = createRunner({
-    env: {
-      PATH: [join(workspaceDir, 'test', 'fake-bin'), process.env.PATH ?? ''].join(delimiter),
-      FAKE_FIXTURE_DIR: fixtureRoot,
-      FAKE_SCENARIO_FILE: file,
-      FAKE_CALL_LOG: log,
-    },
-  });
-  const calls = () => {
-    try {
-      return readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
-    } catch {
-      return [];
-    }
-  };
-  return { run, calls };
-}
+import { fakeRunner } from '../support/fake-runner.js';
+import { fixturesPresent, FIXTURES_SKIP_NOTE } from '../support/fixtures.js';
 
 const T = { timeoutMs: 15_000 };
 
