@@ -40,7 +40,9 @@ export async function simulatedServe(options: { gateway?: GatewayBehaviour; env?
     close: async () => {
       await app.close();
       await gateway.close();
-      rmSync(dir, { recursive: true, force: true });
+      // The simulated machine may still be creating its drive files when close() aborts the
+      // boot; rmSync retries ENOTEMPTY instead of failing the test on that race.
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
     },
   };
 }
