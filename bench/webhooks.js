@@ -61,7 +61,7 @@ try {
 
   // 2. The cloud's path: a backlog in the ledger, then one worker drains it.
   const db = openDatabase(join(dir, 'cloud.sqlite'));
-  const runtime = createWebhookRuntime({ db, clock: systemClock, publicBaseUrl: 'https://cloud.example', allowHttp: true });
+  const runtime = createWebhookRuntime({ db, clock: systemClock, publicBaseUrl: 'https://cloud.example', outbound: { allowHttp: true, allowLoopback: true } });
   const now = new Date().toISOString();
   const account = createAccount(db, { name: 'Bench', subscriptionStatus: 'active', now });
   const token = createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'bench@example.com', expiresAt: null, now });

@@ -28,8 +28,16 @@ mkdirSync(dataDir, { recursive: true });
 const stateFile = join(dataDir, 'stack.json');
 const state = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : {};
 
+// A local stack for QA: webhooks and Push may target local receivers (http, loopback) unless the
+// caller says otherwise; every other internal address stays refused.
+const localTargets = {
+  WEBHOOK_ALLOW_HTTP: process.env.WEBHOOK_ALLOW_HTTP ?? '1',
+  WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? '1',
+};
+
 const cloudEnv = () => ({
   ...process.env,
+  ...localTargets,
   HOST: host,
   PORT: cloudPort,
   DATA_DIR: join(dataDir, 'cloud'),
@@ -128,7 +136,7 @@ try {
   const sandboxUrl = await start(
     'sandbox',
     cloudBin,
-    { ...process.env, HOST: host, PORT: sandboxPort, DATA_DIR: join(dataDir, 'sandbox'), WEBAPP_BASE_URL: cloudUrl, INTERNAL_API_SECRET: '' },
+    { ...process.env, ...localTargets, HOST: host, PORT: sandboxPort, DATA_DIR: join(dataDir, 'sandbox'), WEBAPP_BASE_URL: cloudUrl, INTERNAL_API_SECRET: '' },
     'sandbox',
   );
   // A simulated machine (built-in fingerprint, file-backed drives) against this gateway, and its kiosk.

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { parseUnknown } from '@erasure/shared';
+import type { OutboundPolicy } from './domain/webhooks/ssrf.js';
 
 const Env = Type.Object({
   HOST: Type.String({ minLength: 1 }),
@@ -13,11 +14,17 @@ const Env = Type.Object({
   CERTIFICATE_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** `1` allows http:// outbound targets (webhooks, the wipes grid's push); tests and development only. */
   WEBHOOK_ALLOW_HTTP: Type.Optional(Type.String()),
+  /** `1` lets those targets be loopback addresses (127.0.0.0/8, ::1, localhost); tests and development only. */
+  WEBHOOK_ALLOW_LOOPBACK: Type.Optional(Type.String()),
   /** Scales the whole webhook retry schedule; unset = 8 attempts over about 90 minutes. */
   WEBHOOK_RETRY_BASE_MS: Type.Optional(Type.Integer({ minimum: 1, maximum: 3_600_000 })),
 });
 
-export type CloudConfig = Readonly<Static<typeof Env> & { databasePath: string; publicBaseUrl: string }>;
+export type CloudConfig = Readonly<Static<typeof Env> & { databasePath: string; publicBaseUrl: string; outbound: OutboundPolicy }>;
+
+/** The two outbound switches, each `1` or off: one widens the scheme, the other the loopback range. */
+export const outboundPolicyOf = (env: { WEBHOOK_ALLOW_HTTP?: string | undefined; WEBHOOK_ALLOW_LOOPBACK?: string | undefined }): OutboundPolicy =>
+  Object.freeze({ allowHttp: env.WEBHOOK_ALLOW_HTTP === '1', allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK === '1' });
 
 export class ConfigError extends Error {
   readonly code = 'CONFIG_INVALID';
@@ -38,6 +45,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     PUBLIC_BASE_URL: present('PUBLIC_BASE_URL'),
     CERTIFICATE_SIGNING_KEY: present('CERTIFICATE_SIGNING_KEY'),
     WEBHOOK_ALLOW_HTTP: present('WEBHOOK_ALLOW_HTTP'),
+    WEBHOOK_ALLOW_LOOPBACK: present('WEBHOOK_ALLOW_LOOPBACK'),
     WEBHOOK_RETRY_BASE_MS: present('WEBHOOK_RETRY_BASE_MS') === undefined ? undefined : Number(present('WEBHOOK_RETRY_BASE_MS')),
   };
   for (const key of Object.keys(raw) as (keyof typeof raw)[]) if (raw[key] === undefined) delete raw[key];
@@ -48,5 +56,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     ...config,
     databasePath: join(config.DATA_DIR, 'cloud.sqlite'),
     publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`,
+    outbound: outboundPolicyOf(config),
   });
 }

@@ -18,7 +18,7 @@ const webhookRuntime = (config: CloudConfig, db: WritableDb) =>
     db,
     clock: systemClock,
     publicBaseUrl: config.publicBaseUrl,
-    allowHttp: config.WEBHOOK_ALLOW_HTTP === '1',
+    outbound: config.outbound,
     retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
   });
 import { serveSandbox } from './sandbox/serve.js';
@@ -46,7 +46,7 @@ async function serve(): Promise<void> {
     logger: { level: 'info' },
     deviceTokenPrivateKey: config.DEVICE_TOKEN_PRIVATE_KEY,
     publicBaseUrl: config.publicBaseUrl,
-    allowHttpTargets: config.WEBHOOK_ALLOW_HTTP === '1',
+    outbound: config.outbound,
     certificates: certificates.routes,
     webhooks,
   });
@@ -131,7 +131,7 @@ async function main(argv: string[]): Promise<number> {
       try {
         print(
           await runAdmin(
-            { db, clock: systemClock, deviceTokenPrivateKey: config.DEVICE_TOKEN_PRIVATE_KEY, allowHttp: config.WEBHOOK_ALLOW_HTTP === '1' },
+            { db, clock: systemClock, deviceTokenPrivateKey: config.DEVICE_TOKEN_PRIVATE_KEY, outbound: config.outbound },
             sub,
             flags,
           ),

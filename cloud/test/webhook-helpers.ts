@@ -100,8 +100,8 @@ export async function startWebhookCloud(options: { dir?: string; retryBaseMs?: n
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'erasure-webhooks-'));
   const db = openDatabase(join(dir, 'cloud.sqlite'));
   const publicBaseUrl = 'https://cloud.example.test';
-  const runtime = createWebhookRuntime({ db, clock: systemClock, publicBaseUrl, allowHttp: true, retryBaseMs: options.retryBaseMs ?? 2 });
-  const app = buildCloudApp({ db, clock: systemClock, internalApiSecret: SECRET, publicBaseUrl, allowHttpTargets: true, webhooks: runtime });
+  const runtime = createWebhookRuntime({ db, clock: systemClock, publicBaseUrl, outbound: { allowHttp: true, allowLoopback: true }, retryBaseMs: options.retryBaseMs ?? 2 });
+  const app = buildCloudApp({ db, clock: systemClock, internalApiSecret: SECRET, publicBaseUrl, outbound: { allowHttp: true, allowLoopback: true }, webhooks: runtime });
   await app.ready();
   if (options.worker !== false) runtime.startWorker({ pollMs: 25, ...(options.concurrency ? { concurrency: options.concurrency } : {}) });
   const now = () => new Date().toISOString();

@@ -1,30 +1,14 @@
-/** What an outbound POST came back with; transport failures are values, not throws. */
-export type PostOutcome = { ok: true; status: number } | { ok: false; error: string };
+import type { OutboundFailure } from '../domain/webhooks/ssrf.js';
+import type { OutboundClient } from './outbound-http.js';
 
-/** Port for server-side outbound POSTs (the wipes grid's Push). */
+/** What an outbound POST came back with; transport failures are values, not throws. */
+export type PostOutcome = { ok: true; status: number } | { ok: false; status?: number; error: string; failure?: OutboundFailure };
+
+/** Port for server-side outbound POSTs (the wipes grid's Push, sandbox deliveries). */
 export type HttpPoster = (url: string, body: string, headers: Record<string, string>) => Promise<PostOutcome>;
 
-/**
- * POST with a hard timeout and without following redirects: a configured endpoint must answer
- * itself, never bounce the cloud's signed request somewhere else.
- */
-export function createHttpPoster(timeoutMs = 10_000): HttpPoster {
-  return async (url, body, headers) => {
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        body,
-        headers,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      await response.body?.cancel();
-      return { ok: true, status: response.status };
-    } catch (error) {
-      const name = error instanceof Error ? error.name : '';
-      if (name === 'TimeoutError' || name === 'AbortError') return { ok: false, error: `no answer within ${timeoutMs / 1000} s` };
-      const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-      return { ok: false, error: cause ?? (error instanceof Error ? error.message : 'request failed') };
-    }
-  };
-}
+/** The poster over the one outbound client, so every such POST passes the address guard. */
+export const posterOf =
+  (client: OutboundClient): HttpPoster =>
+  (url, body, headers) =>
+    client.send(url, body, headers);

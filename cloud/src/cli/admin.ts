@@ -1,3 +1,4 @@
+import { STRICT_OUTBOUND, type OutboundPolicy } from '../domain/webhooks/ssrf.js';
 import { signDeviceToken, devicePrivateKey, PRODUCTS, TOKEN_STATUSES, type Product, type TokenStatus } from '@erasure/shared';
 import { createAccount, findAccount, setSubscriptionStatus } from '../adapters/db/accounts.js';
 import type { WritableDb } from '../adapters/db/open.js';
@@ -20,8 +21,8 @@ export interface AdminDeps {
   clock: Clock;
   /** base64 seed from DEVICE_TOKEN_PRIVATE_KEY; minting refuses without it. */
   deviceTokenPrivateKey: string | undefined;
-  /** WEBHOOK_ALLOW_HTTP: create-webhook accepts http:// URLs. */
-  allowHttp?: boolean | undefined;
+  /** WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_LOOPBACK: what create-webhook accepts (default strict). */
+  outbound?: OutboundPolicy | undefined;
 }
 
 export type Flags = Readonly<Record<string, string | boolean | undefined>>;
@@ -146,7 +147,7 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
       return listCertificates(deps.db, account(deps, flags).id);
     case 'create-webhook':
       try {
-        return createWebhookFromCli({ db: deps.db, clock: deps.clock, allowHttp: deps.allowHttp ?? false }, flags);
+        return createWebhookFromCli({ db: deps.db, clock: deps.clock, outbound: deps.outbound ?? STRICT_OUTBOUND }, flags);
       } catch (error) {
         throw error instanceof WebhookCliError ? new UsageError(error.message) : error;
       }

@@ -1,3 +1,4 @@
+import type { OutboundPolicy } from '../domain/webhooks/ssrf.js';
 import { findAccount } from '../adapters/db/accounts.js';
 import type { WritableDb } from '../adapters/db/open.js';
 import type { Clock } from '../adapters/clock.js';
@@ -18,7 +19,7 @@ const flag = (flags: Flags, name: string) => (typeof flags[name] === 'string' ? 
  * `signing_secret`, the only time it is shown. The same checks as the web page apply (https
  * unless WEBHOOK_ALLOW_HTTP=1, six event types, credentials matching the auth type).
  */
-export function createWebhookFromCli(deps: { db: WritableDb; clock: Clock; allowHttp: boolean }, flags: Flags) {
+export function createWebhookFromCli(deps: { db: WritableDb; clock: Clock; outbound: OutboundPolicy }, flags: Flags) {
   const ref = flag(flags, 'account');
   if (!ref) throw new WebhookCliError('--account is required');
   const account = findAccount(deps.db, ref, deps.clock.now().toISOString());

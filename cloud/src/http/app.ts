@@ -8,7 +8,8 @@ import { createFastify } from './fastify.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createWebhookRuntime, type WebhookRuntime } from '../jobs/webhook-runtime.js';
 import { GroupCommit } from '../adapters/db/group-commit.js';
-import { createHttpPoster, type HttpPoster } from '../adapters/http-post.js';
+import { posterOf, type HttpPoster } from '../adapters/http-post.js';
+import { STRICT_OUTBOUND, type OutboundPolicy } from '../domain/webhooks/ssrf.js';
 import { registerFormParser } from './forms.js';
 import { registerSessions } from './session.js';
 import { registerAuthRoutes } from './routes/auth.js';
@@ -36,9 +37,12 @@ export interface CloudAppDeps {
   webDistDir?: string | undefined;
   /** Public API requests per key per window (default 600 per minute). */
   publicApiRateLimit?: { limit: number; windowMs: number } | undefined;
-  /** WEBHOOK_ALLOW_HTTP: the wipes grid may push to http:// targets (development, tests). */
-  allowHttpTargets?: boolean | undefined;
-  /** Outbound POSTs of the wipes grid's Push (default: fetch with a 10 s timeout). */
+  /**
+   * Where webhooks and Push may go: WEBHOOK_ALLOW_HTTP widens the scheme, WEBHOOK_ALLOW_LOOPBACK
+   * the loopback addresses (tests, development). Default: https to public addresses only.
+   */
+  outbound?: OutboundPolicy | undefined;
+  /** Outbound POSTs of the wipes grid's Push (default: the webhooks' outbound client). */
   httpPoster?: HttpPoster | undefined;
   /** Certificates (issue 4): object store and keys; without them the /certificates routes are absent. */
   certificates?: Omit<CertificateRouteDeps, 'db' | 'clock' | 'publicBaseUrl'> | undefined;
@@ -57,7 +61,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   // Device events go to the webhook outbox in the transaction of their write (spec 6).
   const webhooks =
     deps.webhooks ??
-    createWebhookRuntime({ db: deps.db, clock: deps.clock, publicBaseUrl: deps.publicBaseUrl ?? '', allowHttp: deps.allowHttpTargets ?? false });
+    createWebhookRuntime({ db: deps.db, clock: deps.clock, publicBaseUrl: deps.publicBaseUrl ?? '', outbound: deps.outbound ?? STRICT_OUTBOUND });
   if (!deps.webhooks) app.addHook('onClose', async () => webhooks.stop());
 
   guardInternalNamespace(app, deps.internalApiSecret);
@@ -73,8 +77,9 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   registerPublicApi(app, { db: deps.db, clock: deps.clock, rateLimit: deps.publicApiRateLimit });
   app.register(async (web) => {
     registerFormParser(web);
-    const post = deps.httpPoster ?? createHttpPoster();
-    registerAppWipes(web, { db: deps.db, clock: deps.clock, post, pushAllowHttp: deps.allowHttpTargets ?? false });
+    // One door out: Push goes through the same guarded client as webhook deliveries.
+    const post = deps.httpPoster ?? posterOf(webhooks.client);
+    registerAppWipes(web, { db: deps.db, clock: deps.clock, post, outbound: webhooks.manage.outbound });
     registerAppAssets(web, { db: deps.db });
     registerAppDevices(web, { db: deps.db, clock: deps.clock });
     registerAppDownloads(web, { db: deps.db, clock: deps.clock, deviceTokenPrivateKey: deps.deviceTokenPrivateKey });

@@ -1,6 +1,7 @@
 import type { Clock } from '../adapters/clock.js';
 import type { WritableDb } from '../adapters/db/open.js';
-import { createWebhookSender, type Resolve } from '../adapters/webhook-http.js';
+import { createOutboundClient, type OutboundClient, type Resolve } from '../adapters/outbound-http.js';
+import type { OutboundPolicy } from '../domain/webhooks/ssrf.js';
 import { createWebhookEvents, type WebhookEvents } from '../domain/webhooks/events.js';
 import type { WebhookManageDeps } from '../domain/webhooks/manage.js';
 import { productionPolicy, type DeliveryPolicy } from '../domain/webhooks/policy.js';
@@ -13,6 +14,8 @@ export interface WebhookRuntime {
   /** Ports of the /app/api/webhooks routes and the admin CLI. */
   manage: WebhookManageDeps;
   policy: DeliveryPolicy;
+  /** The process's one outbound client (SSRF guard at connect time): deliveries, pings, Push. */
+  client: OutboundClient;
   /** Starts this process's delivery worker (idempotent); events committed here wake it. */
   startWorker(options?: Pick<WebhookWorkerDeps, 'concurrency' | 'leaseMs' | 'pollMs' | 'log'>): WebhookWorker;
   /** Stops the worker only (recording attempts in flight); `startWorker` may start a new one. */
@@ -23,27 +26,29 @@ export interface WebhookRuntime {
 
 /**
  * Wires webhooks from configuration: the production policy (8 attempts over ~90 minutes, scaled
- * by WEBHOOK_RETRY_BASE_MS), the guarded transport (off in WEBHOOK_ALLOW_HTTP mode) and the
- * outbox writer, whose commits wake the in-process worker.
+ * by WEBHOOK_RETRY_BASE_MS), the guarded outbound client (WEBHOOK_ALLOW_HTTP and
+ * WEBHOOK_ALLOW_LOOPBACK widen only the scheme and the loopback range) and the outbox writer,
+ * whose commits wake the in-process worker.
  */
 export function createWebhookRuntime(input: {
   db: WritableDb;
   clock: Clock;
   publicBaseUrl: string;
-  allowHttp: boolean;
+  outbound: OutboundPolicy;
   retryBaseMs?: number | undefined;
   /** Test seam: the DNS the SSRF guard consults. */
   resolve?: Resolve | undefined;
 }): WebhookRuntime {
   const policy = productionPolicy(input.retryBaseMs);
-  const sender = createWebhookSender({ allowHttp: input.allowHttp, timeoutMs: policy.timeoutMs, ...(input.resolve ? { resolve: input.resolve } : {}) });
+  const sender = createOutboundClient({ ...input.outbound, timeoutMs: policy.timeoutMs, resolve: input.resolve });
   let worker: WebhookWorker | undefined;
   const onDue = () => worker?.wake();
   const events = createWebhookEvents({ db: input.db, clock: input.clock, publicBaseUrl: input.publicBaseUrl, maxAttempts: policy.maxAttempts, onDue });
   return {
     events,
     policy,
-    manage: { db: input.db, clock: input.clock, allowHttp: input.allowHttp, policy, sender, onDue },
+    client: sender,
+    manage: { db: input.db, clock: input.clock, outbound: input.outbound, policy, sender, onDue },
     startWorker(options = {}) {
       worker ??= startWebhookWorker({ db: input.db, clock: input.clock, sender, policy, ...options });
       return worker;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../adapters/clock.js';
 import type { WritableDb } from '../adapters/db/open.js';
 import { claimDeliveries, nextDueAt, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../adapters/db/webhook-deliveries.js';
-import type { WebhookSender } from '../adapters/webhook-http.js';
+import type { WebhookSender } from '../adapters/outbound-http.js';
 import { attemptError, nextStep, type DeliveryPolicy } from '../domain/webhooks/policy.js';
 import { signedDeliveryHeaders } from '../domain/webhooks/signing.js';
 

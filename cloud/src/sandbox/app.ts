@@ -1,7 +1,8 @@
 import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Clock } from '../adapters/clock.js';
-import { createHttpPoster, type HttpPoster } from '../adapters/http-post.js';
+import { posterOf, type HttpPoster } from '../adapters/http-post.js';
+import { createOutboundClient } from '../adapters/outbound-http.js';
 import { GroupCommit } from '../adapters/db/group-commit.js';
 import type { WritableDb } from '../adapters/db/open.js';
 import type { DeviceDeps } from '../domain/device/deps.js';
@@ -34,8 +35,10 @@ export interface SandboxAppDeps {
   /** The sandbox's own base URL, printed as `verify_url`. */
   publicBaseUrl: string;
   logger?: FastifyServerOptions['logger'];
-  /** Webhook POSTs (default: fetch, 10 s timeout, no redirects). */
+  /** Webhook POSTs (default: the cloud's guarded outbound client, http allowed, 10 s timeout). */
   post?: HttpPoster | undefined;
+  /** WEBHOOK_ALLOW_LOOPBACK: subscriptions may reach loopback receivers (tests, development). */
+  allowLoopback?: boolean | undefined;
   /** Outbound fetch of API-key checks and live requests (default: global fetch). */
   fetch?: typeof fetch | undefined;
 }
@@ -53,10 +56,18 @@ export function buildSandboxApp(deps: SandboxAppDeps): { app: FastifyInstance; w
   // CONTRACT.md: one JSON line per request, as the cloud writes it; spec 7's body for 5xx.
   const app = createFastify(deps.logger, { internal: INTERNAL_ERROR_BODY });
 
+  // Spec 6: sandbox URLs may be http://; the address guard holds all the same (one door out).
+  const outbound = { allowHttp: true, allowLoopback: deps.allowLoopback ?? false };
+  let post = deps.post;
+  if (!post) {
+    const client = createOutboundClient({ ...outbound, timeoutMs: SINGLE_ATTEMPT_POLICY.timeoutMs });
+    app.addHook('onClose', async () => client.close());
+    post = posterOf(client);
+  }
   const webhooks = createSandboxWebhooks({
     db: deps.db,
     clock: deps.clock,
-    post: deps.post ?? createHttpPoster(SINGLE_ATTEMPT_POLICY.timeoutMs),
+    post,
     publicBaseUrl: deps.publicBaseUrl,
   });
   const device: DeviceDeps = {
@@ -74,7 +85,7 @@ export function buildSandboxApp(deps: SandboxAppDeps): { app: FastifyInstance; w
     registerHarnessAuth(harness, createApiKeyCheck({ webappBaseUrl: deps.webappBaseUrl, clock: deps.clock, fetch: deps.fetch }));
     registerTokenRoutes(harness, { db: deps.db, clock: deps.clock });
     registerListingRoutes(harness, { db: deps.db, publicKey: deps.publicKey });
-    registerWebhookRoutes(harness, { db: deps.db, clock: deps.clock, webhooks });
+    registerWebhookRoutes(harness, { db: deps.db, clock: deps.clock, webhooks, outbound });
     harness.post('/sandbox/live_request', async (request, reply) => {
       const outcome = await liveRequest(asBody(request.body), deps.fetch);
       return reply.code(outcome.status).send(outcome.body);

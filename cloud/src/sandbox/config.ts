@@ -11,6 +11,8 @@ const Env = Type.Object({
   WEBAPP_BASE_URL: Type.String({ pattern: '^https?://' }),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   CERTIFICATE_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** `1`: subscriptions may point at loopback receivers (tests, development), as in the cloud. */
+  WEBHOOK_ALLOW_LOOPBACK: Type.Optional(Type.String()),
 });
 
 export type SandboxConfig = Readonly<Static<typeof Env> & { databasePath: string; publicBaseUrl: string }>;
@@ -30,6 +32,7 @@ export function loadSandboxConfig(env: Readonly<Record<string, string | undefine
     WEBAPP_BASE_URL: present('WEBAPP_BASE_URL') ?? 'http://127.0.0.1:3000',
     PUBLIC_BASE_URL: present('PUBLIC_BASE_URL'),
     CERTIFICATE_SIGNING_KEY: present('CERTIFICATE_SIGNING_KEY'),
+    WEBHOOK_ALLOW_LOOPBACK: present('WEBHOOK_ALLOW_LOOPBACK'),
   };
   for (const key of Object.keys(raw)) if (raw[key] === undefined) delete raw[key];
   const parsed = parseUnknown(Env, raw);

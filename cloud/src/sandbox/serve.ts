@@ -22,6 +22,7 @@ export async function serveSandbox(env: Readonly<Record<string, string | undefin
     publicKey: keys.publicKey,
     publicBaseUrl: config.publicBaseUrl,
     logger: { level: 'info' },
+    allowLoopback: config.WEBHOOK_ALLOW_LOOPBACK === '1',
   });
   if (!config.INTERNAL_API_SECRET) app.log.warn('INTERNAL_API_SECRET is not set: the /internal/* mirror takes unsigned calls');
   const address = await app.listen({ host: config.HOST, port: config.PORT });

@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHttpPoster, type HttpPoster } from '../../src/adapters/http-post.js';
+import { posterOf, type HttpPoster } from '../../src/adapters/http-post.js';
+import { createOutboundClient } from '../../src/adapters/outbound-http.js';
 import { fingerprint, startCloud, type Cloud } from '../helpers.js';
 import { addUser, reportAsset, reportWipe, signIn, type Browser } from '../web-helpers.js';
 
@@ -146,7 +147,7 @@ describe('/wipes grid data (spec 4.5)', () => {
     pushStatus = 500;
     const failed = await admin.send('POST', '/app/api/wipes/push', { ids: [mine] });
     expect(failed.status).toBe(502);
-    expect(failed.json).toEqual({ ok: false, status: 500, error: 'endpoint answered HTTP 500' });
+    expect(failed.json).toEqual({ ok: false, status: 500, error: 'push failed: target answered HTTP 500' });
     expect((await admin.send('POST', '/app/api/wipes/push', { ids: [] })).status).toBe(422);
   });
 
@@ -167,9 +168,10 @@ describe('push HTTP client', () => {
     const server = createServer(() => undefined).listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     try {
-      const post = createHttpPoster(200);
-      const outcome = await post(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, '{}', { 'content-type': 'application/json' });
-      expect(outcome).toEqual({ ok: false, error: 'no answer within 0.2 s' });
+      const client = createOutboundClient({ allowHttp: true, allowLoopback: true, timeoutMs: 200 });
+      const outcome = await posterOf(client)(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, '{}', { 'content-type': 'application/json' });
+      expect(outcome).toMatchObject({ ok: false, error: 'no answer within 0.2 s', failure: 'timeout' });
+      await client.close();
     } finally {
       server.closeAllConnections();
       server.close();

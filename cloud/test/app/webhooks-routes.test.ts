@@ -119,6 +119,6 @@ describe('/app/api/webhooks (the /webhooks page)', () => {
     expect(printed).toMatchObject({ account_id: account.publicId, event_type: 'certificate_generated', auth_type: 'bearer', active: true, failure_count: 0, auto_disabled_at: null });
     expect(printed.signing_secret).toMatch(/^[0-9a-f]{64}$/);
     await expect(runAdmin(deps, 'create-webhook', { ...flags, url: 'http://hooks.example.com/in' })).rejects.toThrow(UsageError);
-    expect(await runAdmin({ ...deps, allowHttp: true }, 'create-webhook', { ...flags, url: 'http://hooks.example.com/in' })).toMatchObject({ url: 'http://hooks.example.com/in' });
+    expect(await runAdmin({ ...deps, outbound: { allowHttp: true, allowLoopback: false } }, 'create-webhook', { ...flags, url: 'http://hooks.example.com/in' })).toMatchObject({ url: 'http://hooks.example.com/in' });
   });
 });

@@ -78,7 +78,7 @@ export async function startListeningCloud(): Promise<RunningCloud> {
     clock: systemClock,
     internalApiSecret: SECRET,
     deviceTokenPrivateKey: deviceKeys.privateKey,
-    allowHttpTargets: true,
+    outbound: { allowHttp: true, allowLoopback: true },
   });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const now = () => new Date().toISOString();

@@ -17,7 +17,7 @@ import { signatureValid, startReceiver, waitFor } from '../webhook-helpers.js';
 import { buildPagesIfStale, launchBrowser, PASSWORD, screenshot, SECRET } from './web-fixture.js';
 
 /**
- * `/webhooks` in Debian's Chromium against a real listening cloud in WEBHOOK_ALLOW_HTTP mode,
+ * `/webhooks` in Debian's Chromium against a real listening cloud in WEBHOOK_ALLOW_HTTP + WEBHOOK_ALLOW_LOOPBACK mode,
  * with its delivery worker running on a tiny retry base, and a real loopback receiver: create a
  * subscription from the page (secret shown once), a device boot delivers `asset_reported`, a
  * failing receiver auto-disables the subscription (banner with the last error), re-enabling from
@@ -41,9 +41,9 @@ describe('webhooks page in a real browser', { timeout: 60_000 }, () => {
     dir = mkdtempSync(join(tmpdir(), 'erasure-e2e-webhooks-'));
     db = openDatabase(join(dir, 'cloud.sqlite'));
     const publicBaseUrl = 'https://cloud.example.test';
-    // WEBHOOK_ALLOW_HTTP=1 and WEBHOOK_RETRY_BASE_MS=1, as the webhook app tests run it.
-    runtime = createWebhookRuntime({ db, clock: systemClock, publicBaseUrl, allowHttp: true, retryBaseMs: 1 });
-    app = buildCloudApp({ db, clock: systemClock, internalApiSecret: SECRET, publicBaseUrl, allowHttpTargets: true, webhooks: runtime });
+    // WEBHOOK_ALLOW_HTTP=1, WEBHOOK_ALLOW_LOOPBACK=1 and WEBHOOK_RETRY_BASE_MS=1, as the webhook app tests run it.
+    runtime = createWebhookRuntime({ db, clock: systemClock, publicBaseUrl, outbound: { allowHttp: true, allowLoopback: true }, retryBaseMs: 1 });
+    app = buildCloudApp({ db, clock: systemClock, internalApiSecret: SECRET, publicBaseUrl, outbound: { allowHttp: true, allowLoopback: true }, webhooks: runtime });
     base = await app.listen({ host: '127.0.0.1', port: 0 });
     runtime.startWorker({ pollMs: 25, concurrency: 1 });
 

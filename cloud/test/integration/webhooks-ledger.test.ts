@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/adapters/clock.js';
-import { createWebhookSender } from '../../src/adapters/webhook-http.js';
+import { createOutboundClient } from '../../src/adapters/outbound-http.js';
 import { productionPolicy } from '../../src/domain/webhooks/policy.js';
 import { startWebhookWorker } from '../../src/jobs/webhook-worker.js';
 import { startReceiver, startWebhookCloud, waitFor, type WebhookCloud } from '../webhook-helpers.js';
@@ -65,7 +65,7 @@ describe('the delivery ledger over a real SQLite file', () => {
     cloud.subscribe(account.id, 'wipe_session_ready', receiver.url);
     expect((await cloud.post('/internal/tokens/validate', { jti: cloud.token(account.id).jti })).status).toBe(200);
     // The production policy with a 0.2 ms base (waits sum to ~1 s), and auto-disable out of reach, so the round runs out.
-    const sender = createWebhookSender({ allowHttp: true, timeoutMs: 10_000 });
+    const sender = createOutboundClient({ allowHttp: true, allowLoopback: true, timeoutMs: 10_000 });
     const worker = startWebhookWorker({ db: cloud.db, clock: systemClock, sender, policy: { ...productionPolicy(0.2), autoDisableAfter: 100 }, pollMs: 5 });
     try {
       await waitFor(() => cloud.deliveries()[0]?.status === 'failed', 15_000, 'exhausted round');

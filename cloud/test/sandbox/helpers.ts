@@ -43,6 +43,7 @@ export async function startSandbox(options: { secret?: string; webappBaseUrl?: s
     signingKey: privateKey,
     publicKey,
     publicBaseUrl: 'http://sandbox.test',
+    allowLoopback: true,
   });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const call: Sandbox['call'] = async (method, path, body, headers = {}) => {

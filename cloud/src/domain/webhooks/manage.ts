@@ -12,8 +12,9 @@ import {
   updateSubscription,
   type SubscriptionRow,
 } from '../../adapters/db/webhook-subscriptions.js';
-import type { WebhookSender } from '../../adapters/webhook-http.js';
+import type { WebhookSender } from '../../adapters/outbound-http.js';
 import { isDelivered, type DeliveryPolicy } from './policy.js';
+import type { OutboundPolicy } from './ssrf.js';
 import { signedDeliveryHeaders, testPingBody } from './signing.js';
 import { checkAuth, checkEventType, checkWebhookUrl, newSigningSecret } from './subscriptions.js';
 import type { WebhookAuth, WebhookEventType } from './types.js';
@@ -22,8 +23,8 @@ import type { WebhookAuth, WebhookEventType } from './types.js';
 export interface WebhookManageDeps {
   db: WritableDb;
   clock: Clock;
-  /** WEBHOOK_ALLOW_HTTP: http:// URLs accepted (development, tests). */
-  allowHttp: boolean;
+  /** What a subscription URL may be (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_LOOPBACK). */
+  outbound: OutboundPolicy;
   policy: DeliveryPolicy;
   /** The transport, for test pings. */
   sender: WebhookSender;
@@ -53,7 +54,7 @@ export function createWebhook(
 ): Managed<{ row: SubscriptionRow; signingSecret: string }> {
   const eventType = checkEventType(body.event_type);
   if (!eventType.ok) return fail(422, eventType.error);
-  const url = checkWebhookUrl(body.url, deps.allowHttp);
+  const url = checkWebhookUrl(body.url, deps.outbound);
   if (!url.ok) return fail(422, url.error);
   const auth = checkAuth(body);
   if (!auth.ok) return fail(422, auth.error);
@@ -78,7 +79,7 @@ export function changeWebhook(deps: WebhookManageDeps, row: SubscriptionRow, bod
   let eventType: WebhookEventType | undefined;
   let auth: WebhookAuth | undefined;
   if (body.url !== undefined) {
-    const checked = checkWebhookUrl(body.url, deps.allowHttp);
+    const checked = checkWebhookUrl(body.url, deps.outbound);
     if (!checked.ok) return fail(422, checked.error);
     url = checked.value;
   }

@@ -1,3 +1,4 @@
+import type { OutboundFailure } from './ssrf.js';
 /**
  * How many attempts a delivery gets, how long to wait between them and when a subscription is
  * auto-disabled. Production and the sandbox differ only here (spec 6 "Delivery policy").
@@ -54,7 +55,9 @@ export const SINGLE_ATTEMPT_POLICY: DeliveryPolicy = Object.freeze({
 });
 
 /** What an attempt came back with; transport failures are values, not throws. */
-export type AttemptOutcome = { ok: true; status: number; durationMs: number } | { ok: false; status?: number; error: string; durationMs: number };
+export type AttemptOutcome =
+  | { ok: true; status: number; durationMs: number }
+  | { ok: false; status?: number; error: string; failure?: OutboundFailure; durationMs: number };
 
 /** Any 2xx counts (spec 6); a 3xx is never followed and is a failure like any other status. */
 export const isDelivered = (outcome: AttemptOutcome): boolean => outcome.ok && outcome.status >= 200 && outcome.status <= 299;

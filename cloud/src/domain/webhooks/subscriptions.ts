@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { refusedHostnameReason } from './ssrf.js';
+import { refusedHostnameReason, type OutboundPolicy } from './ssrf.js';
 import { isEventType, WEBHOOK_AUTH_TYPES, WEBHOOK_EVENT_TYPES, type WebhookAuth, type WebhookAuthType, type WebhookEventType } from './types.js';
 
 /** 32 random bytes as 64 hex characters (spec 8). */
@@ -11,7 +11,7 @@ type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
  * An outbound target URL (webhooks, the wipes grid's Push): a string of at most 2000 characters
  * that parses as an absolute https URL, or http in WEBHOOK_ALLOW_HTTP mode.
  */
-export function parseTargetUrl(value: unknown, allowHttp: boolean): Checked<URL> {
+function parseTargetUrl(value: unknown, allowHttp: boolean): Checked<URL> {
   if (typeof value !== 'string' || value.length > 2000) return { ok: false, error: 'url must be an absolute https URL' };
   let url: URL;
   try {
@@ -26,19 +26,19 @@ export function parseTargetUrl(value: unknown, allowHttp: boolean): Checked<URL>
 }
 
 /**
- * A destination a subscription may use: a {@link parseTargetUrl} target with no credentials in
- * the URL. Outside allow-http mode, names and literals that are obviously internal are refused
- * here for early feedback; the connect-time guard is what enforces it.
+ * A destination the cloud may be told to POST to (a webhook subscription, the wipes grid's Push):
+ * a {@link parseTargetUrl} target with no credentials in the URL, whose host is not a refused
+ * literal in any spelling (WHATWG parsing turns `2130706433`, `0x7f.1` and `127.1` into
+ * `127.0.0.1`) nor a well-known internal name. This is early feedback; the connect-time guard
+ * of the outbound client is what enforces it, on every address a name resolves to.
  */
-export function checkWebhookUrl(value: unknown, allowHttp: boolean): Checked<string> {
-  const parsed = parseTargetUrl(value, allowHttp);
+export function checkWebhookUrl(value: unknown, policy: OutboundPolicy): Checked<string> {
+  const parsed = parseTargetUrl(value, policy.allowHttp);
   if (!parsed.ok) return parsed;
   const url = parsed.value;
   if (url.username || url.password) return { ok: false, error: 'url must not carry credentials: use auth_type' };
-  if (!allowHttp) {
-    const reason = refusedHostnameReason(url.hostname);
-    if (reason) return { ok: false, error: `url points to a ${reason} address` };
-  }
+  const reason = refusedHostnameReason(url.hostname, policy);
+  if (reason) return { ok: false, error: `url points to a ${reason} address` };
   url.hash = '';
   return { ok: true, value: url.toString() };
 }

@@ -1,25 +1,33 @@
 import { createHmac } from 'node:crypto';
 import type { Clock } from '../../adapters/clock.js';
 import type { HttpPoster } from '../../adapters/http-post.js';
-import { newSigningSecret, parseTargetUrl } from '../webhooks/subscriptions.js';
+import type { OutboundFailure, OutboundPolicy } from '../webhooks/ssrf.js';
+import { checkWebhookUrl, newSigningSecret } from '../webhooks/subscriptions.js';
 import type { WipeView } from './grid.js';
 
 export interface PushDeps {
   clock: Clock;
+  /** The one outbound client (connect-time address guard), as a poster. */
   post: HttpPoster;
-  /** Development and tests only: accept `http://` targets (WEBHOOK_ALLOW_HTTP). */
-  allowHttp: boolean;
 }
 
 /** At most this many rows per push: a grid page is 100, selections never need more. */
 export const MAX_PUSH_ROWS = 100;
 
-export type PushResult = { ok: true; status: number; pushed: number } | { ok: false; status?: number; error: string };
+/** `error` is what the user sees (a category); `detail` is for the log only. */
+export type PushResult = { ok: true; status: number; pushed: number } | { ok: false; status?: number; error: string; detail: string };
+
+const FAILURE_WORDS: Readonly<Record<OutboundFailure, string>> = {
+  refused: 'the target address is not allowed',
+  timeout: 'timed out',
+  tls: 'TLS error',
+  connect: 'could not connect',
+};
 
 /** A target URL an admin may configure, or the reason it is refused. */
-export function checkPushUrl(value: unknown, allowHttp: boolean): { ok: true; url: string } | { ok: false; error: string } {
-  const parsed = parseTargetUrl(value, allowHttp);
-  return parsed.ok ? { ok: true, url: parsed.value.toString() } : parsed;
+export function checkPushUrl(value: unknown, policy: OutboundPolicy): { ok: true; url: string } | { ok: false; error: string } {
+  const checked = checkWebhookUrl(value, policy);
+  return checked.ok ? { ok: true, url: checked.value } : { ok: false, error: checked.error.replace(': use auth_type', '') };
 }
 
 /** A fresh signing secret: 32 random bytes as 64 hex characters, the webhook secrets' generator. */
@@ -51,7 +59,9 @@ export async function pushWipes(
     'x-erase-engine-signature': `sha256=${signature}`,
     'x-erase-engine-event': 'wipe_reports_pushed',
   });
-  if (!outcome.ok) return { ok: false, error: outcome.error };
-  if (outcome.status < 200 || outcome.status > 299) return { ok: false, status: outcome.status, error: `endpoint answered HTTP ${outcome.status}` };
+  if (!outcome.ok) return { ok: false, error: `push failed: ${FAILURE_WORDS[outcome.failure ?? 'connect']}`, detail: outcome.error };
+  if (outcome.status < 200 || outcome.status > 299) {
+    return { ok: false, status: outcome.status, error: `push failed: target answered HTTP ${outcome.status}`, detail: `HTTP ${outcome.status}` };
+  }
   return { ok: true, status: outcome.status, pushed: input.rows.length };
 }

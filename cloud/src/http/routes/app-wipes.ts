@@ -5,6 +5,7 @@ import { deletePushIntegration, findPushIntegration, savePushIntegration } from 
 import { createWipeGridReader } from '../../adapters/db/wipes-grid.js';
 import type { HttpPoster } from '../../adapters/http-post.js';
 import { parsePage } from '../../domain/public-api/query.js';
+import type { OutboundPolicy } from '../../domain/webhooks/ssrf.js';
 import { toWipeView } from '../../domain/wipes/grid.js';
 import { checkPushUrl, MAX_PUSH_ROWS, newPushSecret, pushWipes } from '../../domain/wipes/push.js';
 import { requireRole, requireSession, sessionOf } from '../session.js';
@@ -15,8 +16,10 @@ export const WIPES_PAGE_SIZE = 100;
 export interface AppWipesDeps {
   db: WritableDb;
   clock: Clock;
+  /** Push's POST, through the one outbound client. */
   post: HttpPoster;
-  pushAllowHttp: boolean;
+  /** What a saved Push URL may be (scheme, loopback); the client re-checks at connect time. */
+  outbound: OutboundPolicy;
 }
 
 const pageOf = (query: unknown) => {
@@ -57,12 +60,14 @@ export function registerAppWipes(app: FastifyInstance, deps: AppWipesDeps): void
     const rows = grid.byPublicIds(account.id, ids as string[]).map(toWipeView);
     if (rows.length === 0) return reply.code(404).send({ error: 'no such wipes' });
     const result = await pushWipes(
-      { clock: deps.clock, post: deps.post, allowHttp: deps.pushAllowHttp },
+      { clock: deps.clock, post: deps.post },
       { url: target.url, secret: target.secret },
       { accountPublicId: account.publicId, rows },
     );
-    if (!result.ok) request.log.warn({ error: result.error }, 'wipe push failed');
-    return reply.code(result.ok ? 200 : 502).send(result);
+    if (result.ok) return result;
+    // The user gets the category; the detail (errno, address, certificate names) stays here.
+    request.log.warn({ error: result.detail, target: target.url }, 'wipe push failed');
+    return reply.code(502).send({ ok: false, error: result.error, ...(result.status === undefined ? {} : { status: result.status }) });
   });
 
   app.get('/app/api/integrations/push', { preHandler: requireRole('admin') }, async (request) => {
@@ -73,7 +78,7 @@ export function registerAppWipes(app: FastifyInstance, deps: AppWipesDeps): void
   /** Saves URL and secret; a blank secret gets a fresh one, returned this once. */
   app.put('/app/api/integrations/push', { preHandler: requireRole('admin') }, async (request, reply) => {
     const body = (request.body ?? {}) as { url?: unknown; secret?: unknown };
-    const url = checkPushUrl(body.url, deps.pushAllowHttp);
+    const url = checkPushUrl(body.url, deps.outbound);
     if (!url.ok) return reply.code(422).send({ error: url.error });
     const given = typeof body.secret === 'string' ? body.secret.trim() : '';
     if (given !== '' && (given.length < 16 || given.length > 256)) {

@@ -61,7 +61,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookManageD
       can_manage: user.role === 'admin',
       event_types: WEBHOOK_EVENT_TYPES,
       auth_types: WEBHOOK_AUTH_TYPES,
-      allow_http: deps.allowHttp,
+      allow_http: deps.outbound.allowHttp,
     };
   });
 

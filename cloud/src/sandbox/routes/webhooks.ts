@@ -14,6 +14,8 @@ import {
   type WebhookAuthType,
 } from '../../adapters/db/sandbox/webhooks.js';
 import { DEVICE_EVENT_TYPES, type DeviceEventType } from '../../domain/device/events.js';
+import type { OutboundPolicy } from '../../domain/webhooks/ssrf.js';
+import { checkWebhookUrl } from '../../domain/webhooks/subscriptions.js';
 import { SINK_URL, sinkCaptures, type SandboxWebhooks } from '../webhooks/delivery.js';
 import { asBody, unknownFields } from './harness-auth.js';
 
@@ -24,10 +26,16 @@ const UNKNOWN_WEBHOOK = { error: 'unknown webhook' } as const;
 const isEventType = (v: unknown): v is DeviceEventType => DEVICE_EVENT_TYPES.includes(v as DeviceEventType);
 const EVENT_TYPE_ERROR = `event_type must be one of ${DEVICE_EVENT_TYPES.join(', ')}`;
 
-/** Spec 6: sandbox URLs may be http://, https:// or the built-in sink. */
-function targetUrl(v: unknown): v is string {
-  if (v === SINK_URL) return true;
-  return typeof v === 'string' && v.length <= 2000 && URL.canParse(v) && /^https?:$/.test(new URL(v).protocol);
+/**
+ * Spec 6: sandbox URLs may be http://, https:// or the built-in sink; an http(s) URL passes the
+ * cloud's own check (no credentials, no internal literal or name), so the answer is the URL or
+ * the reason it is refused.
+ */
+function targetUrl(v: unknown, outbound: OutboundPolicy): { ok: true; url: string } | { ok: false; error: string } {
+  if (v === SINK_URL) return { ok: true, url: SINK_URL };
+  const checked = checkWebhookUrl(v, outbound);
+  if (checked.ok) return { ok: true, url: checked.value };
+  return { ok: false, error: checked.error.startsWith('url must be') ? URL_ERROR : checked.error };
 }
 const URL_ERROR = `url must be ${SINK_URL} or an http:// or https:// URL`;
 
@@ -46,7 +54,7 @@ function readAuth(body: Record<string, unknown>): Auth | string {
 }
 
 /** Spec 4.6 webhook subscriptions, test pings, the delivery ledger and the sink. */
-export function registerWebhookRoutes(scope: FastifyInstance, deps: { db: WritableDb; clock: Clock; webhooks: SandboxWebhooks }): void {
+export function registerWebhookRoutes(scope: FastifyInstance, deps: { db: WritableDb; clock: Clock; webhooks: SandboxWebhooks; outbound: OutboundPolicy }): void {
   const listed = (w: Parameters<typeof toPublicWebhook>[0]) => {
     // The secret is shown once, at creation: the listings are not account-scoped.
     const { signing_secret: _secret, ...rest } = toPublicWebhook(w);
@@ -63,8 +71,9 @@ export function registerWebhookRoutes(scope: FastifyInstance, deps: { db: Writab
     if (typeof accountId !== 'string' || !/^acct_[0-9A-Za-z]{1,64}$/.test(accountId)) {
       return reply.code(422).send({ error: 'account_id must look like acct_<id>' });
     }
-    const url = body.url ?? SINK_URL;
-    if (!targetUrl(url)) return reply.code(422).send({ error: URL_ERROR });
+    const target = targetUrl(body.url ?? SINK_URL, deps.outbound);
+    if (!target.ok) return reply.code(422).send({ error: target.error });
+    const url = target.url;
     const auth = readAuth(body);
     if (typeof auth === 'string') return reply.code(422).send({ error: auth });
     const now = isoNow(deps.clock);
@@ -90,12 +99,13 @@ export function registerWebhookRoutes(scope: FastifyInstance, deps: { db: Writab
       return reply.code(422).send({ error: 'nothing to change: send any of active, url, event_type' });
     }
     if ('active' in body && typeof body.active !== 'boolean') return reply.code(422).send({ error: 'active must be true or false' });
-    if ('url' in body && !targetUrl(body.url)) return reply.code(422).send({ error: URL_ERROR });
+    const target = 'url' in body ? targetUrl(body.url, deps.outbound) : undefined;
+    if (target && !target.ok) return reply.code(422).send({ error: target.error });
     if ('event_type' in body && !isEventType(body.event_type)) return reply.code(422).send({ error: EVENT_TYPE_ERROR });
     const updated = updateSandboxWebhook(
       deps.db,
       request.params.id,
-      body as { active?: boolean; url?: string; event_type?: DeviceEventType },
+      { ...(body as { active?: boolean; event_type?: DeviceEventType }), ...(target?.ok ? { url: target.url } : {}) },
       isoNow(deps.clock),
     );
     return updated ? listed(updated) : reply.code(404).send(UNKNOWN_WEBHOOK);
