@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../src/adapters/clock.js';
 import { createAccount, setSubscriptionStatus, type SubscriptionStatus } from '../src/adapters/db/accounts.js';
 import { openDatabase, type WritableDb } from '../src/adapters/db/open.js';
-import { createToken, setTokenStatus, type TokenRow } from '../src/adapters/db/tokens.js';
+import { createToken, recordCheckin, setTokenStatus, type TokenRow } from '../src/adapters/db/tokens.js';
+import { issuedJobIdOf } from '../src/domain/device/issued-job.js';
 import { buildCloudApp, type CloudAppDeps } from '../src/http/app.js';
 
 export const SECRET = 'test-internal-secret-0123456789abcdef';
@@ -34,7 +35,24 @@ export interface Cloud {
   post(url: string, body: unknown): Promise<{ status: number; json: any; text: string }>;
   account(name?: string, status?: SubscriptionStatus): { id: number; publicId: string; name: string };
   token(accountId: number, options?: { quota?: number | null; status?: TokenRow['status']; userEmail?: string; product?: 'engine' | 'hotswap' }): TokenRow;
+  /** A metered check-in through the real validate route; the job_id it issued. */
+  checkin(jti: string): Promise<string>;
   close(): Promise<void>;
+}
+
+/**
+ * Records that a check-in of `jti`'s account issued the job_id `jobId` names (its `-N` base for
+ * an engine token), through the adapter the validate route uses, so tests can keep readable
+ * job_ids; tests of the check-in rule itself use the real route ({@link Cloud.checkin}).
+ */
+export function issueCheckin(db: WritableDb, jti: string, jobId: string): void {
+  const token = db.prepare('SELECT id, account_id, product FROM license_tokens WHERE jti = ?').get(jti) as
+    | { id: number; account_id: number; product: 'engine' | 'hotswap' }
+    | undefined;
+  const issued = token && issuedJobIdOf(token.product, jobId);
+  if (!token || !issued) return;
+  if (db.prepare('SELECT 1 FROM checkins WHERE job_id = ?').get(issued)) return;
+  recordCheckin(db, issued, token, new Date().toISOString());
 }
 
 /** A real cloud app over a real SQLite file in a temp dir, driven with `inject`. */
@@ -74,6 +92,11 @@ export async function startCloud(
         now: nowIso(),
       });
       return opts.status && opts.status !== 'active' ? setTokenStatus(db, row.jti, opts.status, nowIso())! : row;
+    },
+    async checkin(jti) {
+      const res = await this.post('/internal/tokens/validate', { jti });
+      if (res.status !== 200 || typeof res.json?.job_id !== 'string') throw new Error(`check-in failed: ${res.status} ${res.text}`);
+      return res.json.job_id as string;
     },
     async close() {
       await app.close();

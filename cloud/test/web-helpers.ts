@@ -1,6 +1,6 @@
 import { createUser, type Role } from '../src/adapters/db/users.js';
 import { hashPassword } from '../src/adapters/passwords.js';
-import { fingerprint, type Cloud } from './helpers.js';
+import { fingerprint, issueCheckin, type Cloud } from './helpers.js';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -65,6 +65,7 @@ export async function reportAsset(cloud: Cloud, jti: string, recordId: string, f
 
 /** Reports one wipe result through the internal API. */
 export async function reportWipe(cloud: Cloud, jti: string, fields: Record<string, unknown>) {
+  if (typeof fields.job_id === 'string') issueCheckin(cloud.db, jti, fields.job_id);
   const res = await cloud.post('/internal/wipe_results', {
     jti,
     drive_model: 'SAMSUNG MZVLB512HAJQ',

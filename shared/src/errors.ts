@@ -17,6 +17,7 @@ export const ERRORS = {
   noUsableBays: 'map has no usable bays',
   invalidWipeResult: 'invalid wipe result',
   invalidJson: 'invalid JSON body',
+  nestedTooDeeply: 'body nested too deeply (at most 64 levels)',
   internalSecretUnset: 'internal API secret not configured',
   cloudUnavailable: 'cloud unavailable',
   internalError: 'internal server error',

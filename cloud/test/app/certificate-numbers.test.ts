@@ -1,6 +1,6 @@
 import { CertificatesFound, conforms } from '@erasure/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startCloud, type Cloud } from '../helpers.js';
+import { issueCheckin, startCloud, type Cloud } from '../helpers.js';
 
 const LOOKUP = '/internal/certificates/lookup';
 const WIPES = '/internal/wipe_results';
@@ -15,7 +15,11 @@ describe('POST /internal/certificates/lookup', () => {
   });
   afterEach(() => cloud.close());
 
-  const wipe = async (tokenJti: string, jobId: string, extra: object = {}) => (await cloud.post(WIPES, { jti: tokenJti, job_id: jobId, drive_serial: `S-${jobId}`, ...extra })).json as { wipe_result_id: string };
+  /** A wipe result of a checked-in run (`run-0` is drive 0 of check-in `run`). */
+  const wipe = async (tokenJti: string, jobId: string, extra: object = {}) => {
+    issueCheckin(cloud.db, tokenJti, jobId);
+    return (await cloud.post(WIPES, { jti: tokenJti, job_id: jobId, drive_serial: `S-${jobId}`, ...extra })).json as { wipe_result_id: string };
+  };
 
   it('answers each known job id with its wipe result, CW- number and status; a failed wipe has neither number nor status', async () => {
     const a = await wipe(jti, 'run-0');

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { certificateOf, startCertificateCloud, submitWipe, wipeBody, type CertificateCloud } from '../certificates/pipeline.js';
+import { issueCheckin } from '../helpers.js';
 
 describe('certificate issuance on wipe result receipt (spec 3 "Certificate status", 4.2 rules 3-4)', () => {
   let sut: CertificateCloud;
@@ -23,34 +24,35 @@ describe('certificate issuance on wipe result receipt (spec 3 "Certificate statu
   });
 
   it('a duplicate job_id answers 200 and creates no second certificate, number or job', async () => {
-    const first = await submitWipe(sut, jti, 'job-dup');
-    const again = await sut.post('/internal/wipe_results', wipeBody(jti, 'job-dup', { drive_serial: 'OTHER' }));
+    const first = await submitWipe(sut, jti, 'job-dup-0');
+    const again = await sut.post('/internal/wipe_results', wipeBody(jti, 'job-dup-0', { drive_serial: 'OTHER' }));
     expect(again.status).toBe(200);
     expect(again.json.wipe_result_id).toBe(first.wipe_result_id);
     expect(sut.row<{ n: number }>('SELECT count(*) AS n FROM certificates').n).toBe(1);
     expect(sut.row<{ n: number }>('SELECT count(*) AS n FROM jobs').n).toBe(1);
     expect(sut.row<{ last_value: number }>('SELECT last_value FROM certificate_sequences').last_value).toBe(1);
     // The next certifiable result takes the next number: the duplicate consumed none.
-    const next = await submitWipe(sut, jti, 'job-next');
+    const next = await submitWipe(sut, jti, 'job-next-0');
     expect(certificateOf(sut, next.wipe_result_id).certificate_number).toBe('CW-000002');
   });
 
   it('non-certifiable results (failed, cancelled, rejected) get no certificate and take no number', async () => {
     for (const [jobId, extra] of [
-      ['job-failed', { wipe_status: 'failed' }],
-      ['job-cancelled', { wipe_status: 'cancelled' }],
-      ['job-rejected', { validation: 'rejected' }],
+      ['job-failed-0', { wipe_status: 'failed' }],
+      ['job-cancelled-0', { wipe_status: 'cancelled' }],
+      ['job-rejected-0', { validation: 'rejected' }],
     ] as const) {
       const res = await sut.post('/internal/wipe_results', wipeBody(jti, jobId, extra));
       expect(res.status).toBe(201);
       expect(res.json.certificate_status).toBeNull();
     }
     expect(sut.row<{ n: number }>('SELECT count(*) AS n FROM certificates').n).toBe(0);
-    const ok = await submitWipe(sut, jti, 'job-ok');
+    const ok = await submitWipe(sut, jti, 'job-ok-0');
     expect(certificateOf(sut, ok.wipe_result_id).certificate_number).toBe('CW-000001');
   });
 
   it('20 concurrent certifiable results on one account get CW-000001..CW-000020, each once', async () => {
+    issueCheckin(sut.db, jti, 'job-c-0'); // one engine run, 20 drives
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => sut.post('/internal/wipe_results', wipeBody(jti, `job-c-${i}`, { drive_serial: `SER${i}` }))),
     );

@@ -85,7 +85,7 @@ describe('certificate worker: generation, retries, leases', () => {
   });
 
   it('a drive in no reported machine is certified without a source machine', async () => {
-    await submitWipe(sut, jti, 'job-bay', { drive_serial: 'WD-LOOSE-1', drive_model: 'WDC WD10EZEX-08WN4A0' });
+    await submitWipe(sut, jti, 'job-bay-0', { drive_serial: 'WD-LOOSE-1', drive_model: 'WDC WD10EZEX-08WN4A0' });
     await sut.drain();
     const content = JSON.parse(sut.row<{ content: string }>('SELECT content FROM certificates').content) as CertificateContent;
     expect(content.source_machine).toBeNull();
@@ -94,7 +94,7 @@ describe('certificate worker: generation, retries, leases', () => {
   });
 
   it('a failing store retries with growing backoff stored as run_at, then fails after 5 attempts', async () => {
-    const wipe = await submitWipe(sut, jti, 'job-x');
+    const wipe = await submitWipe(sut, jti, 'job-x-0');
     const broken = { ...sut.store, put: async () => Promise.reject(new Error('disk full')) };
     const delays: number[] = [];
     for (let attempt = 1; attempt <= 5; attempt++) {
@@ -121,7 +121,7 @@ describe('certificate worker: generation, retries, leases', () => {
   });
 
   it("a crashed worker's claim is taken over once its lease runs out, and the stale worker cannot finish", async () => {
-    const wipe = await submitWipe(sut, jti, 'job-crash');
+    const wipe = await submitWipe(sut, jti, 'job-crash-0');
     const now = sut.clock.now().toISOString();
     const crashed = claimJob(sut.db, 'certificate', now, new Date(sut.clock.now().getTime() + 60_000).toISOString())!;
     expect(crashed.attempts).toBe(1);
@@ -136,7 +136,7 @@ describe('certificate worker: generation, retries, leases', () => {
   it('the worker loop picks up new results when woken and stops gracefully', async () => {
     const worker = startCertificateWorker({ ...sut.jobDeps, pollMs: 60_000, concurrency: 2 });
     try {
-      const wipe = await submitWipe(sut, jti, 'job-live');
+      const wipe = await submitWipe(sut, jti, 'job-live-0');
       worker.wake(); // the idle poll is a minute: only the wake can explain a prompt certificate
       await waitFor(() => certificateOf(sut, wipe.wipe_result_id).status === 'complete', 10_000, 10, 'certificate complete');
     } finally {
@@ -145,7 +145,7 @@ describe('certificate worker: generation, retries, leases', () => {
   });
 
   it('re-running a job whose content is already signed renders byte-identical PDFs under the same keys', async () => {
-    await submitWipe(sut, jti, 'job-same');
+    await submitWipe(sut, jti, 'job-same-0');
     await sut.drain();
     const first = sut.row<Record<string, string>>('SELECT * FROM certificates');
     // As if the worker had crashed after its puts but before recording completion.

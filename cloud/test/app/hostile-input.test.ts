@@ -56,6 +56,25 @@ describe('hostile input never yields a 5xx', () => {
     }
   });
 
+  it.each([1_000, 4_000, 100_000])('answers 422 with a clear error to a fingerprint nested %i levels deep on assets and chassis maps', async (depth) => {
+    const extra = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const fp = JSON.stringify(fingerprint()).replace(/}$/, `,"extra":${extra}}`);
+    const asset = await sendRaw('/internal/assets', `{"jti":"${jti}","record_id":"CW-deep","engine_version":"1","fingerprint":${fp}}`);
+    expect({ status: asset.statusCode, json: JSON.parse(asset.body) }).toEqual({ status: 422, json: { error: 'body nested too deeply (at most 64 levels)' } });
+    const map = await sendRaw(
+      '/internal/chassis_maps',
+      `{"jti":"${jti}","record_id":"CW-deep","engine_version":"1","fingerprint":${fp},"map":{"name":"R","bays":[{"lane":"1","label":"A"}]}}`,
+    );
+    expect({ status: map.statusCode, json: JSON.parse(map.body) }).toEqual({ status: 422, json: { error: 'body nested too deeply (at most 64 levels)' } });
+    expect(cloud.db.prepare("SELECT COUNT(*) FROM assets WHERE record_id = 'CW-deep'").pluck().get()).toBe(0);
+  });
+
+  it('stores a fingerprint nested 60 levels deep (real ones are 4–5)', async () => {
+    const extra = JSON.parse(`${'{"a":'.repeat(58)}1${'}'.repeat(58)}`);
+    const res = await cloud.post('/internal/assets', { jti, record_id: 'CW-60', engine_version: '1', fingerprint: fingerprint(undefined, undefined, { extra }) });
+    expect(res.status).toBe(201);
+  });
+
   it('stores hostile strings verbatim as data, never as SQL or markup', async () => {
     const nasty = `'); DROP TABLE assets; -- <script>alert(1)</script> ${'𝕏'.repeat(500)} \u202e`;
     const res = await cloud.post('/internal/assets', {
@@ -66,7 +85,7 @@ describe('hostile input never yields a 5xx', () => {
     expect(res.status).toBe(201);
     const notes = await cloud.post('/internal/assets/notes', { jti, record_id: 'CW-20261122-120000', notes: nasty });
     expect(notes.status).toBe(200);
-    expect(cloud.db.prepare('SELECT notes FROM assets').pluck().get()).toBe(nasty);
+    expect(cloud.db.prepare("SELECT notes FROM assets WHERE record_id = 'CW-20261122-120000'").pluck().get()).toBe(nasty);
   });
 
   it('refuses an oversized body with 413 and keeps answering', async () => {

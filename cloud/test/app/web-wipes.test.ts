@@ -42,7 +42,7 @@ describe('/wipes grid data (spec 4.5)', () => {
       ],
     }));
     cloud.clock.advance(1000);
-    await reportWipe(cloud, engine, { job_id: 'job-ssd', wipe_status: 'completed' });
+    await reportWipe(cloud, engine, { job_id: 'job-ssd-0', wipe_status: 'completed' });
     cloud.clock.advance(1000);
     await reportWipe(cloud, engine, { job_id: 'job-hdd', drive_model: 'ST1000DM003-1CH162', drive_serial: 'Z1D5K2XX', drive_capacity_gb: 1000, wipe_status: 'failed' });
     cloud.clock.advance(1000);
@@ -102,10 +102,10 @@ describe('/wipes grid data (spec 4.5)', () => {
   });
 
   it('links an issued certificate by number and shows pending, generating and failed ones as badges', async () => {
-    const done = await reportWipe(cloud, engine, { job_id: 'done' });
-    const generating = await reportWipe(cloud, engine, { job_id: 'gen' });
-    const failed = await reportWipe(cloud, engine, { job_id: 'failed' });
-    const pending = await reportWipe(cloud, engine, { job_id: 'pending' });
+    const done = await reportWipe(cloud, engine, { job_id: 'done-0' });
+    const generating = await reportWipe(cloud, engine, { job_id: 'gen-0' });
+    const failed = await reportWipe(cloud, engine, { job_id: 'failed-0' });
+    const pending = await reportWipe(cloud, engine, { job_id: 'pending-0' });
     const setStatus = (wr: string, status: string) => {
       const id = cloud.db.prepare('SELECT id FROM wipe_results WHERE public_id = ?').pluck().get(wr);
       cloud.db.prepare('UPDATE wipe_results SET certificate_status = ? WHERE id = ?').run(status, id);

@@ -9,7 +9,7 @@ import { retryDelayMs } from '../../src/jobs/generate-certificate.js';
 import { inProcessRenderer } from '../../src/jobs/renderer.js';
 import { testFonts } from '../certificates/fixtures.js';
 import { wipeBody } from '../certificates/pipeline.js';
-import { fingerprint } from '../helpers.js';
+import { fingerprint, issueCheckin } from '../helpers.js';
 import { signatureValid, startReceiver, startWebhookCloud, waitFor, type WebhookCloud } from '../webhook-helpers.js';
 
 let sut: WebhookCloud;
@@ -101,6 +101,7 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
 
   it('wipe_session_completed: first certifiable receipt only, with exactly the wipe_report fields', async () => {
     const token = sut.token(account.id);
+    issueCheckin(sut.db, token.jti, 'job-1'); // the run `job`, whose drives report job-1, job-2, …
     const first = await sut.post('/internal/wipe_results', wipeBody(token.jti, 'job-1'));
     expect((await sut.post('/internal/wipe_results', wipeBody(token.jti, 'job-1'))).status).toBe(200);
     expect((await sut.post('/internal/wipe_results', wipeBody(token.jti, 'job-2', { wipe_status: 'failed' }))).status).toBe(201);
@@ -144,7 +145,8 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
 
   it('certificate_generated fires once, after the certificate job stored both PDFs', async () => {
     const token = sut.token(account.id);
-    const stored = await sut.post('/internal/wipe_results', wipeBody(token.jti, 'job-cert'));
+    issueCheckin(sut.db, token.jti, 'job-cert-0');
+    const stored = await sut.post('/internal/wipe_results', wipeBody(token.jti, 'job-cert-0'));
     const keys = loadCertificateKeys({ dataDir: sut.dir });
     const store = localObjectStore(join(sut.dir, 'objects'));
     const jobDeps = {
@@ -173,7 +175,7 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
       account_id: account.publicId,
       certificate_number: cert.certificate_number,
       wipe_result_id: stored.json.wipe_result_id,
-      job_id: 'job-cert',
+      job_id: 'job-cert-0',
       certificate_status: 'complete',
       pdf_url: `https://cloud.example.test/certificates/${cert.public_id}`,
       verify_url: `https://cloud.example.test/certificates/${cert.public_id}/verify`,

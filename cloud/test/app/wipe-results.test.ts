@@ -34,14 +34,14 @@ describe('wipe results (spec 4.2 rules 3-4)', () => {
   const jobs = () => cloud.db.prepare('SELECT kind, status FROM jobs').all();
 
   it('stores a certifiable first receipt: 201 with certificate_status pending and a durable certificate job', async () => {
-    const res = await cloud.post(WIPES, { jti, ...record('7b0c-0') });
+    const res = await cloud.post(WIPES, { jti, ...record(`${await cloud.checkin(jti)}-0`) });
     expect(res.status).toBe(201);
     expect(res.json).toEqual({ ok: true, wipe_result_id: expect.stringMatching(/^wr_[0-9a-z]{20}$/), certificate_status: 'pending' });
     expect(jobs()).toEqual([{ kind: 'certificate', status: 'pending' }]);
   });
 
   it('reads an absent wipe_status and validation as completed and approved: certifiable', async () => {
-    const res = await cloud.post(WIPES, { jti, job_id: 'bare-0' });
+    const res = await cloud.post(WIPES, { jti, job_id: `${await cloud.checkin(jti)}-0` });
     expect(res.json.certificate_status).toBe('pending');
   });
 
@@ -50,7 +50,7 @@ describe('wipe results (spec 4.2 rules 3-4)', () => {
     ['cancelled', { wipe_status: 'cancelled' }],
     ['rejected by validation', { validation: 'rejected' }],
   ])('stores a %s result but never certifies it', async (_name, extra) => {
-    const res = await cloud.post(WIPES, { jti, ...record('x-0', extra) });
+    const res = await cloud.post(WIPES, { jti, ...record(`${await cloud.checkin(jti)}-0`, extra) });
     expect(res.status).toBe(201);
     expect(res.json.certificate_status).toBeNull();
     expect(jobs()).toEqual([]);
@@ -58,8 +58,9 @@ describe('wipe results (spec 4.2 rules 3-4)', () => {
   });
 
   it('answers a duplicate job_id 200 with the existing record, creating nothing', async () => {
-    const first = await cloud.post(WIPES, { jti, ...record('dup-0') });
-    const again = await cloud.post(WIPES, { jti, ...record('dup-0', { drive_serial: 'CHANGED' }) });
+    const jobId = `${await cloud.checkin(jti)}-0`;
+    const first = await cloud.post(WIPES, { jti, ...record(jobId) });
+    const again = await cloud.post(WIPES, { jti, ...record(jobId, { drive_serial: 'CHANGED' }) });
     expect(again.status).toBe(200);
     expect(again.json).toEqual(first.json);
     expect(cloud.db.prepare('SELECT drive_serial FROM wipe_results').pluck().all()).toEqual(['S4DYNX0M123456']);
@@ -90,7 +91,7 @@ describe('wipe results (spec 4.2 rules 3-4)', () => {
 
   it('creates exactly one record for 20 parallel duplicates of one job_id over real HTTP', async () => {
     const base = await cloud.app.listen({ host: '127.0.0.1', port: 0 });
-    const payload = JSON.stringify({ jti, ...record('race-0') });
+    const payload = JSON.stringify({ jti, ...record(`${await cloud.checkin(jti)}-0`) });
     const statuses = await Promise.all(
       Array.from({ length: 20 }, () =>
         fetch(`${base}${WIPES}`, {
@@ -104,5 +105,64 @@ describe('wipe results (spec 4.2 rules 3-4)', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(19);
     expect(cloud.db.prepare('SELECT COUNT(*) FROM wipe_results').pluck().get()).toBe(1);
     expect(jobs()).toHaveLength(1);
+  });
+});
+
+describe('wipe results and check-ins: only a check-in makes a result certifiable (issue 11)', () => {
+  let cloud: Cloud;
+  beforeEach(async () => {
+    cloud = await startCloud();
+  });
+  afterEach(() => cloud.close());
+
+  const stored = (jobId: string) =>
+    cloud.db.prepare('SELECT certifiable, certificate_status, uncertified_reason FROM wipe_results WHERE job_id = ?').get(jobId);
+  const certificates = () => cloud.db.prepare('SELECT COUNT(*) FROM certificates').pluck().get();
+
+  it('with quota 1, made-up job_ids are stored (201) but never certified, and only the checked-in run is', async () => {
+    const { jti } = cloud.token(cloud.account().id, { quota: 1 });
+    const jobId = await cloud.checkin(jti);
+    expect((await cloud.post('/internal/tokens/validate', { jti })).json).toMatchObject({ allow: false, reason: 'quota_exceeded' });
+    for (let i = 0; i < 20; i += 1) {
+      const res = await cloud.post(WIPES, { jti, ...record(`made-up-${i}-0`) });
+      expect(res.status).toBe(201);
+      expect(res.json.certificate_status).toBeNull();
+    }
+    expect(certificates()).toBe(0);
+    expect(stored('made-up-3-0')).toEqual({ certifiable: 0, certificate_status: null, uncertified_reason: 'job_id was not issued by a check-in of this account' });
+    for (const drive of [0, 1]) {
+      expect((await cloud.post(WIPES, { jti, ...record(`${jobId}-${drive}`) })).json.certificate_status).toBe('pending');
+    }
+    expect(certificates()).toBe(2);
+  });
+
+  it('an engine token must suffix the job_id per drive: the bare check-in job_id is not certified', async () => {
+    const { jti } = cloud.token(cloud.account().id);
+    const jobId = await cloud.checkin(jti);
+    expect((await cloud.post(WIPES, { jti, ...record(jobId) })).json.certificate_status).toBeNull();
+    expect(stored(jobId)).toMatchObject({ uncertified_reason: 'job_id was not issued by a check-in of this account' });
+  });
+
+  it('a hotswap token reports the job_id unsuffixed: that is certified, a suffixed one is not', async () => {
+    const { jti } = cloud.token(cloud.account().id, { product: 'hotswap' });
+    const jobId = await cloud.checkin(jti);
+    expect((await cloud.post(WIPES, { jti, ...record(jobId) })).json.certificate_status).toBe('pending');
+    const other = await cloud.checkin(jti);
+    expect((await cloud.post(WIPES, { jti, ...record(`${other}-0`) })).json.certificate_status).toBeNull();
+  });
+
+  it("another account's check-in does not make a result certifiable", async () => {
+    const theirs = cloud.token(cloud.account('Other').id);
+    const jobId = await cloud.checkin(theirs.jti);
+    const mine = cloud.token(cloud.account('Mine').id);
+    expect((await cloud.post(WIPES, { jti: mine.jti, ...record(`${jobId}-0`) })).json.certificate_status).toBeNull();
+    expect(certificates()).toBe(0);
+  });
+
+  it('a failed wipe of a checked-in run is stored with its own reason', async () => {
+    const { jti } = cloud.token(cloud.account().id);
+    const jobId = `${await cloud.checkin(jti)}-0`;
+    await cloud.post(WIPES, { jti, ...record(jobId, { wipe_status: 'failed' }) });
+    expect(stored(jobId)).toEqual({ certifiable: 0, certificate_status: null, uncertified_reason: 'wipe_status failed' });
   });
 });

@@ -6,7 +6,7 @@ import { loadCertificateKeys, type CertificateKeys } from '../../src/adapters/se
 import { drainCertificateJobs } from '../../src/jobs/certificate-worker.js';
 import { retryDelayMs, type CertificateJobDeps } from '../../src/jobs/generate-certificate.js';
 import { inProcessRenderer } from '../../src/jobs/renderer.js';
-import { startCloud, type Cloud } from '../helpers.js';
+import { issueCheckin, startCloud, type Cloud } from '../helpers.js';
 import { testFonts } from './fixtures.js';
 
 export const PUBLIC_BASE_URL = 'https://erasure.test';
@@ -83,6 +83,7 @@ export function wipeBody(jti: string, jobId: string, overrides: Record<string, u
 
 /** POSTs a wipe result and returns the response body, failing loudly on anything but 201. */
 export async function submitWipe(cloud: CertificateCloud, jti: string, jobId: string, overrides: Record<string, unknown> = {}) {
+  issueCheckin(cloud.db, jti, jobId);
   const res = await cloud.post('/internal/wipe_results', wipeBody(jti, jobId, overrides));
   if (res.status !== 201) throw new Error(`wipe result refused: ${res.status} ${res.text}`);
   return res.json as { wipe_result_id: string; certificate_status: string };

@@ -45,10 +45,13 @@ export async function seedGrid(cloud: RunningCloud) {
   });
   await cloud.internal('/internal/assets/notes', { jti: engineJti, record_id: 'CW-20261122-100000', notes: 'Hinge cracked on the left side.' });
 
+  // Each wipe belongs to a real check-in: the engine suffixes its job_id per drive, the hotswap
+  // station reports it as issued (only such results are certified).
   const wipe = async (name: string, jti: string, fields: object) => {
+    const issued = (await cloud.internal('/internal/tokens/validate', { jti })).json.job_id as string;
     const res = await cloud.internal('/internal/wipe_results', {
       jti,
-      job_id: name,
+      job_id: jti === hotswapJti ? issued : `${issued}-0`,
       wipe_method: 'NIST 800-88 R2 Purge',
       started_at: '2026-11-22T10:00:00Z',
       ...fields,

@@ -49,18 +49,23 @@ describe('erasure-cloud serve (in-process worker), admin list-certificates, veri
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const postWipe = async (jti: string, jobId: string, serial: string) => {
-    const body = JSON.stringify(wipeBody(jti, jobId, { drive_serial: serial }));
+  const signedPost = (path: string, value: object) => {
+    const body = JSON.stringify(value);
     const headers = signServiceRequest(env.INTERNAL_API_SECRET!, body, Math.floor(Date.now() / 1000));
-    const res = await fetch(`${base}/internal/wipe_results`, { method: 'POST', body, headers: { ...headers, 'content-type': 'application/json' } });
-    expect(res.status).toBe(201);
+    return fetch(`${base}${path}`, { method: 'POST', body, headers: { ...headers, 'content-type': 'application/json' } });
   };
+  const postWipe = async (jti: string, jobId: string, serial: string) => {
+    expect((await signedPost('/internal/wipe_results', wipeBody(jti, jobId, { drive_serial: serial }))).status).toBe(201);
+  };
+  /** A real metered check-in: the job_id the device suffixes per drive. */
+  const checkin = async (jti: string) => ((await (await signedPost('/internal/tokens/validate', { jti })).json()) as { job_id: string }).job_id;
 
   it('serve certifies over HTTP; list-certificates prints the contract shape newest first; verify-pdf checks offline', async () => {
     const account = await cli('admin', 'create-account', '--name', 'Acme Refurb');
     const token = await cli('admin', 'mint-device-token', '--account', account.id, '--user-email', 'ana@acme.test');
-    await postWipe(token.jti, 'job-a', 'SER-A');
-    await postWipe(token.jti, 'job-b', 'SER-B');
+    const run = await checkin(token.jti);
+    await postWipe(token.jti, `${run}-0`, 'SER-A');
+    await postWipe(token.jti, `${run}-1`, 'SER-B');
 
     // The in-process worker of `serve` generates them; poll the admin CLI as an operator would.
     let certificates: { id: string; certificate_number: string; wipe_result_id: string; status: string; drive_serial: string }[] = [];

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/adapters/db/accounts.js';
 import { openDatabase, type WritableDb } from '../../src/adapters/db/open.js';
-import { createToken } from '../../src/adapters/db/tokens.js';
+import { createToken, recordCheckin } from '../../src/adapters/db/tokens.js';
 import { requireBuiltCloud } from '../certificates/processes.js';
 
 const run = promisify(execFile);
@@ -24,7 +24,7 @@ const db = openDatabase(path);
 while (Date.now() < Number(startAt)) {}
 for (let i = 0; i < Number(count); i++) {
   const record = { job_id: tag + '-' + i, drive_serial: tag + '-' + i, wipe_method: 'NIST 800-88 R2 Purge' };
-  storeWipeResult(db, { accountId: Number(accountId), tokenId: Number(tokenId), record, certifiable: true, now: new Date().toISOString() });
+  storeWipeResult(db, { accountId: Number(accountId), tokenId: Number(tokenId), record, ownReason: null, issuedJobId: tag, notIssuedReason: 'not issued', now: new Date().toISOString() });
 }
 db.close();
 `;
@@ -47,6 +47,8 @@ describe('certificate numbers under concurrent writers in separate processes', (
     const now = new Date().toISOString();
     const account = createAccount(db, { name: 'Acme Refurb', subscriptionStatus: 'active', now });
     const token = createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: null, expiresAt: null, now });
+    // Each process is one engine run: check-in `p<n>` issued the job_ids p<n>-0, p<n>-1, …
+    for (let p = 0; p < PROCESSES; p++) recordCheckin(db, `p${p}`, token, now);
     const startAt = String(Date.now() + 1500); // after every child has loaded and opened the file
     await Promise.all(
       Array.from({ length: PROCESSES }, (_, p) =>

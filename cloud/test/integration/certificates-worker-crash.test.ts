@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/adapters/db/accounts.js';
 import { openDatabase, type WritableDb } from '../../src/adapters/db/open.js';
-import { createToken } from '../../src/adapters/db/tokens.js';
+import { createToken, recordCheckin } from '../../src/adapters/db/tokens.js';
 import { storeWipeResult } from '../../src/adapters/db/wipe-results.js';
 import { listObjects, requireBuiltCloud, startCli, waitFor, type Child } from '../certificates/processes.js';
 import { wipeBody } from '../certificates/pipeline.js';
@@ -26,9 +26,10 @@ describe('erasure-cloud worker killed with SIGKILL mid-generation', () => {
     const now = new Date().toISOString();
     const account = createAccount(db, { name: 'Acme Refurb', subscriptionStatus: 'active', now });
     const token = createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'ana@acme.test', expiresAt: null, now });
+    recordCheckin(db, 'job', token, now); // one engine run: job-0, job-1, …
     for (let i = 0; i < RESULTS; i++) {
       const { jti: _jti, ...record } = wipeBody(token.jti, `job-${i}`, { drive_serial: `SER-${i}`, passes_completed: 1 });
-      storeWipeResult(db, { accountId: account.id, tokenId: token.id, record, certifiable: true, now });
+      storeWipeResult(db, { accountId: account.id, tokenId: token.id, record, ownReason: null, issuedJobId: 'job', notIssuedReason: 'not issued', now });
     }
   });
   afterAll(() => {

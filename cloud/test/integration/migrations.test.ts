@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -40,5 +41,35 @@ describe('migration 005_user_names', () => {
     const columns = db.prepare('PRAGMA table_info(users)').all() as { name: string; notnull: number }[];
     expect(columns.find((c) => c.name === 'name')).toMatchObject({ notnull: 0 });
     db.close();
+  });
+});
+
+describe('migration 006_wipe_result_checkins', () => {
+  it('adds uncertified_reason and names why the results stored before it were not certified', () => {
+    // The schema as it stood before 006, from a folder holding only 001–005.
+    const before = mkdtempSync(join(tmpdir(), 'erasure-mig-005-'));
+    for (const file of readdirSync(MIGRATIONS).filter((f) => /^00[1-5]_.*\.sql$/.test(f))) copyFileSync(new URL(file, MIGRATIONS), join(before, file));
+    const db = new Database(':memory:');
+    try {
+      migrate(db, pathToFileURL(`${before}/`));
+      db.exec(`INSERT INTO accounts (id, public_id, name, created_at, updated_at) VALUES (1, 'acct_1', 'A', 'x', 'x')`);
+      db.exec(`INSERT INTO license_tokens (id, prefix_id, jti, account_id, product, status, created_at, updated_at) VALUES (1, 'ltok_1', 'j', 1, 'engine', 'active', 'x', 'x')`);
+      const insert = db.prepare(
+        `INSERT INTO wipe_results (public_id, account_id, token_id, job_id, wipe_status, validation, certifiable, certificate_status, created_at, updated_at)
+         VALUES (?, 1, 1, ?, ?, ?, ?, ?, 'x', 'x')`,
+      );
+      insert.run('wr_a', 'a', 'completed', null, 1, 'pending');
+      insert.run('wr_b', 'b', 'failed', null, 0, null);
+      insert.run('wr_c', 'c', null, 'rejected', 0, null);
+      expect(migrate(db)).toContain('006_wipe_result_checkins.sql');
+      expect(db.prepare('SELECT public_id, certificate_status, uncertified_reason FROM wipe_results ORDER BY public_id').all()).toEqual([
+        { public_id: 'wr_a', certificate_status: 'pending', uncertified_reason: null },
+        { public_id: 'wr_b', certificate_status: null, uncertified_reason: 'wipe_status failed' },
+        { public_id: 'wr_c', certificate_status: null, uncertified_reason: 'validation rejected' },
+      ]);
+    } finally {
+      db.close();
+      rmSync(before, { recursive: true, force: true });
+    }
   });
 });

@@ -3,6 +3,7 @@ import { systemClock } from '../../src/adapters/clock.js';
 import { createOutboundClient } from '../../src/adapters/outbound-http.js';
 import { productionPolicy } from '../../src/domain/webhooks/policy.js';
 import { startWebhookWorker } from '../../src/jobs/webhook-worker.js';
+import { startSlowReceiver } from '../slow-receiver.js';
 import { startReceiver, startWebhookCloud, waitFor, type WebhookCloud } from '../webhook-helpers.js';
 
 const clouds: WebhookCloud[] = [];
@@ -75,5 +76,46 @@ describe('the delivery ledger over a real SQLite file', () => {
     }
     expect(cloud.deliveries()).toMatchObject([{ status: 'failed', attempts: 8, response_code: 502 }]);
     expect(receiver.requests).toHaveLength(8);
+  });
+
+  it("two workers attempt one subscription's deliveries one at a time, oldest event first", async () => {
+    const slow = await startSlowReceiver(() => 200, 15);
+    try {
+      const a = await start({ worker: false });
+      const account = a.account();
+      a.subscribe(account.id, 'wipe_session_ready', slow.url);
+      const token = a.token(account.id);
+      for (let i = 0; i < 20; i++) expect((await a.post('/internal/tokens/validate', { jti: token.jti })).status).toBe(200);
+      const b = await start({ dir: a.dir, worker: false });
+      a.runtime.startWorker({ pollMs: 5, concurrency: 8 });
+      b.runtime.startWorker({ pollMs: 5, concurrency: 8 });
+      await waitFor(() => a.deliveries().every((d) => d.status === 'delivered'), 20_000, 'all delivered');
+      const eventOrder = a.db.prepare('SELECT e.event_id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id ORDER BY e.id').pluck().all();
+      expect(slow.received().map((p) => p.event_id)).toEqual(eventOrder);
+      expect(slow.maxOpen()).toBe(1);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('attempts nothing after the failure that auto-disables a subscription, with events queued and two workers', async () => {
+    const slow = await startSlowReceiver(() => 500, 15);
+    try {
+      const a = await start({ worker: false, retryBaseMs: 1 });
+      const account = a.account();
+      a.subscribe(account.id, 'wipe_session_ready', slow.url);
+      const token = a.token(account.id);
+      for (let i = 0; i < 10; i++) expect((await a.post('/internal/tokens/validate', { jti: token.jti })).status).toBe(200);
+      const b = await start({ dir: a.dir, worker: false, retryBaseMs: 1 });
+      a.runtime.startWorker({ pollMs: 5, concurrency: 8 });
+      b.runtime.startWorker({ pollMs: 5, concurrency: 8 });
+      await waitFor(() => a.deliveries().every((d) => d.status === 'skipped'), 20_000, 'every delivery skipped after auto-disable');
+      expect(a.db.prepare('SELECT active, failure_count FROM webhook_subscriptions').get()).toEqual({ active: 0, failure_count: 5 });
+      expect(slow.received()).toHaveLength(5);
+      expect(a.db.prepare('SELECT COUNT(*) FROM webhook_attempts').pluck().get()).toBe(5);
+      expect(slow.maxOpen()).toBe(1);
+    } finally {
+      await slow.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fingerprint, startSandbox, wipeResult, type Sandbox } from './helpers.js';
+import { issueCheckin } from '../helpers.js';
 
 const SECRET = 'sandbox-secret-0123456789abcdef';
 const RECORD = 'CW-20261122-120000';
@@ -54,6 +55,8 @@ describe('sandbox /internal mirror and stored rows (spec 1, 4.2, 4.4, 4.6)', () 
     sut = await startSandbox();
     const a = await sut.token({ account_id: 'acct_alpha', account_name: 'Alpha' });
     const b = await sut.token({ account_id: 'acct_beta', account_name: 'Beta' });
+    issueCheckin(sut.db, a.jti, 'job-a-0');
+    issueCheckin(sut.db, b.jti, 'job-b-0');
     const first = await sut.internal('/internal/wipe_results', wipeResult(a.jti, 'job-a-0'));
     expect(first.status).toBe(201);
     expect(first.json).toMatchObject({ ok: true, certificate_status: 'complete' });
@@ -87,6 +90,7 @@ describe('sandbox /internal mirror and stored rows (spec 1, 4.2, 4.4, 4.6)', () 
   it('lists wipe results with drive and wipe fields, job_id and certificate_status', async () => {
     sut = await startSandbox();
     const token = await sut.token();
+    issueCheckin(sut.db, token.jti, 'job-1-0');
     const stored = await sut.internal('/internal/wipe_results', wipeResult(token.jti, 'job-1-0', { markings_removed: true }));
     const rows = (await sut.call('GET', '/sandbox/wipe_results')).json;
     expect(rows[0]).toMatchObject({
@@ -95,12 +99,23 @@ describe('sandbox /internal mirror and stored rows (spec 1, 4.2, 4.4, 4.6)', () 
     });
   });
 
+  it('stores a wipe result whose job_id no check-in issued, but does not certify it', async () => {
+    sut = await startSandbox();
+    const token = await sut.token();
+    const made = await sut.internal('/internal/wipe_results', wipeResult(token.jti, 'made-up-0'));
+    expect(made).toMatchObject({ status: 201, json: { ok: true, certificate_status: null } });
+    const issued = `${(await sut.internal('/internal/tokens/validate', { jti: token.jti })).json.job_id}-0`;
+    expect((await sut.internal('/internal/wipe_results', wipeResult(token.jti, issued))).json.certificate_status).toBe('complete');
+    expect(sut.db.prepare('SELECT COUNT(*) FROM certificates').pluck().get()).toBe(1);
+  });
+
   it('matches a drive to its machine by scanning stored fingerprints, not the storage-serials column', async () => {
     sut = await startSandbox();
     const token = await sut.token();
     const asset = await sut.internal('/internal/assets', { jti: token.jti, record_id: RECORD, fingerprint: fingerprint() });
     // The cloud's indexed column is gone: only the fingerprint scan can find the machine.
     sut.db.prepare('UPDATE assets SET storage_serials = NULL').run();
+    issueCheckin(sut.db, token.jti, 'job-2-0');
     await sut.internal('/internal/wipe_results', wipeResult(token.jti, 'job-2-0'));
     await sut.internal('/internal/wipe_results', wipeResult(token.jti, 'job-2-1', { drive_serial: 'UNKNOWN-DRIVE' }));
     const rows = (await sut.call('GET', '/sandbox/wipe_results')).json as any[];

@@ -1,5 +1,6 @@
 import { hmacSignature } from '@erasure/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSlowReceiver } from '../slow-receiver.js';
 import { fingerprint, startReceiver, startSandbox, wipeResult, type Sandbox } from './helpers.js';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
@@ -47,7 +48,8 @@ describe('sandbox webhooks: subscriptions, single-attempt delivery, sink (spec 4
   it('delivers one signed POST to an http receiver, with bearer auth, and records it in the ledger', async () => {
     receiver = await startReceiver();
     const hook = await subscribe('wipe_session_completed', receiver.url, { auth_type: 'bearer', auth_token: 'tok-123' });
-    await sut.internal('/internal/wipe_results', wipeResult(token.jti, 'job-9-0'));
+    const jobId = `${(await sut.internal('/internal/tokens/validate', { jti: token.jti })).json.job_id}-0`;
+    await sut.internal('/internal/wipe_results', wipeResult(token.jti, jobId));
     await sut.webhooks.idle();
     expect(receiver.received).toHaveLength(1);
     const got = receiver.received[0]!;
@@ -57,7 +59,7 @@ describe('sandbox webhooks: subscriptions, single-attempt delivery, sink (spec 4
     expect(got.headers.authorization).toBe('Bearer tok-123');
     const payload = JSON.parse(got.body);
     expect(payload).toMatchObject({
-      event_type: 'wipe_session_completed', type: 'wipe_report', job_id: 'job-9-0', operator: 'ops@hooks.test', license_token_id: token.prefix_id,
+      event_type: 'wipe_session_completed', type: 'wipe_report', job_id: jobId, operator: 'ops@hooks.test', license_token_id: token.prefix_id,
       certificate_status: 'complete', certificate_url: null, pdf_url: null, capacity_bytes: 512_000_000_000, erase_algorithm: 'nist_800_88_r2_purge',
     });
     const ledger = (await sut.call('GET', '/sandbox/webhook_deliveries')).json;
@@ -69,13 +71,14 @@ describe('sandbox webhooks: subscriptions, single-attempt delivery, sink (spec 4
   it('fires certificate_generated inline with the wipe result, and nothing again on a duplicate job_id', async () => {
     await subscribe('certificate_generated');
     await subscribe('wipe_session_completed');
-    await sut.internal('/internal/wipe_results', wipeResult(token.jti, 'job-3-0'));
-    await sut.internal('/internal/wipe_results', wipeResult(token.jti, 'job-3-0'));
+    const jobId = `${(await sut.internal('/internal/tokens/validate', { jti: token.jti })).json.job_id}-0`;
+    await sut.internal('/internal/wipe_results', wipeResult(token.jti, jobId));
+    await sut.internal('/internal/wipe_results', wipeResult(token.jti, jobId));
     await sut.webhooks.idle();
     const captures = (await sut.call('GET', '/sandbox/sink')).json as any[];
     expect(captures.map((c) => c.event_type).sort()).toEqual(['certificate_generated', 'wipe_session_completed']);
     const generated = JSON.parse(captures.find((c) => c.event_type === 'certificate_generated').body);
-    expect(generated).toMatchObject({ certificate_number: 'CW-000001', certificate_url: null, pdf_url: null, job_id: 'job-3-0' });
+    expect(generated).toMatchObject({ certificate_number: 'CW-000001', certificate_url: null, pdf_url: null, job_id: jobId });
     expect(captures.every((c) => c.signature_valid)).toBe(true);
   });
 
@@ -110,6 +113,41 @@ describe('sandbox webhooks: subscriptions, single-attempt delivery, sink (spec 4
 
     const enabled = await sut.call('PATCH', `/sandbox/webhooks/${hook.prefix_id}`, { active: true, url: 'sandbox://sink' });
     expect(enabled.json).toMatchObject({ active: true, failure_count: 0, auto_disabled_at: null, url: 'sandbox://sink' });
+  });
+
+  it('with many events at once, a failing subscription gets exactly 5 attempts, one at a time, then none', async () => {
+    const slow = await startSlowReceiver(() => 500);
+    try {
+      await subscribe('wipe_session_ready', slow.url);
+      await Promise.all(Array.from({ length: 12 }, () => sut.internal('/internal/tokens/validate', { jti: token.jti })));
+      await sut.webhooks.idle();
+      expect(slow.received()).toHaveLength(5);
+      expect(slow.maxOpen()).toBe(1);
+      const ledger = (await sut.call('GET', '/sandbox/webhook_deliveries')).json as any[];
+      expect(ledger.filter((d) => d.attempts === 1)).toHaveLength(5);
+      expect(ledger.filter((d) => d.attempts === 0).every((d) => d.status === 'failed' && d.last_error === 'subscription disabled before this attempt')).toBe(true);
+      expect((await sut.call('GET', '/sandbox/webhooks')).json[0]).toMatchObject({ active: false, failure_count: 5 });
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("delivers one subscription's events one at a time, in the order they happened", async () => {
+    const slow = await startSlowReceiver(() => 200, 10);
+    try {
+      await subscribe('wipe_session_ready', slow.url);
+      const jobIds: string[] = [];
+      const calls = Array.from({ length: 15 }, () => sut.internal('/internal/tokens/validate', { jti: token.jti }).then((r) => r.json.job_id as string));
+      // Events happen in the order their calls are answered by the single-writer database.
+      for (const call of calls) jobIds.push(await call);
+      await sut.webhooks.idle();
+      const ledgerOrder = ((await sut.call('GET', '/sandbox/webhook_deliveries')).json as any[]).map((d) => d.payload.job_id).reverse();
+      expect(slow.received().map((p) => p.job_id)).toEqual(ledgerOrder);
+      expect(new Set(ledgerOrder)).toEqual(new Set(jobIds));
+      expect(slow.maxOpen()).toBe(1);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('resets the failure count on a delivered attempt (consecutive failures only)', async () => {

@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ERRORS, RETIRED_GATEWAY_PATHS, gatewayApi } from '@erasure/shared';
+import { ERRORS, RETIRED_GATEWAY_PATHS, exceedsJsonDepth, gatewayApi } from '@erasure/shared';
 import { systemClock, type Clock } from '../clock.js';
 import type { Forwarder } from '../forward.js';
 import { GATEWAY_ERRORS } from './answers.js';
@@ -53,7 +53,13 @@ export function buildGatewayApp(deps: GatewayAppDeps) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
-    return secureJson(request, text, done);
+    return secureJson(request, text, (error, parsed) => {
+      if (error) return done(error, undefined);
+      // Refused before validation and before re-encoding for the cloud: a body nested deeper than
+      // any real one would hit SQLite's JSON depth limit downstream (or the encoder's stack).
+      if (exceedsJsonDepth(parsed)) return done(Object.assign(new Error(ERRORS.nestedTooDeeply), { statusCode: 400 }), undefined);
+      return done(null, parsed);
+    });
   });
 
   app.setErrorHandler((error, request, reply) => {

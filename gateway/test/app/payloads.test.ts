@@ -34,6 +34,19 @@ describe('request bodies at the gateway', () => {
     expect(cloud.seen).toHaveLength(0);
   });
 
+  it.each([1_000, 4_000, 100_000])('answers 400 invalid payload for a fingerprint nested %i levels deep, without forwarding', async (depth) => {
+    const deep = `{"record_id":"CW-1","engine_version":"4.2.0","fingerprint":{"system":{},"extra":${nested(depth, '{"a":', '}')}}}`;
+    expect(await sut.call('/api/record', { token, raw: deep })).toMatchObject(INVALID);
+    const map = `{"record_id":"CW-1","engine_version":"4.2.0","fingerprint":{"system":{},"extra":${nested(depth, '[', ']')}},"map":{"name":"R","bays":[{"lane":"1","label":"A"}]}}`;
+    expect(await sut.call('/api/chassis_map', { token, raw: map })).toMatchObject(INVALID);
+    expect(cloud.seen.filter((r) => r.url !== '/internal/tokens/verify')).toHaveLength(0);
+  });
+
+  it('forwards a fingerprint nested 60 levels deep (real ones are 4–5)', async () => {
+    const fingerprint = { ...recordBody.fingerprint, extra: JSON.parse(nested(58, '{"a":', '}')) };
+    expect((await sut.call('/api/record', { token, json: { ...recordBody, fingerprint } })).status).toBe(201);
+  });
+
   it('does not coerce: a numeric string is not an integer', async () => {
     const fingerprint = { ...recordBody.fingerprint, memory: { total_bytes: '16' } };
     expect(await sut.call('/api/record', { token, json: { ...recordBody, fingerprint } })).toMatchObject(INVALID);

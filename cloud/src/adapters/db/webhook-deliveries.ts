@@ -20,21 +20,35 @@ export interface ClaimedDelivery {
 
 const DUE = `status = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until < @now)`;
 
+/** A pending delivery of the same subscription that a live lease holds: an attempt in flight. */
+const SUBSCRIPTION_BUSY = `EXISTS (SELECT 1 FROM webhook_deliveries h
+                   WHERE h.subscription_id = %SUB% AND h.status = 'pending' AND h.lease_until >= @now)`;
+
 /**
- * Claims up to `limit` due deliveries, oldest due first, in one UPDATE … RETURNING: pending
- * rows whose time has come and that no live lease holds (a dead worker's lease runs out), of
- * enabled subscriptions only. The condition is repeated on the outer UPDATE so two workers
- * that picked the same ids cannot both win; each claim increments `attempts`.
+ * Claims up to `limit` due deliveries in one UPDATE … RETURNING: pending rows whose time has come
+ * and that no live lease holds (a dead worker's lease runs out), of enabled subscriptions only.
+ * A subscription gets one attempt at a time: at most one of its deliveries is claimed, the
+ * oldest event first, and none while another of its deliveries is in flight (held by a live
+ * lease, in this worker or any other). The subscription's `active` is read in the same statement,
+ * so the attempt after the one that auto-disabled it is never claimed. The conditions are
+ * repeated on the outer UPDATE so two workers that picked the same ids cannot both win; each
+ * claim increments `attempts`.
  */
 export function claimDeliveries(db: WritableDb, input: { now: string; leaseUntil: string; limit: number }): ClaimedDelivery[] {
   const claimed = prepared(
     db,
     `UPDATE webhook_deliveries SET attempts = attempts + 1, lease_until = @lease, updated_at = @now
-      WHERE id IN (SELECT d.id FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
-                    WHERE d.status = 'pending' AND d.next_attempt_at <= @now AND (d.lease_until IS NULL OR d.lease_until < @now)
-                      AND s.active = 1
-                    ORDER BY d.next_attempt_at, d.id LIMIT @limit)
+      WHERE id IN (SELECT id FROM (
+                     SELECT d.id, d.next_attempt_at,
+                            ROW_NUMBER() OVER (PARTITION BY d.subscription_id ORDER BY d.event_id, d.id) AS turn
+                       FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+                      WHERE d.status = 'pending' AND d.next_attempt_at <= @now AND (d.lease_until IS NULL OR d.lease_until < @now)
+                        AND s.active = 1
+                        AND NOT ${SUBSCRIPTION_BUSY.replace('%SUB%', 'd.subscription_id')})
+                    WHERE turn = 1
+                    ORDER BY next_attempt_at, id LIMIT @limit)
         AND ${DUE}
+        AND NOT ${SUBSCRIPTION_BUSY.replace('%SUB%', 'webhook_deliveries.subscription_id')}
      RETURNING id`,
   ).all({ now: input.now, lease: input.leaseUntil, limit: input.limit }) as { id: number }[];
   const read = prepared(

@@ -14,6 +14,8 @@ export interface StoredWipeResult {
   id: number;
   public_id: string;
   certificate_status: CertificateStatus | null;
+  /** 1 when this result is certified (it asked to be, and a check-in issued its job_id). */
+  certifiable: number;
 }
 
 /**
@@ -32,8 +34,11 @@ export const queueCertificate: CertificateIssuer = (db, subject) => {
 /**
  * Stores a wipe result idempotently on (account, job_id). The INSERT … ON CONFLICT DO NOTHING is
  * the single statement that decides "first receipt": of N concurrent duplicates exactly one
- * inserts. A certifiable first receipt enqueues its certificate job in the same transaction, so
- * a committed result always has its durable job.
+ * inserts. The same statement decides whether the result is certified: it must ask to be
+ * (`ownReason` null) and name a job_id that a check-in of this account issued
+ * (`issuedJobId`, see domain/device/issued-job.ts); otherwise it is stored with the reason. A
+ * certified first receipt enqueues its certificate job in the same transaction, so a committed
+ * result always has its durable job.
  */
 export function storeWipeResult(
   db: WritableDb,
@@ -41,7 +46,11 @@ export function storeWipeResult(
     accountId: number;
     tokenId: number;
     record: InternalWipeResultRequest;
-    certifiable: boolean;
+    /** Why the result itself is not certifiable (failed, cancelled, rejected), or null. */
+    ownReason: string | null;
+    /** The check-in job_id this result's job_id stands for; undefined when it cannot name one. */
+    issuedJobId: string | undefined;
+    notIssuedReason: string;
     now: string;
     issueCertificate?: CertificateIssuer | undefined;
   },
@@ -51,8 +60,9 @@ export function storeWipeResult(
     account_id: input.accountId,
     token_id: input.tokenId,
     job_id: input.record.job_id,
-    certifiable: input.certifiable ? 1 : 0,
-    certificate_status: input.certifiable ? 'pending' : null,
+    own_reason: input.ownReason,
+    issued_job_id: input.issuedJobId ?? null,
+    not_issued: input.notIssuedReason,
     now: input.now,
   };
   for (const field of FIELDS) {
@@ -63,22 +73,27 @@ export function storeWipeResult(
     const inserted = db
       .prepare(
         `INSERT INTO wipe_results (public_id, account_id, token_id, job_id, ${FIELDS.join(', ')},
-                                   certifiable, certificate_status, created_at, updated_at)
-         VALUES (@public_id, @account_id, @token_id, @job_id, ${FIELDS.map((f) => `@${f}`).join(', ')},
-                 @certifiable, @certificate_status, @now, @now)
+                                   certifiable, certificate_status, uncertified_reason, created_at, updated_at)
+         SELECT @public_id, @account_id, @token_id, @job_id, ${FIELDS.map((f) => `@${f}`).join(', ')},
+                CASE WHEN @own_reason IS NULL AND issued THEN 1 ELSE 0 END,
+                CASE WHEN @own_reason IS NULL AND issued THEN 'pending' END,
+                CASE WHEN @own_reason IS NOT NULL THEN @own_reason WHEN issued THEN NULL ELSE @not_issued END,
+                @now, @now
+           FROM (SELECT EXISTS (SELECT 1 FROM checkins c WHERE c.job_id = @issued_job_id AND c.account_id = @account_id) AS issued)
+          WHERE true
          ON CONFLICT (account_id, job_id) DO NOTHING
-         RETURNING id, public_id, certificate_status`,
+         RETURNING id, public_id, certificate_status, certifiable`,
       )
       .get(params) as StoredWipeResult | undefined;
     if (inserted) {
-      if (input.certifiable) {
+      if (inserted.certifiable === 1) {
         const subject = { accountId: input.accountId, wipeResultId: inserted.id, now: input.now };
         inserted.certificate_status = (input.issueCertificate ?? queueCertificate)(db, subject);
       }
       return { created: true, result: inserted };
     }
     const existing = db
-      .prepare('SELECT id, public_id, certificate_status FROM wipe_results WHERE account_id = ? AND job_id = ?')
+      .prepare('SELECT id, public_id, certificate_status, certifiable FROM wipe_results WHERE account_id = ? AND job_id = ?')
       .get(input.accountId, input.record.job_id) as StoredWipeResult;
     return { created: false, result: existing };
   }).immediate();

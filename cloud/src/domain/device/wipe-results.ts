@@ -1,13 +1,17 @@
-import { ERRORS, InternalWipeResultRequest, isCertifiable, parseUnknown, type WipeResultAccepted } from '@erasure/shared';
+import { ERRORS, InternalWipeResultRequest, parseUnknown, type WipeResultAccepted } from '@erasure/shared';
 import { isoNow } from '../../adapters/clock.js';
 import type { TokenRow } from '../../adapters/db/tokens.js';
 import { storeWipeResult } from '../../adapters/db/wipe-results.js';
 import { refuse, type DeviceDeps, type Refusal } from './deps.js';
+import { issuedJobIdOf, NOT_ISSUED_REASON, ownUncertifiedReason } from './issued-job.js';
 
 /**
  * Receives one drive's wipe result (spec 4.2 rule 3). First receipt: 201, and when certifiable the
- * certificate is issued (by default: queued) and `wipe_session_completed` emitted in the same transaction. A duplicate `job_id`: 200 with the stored
- * record, nothing re-fired, no second certificate.
+ * certificate is issued (by default: queued) and `wipe_session_completed` emitted in the same
+ * transaction. A duplicate `job_id`: 200 with the stored record, nothing re-fired, no second
+ * certificate. Check-in is the metered step, so a result is certified only when its job_id was
+ * issued by a check-in of the token's account (`-N` suffixed for the engine, as issued for the
+ * hotswap station); any other result is stored, with why, and never certified.
  */
 export function receiveWipeResult(
   deps: DeviceDeps,
@@ -17,7 +21,6 @@ export function receiveWipeResult(
   if (typeof body.job_id !== 'string' || body.job_id.trim() === '') return refuse(422, ERRORS.missingJobId);
   const record = parseUnknown(InternalWipeResultRequest, body);
   if (!record.ok) return refuse(422, `${ERRORS.invalidWipeResult} at ${record.path}: ${record.message}`);
-  const certifiable = isCertifiable(record.value);
   // One transaction (the store's own nests as a savepoint): an event row commits with its result.
   const { created, result } = deps.db
     .transaction(() => {
@@ -25,11 +28,13 @@ export function receiveWipeResult(
         accountId: token.account_id,
         tokenId: token.id,
         record: record.value,
-        certifiable,
+        ownReason: ownUncertifiedReason(record.value),
+        issuedJobId: issuedJobIdOf(token.product, record.value.job_id),
+        notIssuedReason: NOT_ISSUED_REASON,
         now: isoNow(deps.clock),
         issueCertificate: deps.issueCertificate,
       });
-      if (stored.created && certifiable) deps.events?.emit({ type: 'wipe_session_completed', token, wipeResultId: stored.result.id });
+      if (stored.created && stored.result.certifiable === 1) deps.events?.emit({ type: 'wipe_session_completed', token, wipeResultId: stored.result.id });
       return stored;
     })
     .immediate();

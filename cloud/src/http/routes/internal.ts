@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { internalApi } from '@erasure/shared';
+import { ERRORS, exceedsJsonDepth, internalApi } from '@erasure/shared';
 import type { GroupCommit } from '../../adapters/db/group-commit.js';
 import type { DeviceDeps, Refusal } from '../../domain/device/deps.js';
 import { readBootReport, reportBoot, saveNotes, saveTests } from '../../domain/device/assets.js';
@@ -90,6 +90,9 @@ function internalAnswers(deps: DeviceDeps): Record<string, (body: Body) => Answe
 export function registerInternalRoutes(scope: FastifyInstance, deps: DeviceDeps, commits: GroupCommit): void {
   for (const [url, answer] of Object.entries(internalAnswers(deps))) {
     scope.post(url, async (request, reply) => {
+      // Deeper than any real device body: refused before it reaches SQLite's JSON functions
+      // (which stop at 1,000 levels inside the asset triggers) or a recursive encoder.
+      if (exceedsJsonDepth(request.body)) return reply.code(422).send({ error: ERRORS.nestedTooDeeply });
       const body = asBody(request.body);
       const out = await commits.run(() => answer(body));
       return reply.code(out.status).send(out.body);

@@ -4,6 +4,7 @@ import { isoNow, type Clock } from '../../adapters/clock.js';
 import type { HttpPoster } from '../../adapters/http-post.js';
 import type { WritableDb } from '../../adapters/db/open.js';
 import {
+  abandonDelivery,
   findPendingDelivery,
   insertPendingDelivery,
   insertSinkCapture,
@@ -44,10 +45,14 @@ export interface SandboxWebhooksDeps {
 /**
  * Sandbox webhooks (spec 6, "Delivery policy: Sandbox"): each event inserts a `pending` ledger
  * row per active subscription inside the device write's transaction, and one attempt per row
- * runs right after that transaction. No retry; 5 consecutive failures auto-disable.
+ * runs after that transaction. No retry; 5 consecutive failures auto-disable. A subscription's
+ * attempts run one at a time, in event order, each after re-reading `active`, so nothing is
+ * sent after the failure that disabled it.
  */
 export function createSandboxWebhooks(deps: SandboxWebhooksDeps) {
   const inFlight = new Set<Promise<void>>();
+  /** Per subscription: the tail of its queue of attempts. */
+  const queues = new Map<number, Promise<void>>();
 
   /** One signed POST (or sink capture) to a subscription's URL. */
   async function attempt(target: Target, eventType: string, body: string): Promise<AttemptOutcome> {
@@ -68,6 +73,10 @@ export function createSandboxWebhooks(deps: SandboxWebhooksDeps) {
     // Gone when the device write rolled back; settled when something already ran it.
     const row = findPendingDelivery(deps.db, deliveryId);
     if (!row) return;
+    if (row.active !== 1) {
+      abandonDelivery(deps.db, { deliveryId, error: 'subscription disabled before this attempt' });
+      return;
+    }
     const outcome = await attempt(row, row.event_type, row.payload);
     settleDelivery(deps.db, {
       deliveryId,
@@ -87,9 +96,15 @@ export function createSandboxWebhooks(deps: SandboxWebhooksDeps) {
       // The payload text is stored exactly as it will be signed and sent.
       const payload = JSON.stringify(event.payload({ event_id: eventId, event_type: event.eventType, created_at: now, revision: event.revision }));
       const id = insertPendingDelivery(deps.db, { webhookId: sub.id, accountId, eventId, eventType: event.eventType, payload, now });
-      // setImmediate runs after the synchronous transaction around emit() has committed.
-      const run = new Promise<void>((resolve) => setImmediate(resolve)).then(() => deliver(id));
-      const tracked = run.catch(() => undefined).finally(() => inFlight.delete(tracked));
+      // Behind this subscription's earlier attempts; setImmediate runs after the synchronous
+      // transaction around emit() has committed.
+      const previous = queues.get(sub.id) ?? Promise.resolve();
+      const run = previous.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => deliver(id));
+      const tracked: Promise<void> = run.catch(() => undefined).finally(() => {
+        inFlight.delete(tracked);
+        if (queues.get(sub.id) === tracked) queues.delete(sub.id);
+      });
+      queues.set(sub.id, tracked);
       inFlight.add(tracked);
     }
   }

@@ -21,7 +21,7 @@ export function insertPendingDelivery(
 export function findPendingDelivery(db: ReadonlyDb, deliveryId: number) {
   return prepared(
     db,
-    `SELECT d.id, d.event_type, d.payload, w.id AS webhook_id, w.prefix_id, w.url, w.signing_secret, w.auth_type,
+    `SELECT d.id, d.event_type, d.payload, w.id AS webhook_id, w.active, w.prefix_id, w.url, w.signing_secret, w.auth_type,
             w.auth_token, w.auth_username, w.auth_password
        FROM sandbox_deliveries d JOIN sandbox_webhooks w ON w.id = d.webhook_id
       WHERE d.id = ? AND d.status = 'pending'`,
@@ -31,6 +31,8 @@ export function findPendingDelivery(db: ReadonlyDb, deliveryId: number) {
         event_type: string;
         payload: string;
         webhook_id: number;
+        /** 1 while the subscription is enabled: read right before the attempt. */
+        active: number;
         prefix_id: string;
         url: string;
         signing_secret: string;
@@ -77,6 +79,14 @@ export function settleDelivery(
         WHERE id = @id`,
     ).run({ id: input.webhookId, limit: input.autoDisableAfter, now: input.now });
   }).immediate();
+}
+
+/**
+ * Settles a delivery whose subscription was disabled before its turn came: `failed` with the
+ * reason, no attempt made and nothing counted against the subscription (spec 3: no retry).
+ */
+export function abandonDelivery(db: WritableDb, input: { deliveryId: number; error: string }): void {
+  prepared(db, `UPDATE sandbox_deliveries SET status = 'failed', last_error = ? WHERE id = ? AND status = 'pending'`).run(input.error, input.deliveryId);
 }
 
 /** Spec 2 "Delivery ledger row", newest first. */
