@@ -8,6 +8,7 @@ import { createFastify } from './fastify.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createWebhookRuntime, type WebhookRuntime } from '../jobs/webhook-runtime.js';
 import { GroupCommit } from '../adapters/db/group-commit.js';
+import { sqliteWindowStore } from '../adapters/db/rate-windows.js';
 import { posterOf, type HttpPoster } from '../adapters/http-post.js';
 import { STRICT_OUTBOUND, type OutboundPolicy } from '../domain/webhooks/ssrf.js';
 import { registerFormParser } from './forms.js';
@@ -71,10 +72,13 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   });
 
   // Web application (sessions, sign-in, pages, /app/api/*) and the public API /api/v1.
+  // Sign-in and API rate-limit windows live in the database (shared by processes, kept over restarts).
+  const windows = sqliteWindowStore(deps.db);
+  app.addHook('onClose', async () => windows.close());
   registerSessions(app, { db: deps.db, clock: deps.clock });
-  registerAuthRoutes(app, { db: deps.db, clock: deps.clock, secureCookies: deps.publicBaseUrl?.startsWith('https:') ?? false });
+  registerAuthRoutes(app, { db: deps.db, clock: deps.clock, secureCookies: deps.publicBaseUrl?.startsWith('https:') ?? false, windows });
   registerPages(app, { webDistDir: deps.webDistDir });
-  registerPublicApi(app, { db: deps.db, clock: deps.clock, rateLimit: deps.publicApiRateLimit });
+  registerPublicApi(app, { db: deps.db, clock: deps.clock, rateLimit: deps.publicApiRateLimit, windows });
   app.register(async (web) => {
     registerFormParser(web);
     // One door out: Push goes through the same guarded client as webhook deliveries.

@@ -73,3 +73,13 @@ describe('migration 006_wipe_result_checkins', () => {
     }
   });
 });
+
+describe('migration 007_rate_windows', () => {
+  it('creates one row per key with its count and window end', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    const columns = (db.prepare('PRAGMA table_info(rate_windows)').all() as { name: string; pk: number }[]).map((c) => [c.name, c.pk]);
+    expect(columns).toEqual([['key', 1], ['count', 0], ['reset_at', 0]]);
+    db.close();
+  });
+});

@@ -9,58 +9,56 @@ export interface WindowState {
   limited: boolean;
 }
 
+/** One key's stored window. */
+export interface WindowRow {
+  count: number;
+  resetAt: number;
+}
+
 /**
- * A fixed-window counter per key, in memory. Simple and cheap: fine for one cloud process, and
- * the windows are short enough that a restart forgetting them does no harm. The map is swept
- * of finished windows when it grows, so a flood of distinct keys cannot grow it without bound.
+ * Where windows live (the database, so limits hold across processes and restarts). `hit` counts
+ * one atomically, opening a fresh window when the stored one has ended.
+ */
+export interface WindowStore {
+  hit(key: string, windowMs: number, nowMs: number): WindowRow;
+  /** The live window of `key`, if any. */
+  peek(key: string, nowMs: number): WindowRow | undefined;
+  reset(key: string): void;
+  /** Deletes finished windows; how many. */
+  prune(nowMs: number): number;
+}
+
+/**
+ * A fixed-window limit of `limit` hits per `windowMs` for the keys of one namespace (e.g.
+ * `login`), over a shared {@link WindowStore}.
  */
 export class FixedWindowCounter {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
-
   constructor(
     readonly limit: number,
     readonly windowMs: number,
-    private readonly maxKeys = 100_000,
+    private readonly store: WindowStore,
+    private readonly namespace: string,
   ) {}
 
   /** Counts one hit for `key` at `nowMs` and tells whether it went over the limit. */
   hit(key: string, nowMs: number): WindowState {
-    const window = this.current(key, nowMs) ?? this.open(key, nowMs);
-    window.count += 1;
-    return this.state(window);
+    return this.state(this.store.hit(this.key(key), this.windowMs, nowMs));
   }
 
   /** The standing without counting anything (e.g. before checking a password). */
   peek(key: string, nowMs: number): WindowState {
-    return this.state(this.current(key, nowMs) ?? { count: 0, resetAt: nowMs + this.windowMs });
+    return this.state(this.store.peek(this.key(key), nowMs) ?? { count: 0, resetAt: nowMs + this.windowMs });
   }
 
   reset(key: string): void {
-    this.windows.delete(key);
+    this.store.reset(this.key(key));
   }
 
-  private current(key: string, nowMs: number) {
-    const window = this.windows.get(key);
-    return window && window.resetAt > nowMs ? window : undefined;
+  private key(key: string): string {
+    return `${this.namespace}:${key}`;
   }
 
-  private open(key: string, nowMs: number) {
-    if (this.windows.size >= this.maxKeys) this.sweep(nowMs);
-    const window = { count: 0, resetAt: nowMs + this.windowMs };
-    this.windows.set(key, window);
-    return window;
-  }
-
-  private sweep(nowMs: number): void {
-    for (const [key, window] of this.windows) if (window.resetAt <= nowMs) this.windows.delete(key);
-    // Still full of live windows: drop the oldest entries rather than grow past the cap.
-    for (const key of this.windows.keys()) {
-      if (this.windows.size < this.maxKeys) break;
-      this.windows.delete(key);
-    }
-  }
-
-  private state(window: { count: number; resetAt: number }): WindowState {
+  private state(window: WindowRow): WindowState {
     return {
       count: window.count,
       limit: this.limit,

@@ -16,6 +16,11 @@ import type { FixedWindowCounter } from '../rate-limit/fixed-window.js';
 export const SESSION_LIFETIME_MS = 12 * 60 * 60 * 1000;
 /** Five failed attempts per email and address within 15 minutes, then 429 until the window ends. */
 export const LOGIN_MAX_FAILURES = 5;
+/**
+ * Twenty failed attempts per address within 15 minutes, whatever the emails: password spraying
+ * (one password tried against many emails) never trips the per-email limit.
+ */
+export const LOGIN_MAX_FAILURES_PER_ADDRESS = 20;
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 
 // Checked when the email is unknown, so an unknown address costs the same scrypt time as a
@@ -25,8 +30,10 @@ const DUMMY_HASH = 'scrypt$32768$8$1$wliRdnll7xQwEC2lAVDNbw==$mYxS6DCMlntBzE7Ery
 export interface SessionDeps {
   db: WritableDb;
   clock: Clock;
-  /** Failed sign-ins per `email|ip`; one instance per app. */
+  /** Failed sign-ins per `email|ip`. */
   loginFailures: FixedWindowCounter;
+  /** Failed sign-ins per client address, any email. */
+  addressFailures: FixedWindowCounter;
 }
 
 export type SignInOutcome =
@@ -40,9 +47,10 @@ export const hashSessionToken = (value: string): string => createHash('sha256').
 const failureKey = (email: string, ip: string) => `${email.trim().toLowerCase()}|${ip}`;
 
 /**
- * Checks email and password and opens a session. Failures count per email and client address;
- * past the limit every attempt (even a right one) is refused until the window ends, so a
- * guesser cannot learn the password by watching for a success.
+ * Checks email and password and opens a session. Failures count per email and client address,
+ * and per address alone; past either limit every attempt (even a right one) is refused until
+ * that window ends, so a guesser cannot learn the password by watching for a success. A success
+ * clears the email's count, not the address's: one known account must not reset a spray.
  */
 export async function signIn(
   deps: SessionDeps,
@@ -52,14 +60,16 @@ export async function signIn(
   const password = typeof input.password === 'string' ? input.password : '';
   const key = failureKey(email, input.ip);
   const nowMs = deps.clock.now().getTime();
-  const standing = deps.loginFailures.peek(key, nowMs);
-  if (standing.count >= LOGIN_MAX_FAILURES) {
-    return { ok: false, reason: 'rate_limited', retryAfterSeconds: Math.max(1, Math.ceil((standing.resetAt - nowMs) / 1000)) };
+  const blocked = [deps.loginFailures.peek(key, nowMs), deps.addressFailures.peek(input.ip, nowMs)].filter((w) => w.count >= w.limit);
+  if (blocked.length > 0) {
+    const resetAt = Math.max(...blocked.map((w) => w.resetAt));
+    return { ok: false, reason: 'rate_limited', retryAfterSeconds: Math.max(1, Math.ceil((resetAt - nowMs) / 1000)) };
   }
   const user = email === '' || email.length > 320 ? undefined : findUserByEmail(deps.db, email);
   const matches = await verifyPassword(password.slice(0, 1024), user?.password_hash ?? DUMMY_HASH);
   if (!user || !matches) {
     deps.loginFailures.hit(key, nowMs);
+    deps.addressFailures.hit(input.ip, nowMs);
     return { ok: false, reason: 'invalid' };
   }
   deps.loginFailures.reset(key);

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../adapters/clock.js';
 import type { WritableDb } from '../../adapters/db/open.js';
 import { subscriptionNotice } from '../../domain/accounts/subscription.js';
-import { FixedWindowCounter } from '../../domain/rate-limit/fixed-window.js';
-import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, signIn, signOut } from '../../domain/sessions/sign-in.js';
+import { FixedWindowCounter, type WindowStore } from '../../domain/rate-limit/fixed-window.js';
+import { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_ADDRESS, LOGIN_WINDOW_MS, signIn, signOut } from '../../domain/sessions/sign-in.js';
 import { field, registerFormParser } from '../forms.js';
 import { clearedSessionCookie, isCrossSite, requireSession, safeNext, sessionCookie, sessionOf } from '../session.js';
 import { loginPage } from './login-page.js';
@@ -14,6 +14,8 @@ export interface AuthDeps {
   clock: Clock;
   /** Cookies get `Secure` when the public base URL is https. */
   secureCookies: boolean;
+  /** Where failed sign-ins are counted (the database: shared by processes, kept over restarts). */
+  windows: WindowStore;
 }
 
 const wantsJson = (request: FastifyRequest) => (request.headers['content-type'] ?? '').includes('application/json');
@@ -32,7 +34,8 @@ function refuse(request: FastifyRequest, reply: FastifyReply, status: number, er
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
   app.register(async (scope) => {
     registerFormParser(scope);
-    const loginFailures = new FixedWindowCounter(LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS);
+    const loginFailures = new FixedWindowCounter(LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, deps.windows, 'login');
+    const addressFailures = new FixedWindowCounter(LOGIN_MAX_FAILURES_PER_ADDRESS, LOGIN_WINDOW_MS, deps.windows, 'login-address');
 
     scope.get('/login', async (request, reply) => {
       const next = safeNext((request.query as Record<string, unknown>).next);
@@ -44,7 +47,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
       const next = safeNext(field(request.body, 'next'));
       if (isCrossSite(request)) return refuse(request, reply, 403, 'cross-site sign-in refused', next);
       const outcome = await signIn(
-        { db: deps.db, clock: deps.clock, loginFailures },
+        { db: deps.db, clock: deps.clock, loginFailures, addressFailures },
         { email: field(request.body, 'email'), password: field(request.body, 'password'), ip: request.ip },
       );
       if (!outcome.ok && outcome.reason === 'rate_limited') {

@@ -9,13 +9,15 @@ import type { WritableDb } from '../../adapters/db/open.js';
 import { authenticateApiKey } from '../../domain/api-keys/keys.js';
 import { checkAccountFilter, pageEnvelope, parsePage, parseSince, type QueryParse } from '../../domain/public-api/query.js';
 import { toAssetDetail, toAssetSummary, toPublicAccount } from '../../domain/public-api/summary.js';
-import { FixedWindowCounter } from '../../domain/rate-limit/fixed-window.js';
+import { FixedWindowCounter, type WindowStore } from '../../domain/rate-limit/fixed-window.js';
 
 export interface PublicApiDeps {
   db: WritableDb;
   clock: Clock;
   /** Requests per key per window; default 600 per minute. */
   rateLimit?: { limit: number; windowMs: number } | undefined;
+  /** Where the windows are counted (the database: one limit across processes and restarts). */
+  windows: WindowStore;
 }
 
 export const DEFAULT_PUBLIC_API_RATE_LIMIT = { limit: 600, windowMs: 60_000 };
@@ -80,7 +82,7 @@ function accountOf(key: ApiKeyAuthRow) {
 export function registerPublicApi(app: FastifyInstance, deps: PublicApiDeps): void {
   const limits = deps.rateLimit ?? DEFAULT_PUBLIC_API_RATE_LIMIT;
   app.register(async (scope) => {
-    const counter = new FixedWindowCounter(limits.limit, limits.windowMs);
+    const counter = new FixedWindowCounter(limits.limit, limits.windowMs, deps.windows, 'api');
     const lastTouched = new Map<number, number>();
     scope.decorateRequest('apiKey', null);
 
