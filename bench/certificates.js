@@ -79,7 +79,7 @@ try {
     clock: systemClock,
     internalApiSecret: SECRET,
     publicBaseUrl: 'https://erasure.example',
-    certificates: { store, publicKey: keys.publicKey, urlSigningSecret: keys.urlSigningSecret },
+    certificates: { store, publicKeys: keys.publicKeys, urlSigningSecret: keys.urlSigningSecret },
   });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const post = async (path, body) => {
@@ -144,7 +144,7 @@ try {
     db,
     clock: systemClock,
     store,
-    signingKey: keys.privateKey,
+    signing: keys.signing,
     publicBaseUrl: 'https://erasure.example',
     leaseMs: 60_000,
     maxAttempts: 5,

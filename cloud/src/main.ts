@@ -7,7 +7,7 @@ import { keygen } from './cli/keygen.js';
 import { loadConfig, ConfigError } from './config.js';
 import { buildCloudApp } from './http/app.js';
 import pino from 'pino';
-import { certificatePublicKey, leaseMsFromFlags, loadCertificateRuntime, verifyPdf } from './cli/certificates.js';
+import { certificatePublicKey, leaseMsFromFlags, loadCertificateRuntime, rotateCertificateKey, verifyPdf } from './cli/certificates.js';
 import { createWebhookRuntime } from './jobs/webhook-runtime.js';
 import type { CloudConfig } from './config.js';
 import type { WritableDb } from './adapters/db/open.js';
@@ -25,7 +25,7 @@ import { serveSandbox } from './sandbox/serve.js';
 
 const USAGE =
   'usage: erasure-cloud serve | sandbox | worker [--lease-seconds N] | keygen [--json] | admin <command> [--flags] [--json]' +
-  ' | verify-pdf FILE [--public-key B64] [--json] | certificate-public-key [--json]';
+  ' | verify-pdf FILE [--public-key B64] [--json] | certificate-public-key [--all] [--json] | rotate-certificate-key [--json]';
 
 function print(value: unknown, json: boolean): void {
   if (json) process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -118,7 +118,10 @@ async function main(argv: string[]): Promise<number> {
       await runWorker(leaseMsFromFlags(flags));
       return 0;
     case 'certificate-public-key':
-      print(certificatePublicKey(loadConfig(process.env)), json);
+      print(certificatePublicKey(loadConfig(process.env), flags), json);
+      return 0;
+    case 'rotate-certificate-key':
+      print(rotateCertificateKey(loadConfig(process.env)), json);
       return 0;
     case 'verify-pdf': {
       const verdict = await verifyPdf(sub, flags, () => loadConfig(process.env));

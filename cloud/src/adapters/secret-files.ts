@@ -1,4 +1,13 @@
 import { createPublicKey, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
+import {
+  certificateKeyId,
+  currentSigningKey,
+  keyringLookup,
+  rawPublicKeyBase64,
+  recordPublicKey,
+  SIGNING_KEY_FILE,
+  type SigningKey,
+} from './certificate-keyring.js';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { devicePrivateKey, generateDeviceKeyPair } from '@erasure/shared';
@@ -45,32 +54,42 @@ function readSecret(path: string): string {
 
 /** The keys behind certificates: Ed25519 for the signed content, HMAC for presigned URLs. */
 export interface CertificateKeys {
+  /** The signing key as loaded; {@link signing} follows rotations. */
   privateKey: KeyObject;
   publicKey: KeyObject;
   /** Base64 of the raw 32-byte public key, as `certificate-public-key` publishes it. */
   publicKeyBase64: string;
+  keyId: string;
+  /** The current signing key, re-read after `rotate-certificate-key` (no restart needed). */
+  signing: () => SigningKey;
+  /** Public keys for a signature's key id (all on record for a signature without one). */
+  publicKeys: (keyId: string | undefined) => readonly KeyObject[];
   /** Keys the HMAC of presigned `/files/…` URLs. */
   urlSigningSecret: Buffer;
-}
-
-/** Base64 raw 32-byte public key of an Ed25519 key. */
-export function rawPublicKeyBase64(key: KeyObject): string {
-  const spki = (key.type === 'public' ? key : createPublicKey(key)).export({ format: 'der', type: 'spki' });
-  return spki.subarray(spki.length - 32).toString('base64');
 }
 
 /**
  * The certificate keys of a deployment. The signing key is `CERTIFICATE_SIGNING_KEY` (base64 raw
  * seed) when configured, else `${DATA_DIR}/keys/certificate-signing-key`, generated on first
  * start; the URL secret is always `${DATA_DIR}/keys/url-signing-secret`. Every process on the
- * same DATA_DIR (server, workers, CLI) therefore signs and verifies with the same keys.
+ * same DATA_DIR (server, workers, CLI) therefore signs and verifies with the same keys. The
+ * current public key is recorded in the keyring on load, so after a rotation (or a changed
+ * CERTIFICATE_SIGNING_KEY) certificates it signed still verify.
  */
 export function loadCertificateKeys(input: { dataDir: string; signingKeyBase64?: string | undefined }): CertificateKeys {
   const keysDir = join(input.dataDir, 'keys');
-  const seed =
-    input.signingKeyBase64 ?? loadOrCreateSecretFile(join(keysDir, 'certificate-signing-key'), () => generateDeviceKeyPair().privateKey);
+  const seed = input.signingKeyBase64 ?? loadOrCreateSecretFile(join(keysDir, SIGNING_KEY_FILE), () => generateDeviceKeyPair().privateKey);
   const privateKey = devicePrivateKey(seed);
   const publicKey = createPublicKey(privateKey);
+  recordPublicKey(keysDir, privateKey, new Date().toISOString());
   const url = loadOrCreateSecretFile(join(keysDir, 'url-signing-secret'), () => randomBytes(32).toString('hex'));
-  return { privateKey, publicKey, publicKeyBase64: rawPublicKeyBase64(publicKey), urlSigningSecret: Buffer.from(url, 'hex') };
+  return {
+    privateKey,
+    publicKey,
+    publicKeyBase64: rawPublicKeyBase64(publicKey),
+    keyId: certificateKeyId(publicKey),
+    signing: currentSigningKey(keysDir, input.signingKeyBase64),
+    publicKeys: keyringLookup(keysDir),
+    urlSigningSecret: Buffer.from(url, 'hex'),
+  };
 }

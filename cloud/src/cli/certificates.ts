@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { devicePublicKey } from '@erasure/shared';
@@ -5,8 +6,9 @@ import type { Clock } from '../adapters/clock.js';
 import type { WritableDb } from '../adapters/db/open.js';
 import { localObjectStore, type LocalObjectStore } from '../adapters/objects/local-store.js';
 import { loadCertificateKeys, type CertificateKeys } from '../adapters/secret-files.js';
+import { rawPublicKeyBase64, readKeyring, rotateSigningKey } from '../adapters/certificate-keyring.js';
 import type { CloudConfig } from '../config.js';
-import { CERTIFICATE_SCHEMA, verifyBytes } from '../domain/certificates/certificate-content.js';
+import { CERTIFICATE_SCHEMA, verifyKeyedBytes } from '../domain/certificates/certificate-content.js';
 import { EmbeddedCertificateError, readEmbeddedCertificate } from '../domain/certificates/embedded-certificate.js';
 import { DEBIAN_FONT_FILES } from '../domain/certificates/fonts.js';
 import { defaultRenderThreads, threadPoolRenderer } from '../jobs/renderer.js';
@@ -19,7 +21,7 @@ export interface CertificateRuntime {
   keys: CertificateKeys;
   store: LocalObjectStore;
   /** The `certificates` field of CloudAppDeps. */
-  routes: { store: LocalObjectStore; publicKey: CertificateKeys['publicKey']; urlSigningSecret: Buffer };
+  routes: { store: LocalObjectStore; publicKeys: CertificateKeys['publicKeys']; urlSigningSecret: Buffer };
   /** Starts the render threads (failing if the fonts are missing), then the worker loop. */
   startWorker(input: {
     db: WritableDb;
@@ -47,7 +49,7 @@ export function loadCertificateRuntime(config: CloudConfig): CertificateRuntime 
   return {
     keys,
     store,
-    routes: { store, publicKey: keys.publicKey, urlSigningSecret: keys.urlSigningSecret },
+    routes: { store, publicKeys: keys.publicKeys, urlSigningSecret: keys.urlSigningSecret },
     async startWorker(input) {
       void store.sweepTemporary(STALE_TEMPORARY_MS).catch((err: unknown) => input.log?.error({ err }, 'sweeping temporary objects failed'));
       const threads = defaultRenderThreads(input.inServer ?? false);
@@ -64,7 +66,7 @@ export function loadCertificateRuntime(config: CloudConfig): CertificateRuntime 
         clock: input.clock,
         store,
         renderer,
-        signingKey: keys.privateKey,
+        signing: keys.signing,
         publicBaseUrl: config.publicBaseUrl,
         ...(input.leaseMs !== undefined ? { leaseMs: input.leaseMs } : {}),
         ...(input.log ? { log: input.log } : {}),
@@ -90,9 +92,33 @@ export function leaseMsFromFlags(flags: Flags): number | undefined {
   return seconds * 1000;
 }
 
-/** `certificate-public-key`: the key anyone needs to check a certificate PDF offline. */
-export function certificatePublicKey(config: CloudConfig): { algorithm: 'Ed25519'; public_key: string } {
-  return { algorithm: 'Ed25519', public_key: loadCertificateKeys({ dataDir: config.DATA_DIR, signingKeyBase64: config.CERTIFICATE_SIGNING_KEY }).publicKeyBase64 };
+/**
+ * `certificate-public-key [--all]`: the key anyone needs to check a certificate PDF offline, with
+ * its id; `--all` lists every key on record (retired ones verify certificates signed before a
+ * rotation).
+ */
+export function certificatePublicKey(config: CloudConfig, flags: Flags = {}) {
+  const keys = loadCertificateKeys({ dataDir: config.DATA_DIR, signingKeyBase64: config.CERTIFICATE_SIGNING_KEY });
+  const current = keys.signing();
+  const currentKey = { algorithm: 'Ed25519' as const, key_id: current.keyId, public_key: rawPublicKeyBase64(current.privateKey) };
+  if (flags.all !== true) return currentKey;
+  return { ...currentKey, keys: readKeyring(join(config.DATA_DIR, 'keys')) };
+}
+
+/**
+ * `rotate-certificate-key`: a fresh signing key for new certificates; the old public key stays
+ * on record, so every certificate signed before still verifies online and with `verify-pdf`.
+ * Running servers and workers pick the new key up with their next certificate.
+ */
+export function rotateCertificateKey(config: CloudConfig): { key_id: string; retired_key_id: string; public_key: string } {
+  if (config.CERTIFICATE_SIGNING_KEY) {
+    throw new UsageError(
+      'CERTIFICATE_SIGNING_KEY is set: rotate by configuring a new key; each key that signed stays in DATA_DIR/keys/certificate-public-keys.json',
+    );
+  }
+  // Creates the first key (and its keyring entry) when there is none yet.
+  loadCertificateKeys({ dataDir: config.DATA_DIR });
+  return rotateSigningKey(join(config.DATA_DIR, 'keys'), new Date().toISOString());
 }
 
 /** What `verify-pdf` prints; `valid` decides the exit code. */
@@ -114,11 +140,18 @@ export interface PdfVerdict {
 export async function verifyPdf(file: string | undefined, flags: Flags, config: () => CloudConfig): Promise<PdfVerdict> {
   if (!file) throw new UsageError('usage: erasure-cloud verify-pdf FILE [--public-key B64] [--json]');
   const keyFlag = flags['public-key'];
-  let publicKey;
-  try {
-    publicKey = devicePublicKey(typeof keyFlag === 'string' ? keyFlag : certificatePublicKey(config()).public_key);
-  } catch (error) {
-    throw new UsageError(`--public-key: ${error instanceof Error ? error.message : String(error)}`);
+  let publicKeys: (keyId: string | undefined) => readonly KeyObject[];
+  if (typeof keyFlag === 'string') {
+    // A key given by hand is the one to check with, whatever key id the signature names.
+    try {
+      const given = devicePublicKey(keyFlag);
+      publicKeys = () => [given];
+    } catch (error) {
+      throw new UsageError(`--public-key: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  } else {
+    const c = config();
+    publicKeys = loadCertificateKeys({ dataDir: c.DATA_DIR, signingKeyBase64: c.CERTIFICATE_SIGNING_KEY }).publicKeys;
   }
   let embedded;
   try {
@@ -138,6 +171,6 @@ export async function verifyPdf(file: string | undefined, flags: Flags, config: 
     signed_at: content?.signed_at,
   };
   if (content?.schema !== CERTIFICATE_SCHEMA) return { valid: false, reason: 'unknown certificate schema', ...facts };
-  const valid = verifyBytes(publicKey, embedded.json, embedded.signature);
+  const valid = verifyKeyedBytes(publicKeys, embedded.json, embedded.signature);
   return valid ? { valid, ...facts } : { valid, reason: 'signature does not match', ...facts };
 }

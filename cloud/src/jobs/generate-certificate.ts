@@ -1,4 +1,4 @@
-import { createHash, type KeyObject } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Clock } from '../adapters/clock.js';
 import { readCertificateSources, type CertificateSources } from '../adapters/db/certificate-sources.js';
 import {
@@ -14,7 +14,8 @@ import type { WritableDb } from '../adapters/db/open.js';
 import { CERTIFICATE_JOB } from '../adapters/db/wipe-results.js';
 import type { ObjectStore } from '../adapters/objects/local-store.js';
 import { buildCertificateContent, buildReportData } from '../domain/certificates/build-content.js';
-import { canonicalJson, signContent, type CertificateContent } from '../domain/certificates/certificate-content.js';
+import { canonicalJson, keyedSignature, signContent, type CertificateContent } from '../domain/certificates/certificate-content.js';
+import type { SigningKey } from '../adapters/certificate-keyring.js';
 import type { CertificateRenderer } from './renderer.js';
 
 /** What `certificate_generated` subscribers are told (spec 6): the PDFs are stored. */
@@ -34,7 +35,8 @@ export interface CertificateJobDeps {
   store: ObjectStore;
   /** Renders both PDFs: on this thread in tests, on worker threads in the CLI. */
   renderer: CertificateRenderer;
-  signingKey: KeyObject;
+  /** The key to sign with now (follows rotations); its id goes into the signature. */
+  signing: () => SigningKey;
   /** `PUBLIC_BASE_URL`: the verify link printed on the certificate. */
   publicBaseUrl: string;
   /**
@@ -127,7 +129,8 @@ function claimAndSign(deps: CertificateJobDeps): Claimed | 'none' | 'given_up' {
   setCertificateStatus(deps.db, cert.id, 'generating', now);
   if (cert.content === null || cert.signature === null) {
     const content = buildCertificateContent({ ...inputsOf(cert, sources), signedAt: now, publicBaseUrl: deps.publicBaseUrl });
-    const signature = signContent(deps.signingKey, content);
+    const key = deps.signing();
+    const signature = keyedSignature(key.keyId, signContent(key.privateKey, content));
     cert = saveSignedContent(deps.db, cert.id, { content: canonicalJson(content), signature, signedAt: content.signed_at, now });
   }
   const account = deps.db.prepare('SELECT public_id FROM accounts WHERE id = ?').get(cert.account_id) as { public_id: string };

@@ -56,7 +56,10 @@ describe('certificate worker: generation, retries, leases', () => {
     expect(events).toEqual([expect.objectContaining({ id: cert.public_id, certificate_number: 'CW-000001', wipe_result_id: wipe.wipe_result_id })]);
 
     const content = JSON.parse(cert.content!) as CertificateContent;
-    expect(verifyContent(sut.keys.publicKey, content, cert.signature!)).toBe(true);
+    // The signature names the key that made it: `<key id>.<base64 Ed25519 signature>`.
+    const [keyId, signature] = cert.signature!.split('.');
+    expect(keyId).toBe(sut.keys.keyId);
+    expect(verifyContent(sut.keys.publicKey, content, signature!)).toBe(true);
     expect(content).toMatchObject({
       account_name: 'Acme Refurb',
       operator: 'ana@acme.test',

@@ -154,7 +154,7 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
       clock: systemClock,
       store,
       renderer: inProcessRenderer(testFonts()),
-      signingKey: keys.privateKey,
+      signing: keys.signing,
       publicBaseUrl: 'https://cloud.example.test',
       leaseMs: 60_000,
       maxAttempts: 5,

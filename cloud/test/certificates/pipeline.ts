@@ -30,7 +30,7 @@ export async function startCertificateCloud(): Promise<CertificateCloud> {
   const cloud = await startCloud({
     deps: {
       publicBaseUrl: PUBLIC_BASE_URL,
-      certificates: { store, publicKey: keys.publicKey, urlSigningSecret: keys.urlSigningSecret },
+      certificates: { store, publicKeys: keys.publicKeys, urlSigningSecret: keys.urlSigningSecret },
     },
   });
   const jobDeps: CertificateJobDeps = {
@@ -38,7 +38,7 @@ export async function startCertificateCloud(): Promise<CertificateCloud> {
     clock: cloud.clock,
     store,
     renderer: inProcessRenderer(testFonts()),
-    signingKey: keys.privateKey,
+    signing: keys.signing,
     publicBaseUrl: PUBLIC_BASE_URL,
     leaseMs: 60_000,
     maxAttempts: 5,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signServiceRequest } from '@erasure/shared';
-import { rawPublicKeyBase64 } from '../../src/adapters/secret-files.js';
+import { rawPublicKeyBase64 } from '../../src/adapters/certificate-keyring.js';
 import { signContent, type CertificateContent } from '../../src/domain/certificates/certificate-content.js';
 import { readEmbeddedCertificate } from '../../src/domain/certificates/embedded-certificate.js';
 import { renderCertificatePdf } from '../../src/domain/certificates/render-certificate.js';
@@ -108,5 +108,53 @@ describe('erasure-cloud serve (in-process worker), admin list-certificates, veri
     expect((await cliStatus('verify-pdf', forgedPath, '--public-key', published.public_key)).code).toBe(1);
     writeFileSync(forgedPath, 'not a pdf');
     expect((await cliStatus('verify-pdf', forgedPath, '--public-key', published.public_key)).code).toBe(1);
+  }, 60_000);
+
+  it('rotate-certificate-key: new certificates carry the new key id, and one signed before the rotation still verifies online and with verify-pdf', async () => {
+    const account = await cli('admin', 'create-account', '--name', 'Rotating Refurb');
+    const token = await cli('admin', 'mint-device-token', '--account', account.id);
+    const listed = async (count: number) => {
+      let rows: { id: string; certificate_number: string; status: string }[] = [];
+      for (let i = 0; i < 100 && !(rows.length === count && rows.every((c) => c.status === 'complete')); i++) {
+        rows = await cli('admin', 'list-certificates', '--account', account.id);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return rows;
+    };
+    const before = await cli('certificate-public-key');
+    const run1 = await checkin(token.jti);
+    await postWipe(token.jti, `${run1}-0`, 'ROT-OLD');
+    const [old] = await listed(1);
+
+    const rotated = await cli('rotate-certificate-key');
+    expect(rotated).toEqual({ key_id: expect.stringMatching(/^[0-9a-f]{16}$/), retired_key_id: before.key_id, public_key: expect.any(String) });
+    expect(rotated.key_id).not.toBe(before.key_id);
+
+    // The running server signs the next certificate with the new key, without a restart.
+    const run2 = await checkin(token.jti);
+    await postWipe(token.jti, `${run2}-0`, 'ROT-NEW');
+    const [fresh] = await listed(2);
+    const pdfOf = (id: string, number: string) => join(dir, 'objects', 'certificates', account.id, id, `${number}.pdf`);
+    const newSignature = (await readEmbeddedCertificate(new Uint8Array(readFileSync(pdfOf(fresh!.id, fresh!.certificate_number)))))!.signature;
+    const oldSignature = (await readEmbeddedCertificate(new Uint8Array(readFileSync(pdfOf(old!.id, old!.certificate_number)))))!.signature;
+    expect(newSignature.split('.')[0]).toBe(rotated.key_id);
+    expect(oldSignature.split('.')[0]).toBe(before.key_id);
+
+    for (const cert of [old!, fresh!]) {
+      expect(await (await fetch(`${base}/certificates/${cert.id}/verify`)).json()).toMatchObject({ valid: true, certificate_number: cert.certificate_number });
+      expect(await cliStatus('verify-pdf', pdfOf(cert.id, cert.certificate_number))).toMatchObject({ code: 0, json: { valid: true } });
+    }
+    // With a key given by hand, only the key that signed verifies.
+    expect((await cliStatus('verify-pdf', pdfOf(old!.id, old!.certificate_number), '--public-key', before.public_key)).code).toBe(0);
+    expect((await cliStatus('verify-pdf', pdfOf(old!.id, old!.certificate_number), '--public-key', rotated.public_key)).code).toBe(1);
+
+    const all = await cli('certificate-public-key', '--all');
+    expect(all).toMatchObject({ key_id: rotated.key_id, public_key: rotated.public_key });
+    expect(all.keys).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ key_id: before.key_id, public_key: before.public_key, retired_at: expect.any(String) }),
+        expect.objectContaining({ key_id: rotated.key_id, retired_at: null }),
+      ]),
+    );
   }, 60_000);
 });

@@ -65,7 +65,7 @@ describe('certificate keys in DATA_DIR', () => {
     }
     const content = sampleContent();
     expect(verifyContent(again.publicKey, content, signContent(first.privateKey, content))).toBe(true);
-    expect(readdirSync(join(dir, 'keys')).sort()).toEqual(['certificate-signing-key', 'url-signing-secret']);
+    expect(readdirSync(join(dir, 'keys')).sort()).toEqual(['certificate-public-keys.json', 'certificate-signing-key', 'url-signing-secret']);
   });
 
   it('CERTIFICATE_SIGNING_KEY, when configured, replaces the generated key', () => {

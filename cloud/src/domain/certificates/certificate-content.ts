@@ -167,3 +167,31 @@ export function signatureFingerprint(signatureBase64: string): string {
   const digest = createHash('sha256').update(Buffer.from(signatureBase64.trim(), 'base64')).digest('hex');
   return (digest.slice(0, 32).toUpperCase().match(/.{4}/g) ?? []).join(' ');
 }
+
+/** A key id: 16 lowercase hex digits (see adapters/certificate-keyring.ts). */
+const KEY_ID = /^[0-9a-f]{16}$/;
+
+/**
+ * The stored and embedded signature: `<key id>.<base64 Ed25519 signature>`, so a verifier knows
+ * which key of the keyring signed. Base64 has no `.`, so the split is unambiguous.
+ */
+export const keyedSignature = (keyId: string, signatureBase64: string): string => `${keyId}.${signatureBase64}`;
+
+/**
+ * Splits a stored or embedded signature. One made before key ids existed is a bare base64
+ * signature (`keyId` undefined); a malformed key id leaves `signature` empty, which never verifies.
+ */
+export function parseKeyedSignature(value: string): { keyId: string | undefined; signature: string } {
+  const trimmed = value.trim();
+  const dot = trimmed.indexOf('.');
+  if (dot === -1) return { keyId: undefined, signature: trimmed };
+  const keyId = trimmed.slice(0, dot);
+  return KEY_ID.test(keyId) ? { keyId, signature: trimmed.slice(dot + 1) } : { keyId, signature: '' };
+}
+
+/** Whether `signature` (keyed or legacy) verifies `bytes` under a key `publicKeys` offers for it. */
+export function verifyKeyedBytes(publicKeys: (keyId: string | undefined) => readonly KeyObject[], bytes: Uint8Array, signature: string): boolean {
+  const parsed = parseKeyedSignature(signature);
+  if (parsed.signature === '') return false;
+  return publicKeys(parsed.keyId).some((key) => verifyBytes(key, bytes, parsed.signature));
+}

@@ -15,7 +15,8 @@ export interface CertificateRouteDeps {
   clock: Clock;
   store: ObjectStore;
   /** Verifies certificate signatures (the public half of the signing key). */
-  publicKey: KeyObject;
+  /** Public keys for a signature's key id: the keyring, retired keys included. */
+  publicKeys: (keyId: string | undefined) => readonly KeyObject[];
   /** Keys the HMAC of presigned `/files/…` URLs. */
   urlSigningSecret: Uint8Array;
   /** `PUBLIC_BASE_URL`; presigned redirects are absolute under it, relative without it. */
@@ -63,7 +64,7 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
     if (!cert || !wipe) return reply.code(404).send({ valid: false, error: 'not_found' });
     const account = deps.db.prepare('SELECT name FROM accounts WHERE id = ?').get(cert.account_id) as { name: string };
     const answer = await checkCertificate(
-      { publicKey: deps.publicKey, readObject: (key) => deps.store.get(key) },
+      { publicKeys: deps.publicKeys, readObject: (key) => deps.store.get(key) },
       cert,
       wipe,
       account.name,

@@ -15,7 +15,8 @@ export async function verifySandboxCertificate(db: ReadonlyDb, publicKey: KeyObj
   const wipe = cert && readWipeResultSource(db, cert.wipe_result_id);
   if (!cert || !wipe) return undefined;
   const account = db.prepare('SELECT name FROM accounts WHERE id = ?').get(cert.account_id) as { name: string };
-  return checkCertificate({ publicKey, readObject: async () => undefined, documents: 'none' }, cert, wipe, account.name);
+  // The sandbox signs with one key and no key id.
+  return checkCertificate({ publicKeys: () => [publicKey], readObject: async () => undefined, documents: 'none' }, cert, wipe, account.name);
 }
 
 /** Spec 4.6 row listings (every account) and the public certificate check of spec 4.4. */
