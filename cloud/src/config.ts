@@ -18,9 +18,23 @@ const Env = Type.Object({
   WEBHOOK_ALLOW_LOOPBACK: Type.Optional(Type.String()),
   /** Scales the whole webhook retry schedule; unset = 8 attempts over about 90 minutes. */
   WEBHOOK_RETRY_BASE_MS: Type.Optional(Type.Integer({ minimum: 1, maximum: 3_600_000 })),
+  /** How long a rotated-out webhook signing secret still signs, in hours; default 24. */
+  WEBHOOK_SECRET_ROLLOVER_HOURS: Type.Optional(Type.Number({ minimum: 0, maximum: 24 * 90 })),
+  /** Days finished webhook deliveries stay in the ledger before the worker prunes them; default 30. */
+  WEBHOOK_LEDGER_RETENTION_DAYS: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3650 })),
 });
 
-export type CloudConfig = Readonly<Static<typeof Env> & { databasePath: string; publicBaseUrl: string; outbound: OutboundPolicy }>;
+export type CloudConfig = Readonly<
+  Static<typeof Env> & {
+    databasePath: string;
+    publicBaseUrl: string;
+    outbound: OutboundPolicy;
+    /** WEBHOOK_SECRET_ROLLOVER_HOURS in ms; undefined = the default (24 h). */
+    webhookSecretRolloverMs: number | undefined;
+    /** WEBHOOK_LEDGER_RETENTION_DAYS in ms; undefined = the default (30 days). */
+    webhookLedgerRetentionMs: number | undefined;
+  }
+>;
 
 /** The two outbound switches, each `1` or off: one widens the scheme, the other the loopback range. */
 export const outboundPolicyOf = (env: { WEBHOOK_ALLOW_HTTP?: string | undefined; WEBHOOK_ALLOW_LOOPBACK?: string | undefined }): OutboundPolicy =>
@@ -47,6 +61,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     WEBHOOK_ALLOW_HTTP: present('WEBHOOK_ALLOW_HTTP'),
     WEBHOOK_ALLOW_LOOPBACK: present('WEBHOOK_ALLOW_LOOPBACK'),
     WEBHOOK_RETRY_BASE_MS: present('WEBHOOK_RETRY_BASE_MS') === undefined ? undefined : Number(present('WEBHOOK_RETRY_BASE_MS')),
+    WEBHOOK_SECRET_ROLLOVER_HOURS: present('WEBHOOK_SECRET_ROLLOVER_HOURS') === undefined ? undefined : Number(present('WEBHOOK_SECRET_ROLLOVER_HOURS')),
+    WEBHOOK_LEDGER_RETENTION_DAYS: present('WEBHOOK_LEDGER_RETENTION_DAYS') === undefined ? undefined : Number(present('WEBHOOK_LEDGER_RETENTION_DAYS')),
   };
   for (const key of Object.keys(raw) as (keyof typeof raw)[]) if (raw[key] === undefined) delete raw[key];
   const parsed = parseUnknown(Env, raw);
@@ -57,5 +73,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     databasePath: join(config.DATA_DIR, 'cloud.sqlite'),
     publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`,
     outbound: outboundPolicyOf(config),
+    webhookSecretRolloverMs: config.WEBHOOK_SECRET_ROLLOVER_HOURS === undefined ? undefined : config.WEBHOOK_SECRET_ROLLOVER_HOURS * 3_600_000,
+    webhookLedgerRetentionMs: config.WEBHOOK_LEDGER_RETENTION_DAYS === undefined ? undefined : config.WEBHOOK_LEDGER_RETENTION_DAYS * 86_400_000,
   });
 }

@@ -20,6 +20,8 @@ const webhookRuntime = (config: CloudConfig, db: WritableDb) =>
     publicBaseUrl: config.publicBaseUrl,
     outbound: config.outbound,
     retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+    secretRolloverMs: config.webhookSecretRolloverMs,
+    ledgerRetentionMs: config.webhookLedgerRetentionMs,
   });
 import { serveSandbox } from './sandbox/serve.js';
 
@@ -134,7 +136,13 @@ async function main(argv: string[]): Promise<number> {
       try {
         print(
           await runAdmin(
-            { db, clock: systemClock, deviceTokenPrivateKey: config.DEVICE_TOKEN_PRIVATE_KEY, outbound: config.outbound },
+            {
+              db,
+              clock: systemClock,
+              deviceTokenPrivateKey: config.DEVICE_TOKEN_PRIVATE_KEY,
+              outbound: config.outbound,
+              webhookSecretRolloverMs: config.webhookSecretRolloverMs,
+            },
             sub,
             flags,
           ),

@@ -58,13 +58,16 @@ export async function startReceiver(respond: (index: number, request: Received) 
   };
 }
 
-/** The receiver rule of spec 6, computed independently of the cloud's code with node:crypto. */
+/**
+ * The receiver rule of spec 6, computed independently of the cloud's code with node:crypto. The
+ * header may carry several space-separated signatures during a secret rollover; any match counts.
+ */
 export function signatureValid(secret: string, received: Received, nowSeconds = Math.floor(Date.now() / 1000)): boolean {
   const timestamp = String(received.headers['x-erase-engine-timestamp'] ?? '');
-  const given = String(received.headers['x-erase-engine-signature'] ?? '');
+  const given = String(received.headers['x-erase-engine-signature'] ?? '').split(' ');
   if (!/^\d+$/.test(timestamp) || Math.abs(nowSeconds - Number(timestamp)) > 300) return false;
-  const expected = `sha256=${createHmac('sha256', secret).update(`${timestamp}.${received.body}`).digest('hex')}`;
-  return expected.length === given.length && timingSafeEqual(Buffer.from(expected), Buffer.from(given));
+  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(`${timestamp}.${received.body}`).digest('hex')}`);
+  return given.some((one) => one.length === expected.length && timingSafeEqual(expected, Buffer.from(one)));
 }
 
 export async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 10_000, what = 'condition'): Promise<T> {

@@ -1,4 +1,6 @@
 import { STRICT_OUTBOUND, type OutboundPolicy } from '../domain/webhooks/ssrf.js';
+import { findSubscription } from '../adapters/db/webhook-subscriptions.js';
+import { rotateWebhookSecret } from '../domain/webhooks/manage.js';
 import { signDeviceToken, devicePrivateKey, PRODUCTS, TOKEN_STATUSES, type Product, type TokenStatus } from '@erasure/shared';
 import { createAccount, findAccount, setSubscriptionStatus } from '../adapters/db/accounts.js';
 import type { WritableDb } from '../adapters/db/open.js';
@@ -23,6 +25,8 @@ export interface AdminDeps {
   deviceTokenPrivateKey: string | undefined;
   /** WEBHOOK_ALLOW_HTTP / WEBHOOK_ALLOW_LOOPBACK: what create-webhook accepts (default strict). */
   outbound?: OutboundPolicy | undefined;
+  /** WEBHOOK_SECRET_ROLLOVER_HOURS in ms, for rotate-webhook-secret (default 24 h). */
+  webhookSecretRolloverMs?: number | undefined;
 }
 
 export type Flags = Readonly<Record<string, string | boolean | undefined>>;
@@ -151,9 +155,15 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
       } catch (error) {
         throw error instanceof WebhookCliError ? new UsageError(error.message) : error;
       }
+    case 'rotate-webhook-secret': {
+      const row = findSubscription(deps.db, required(flags, 'id'));
+      if (!row) throw new UsageError(`webhook ${String(flags.id)} not found`);
+      const rotated = rotateWebhookSecret({ db: deps.db, clock: deps.clock, secretRolloverMs: deps.webhookSecretRolloverMs }, row);
+      return { id: row.public_id, signing_secret: rotated.signingSecret, previous_secret_expires_at: rotated.previousSecretExpiresAt };
+    }
     default:
       throw new UsageError(
-        `unknown admin command ${command ?? '(none)'}; one of create-account, set-account-active, create-user, mint-device-token, set-token-status, list-certificates, mint-api-key, revoke-api-key, create-webhook`,
+        `unknown admin command ${command ?? '(none)'}; one of create-account, set-account-active, create-user, mint-device-token, set-token-status, list-certificates, mint-api-key, revoke-api-key, create-webhook, rotate-webhook-secret`,
       );
   }
 }

@@ -36,6 +36,10 @@ export function createWebhookRuntime(input: {
   publicBaseUrl: string;
   outbound: OutboundPolicy;
   retryBaseMs?: number | undefined;
+  /** WEBHOOK_SECRET_ROLLOVER_HOURS in ms; default 24 h. */
+  secretRolloverMs?: number | undefined;
+  /** WEBHOOK_LEDGER_RETENTION_DAYS in ms; default 30 days. */
+  ledgerRetentionMs?: number | undefined;
   /** Test seam: the DNS the SSRF guard consults. */
   resolve?: Resolve | undefined;
 }): WebhookRuntime {
@@ -48,9 +52,9 @@ export function createWebhookRuntime(input: {
     events,
     policy,
     client: sender,
-    manage: { db: input.db, clock: input.clock, outbound: input.outbound, policy, sender, onDue },
+    manage: { db: input.db, clock: input.clock, outbound: input.outbound, policy, sender, onDue, secretRolloverMs: input.secretRolloverMs },
     startWorker(options = {}) {
-      worker ??= startWebhookWorker({ db: input.db, clock: input.clock, sender, policy, ...options });
+      worker ??= startWebhookWorker({ db: input.db, clock: input.clock, sender, policy, retentionMs: input.ledgerRetentionMs, ...options });
       return worker;
     },
     async stopWorker() {

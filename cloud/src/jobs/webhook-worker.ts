@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../adapters/clock.js';
 import type { WritableDb } from '../adapters/db/open.js';
-import { claimDeliveries, nextDueAt, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../adapters/db/webhook-deliveries.js';
+import { claimDeliveries, nextDueAt, pruneLedger, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../adapters/db/webhook-deliveries.js';
 import type { WebhookSender } from '../adapters/outbound-http.js';
 import { attemptError, nextStep, type DeliveryPolicy } from '../domain/webhooks/policy.js';
 import { signedDeliveryHeaders } from '../domain/webhooks/signing.js';
@@ -18,6 +18,10 @@ export interface WebhookWorkerDeps {
   /** Longest idle sleep: how soon a delivery enqueued by another process is noticed. */
   pollMs?: number;
   log?: { error(details: object, message: string): void };
+  /** How long finished deliveries stay in the ledger (WEBHOOK_LEDGER_RETENTION_DAYS); default 30 days. */
+  retentionMs?: number | undefined;
+  /** How often the worker prunes the ledger; default hourly (and once at start). */
+  pruneEveryMs?: number;
 }
 
 export interface WebhookWorker {
@@ -27,7 +31,10 @@ export interface WebhookWorker {
   wake(): void;
 }
 
-export const WEBHOOK_WORKER_DEFAULTS = { concurrency: 64, pollMs: 500 } as const;
+export const WEBHOOK_WORKER_DEFAULTS = { concurrency: 64, pollMs: 500, retentionMs: 30 * 86_400_000, pruneEveryMs: 3_600_000 } as const;
+
+/** Deliveries pruned per transaction, so pruning never holds the write lock for long. */
+const PRUNE_BATCH = 5000;
 
 /**
  * Delivers due webhook deliveries until stopped. All scheduling state (due times, leases,
@@ -51,6 +58,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     const now = deps.clock.now();
     const headers = signedDeliveryHeaders({
       secret: delivery.signing_secret,
+      previousSecret: delivery.previous_signing_secret,
       eventType: delivery.event_type,
       body: delivery.payload,
       auth: delivery.auth,
@@ -94,11 +102,24 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     return Math.min(pollMs, Math.max(1, Date.parse(due) - deps.clock.now().getTime()));
   };
 
+  const retentionMs = deps.retentionMs ?? WEBHOOK_WORKER_DEFAULTS.retentionMs;
+  const pruneEveryMs = deps.pruneEveryMs ?? WEBHOOK_WORKER_DEFAULTS.pruneEveryMs;
+  let lastPruneMs = -Infinity;
+  /** Ledger retention, one bounded batch per turn until nothing old is left, then once per period. */
+  const pruneIfDue = () => {
+    const nowMs = deps.clock.now().getTime();
+    if (nowMs - lastPruneMs < pruneEveryMs) return;
+    const before = new Date(nowMs - retentionMs).toISOString();
+    const pruned = deps.db.transaction(() => pruneLedger(deps.db, { before, limit: PRUNE_BATCH })).immediate();
+    if (pruned < PRUNE_BATCH) lastPruneMs = nowMs;
+  };
+
   const loop = (async () => {
     while (!stopped) {
       let claimed = 0;
       try {
         claimed = turn();
+        pruneIfDue();
       } catch (error) {
         // e.g. the database busy past its timeout: the records stay queued for the next turn.
         deps.log?.error({ err: error }, 'webhook worker turn failed');

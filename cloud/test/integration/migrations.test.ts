@@ -83,3 +83,20 @@ describe('migration 007_rate_windows', () => {
     db.close();
   });
 });
+
+describe('migration 008_webhooks_rollover_queue', () => {
+  it('adds the previous secret and its expiry, and refuses a previous secret of the wrong length', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    const names = (db.prepare('PRAGMA table_info(webhook_subscriptions)').all() as { name: string }[]).map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['previous_signing_secret', 'previous_secret_expires_at']));
+    db.exec(`INSERT INTO accounts (id, public_id, name, created_at, updated_at) VALUES (1, 'acct_1', 'A', 'x', 'x')`);
+    const insert = db.prepare(
+      `INSERT INTO webhook_subscriptions (public_id, account_id, event_type, url, signing_secret, previous_signing_secret, created_at, updated_at)
+       VALUES (?, 1, 'asset_reported', ?, ?, ?, 'x', 'x')`,
+    );
+    expect(() => insert.run('whk_a', 'https://a.example', 'a'.repeat(64), 'short')).toThrow(/CHECK/);
+    expect(() => insert.run('whk_b', 'https://b.example', 'a'.repeat(64), 'b'.repeat(64))).not.toThrow();
+    db.close();
+  });
+});

@@ -118,4 +118,35 @@ describe('the delivery ledger over a real SQLite file', () => {
       await slow.close();
     }
   });
+
+  it('the worker prunes finished deliveries past the retention period, and keeps pending and recent ones', async () => {
+    receiver = await startReceiver();
+    const cloud = await start({ worker: false });
+    const account = cloud.account();
+    cloud.subscribe(account.id, 'wipe_session_ready', receiver.url);
+    const token = cloud.token(account.id);
+    for (let i = 0; i < 4; i++) expect((await cloud.post('/internal/tokens/validate', { jti: token.jti })).status).toBe(200);
+    const ids = cloud.db.prepare('SELECT id FROM webhook_deliveries ORDER BY id').pluck().all() as number[];
+    const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
+    // Two finished 31 days ago (one delivered with its attempt, one failed), one pending as old, one recent.
+    cloud.db.prepare(`UPDATE webhook_deliveries SET status = 'delivered', updated_at = ? WHERE id = ?`).run(old, ids[0]);
+    cloud.db.prepare(`INSERT INTO webhook_attempts (delivery_id, attempt, outcome, response_code, duration_ms, attempted_at) VALUES (?, 1, 'delivered', 200, 1, ?)`).run(ids[0], old);
+    cloud.db.prepare(`UPDATE webhook_deliveries SET status = 'failed', updated_at = ? WHERE id = ?`).run(old, ids[1]);
+    cloud.db.prepare(`UPDATE webhook_deliveries SET next_attempt_at = ?, updated_at = ? WHERE id = ?`).run(new Date(Date.now() + 3_600_000).toISOString(), old, ids[2]);
+    cloud.db.prepare(`UPDATE webhook_events SET created_at = ? WHERE id IN (SELECT event_id FROM webhook_deliveries WHERE id IN (?, ?, ?))`).run(old, ids[0], ids[1], ids[2]);
+    cloud.db.prepare(`UPDATE webhook_deliveries SET status = 'delivered' WHERE id = ?`).run(ids[3]);
+
+    const sender = createOutboundClient({ allowHttp: true, allowLoopback: true, timeoutMs: 10_000 });
+    const worker = startWebhookWorker({ db: cloud.db, clock: systemClock, sender, policy: productionPolicy(), pollMs: 5, retentionMs: 30 * 86_400_000 });
+    try {
+      await waitFor(() => cloud.db.prepare('SELECT COUNT(*) FROM webhook_deliveries').pluck().get() === 2, 10_000, 'pruning');
+    } finally {
+      await worker.stop();
+      await sender.close();
+    }
+    expect(cloud.db.prepare('SELECT id FROM webhook_deliveries ORDER BY id').pluck().all()).toEqual([ids[2], ids[3]]);
+    expect(cloud.db.prepare('SELECT COUNT(*) FROM webhook_attempts WHERE delivery_id = ?').pluck().get(ids[0])).toBe(0);
+    // The pruned deliveries' events went with them; the pending one's event stays.
+    expect(cloud.db.prepare('SELECT COUNT(*) FROM webhook_events').pluck().get()).toBe(2);
+  });
 });

@@ -63,6 +63,8 @@ export interface Webhook {
   last_error: string | null;
   last_error_at: string | null;
   last_success_at: string | null;
+  /** While in the future, the secret before the last rotation signs deliveries too. */
+  previous_secret_expires_at: string | null;
   pending_deliveries: number;
   failed_deliveries: number;
   created_at: string;

@@ -15,53 +15,57 @@ export interface ClaimedDelivery {
   payload: string;
   url: string;
   signing_secret: string;
+  /** The pre-rotation secret while its rollover window lasts, else null. */
+  previous_signing_secret: string | null;
   auth: WebhookAuth;
 }
 
 const DUE = `status = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until < @now)`;
 
-/** A pending delivery of the same subscription that a live lease holds: an attempt in flight. */
-const SUBSCRIPTION_BUSY = `EXISTS (SELECT 1 FROM webhook_deliveries h
-                   WHERE h.subscription_id = %SUB% AND h.status = 'pending' AND h.lease_until >= @now)`;
-
 /**
  * Claims up to `limit` due deliveries in one UPDATE … RETURNING: pending rows whose time has come
  * and that no live lease holds (a dead worker's lease runs out), of enabled subscriptions only.
- * A subscription gets one attempt at a time: at most one of its deliveries is claimed, the
- * oldest event first, and none while another of its deliveries is in flight (held by a live
- * lease, in this worker or any other). The subscription's `active` is read in the same statement,
- * so the attempt after the one that auto-disabled it is never claimed. The conditions are
- * repeated on the outer UPDATE so two workers that picked the same ids cannot both win; each
- * claim increments `attempts`.
+ * A subscription gets one attempt at a time: per subscription only its oldest due delivery is a
+ * candidate, and none while another of its deliveries is in flight (held by a live lease, in this
+ * worker or any other). The subscription's `active` is read in the same statement, so the attempt
+ * after the one that auto-disabled it is never claimed. The conditions are repeated on the outer
+ * UPDATE so two workers that picked the same ids cannot both win; each claim increments `attempts`.
+ * It walks subscriptions, not the backlog, through partial indexes on pending rows (migration
+ * 008), so its cost does not grow with a subscription's queue.
  */
 export function claimDeliveries(db: WritableDb, input: { now: string; leaseUntil: string; limit: number }): ClaimedDelivery[] {
   const claimed = prepared(
     db,
     `UPDATE webhook_deliveries SET attempts = attempts + 1, lease_until = @lease, updated_at = @now
-      WHERE id IN (SELECT id FROM (
-                     SELECT d.id, d.next_attempt_at,
-                            ROW_NUMBER() OVER (PARTITION BY d.subscription_id ORDER BY d.event_id, d.id) AS turn
-                       FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
-                      WHERE d.status = 'pending' AND d.next_attempt_at <= @now AND (d.lease_until IS NULL OR d.lease_until < @now)
-                        AND s.active = 1
-                        AND NOT ${SUBSCRIPTION_BUSY.replace('%SUB%', 'd.subscription_id')})
-                    WHERE turn = 1
-                    ORDER BY next_attempt_at, id LIMIT @limit)
+      WHERE id IN (SELECT next_id FROM (
+                     SELECT (SELECT d.id FROM webhook_deliveries d
+                              WHERE d.subscription_id = s.id AND d.status = 'pending' AND d.next_attempt_at <= @now
+                                AND (d.lease_until IS NULL OR d.lease_until < @now)
+                              ORDER BY d.event_id, d.id LIMIT 1) AS next_id
+                       FROM webhook_subscriptions s
+                      WHERE s.active = 1
+                        AND EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.subscription_id = s.id AND p.status = 'pending')
+                        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries h
+                                         WHERE h.subscription_id = s.id AND h.status = 'pending' AND h.lease_until >= @now))
+                    WHERE next_id IS NOT NULL
+                    ORDER BY next_id LIMIT @limit)
         AND ${DUE}
-        AND NOT ${SUBSCRIPTION_BUSY.replace('%SUB%', 'webhook_deliveries.subscription_id')}
+        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries h
+                         WHERE h.subscription_id = webhook_deliveries.subscription_id AND h.status = 'pending' AND h.lease_until >= @now)
      RETURNING id`,
   ).all({ now: input.now, lease: input.leaseUntil, limit: input.limit }) as { id: number }[];
   const read = prepared(
     db,
     `SELECT d.id, d.attempts, d.max_attempts, d.subscription_id, e.event_id, e.event_type, e.payload,
-            s.url, s.signing_secret, s.auth_type, s.auth_token, s.auth_username, s.auth_password
+            s.url, s.signing_secret, s.auth_type, s.auth_token, s.auth_username, s.auth_password,
+            CASE WHEN s.previous_secret_expires_at > @now THEN s.previous_signing_secret END AS previous_signing_secret
        FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
-      WHERE d.id = ?`,
+      WHERE d.id = @id`,
   );
   // RETURNING order is unspecified: sort so the oldest is sent first.
   return claimed
     .map(({ id }) => {
-      const row = read.get(id) as Omit<ClaimedDelivery, 'auth'> & Parameters<typeof authOf>[0];
+      const row = read.get({ id, now: input.now }) as Omit<ClaimedDelivery, 'auth'> & Parameters<typeof authOf>[0];
       const { auth_type, auth_token, auth_username, auth_password, ...rest } = row;
       return { ...rest, auth: authOf({ auth_type, auth_token, auth_username, auth_password }) };
     })
@@ -191,4 +195,23 @@ export function nextDueAt(db: ReadonlyDb, now: string): string | undefined {
       WHERE d.status = 'pending' AND s.active = 1`,
   ).get({ now }) as { due: string | null };
   return row.due ?? undefined;
+}
+
+/**
+ * Ledger retention: deletes up to `limit` finished deliveries (delivered, failed, skipped) last
+ * touched before `before`, with their attempts, then the outbox events no delivery refers to any
+ * more. Pending deliveries are never pruned. Returns how many deliveries went.
+ */
+export function pruneLedger(db: WritableDb, input: { before: string; limit: number }): number {
+  const deleted = prepared(
+    db,
+    `DELETE FROM webhook_deliveries WHERE id IN (
+       SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < @before LIMIT @limit)`,
+  ).run(input).changes;
+  prepared(
+    db,
+    `DELETE FROM webhook_events
+      WHERE created_at < @before AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)`,
+  ).run({ before: input.before });
+  return deleted;
 }

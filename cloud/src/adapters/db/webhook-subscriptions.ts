@@ -30,6 +30,9 @@ export interface SubscriptionRow extends WebhookTargetColumns {
   last_error: string | null;
   last_error_at: string | null;
   last_success_at: string | null;
+  /** The secret before the last rotation, still signing until `previous_secret_expires_at`. */
+  previous_signing_secret: string | null;
+  previous_secret_expires_at: string | null;
   created_at: string;
   updated_at: string;
   /** Ledger counts, for the health column. */
@@ -39,7 +42,8 @@ export interface SubscriptionRow extends WebhookTargetColumns {
 
 const SELECT = `SELECT s.id, s.public_id, s.account_id, a.public_id AS account_public_id, s.event_type, s.url, s.signing_secret,
        s.auth_type, s.auth_token, s.auth_username, s.auth_password, s.active, s.failure_count, s.failing_since,
-       s.auto_disabled_at, s.disabled_at, s.last_error, s.last_error_at, s.last_success_at, s.created_at, s.updated_at,
+       s.auto_disabled_at, s.disabled_at, s.last_error, s.last_error_at, s.last_success_at,
+       s.previous_signing_secret, s.previous_secret_expires_at, s.created_at, s.updated_at,
        (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'pending') AS pending_count,
        (SELECT count(*) FROM webhook_deliveries d WHERE d.subscription_id = s.id AND d.status = 'failed') AS failed_count
   FROM webhook_subscriptions s JOIN accounts a ON a.id = s.account_id`;
@@ -129,6 +133,19 @@ export function updateSubscription(
 }
 
 /** Removes the subscription with its ledger and attempts (ON DELETE CASCADE); events stay for others. */
+/**
+ * A new signing secret; the current one becomes the previous secret, which keeps signing (beside
+ * the new one) until `previousExpiresAt`. A second rotation within the window drops the oldest.
+ */
+export function rotateSubscriptionSecret(db: WritableDb, id: number, input: { secret: string; previousExpiresAt: string; now: string }): void {
+  prepared(
+    db,
+    `UPDATE webhook_subscriptions SET previous_signing_secret = signing_secret, previous_secret_expires_at = @expires,
+            signing_secret = @secret, updated_at = @now
+      WHERE id = @id`,
+  ).run({ id, secret: input.secret, expires: input.previousExpiresAt, now: input.now });
+}
+
 export function deleteSubscription(db: WritableDb, id: number): void {
   prepared(db, 'DELETE FROM webhook_subscriptions WHERE id = ?').run(id);
 }

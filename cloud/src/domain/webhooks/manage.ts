@@ -9,6 +9,7 @@ import {
   disableSubscription,
   enableSubscription,
   findSubscription,
+  rotateSubscriptionSecret,
   updateSubscription,
   type SubscriptionRow,
 } from '../../adapters/db/webhook-subscriptions.js';
@@ -30,7 +31,16 @@ export interface WebhookManageDeps {
   sender: WebhookSender;
   /** Nudges the in-process worker after deliveries became due. */
   onDue?: (() => void) | undefined;
+  /** How long a rotated-out secret keeps signing (WEBHOOK_SECRET_ROLLOVER_HOURS); default 24 h. */
+  secretRolloverMs?: number | undefined;
 }
+
+/** A rotated-out signing secret signs beside the new one for a day unless configured otherwise. */
+export const DEFAULT_SECRET_ROLLOVER_MS = 24 * 60 * 60 * 1000;
+
+/** The previous secret of `row` while its rollover window lasts at `at`. */
+const previousSecretAt = (row: Pick<SubscriptionRow, 'previous_signing_secret' | 'previous_secret_expires_at'>, at: Date) =>
+  row.previous_secret_expires_at !== null && Date.parse(row.previous_secret_expires_at) > at.getTime() ? row.previous_signing_secret : null;
 
 export type Managed<T> = { ok: true; value: T } | { ok: false; status: 404 | 409 | 422; error: string };
 const fail = (status: 404 | 409 | 422, error: string): Managed<never> => ({ ok: false, status, error });
@@ -127,6 +137,23 @@ export function removeWebhook(deps: { db: WritableDb }, row: SubscriptionRow): v
   deps.db.transaction(() => deleteSubscription(deps.db, row.id)).immediate();
 }
 
+/**
+ * Rotates the signing secret: the new one is returned this once; the old one keeps signing
+ * beside it until the rollover window ends, so the receiver can switch without a gap.
+ */
+export function rotateWebhookSecret(
+  deps: Pick<WebhookManageDeps, 'db' | 'clock' | 'secretRolloverMs'>,
+  row: SubscriptionRow,
+): { row: SubscriptionRow; signingSecret: string; previousSecretExpiresAt: string } {
+  const at = deps.clock.now();
+  const signingSecret = newSigningSecret();
+  const previousSecretExpiresAt = new Date(at.getTime() + (deps.secretRolloverMs ?? DEFAULT_SECRET_ROLLOVER_MS)).toISOString();
+  deps.db
+    .transaction(() => rotateSubscriptionSecret(deps.db, row.id, { secret: signingSecret, previousExpiresAt: previousSecretExpiresAt, now: at.toISOString() }))
+    .immediate();
+  return { row: findSubscription(deps.db, row.public_id)!, signingSecret, previousSecretExpiresAt };
+}
+
 /** Manual redelivery of one ledger row: due now, same `event_id`, a fresh round of attempts. */
 export function redeliverWebhook(deps: WebhookManageDeps, row: SubscriptionRow, deliveryId: number): Managed<true> {
   if (!findDelivery(deps.db, row.id, deliveryId)) return fail(404, 'unknown delivery');
@@ -147,7 +174,14 @@ export async function pingWebhook(
 ): Promise<{ ok: true; response_code: number } | { ok: false; error: string; response_code?: number }> {
   const at = deps.clock.now();
   const body = testPingBody(row.event_type, at);
-  const headers = signedDeliveryHeaders({ secret: row.signing_secret, eventType: row.event_type, body, auth: authOf(row), now: at });
+  const headers = signedDeliveryHeaders({
+    secret: row.signing_secret,
+    previousSecret: previousSecretAt(row, at),
+    eventType: row.event_type,
+    body,
+    auth: authOf(row),
+    now: at,
+  });
   const outcome = await deps.sender.send(row.url, body, headers);
   if (isDelivered(outcome) && outcome.ok) return { ok: true, response_code: outcome.status };
   if (outcome.ok) return { ok: false, error: `HTTP ${outcome.status}`, response_code: outcome.status };

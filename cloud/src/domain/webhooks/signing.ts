@@ -18,10 +18,15 @@ const basic = (username: string, password: string) => `Basic ${Buffer.from(`${us
  * The headers of one signed delivery (spec 6): Content-Type, the Unix-seconds timestamp,
  * `sha256=` + hex HMAC-SHA256 of `<timestamp>.<raw body>` keyed with the signing secret, the
  * event type, and Authorization for bearer/basic subscriptions. The body must be sent byte for
- * byte as signed. Pure: the sandbox calls it with its own clock.
+ * byte as signed. During a secret's rollover window the previous secret signs too, and the
+ * header carries both, space-separated, the new one first (as Standard Webhooks does): a
+ * receiver accepts the delivery when any of them matches its secret. Pure: the sandbox calls it
+ * with its own clock.
  */
 export function signedDeliveryHeaders(input: {
   secret: string;
+  /** The secret before a rotation, while its rollover window lasts. */
+  previousSecret?: string | null | undefined;
   eventType: WebhookEventType;
   body: string;
   auth: WebhookAuth;
@@ -31,7 +36,9 @@ export function signedDeliveryHeaders(input: {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     [WEBHOOK_HEADERS.timestamp]: timestamp,
-    [WEBHOOK_HEADERS.signature]: hmacSignature(input.secret, timestamp, input.body),
+    [WEBHOOK_HEADERS.signature]: [input.secret, ...(input.previousSecret ? [input.previousSecret] : [])]
+      .map((secret) => hmacSignature(secret, timestamp, input.body))
+      .join(' '),
     [WEBHOOK_HEADERS.event]: input.eventType,
   };
   if (input.auth.type === 'bearer') headers.authorization = `Bearer ${input.auth.token}`;

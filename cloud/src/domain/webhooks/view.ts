@@ -17,6 +17,8 @@ export const webhookView = (row: SubscriptionRow) => ({
   last_error: row.last_error,
   last_error_at: row.last_error_at,
   last_success_at: row.last_success_at,
+  /** While set and in the future, the secret before the last rotation signs too. */
+  previous_secret_expires_at: row.previous_secret_expires_at,
   pending_deliveries: row.pending_count,
   failed_deliveries: row.failed_count,
   created_at: row.created_at,

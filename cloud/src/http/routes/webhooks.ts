@@ -8,6 +8,7 @@ import {
   pingWebhook,
   redeliverWebhook,
   removeWebhook,
+  rotateWebhookSecret,
   setWebhookActive,
   type Managed,
   type WebhookManageDeps,
@@ -88,6 +89,18 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookManageD
       });
     });
   }
+
+  /** A new signing secret, shown this once; the old one signs too until `previous_secret_expires_at`. */
+  app.post<{ Params: { id: string } }>('/app/api/webhooks/:id/rotate-secret', admin, async (request, reply) => {
+    const sub = own(sessionOf(request).account.id, request.params.id);
+    if (!sub.ok) return send(reply, sub, () => undefined);
+    const rotated = rotateWebhookSecret(deps, sub.value);
+    return reply.header('cache-control', 'no-store').send({
+      ...webhookView(rotated.row),
+      signing_secret: rotated.signingSecret,
+      previous_secret_expires_at: rotated.previousSecretExpiresAt,
+    });
+  });
 
   app.delete<{ Params: { id: string } }>('/app/api/webhooks/:id', admin, async (request, reply) => {
     const sub = own(sessionOf(request).account.id, request.params.id);

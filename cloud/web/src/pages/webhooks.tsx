@@ -20,7 +20,7 @@ const HEALTH: Record<Webhook['health'], { tone: Tone; label: string }> = {
 export function WebhooksPage() {
   const [data, setData] = useState<WebhooksAnswer | null>(null);
   const [form, setForm] = useState({ event_type: 'wipe_session_completed', url: '', auth_type: 'none', token: '', username: '', password: '' });
-  const [created, setCreated] = useState<(Webhook & { signing_secret: string }) | null>(null);
+  const [created, setCreated] = useState<(Webhook & { signing_secret: string; previous_secret_expires_at: string | null; rotated?: boolean }) | null>(null);
   const [shown, setShown] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -60,6 +60,13 @@ export function WebhooksPage() {
       const answer = await sendJson<{ ok: boolean; response_code?: number; error?: string }>('POST', path(hook, '/test'));
       return answer.ok ? `Test ping answered HTTP ${answer.response_code}.` : `Test ping failed: ${answer.error}`;
     });
+  const rotate = (hook: Webhook) => {
+    if (window.confirm(`Rotate the signing secret of the ${hook.event_type} webhook? The current secret keeps signing beside the new one for a rollover window.`)) {
+      void act(async () => {
+        setCreated({ ...(await sendJson<Webhook & { signing_secret: string }>('POST', path(hook, '/rotate-secret'))), rotated: true });
+      });
+    }
+  };
   const remove = (hook: Webhook) => {
     if (window.confirm(`Delete the ${hook.event_type} webhook to ${hook.url}? Its delivery log goes with it.`)) {
       void act(async () => void (await sendJson('DELETE', path(hook))));
@@ -133,10 +140,18 @@ export function WebhooksPage() {
           </form>
           {created && (
             <div className="note note-info minted" data-testid="signing-secret">
-              <strong>Signing secret of {created.id}: copy it now, it is shown only once.</strong>
+              <strong>
+                {created.rotated ? 'New signing secret' : 'Signing secret'} of {created.id}: copy it now, it is shown only once.
+              </strong>
               <div className="secret-row">
                 <code className="secret">{created.signing_secret}</code>
               </div>
+              {created.rotated && created.previous_secret_expires_at && (
+                <div data-testid="rollover">
+                  Until {formatDateTime(created.previous_secret_expires_at)} every delivery carries both signatures (new first, space-separated), so
+                  your receiver can switch to the new secret without missing one.
+                </div>
+              )}
             </div>
           )}
         </section>
@@ -185,6 +200,9 @@ export function WebhooksPage() {
                           Enable
                         </button>
                       )}
+                      <button type="button" className="button button-small" onClick={() => rotate(hook)}>
+                        Rotate secret
+                      </button>
                       <button type="button" className="button button-small button-danger" onClick={() => remove(hook)}>
                         Delete
                       </button>
