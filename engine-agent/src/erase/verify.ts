@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { settle, type Medium } from './medium.js';
+import { HashWorker } from './hash-worker.js';
 import { defaultKeystreamWorkers, KeystreamPool, sharedSlots } from './keystream-pool.js';
 import type { Pattern } from './pattern.js';
 import { DEFAULT_TUNING, throttle, type IoTuning, type ProgressSink } from './progress.js';
@@ -24,30 +24,39 @@ export interface VerifyOptions {
   readonly tuning?: Partial<IoTuning>;
   readonly onProgress?: ProgressSink;
   readonly signal?: AbortSignal;
+  /** Test seam: sees the hash worker once it runs (to make it fail mid-verification). */
+  readonly onHashWorker?: (worker: HashWorker) => void;
 }
 
 /**
  * Full verification (NIST SP 800-88 4.7): reads every user-addressable byte back with O_DIRECT
  * after fdatasync + BLKFLSBUF, so the page cache cannot answer for the medium, compares it with
  * the pattern and hashes the bytes actually read. Reads are pipelined like writes. SHA-256 is
- * one sequential stream, so the main thread hashes in offset order; for a PRNG pattern worker
- * threads regenerate the keystream and compare each chunk at the same time, on other cores.
+ * one sequential stream: a dedicated worker thread hashes it, fed each chunk in offset order as
+ * soon as its read is in, while the main thread keeps reads in flight and compares (zeros), or
+ * keystream workers compare (PRNG) on other cores. A slot is reused only once its chunk is both
+ * compared and hashed.
  */
 export async function verifyPass(medium: Medium, pattern: Pattern, options: VerifyOptions = {}): Promise<VerifyStats> {
   const tuning = { ...DEFAULT_TUNING, ...options.tuning };
   const chunk = Math.max(medium.alignment, tuning.chunkBytes - (tuning.chunkBytes % medium.alignment));
   const inFlight = Math.max(1, tuning.inFlight);
   const workers = pattern.kind === 'prng' ? (tuning.keystreamWorkers ?? defaultKeystreamWorkers()) : 0;
-  // One slot per read in flight, one being hashed, and one per worker comparing.
-  const depth = inFlight + 1 + workers;
+  // One slot per read in flight, two queued at or being hashed, and one per worker comparing.
+  const depth = inFlight + 2 + workers;
   const slots = sharedSlots(depth, chunk, Math.max(medium.alignment, 4096));
   const pool = pattern.kind === 'prng' ? new KeystreamPool(pattern.seed, slots, workers) : undefined;
   const zeros = pool ? undefined : Buffer.alloc(chunk);
   await settle(medium);
   const report = throttle(options.onProgress, tuning.progressEveryMs);
-  const hash = createHash('sha256');
+  const hasher = new HashWorker(slots);
+  options.onHashWorker?.(hasher);
   const started = performance.now();
-  const reads: Array<{ offset: number; length: number; buffer: Buffer; read: Promise<number>; same: Promise<boolean> }> = [];
+  const reads: Array<{ offset: number; length: number; read: Promise<number>; hashed: Promise<void>; same: Promise<boolean> }> = [];
+  // The hash stream must see chunks in offset order, but reads may complete out of order: each
+  // chunk is posted once its read is in and the chunk before it was posted. Chaining on "posted",
+  // not "hashed", keeps the hash thread's queue full instead of idle for a message round trip.
+  let lastPosted: Promise<unknown> = Promise.resolve();
   let mismatchedChunks = 0;
   let firstMismatchOffset: number | undefined;
   let done = 0;
@@ -56,7 +65,7 @@ export async function verifyPass(medium: Medium, pattern: Pattern, options: Veri
     if (!head) return;
     const got = await head.read;
     if (got !== head.length) throw new Error(`short read at byte ${head.offset}: ${got} of ${head.length} bytes`);
-    hash.update(head.buffer.subarray(0, head.length));
+    await head.hashed;
     if (!(await head.same)) {
       mismatchedChunks += 1;
       firstMismatchOffset ??= head.offset;
@@ -65,6 +74,7 @@ export async function verifyPass(medium: Medium, pattern: Pattern, options: Veri
     report({ device: medium.path, stage: 'verify', pass: 0, bytesDone: done, bytesTotal: medium.sizeBytes });
   };
   let slot = 0;
+  let sha256 = '';
   try {
     for (let offset = 0; offset < medium.sizeBytes; offset += chunk) {
       options.signal?.throwIfAborted();
@@ -81,18 +91,24 @@ export async function verifyPass(medium: Medium, pattern: Pattern, options: Veri
       );
       read.catch(() => undefined); // surfaced by consume(), in order
       same.catch(() => undefined);
-      reads.push({ offset, length, buffer, read, same });
+      // Wrapped in an object so the posted step resolves before the hashing finishes.
+      const posted = lastPosted.then(() => read).then((n) => ({ done: n === length ? hasher.update(index, length) : Promise.resolve() }));
+      const hashed = posted.then((p) => p.done);
+      hashed.catch(() => undefined);
+      lastPosted = posted;
+      reads.push({ offset, length, read, hashed, same });
     }
     while (reads.length > 0) await consume();
+    sha256 = await hasher.digest();
   } finally {
-    await Promise.allSettled(reads.flatMap((r) => [r.read, r.same]));
-    await pool?.close();
+    await Promise.allSettled(reads.flatMap((r) => [r.read, r.hashed, r.same]));
+    await Promise.all([pool?.close(), hasher.close()]);
   }
   const ms = performance.now() - started;
   report({ device: medium.path, stage: 'verify', pass: 0, bytesDone: done, bytesTotal: medium.sizeBytes, percent: 100, bytesPerSecond: done / (ms / 1000) }, true);
   return {
     matches: mismatchedChunks === 0 && done === medium.sizeBytes,
-    sha256: hash.digest('hex'),
+    sha256,
     bytes: done,
     mismatchedChunks,
     ...(firstMismatchOffset !== undefined ? { firstMismatchOffset } : {}),

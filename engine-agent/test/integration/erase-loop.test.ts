@@ -127,6 +127,42 @@ describe.skipIf(Boolean(loopSkipReason))('overwrite and verify on real loop devi
     }
   });
 
+  it('hashes on its own thread yet gives the SHA-256 of the device as sha256sum reads it', async () => {
+    const disk = loopWith(work, 'hash.img', randomBytes(9 * MiB + 4096));
+    try {
+      const medium = await openMedium(disk.device);
+      try {
+        const pattern = prngPattern();
+        await writePass(medium, pattern, { tuning: { chunkBytes: MiB } });
+        const stats = await verifyPass(medium, pattern, { tuning: { chunkBytes: MiB, inFlight: 4 } });
+        const independent = execFileSync('sha256sum', [disk.device], { encoding: 'utf8' }).split(' ')[0];
+        expect(stats).toMatchObject({ matches: true, bytes: 9 * MiB + 4096 });
+        expect(stats.sha256).toBe(independent);
+      } finally {
+        await medium.handle.close();
+      }
+    } finally {
+      disk.cleanup();
+    }
+  });
+
+  it('fails the verification when the hash thread dies, never passing it', async () => {
+    const disk = loopWith(work, 'hash-crash.img', Buffer.alloc(8 * MiB));
+    try {
+      const medium = await openMedium(disk.device);
+      try {
+        const pattern = prngPattern();
+        await writePass(medium, pattern, { tuning: { chunkBytes: MiB } });
+        const verifying = verifyPass(medium, pattern, { tuning: { chunkBytes: MiB }, onHashWorker: (worker) => void worker.crash() });
+        await expect(verifying).rejects.toThrow(/hash worker/);
+      } finally {
+        await medium.handle.close();
+      }
+    } finally {
+      disk.cleanup();
+    }
+  });
+
   it('refuses the device the running system is mounted from', async () => {
     const rootDev = execFileSync('findmnt', ['-n', '-o', 'SOURCE', '/'], { encoding: 'utf8' }).trim();
     if (!rootDev.startsWith('/dev/')) return; // overlay or container root: no disk to protect here
