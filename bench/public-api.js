@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../cloud/dist/adapters/db/open.js';
 import { systemClock } from '../cloud/dist/adapters/clock.js';
 import { listAssetSummaries } from '../cloud/dist/adapters/db/asset-reads.js';
-import { mintApiKey } from '../cloud/dist/domain/api-keys/keys.js';
+import { mintApiKey } from '../cloud/dist/adapters/db/api-key-issuance.js';
 import { load } from './lib.js';
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 100_000);

@@ -1,9 +1,6 @@
-/** The only way domain and adapters learn the time, so tests can move it. */
-export interface Clock {
-  now(): Date;
-}
+import type { Clock } from '../domain/clock.js';
 
+export { isoNow, type Clock } from '../domain/clock.js';
+
+/** The real time. */
 export const systemClock: Clock = { now: () => new Date() };
-
-/** ISO 8601 text of the clock's now, the form every timestamp column holds. */
-export const isoNow = (clock: Clock): string => clock.now().toISOString();

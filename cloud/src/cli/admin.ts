@@ -1,5 +1,6 @@
 import { STRICT_OUTBOUND, type OutboundPolicy } from '../domain/webhooks/ssrf.js';
 import { findSubscription } from '../adapters/db/webhook-subscriptions.js';
+import { webhookStore } from '../adapters/db/webhook-store.js';
 import { rotateWebhookSecret } from '../domain/webhooks/manage.js';
 import { signDeviceToken, devicePrivateKey, PRODUCTS, TOKEN_STATUSES, type Product, type TokenStatus } from '@erasure/shared';
 import { createAccount, findAccount, setSubscriptionStatus } from '../adapters/db/accounts.js';
@@ -10,7 +11,7 @@ import { hashPassword } from '../adapters/passwords.js';
 import type { Clock } from '../adapters/clock.js';
 import { parseDurationSeconds } from './duration.js';
 import { listCertificates } from '../adapters/db/certificates.js';
-import { mintApiKey, revokeKey } from '../domain/api-keys/keys.js';
+import { mintApiKey, revokeKey } from '../adapters/db/api-key-issuance.js';
 import { createWebhookFromCli, WebhookCliError } from './webhooks.js';
 
 /** A mistake in how the command was called: printed to stderr, exit code 2. */
@@ -158,7 +159,7 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
     case 'rotate-webhook-secret': {
       const row = findSubscription(deps.db, required(flags, 'id'));
       if (!row) throw new UsageError(`webhook ${String(flags.id)} not found`);
-      const rotated = rotateWebhookSecret({ db: deps.db, clock: deps.clock, secretRolloverMs: deps.webhookSecretRolloverMs }, row);
+      const rotated = rotateWebhookSecret({ db: deps.db, clock: deps.clock, store: webhookStore, secretRolloverMs: deps.webhookSecretRolloverMs }, row);
       return { id: row.public_id, signing_secret: rotated.signingSecret, previous_secret_expires_at: rotated.previousSecretExpiresAt };
     }
     default:

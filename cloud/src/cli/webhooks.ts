@@ -1,4 +1,5 @@
 import type { OutboundPolicy } from '../domain/webhooks/ssrf.js';
+import { webhookStore } from '../adapters/db/webhook-store.js';
 import { findAccount } from '../adapters/db/accounts.js';
 import type { WritableDb } from '../adapters/db/open.js';
 import type { Clock } from '../adapters/clock.js';
@@ -27,6 +28,7 @@ export function createWebhookFromCli(deps: { db: WritableDb; clock: Clock; outbo
   const created = createWebhook(
     {
       ...deps,
+      store: webhookStore,
       policy: productionPolicy(),
       // Creating never sends anything; the transport is for test pings, which the CLI has none of.
       sender: { send: async () => ({ ok: false, error: 'no transport in the admin CLI', durationMs: 0 }), close: async () => undefined },

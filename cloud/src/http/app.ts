@@ -9,6 +9,7 @@ import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createWebhookRuntime, type WebhookRuntime } from '../jobs/webhook-runtime.js';
 import { GroupCommit } from '../adapters/db/group-commit.js';
 import { sqliteWindowStore } from '../adapters/db/rate-windows.js';
+import { deviceStore } from '../adapters/db/device-store.js';
 import { posterOf, type HttpPoster } from '../adapters/http-post.js';
 import { STRICT_OUTBOUND, type OutboundPolicy } from '../domain/webhooks/ssrf.js';
 import { registerFormParser } from './forms.js';
@@ -68,7 +69,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   guardInternalNamespace(app, deps.internalApiSecret);
   app.register(async (internal) => {
     registerInternalAuth(internal, deps.internalApiSecret, deps.clock);
-    registerInternalRoutes(internal, { db: deps.db, clock: deps.clock, events: webhooks.events }, new GroupCommit(deps.db));
+    registerInternalRoutes(internal, { db: deps.db, clock: deps.clock, store: deviceStore, events: webhooks.events }, new GroupCommit(deps.db));
   });
 
   // Web application (sessions, sign-in, pages, /app/api/*) and the public API /api/v1.

@@ -5,6 +5,7 @@ import type { SubscriptionStatus } from '../adapters/db/accounts.js';
 import type { WritableDb } from '../adapters/db/open.js';
 import type { Role } from '../adapters/db/users.js';
 import { lookupSession } from '../domain/sessions/sign-in.js';
+import { sessionStore } from '../adapters/db/session-store.js';
 
 /** The cookie holding the session's random id (CONTRACT.md: sign-in sets a session cookie). */
 export const SESSION_COOKIE = 'erasure_session';
@@ -62,9 +63,10 @@ export function clearedSessionCookie(secure: boolean): string {
  */
 export function registerSessions(app: FastifyInstance, deps: { db: WritableDb; clock: Clock }): void {
   app.decorateRequest('signedIn', null);
+  const sessions = { ...deps, store: sessionStore };
   app.addHook('onRequest', async (request) => {
     const value = readCookie(request, SESSION_COOKIE);
-    const row = value ? lookupSession(deps, value) : undefined;
+    const row = value ? lookupSession(sessions, value) : undefined;
     if (!row) return;
     request.signedIn = {
       sessionId: row.session_id,

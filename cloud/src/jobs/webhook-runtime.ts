@@ -2,6 +2,7 @@ import type { Clock } from '../adapters/clock.js';
 import type { WritableDb } from '../adapters/db/open.js';
 import { createOutboundClient, type OutboundClient, type Resolve } from '../adapters/outbound-http.js';
 import type { OutboundPolicy } from '../domain/webhooks/ssrf.js';
+import { webhookEventStore, webhookStore } from '../adapters/db/webhook-store.js';
 import { createWebhookEvents, type WebhookEvents } from '../domain/webhooks/events.js';
 import type { WebhookManageDeps } from '../domain/webhooks/manage.js';
 import { productionPolicy, type DeliveryPolicy } from '../domain/webhooks/policy.js';
@@ -47,12 +48,12 @@ export function createWebhookRuntime(input: {
   const sender = createOutboundClient({ ...input.outbound, timeoutMs: policy.timeoutMs, resolve: input.resolve });
   let worker: WebhookWorker | undefined;
   const onDue = () => worker?.wake();
-  const events = createWebhookEvents({ db: input.db, clock: input.clock, publicBaseUrl: input.publicBaseUrl, maxAttempts: policy.maxAttempts, onDue });
+  const events = createWebhookEvents({ db: input.db, clock: input.clock, store: webhookEventStore, publicBaseUrl: input.publicBaseUrl, maxAttempts: policy.maxAttempts, onDue });
   return {
     events,
     policy,
     client: sender,
-    manage: { db: input.db, clock: input.clock, outbound: input.outbound, policy, sender, onDue, secretRolloverMs: input.secretRolloverMs },
+    manage: { db: input.db, clock: input.clock, store: webhookStore, outbound: input.outbound, policy, sender, onDue, secretRolloverMs: input.secretRolloverMs },
     startWorker(options = {}) {
       worker ??= startWebhookWorker({ db: input.db, clock: input.clock, sender, policy, retentionMs: input.ledgerRetentionMs, ...options });
       return worker;

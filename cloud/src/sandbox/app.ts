@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Clock } from '../adapters/clock.js';
 import { posterOf, type HttpPoster } from '../adapters/http-post.js';
 import { createOutboundClient } from '../adapters/outbound-http.js';
+import { deviceStore } from '../adapters/db/device-store.js';
 import { GroupCommit } from '../adapters/db/group-commit.js';
 import type { WritableDb } from '../adapters/db/open.js';
 import type { DeviceDeps } from '../domain/device/deps.js';
@@ -73,6 +74,7 @@ export function buildSandboxApp(deps: SandboxAppDeps): { app: FastifyInstance; w
   const device: DeviceDeps = {
     db: deps.db,
     clock: deps.clock,
+    store: deviceStore,
     events: webhooks.events,
     issueCertificate: synchronousCertificates({ signingKey: deps.signingKey, publicBaseUrl: deps.publicBaseUrl }),
   };

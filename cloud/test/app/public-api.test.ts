@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AssetDetail, AssetPage, AccountList, Me, conforms, newId } from '@erasure/shared';
-import { mintApiKey, revokeKey } from '../../src/domain/api-keys/keys.js';
+import { mintApiKey, revokeKey } from '../../src/adapters/db/api-key-issuance.js';
 import { fingerprint, startCloud, type Cloud } from '../helpers.js';
 import { reportAsset } from '../web-helpers.js';
 

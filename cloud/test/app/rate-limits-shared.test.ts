@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/adapters/db/accounts.js';
 import { openDatabase, type WritableDb } from '../../src/adapters/db/open.js';
-import { mintApiKey } from '../../src/domain/api-keys/keys.js';
+import { mintApiKey } from '../../src/adapters/db/api-key-issuance.js';
 import { buildCloudApp } from '../../src/http/app.js';
 import { SECRET, testClock } from '../helpers.js';
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/adapters/clock.js';
 import { createUser } from '../../src/adapters/db/users.js';
-import { mintApiKey, revokeKey } from '../../src/domain/api-keys/keys.js';
+import { mintApiKey, revokeKey } from '../../src/adapters/db/api-key-issuance.js';
 import { startListeningCloud, type RunningCloud } from '../e2e/web-fixture.js';
 import { startSandbox, type Sandbox } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { AgentIntent, AgentState, DriveProgress, DriveResult, Fingerprint } from '@erasure/shared';
 import { abortableSleep, exitCodeOf, listDrives, recordIdOf, runErase, selectDrives, type AgentEnv } from '../agent.js';
-import type { DiscoveredDrive } from '../drives/discover.js';
+import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { DEFAULT_LIMITS, type Session } from '../session/types.js';
 import { BootGate } from './boot-gate.js';
 import { CertificateFollower, type CertificateLookup } from './certificate-numbers.js';

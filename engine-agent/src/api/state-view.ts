@@ -1,5 +1,5 @@
 import type { AgentDrive, DriveProgress, DriveResult, Fingerprint } from '@erasure/shared';
-import type { DiscoveredDrive } from '../drives/discover.js';
+import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import type { EraseProgress } from '../erase/progress.js';
 import type { DriveReport } from '../session/types.js';
 import type { CertificateView } from './certificate-numbers.js';

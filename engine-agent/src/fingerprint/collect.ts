@@ -1,7 +1,7 @@
 import type { Fingerprint } from '@erasure/shared';
 import type { Runner } from '../adapters/runner.js';
 import type { SystemView } from '../adapters/system-view.js';
-import type { DiscoveredDrive } from '../drives/discover.js';
+import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { parseDmidecode, type DmiInfo } from '../probes/dmidecode.js';
 import { parseEdid } from '../probes/edid.js';
 import { storageEntry } from './storage.js';

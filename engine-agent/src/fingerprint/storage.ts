@@ -1,5 +1,5 @@
 import type { FingerprintDrive } from '@erasure/shared';
-import type { DiscoveredDrive } from '../drives/discover.js';
+import type { DiscoveredDrive } from '../probes/discover-drives.js';
 
 /** The fingerprint's `storage` entry of one internal drive, SMART health included. */
 export function storageEntry(d: DiscoveredDrive): FingerprintDrive {

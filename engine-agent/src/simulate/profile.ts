@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Fingerprint } from '@erasure/shared';
 import { buildCapabilities } from '../drives/capabilities.js';
-import type { DiscoveredDrive } from '../drives/discover.js';
+import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { planErase, type ErasePolicy } from '../drives/plan-erase.js';
 import { storageEntry } from '../fingerprint/storage.js';
 

@@ -1,7 +1,7 @@
 import { conforms, Fingerprint } from '@erasure/shared';
 import { describe, expect, it } from 'vitest';
 import type { SystemView } from '../../src/adapters/system-view.js';
-import { discoverDrives } from '../../src/drives/discover.js';
+import { discoverDrives } from '../../src/probes/discover-drives.js';
 import { collectFingerprint, type SystemInfoPort } from '../../src/fingerprint/collect.js';
 import { fakeRunner, type FakeRule } from '../support/fake-runner.js';
 import { fixtureBytes, fixturesPresent, FIXTURES_SKIP_NOTE, fixtureText } from '../support/fixtures.js';

@@ -7,8 +7,7 @@ import {
   parseUnknown,
   type Fingerprint as FingerprintDoc,
 } from '@erasure/shared';
-import { findAssetByRecord, setAssetNotes, setAssetTests, upsertAsset } from '../../adapters/db/assets.js';
-import { isoNow } from '../../adapters/clock.js';
+import { isoNow } from '../clock.js';
 import type { TokenRow } from '../../adapters/db/tokens.js';
 import { promoteColumns } from '../assets/promote.js';
 import { refuse, type DeviceDeps, type Refusal } from './deps.js';
@@ -42,7 +41,7 @@ export function recordBoot(
   token: TokenRow,
   report: { recordId: string; engineVersion: string | null; fingerprint: FingerprintDoc },
 ): { assetId: number; assetPublicId: string; firstBoot: boolean } {
-  const asset = upsertAsset(deps.db, {
+  const asset = deps.store.upsertAsset(deps.db, {
     accountId: token.account_id,
     hardwareUid: hardwareUid(report.fingerprint.system, report.recordId),
     recordId: report.recordId,
@@ -77,7 +76,7 @@ export function reportBoot(
 /** The boot's asset must have landed before notes or tests attach to it (spec 4.1 rule 4). */
 function bootAsset(deps: DeviceDeps, token: TokenRow, recordId: unknown): { id: number; public_id: string } | Refusal {
   if (!nonBlank(recordId)) return refuse(404, ERRORS.unknownAsset);
-  return findAssetByRecord(deps.db, token.account_id, recordId) ?? refuse(404, ERRORS.unknownAsset);
+  return deps.store.findAssetByRecord(deps.db, token.account_id, recordId) ?? refuse(404, ERRORS.unknownAsset);
 }
 
 /** Notes replace the asset's notes; they fire no webhook. */
@@ -86,7 +85,7 @@ export function saveNotes(deps: DeviceDeps, token: TokenRow, body: Body): { ok: 
   if (body.notes.length > 20_000) return refuse(422, 'invalid notes: at most 20000 characters');
   const asset = bootAsset(deps, token, body.record_id);
   if ('ok' in asset) return asset;
-  setAssetNotes(deps.db, asset.id, body.notes, isoNow(deps.clock));
+  deps.store.setAssetNotes(deps.db, asset.id, body.notes, isoNow(deps.clock));
   return { ok: true, assetId: asset.public_id };
 }
 
@@ -98,7 +97,7 @@ export function saveTests(deps: DeviceDeps, token: TokenRow, body: Body): { ok: 
   const tests = body.tests;
   deps.db
     .transaction(() => {
-      setAssetTests(deps.db, asset.id, tests, isoNow(deps.clock));
+      deps.store.setAssetTests(deps.db, asset.id, tests, isoNow(deps.clock));
       deps.events?.emit({ type: 'hardware_tests_completed', token, assetId: asset.id });
     })
     .immediate();

@@ -1,5 +1,4 @@
 import { ERRORS, CertificatesLookupBody, parseUnknown, type CertificatesFound } from '@erasure/shared';
-import { findCertificateNumbers } from '../../adapters/db/certificate-numbers.js';
 import type { TokenRow } from '../../adapters/db/tokens.js';
 import { refuse, type DeviceDeps, type Refusal } from './deps.js';
 
@@ -12,5 +11,5 @@ import { refuse, type DeviceDeps, type Refusal } from './deps.js';
 export function lookupCertificateNumbers(deps: DeviceDeps, token: TokenRow, body: Record<string, unknown>): { ok: true; found: CertificatesFound } | Refusal {
   const parsed = parseUnknown(CertificatesLookupBody, { job_ids: body.job_ids });
   if (!parsed.ok) return refuse(422, ERRORS.invalidPayload);
-  return { ok: true, found: { certificates: findCertificateNumbers(deps.db, token.account_id, parsed.value.job_ids) } };
+  return { ok: true, found: { certificates: deps.store.findCertificateNumbers(deps.db, token.account_id, parsed.value.job_ids) } };
 }

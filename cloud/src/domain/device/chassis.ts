@@ -1,6 +1,5 @@
 import { ERRORS, hardwareUid, meaningfulDmi, meaningfulUuid, type InternalChassisLookupResult } from '@erasure/shared';
-import { findChassisMap, saveChassisMap } from '../../adapters/db/chassis-maps.js';
-import { isoNow } from '../../adapters/clock.js';
+import { isoNow } from '../clock.js';
 import type { TokenRow } from '../../adapters/db/tokens.js';
 import { usableBays } from '../chassis/bays.js';
 import { readBootReport, recordBoot } from './assets.js';
@@ -24,7 +23,7 @@ export function saveChassis(
   return deps.db
     .transaction(() => {
       const asset = recordBoot(deps, token, report);
-      const saved = saveChassisMap(deps.db, {
+      const saved = deps.store.saveChassisMap(deps.db, {
         accountId: token.account_id,
         assetId: asset.assetId,
         hardwareUid: hardwareUid(report.fingerprint.system, report.recordId),
@@ -41,6 +40,6 @@ export function saveChassis(
 export function lookupChassis(deps: DeviceDeps, token: TokenRow, body: Record<string, unknown>): InternalChassisLookupResult {
   const system = typeof body.system === 'object' && body.system !== null ? (body.system as Record<string, unknown>) : {};
   if (!meaningfulUuid(system.uuid) && !meaningfulDmi(system.serial)) return { found: false };
-  const map = findChassisMap(deps.db, token.account_id, hardwareUid(system, ''));
+  const map = deps.store.findChassisMap(deps.db, token.account_id, hardwareUid(system, ''));
   return map ? { found: true, map } : { found: false };
 }

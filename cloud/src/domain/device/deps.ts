@@ -1,7 +1,22 @@
-import type { Clock } from '../../adapters/clock.js';
+import type { Clock } from '../clock.js';
+import type * as AssetsDb from '../../adapters/db/assets.js';
+import type * as CertificateNumbersDb from '../../adapters/db/certificate-numbers.js';
+import type * as ChassisMapsDb from '../../adapters/db/chassis-maps.js';
 import type { WritableDb } from '../../adapters/db/open.js';
+import type * as TokensDb from '../../adapters/db/tokens.js';
+import type * as WipeResultsDb from '../../adapters/db/wipe-results.js';
 import type { CertificateIssuer } from '../../adapters/db/wipe-results.js';
 import type { DeviceEvents } from './events.js';
+
+/**
+ * The repository functions the device domain calls, passed in (adapters/db/device-store.ts is
+ * the SQLite one), so the domain depends on their shapes only.
+ */
+export type DeviceStore = Pick<typeof TokensDb, 'findTokenByJti' | 'spendCheckin' | 'recordCheckin' | 'touchLastSeen'> &
+  Pick<typeof AssetsDb, 'upsertAsset' | 'findAssetByRecord' | 'setAssetNotes' | 'setAssetTests'> &
+  Pick<typeof ChassisMapsDb, 'findChassisMap' | 'saveChassisMap'> &
+  Pick<typeof WipeResultsDb, 'storeWipeResult'> &
+  Pick<typeof CertificateNumbersDb, 'findCertificateNumbers'>;
 
 /**
  * What the device-facing domain needs: the database adapter and the clock, plus the policies
@@ -10,6 +25,7 @@ import type { DeviceEvents } from './events.js';
 export interface DeviceDeps {
   db: WritableDb;
   clock: Clock;
+  store: DeviceStore;
   /** Where events go (webhooks); absent, nothing listens. */
   events?: DeviceEvents | undefined;
   /** How a certifiable first receipt gets its certificate; absent, numbered now and queued. */

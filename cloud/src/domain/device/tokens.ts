@@ -1,6 +1,6 @@
 import { newUuid, tokenNotActiveError, ERRORS, type InternalDeny, type LadderRequest } from '@erasure/shared';
-import { findTokenByJti, recordCheckin, spendCheckin, touchLastSeen, type TokenRow } from '../../adapters/db/tokens.js';
-import { isoNow } from '../../adapters/clock.js';
+import type { TokenRow } from '../../adapters/db/tokens.js';
+import { isoNow } from '../clock.js';
 import { accountMatches, decide, quotaRemaining } from '../entitlement/ladder.js';
 import { refuse, type DeviceDeps, type Refusal } from './deps.js';
 
@@ -19,7 +19,7 @@ const standingOf = (token: TokenRow) => ({
 /** The token a call names, or undefined when unknown or when `account_id` is not its account. */
 function findScopedToken(deps: DeviceDeps, request: Partial<LadderRequest>, now: string): TokenRow | undefined {
   if (typeof request.jti !== 'string' || request.jti === '') return undefined;
-  const token = findTokenByJti(deps.db, request.jti, now);
+  const token = deps.store.findTokenByJti(deps.db, request.jti, now);
   if (!token) return undefined;
   // Any supplied account_id must name the token's account; a non-string one (a number, null)
   // names no account, so it is a mismatch too, never a reason to skip the cross-check.
@@ -58,7 +58,7 @@ export function verifyToken(
   const token = findScopedToken(deps, request, now);
   if (!token) return { kind: 'not_found' };
   if (!decide(standingOf(token)).allow) return blocked(deps, denial(token), token, 'verify');
-  touchLastSeen(deps.db, token.id, now);
+  deps.store.touchLastSeen(deps.db, token.id, now);
   return { kind: 'allow', account: token.account_name, quota_remaining: quotaRemaining(standingOf(token)) };
 }
 
@@ -76,9 +76,9 @@ export function validateToken(
   const jobId = newUuid();
   const spent = deps.db
     .transaction(() => {
-      const counters = spendCheckin(deps.db, token.id, now);
+      const counters = deps.store.spendCheckin(deps.db, token.id, now);
       if (counters) {
-        recordCheckin(deps.db, jobId, token, now);
+        deps.store.recordCheckin(deps.db, jobId, token, now);
         const remaining = quotaRemaining({ quotaLimit: counters.quota_limit, useCount: counters.use_count });
         deps.events?.emit({ type: 'wipe_session_ready', token, jobId, quotaRemaining: remaining });
       }
@@ -86,7 +86,7 @@ export function validateToken(
     })
     .immediate();
   if (!spent) {
-    const current = findTokenByJti(deps.db, token.jti, now) ?? token;
+    const current = deps.store.findTokenByJti(deps.db, token.jti, now) ?? token;
     return blocked(deps, denial(current), current, 'checkin');
   }
   return {

@@ -1,7 +1,6 @@
 import { ERRORS, InternalWipeResultRequest, parseUnknown, type WipeResultAccepted } from '@erasure/shared';
-import { isoNow } from '../../adapters/clock.js';
+import { isoNow } from '../clock.js';
 import type { TokenRow } from '../../adapters/db/tokens.js';
-import { storeWipeResult } from '../../adapters/db/wipe-results.js';
 import { refuse, type DeviceDeps, type Refusal } from './deps.js';
 import { issuedJobIdOf, NOT_ISSUED_REASON, ownUncertifiedReason } from './issued-job.js';
 
@@ -24,7 +23,7 @@ export function receiveWipeResult(
   // One transaction (the store's own nests as a savepoint): an event row commits with its result.
   const { created, result } = deps.db
     .transaction(() => {
-      const stored = storeWipeResult(deps.db, {
+      const stored = deps.store.storeWipeResult(deps.db, {
         accountId: token.account_id,
         tokenId: token.id,
         record: record.value,

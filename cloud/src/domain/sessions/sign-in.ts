@@ -1,15 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock } from '../../adapters/clock.js';
+import type { Clock } from '../clock.js';
 import type { WritableDb } from '../../adapters/db/open.js';
-import {
-  createSession,
-  deleteExpiredSessions,
-  endSession,
-  findLiveSession,
-  type SessionRow,
-} from '../../adapters/db/sessions.js';
-import { findUserByEmail } from '../../adapters/db/users.js';
-import { verifyPassword } from '../../adapters/passwords.js';
+import type * as SessionsDb from '../../adapters/db/sessions.js';
+import type { SessionRow } from '../../adapters/db/sessions.js';
+import type * as UsersDb from '../../adapters/db/users.js';
+import type * as Passwords from '../../adapters/passwords.js';
+
+/** The repository and password functions sign-in calls (adapters/db/session-store.ts). */
+export type SessionStore = Pick<typeof SessionsDb, 'createSession' | 'deleteExpiredSessions' | 'endSession' | 'findLiveSession'> &
+  Pick<typeof UsersDb, 'findUserByEmail'> &
+  Pick<typeof Passwords, 'verifyPassword'>;
 import type { FixedWindowCounter } from '../rate-limit/fixed-window.js';
 
 /** A session lives 12 hours from sign-in: one working shift, then sign in again. */
@@ -30,6 +30,7 @@ const DUMMY_HASH = 'scrypt$32768$8$1$wliRdnll7xQwEC2lAVDNbw==$mYxS6DCMlntBzE7Ery
 export interface SessionDeps {
   db: WritableDb;
   clock: Clock;
+  store: SessionStore;
   /** Failed sign-ins per `email|ip`. */
   loginFailures: FixedWindowCounter;
   /** Failed sign-ins per client address, any email. */
@@ -65,8 +66,8 @@ export async function signIn(
     const resetAt = Math.max(...blocked.map((w) => w.resetAt));
     return { ok: false, reason: 'rate_limited', retryAfterSeconds: Math.max(1, Math.ceil((resetAt - nowMs) / 1000)) };
   }
-  const user = email === '' || email.length > 320 ? undefined : findUserByEmail(deps.db, email);
-  const matches = await verifyPassword(password.slice(0, 1024), user?.password_hash ?? DUMMY_HASH);
+  const user = email === '' || email.length > 320 ? undefined : deps.store.findUserByEmail(deps.db, email);
+  const matches = await deps.store.verifyPassword(password.slice(0, 1024), user?.password_hash ?? DUMMY_HASH);
   if (!user || !matches) {
     deps.loginFailures.hit(key, nowMs);
     deps.addressFailures.hit(input.ip, nowMs);
@@ -77,8 +78,8 @@ export async function signIn(
   const cookieValue = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
   deps.db.transaction(() => {
-    deleteExpiredSessions(deps.db, now.toISOString());
-    createSession(deps.db, {
+    deps.store.deleteExpiredSessions(deps.db, now.toISOString());
+    deps.store.createSession(deps.db, {
       tokenHash: hashSessionToken(cookieValue),
       userId: user.id,
       csrfToken: randomBytes(32).toString('base64url'),
@@ -90,11 +91,11 @@ export async function signIn(
 }
 
 /** The live session a cookie value names, or undefined (unknown, ended or expired). */
-export function lookupSession(deps: Pick<SessionDeps, 'db' | 'clock'>, cookieValue: string): SessionRow | undefined {
+export function lookupSession(deps: Pick<SessionDeps, 'db' | 'clock' | 'store'>, cookieValue: string): SessionRow | undefined {
   if (!/^[A-Za-z0-9_-]{43}$/.test(cookieValue)) return undefined;
-  return findLiveSession(deps.db, hashSessionToken(cookieValue), deps.clock.now().toISOString());
+  return deps.store.findLiveSession(deps.db, hashSessionToken(cookieValue), deps.clock.now().toISOString());
 }
 
-export function signOut(deps: Pick<SessionDeps, 'db' | 'clock'>, sessionId: number): void {
-  endSession(deps.db, sessionId, deps.clock.now().toISOString());
+export function signOut(deps: Pick<SessionDeps, 'db' | 'clock' | 'store'>, sessionId: number): void {
+  deps.store.endSession(deps.db, sessionId, deps.clock.now().toISOString());
 }

@@ -1,15 +1,8 @@
 import { newUuid } from '@erasure/shared';
-import type { Clock } from '../../adapters/clock.js';
+import type { Clock } from '../clock.js';
 import type { WritableDb } from '../../adapters/db/open.js';
 import type { TokenRow } from '../../adapters/db/tokens.js';
-import {
-  hasSubscriptions,
-  insertEventWithDeliveries,
-  nextRevision,
-  readAssetFacts,
-  readCertificateFacts,
-  readWipeFacts,
-} from '../../adapters/db/webhook-events.js';
+import type * as WebhookEventsDb from '../../adapters/db/webhook-events.js';
 import {
   assetReportedPayload,
   certificateGeneratedPayload,
@@ -34,9 +27,16 @@ export interface WebhookEvents extends DeviceEvents {
   certificateGenerated(certificate: { id: string; account_id: number; signed_at: string; generated_at: string }): void;
 }
 
+/** The outbox's repository functions (adapters/db/webhook-events.ts). */
+export type WebhookEventStore = Pick<
+  typeof WebhookEventsDb,
+  'hasSubscriptions' | 'insertEventWithDeliveries' | 'nextRevision' | 'readAssetFacts' | 'readCertificateFacts' | 'readWipeFacts'
+>;
+
 export interface WebhookEventDeps {
   db: WritableDb;
   clock: Clock;
+  store: WebhookEventStore;
   /** PUBLIC_BASE_URL, for certificate and asset links in payloads. */
   publicBaseUrl: string;
   /** Attempts in a delivery's first round (the delivery policy's). */
@@ -65,18 +65,18 @@ export function createWebhookEvents(deps: WebhookEventDeps): WebhookEvents {
    * and signs exactly these bytes.
    */
   const emit = (accountId: number, eventType: WebhookEventType, describe: () => { resourceId: string; build: (env: Envelope) => object }) => {
-    if (!hasSubscriptions(deps.db, accountId, eventType)) return;
+    if (!deps.store.hasSubscriptions(deps.db, accountId, eventType)) return;
     const { resourceId, build } = describe();
     const now = deps.clock.now().toISOString();
-    const revision = nextRevision(deps.db, resourceId);
+    const revision = deps.store.nextRevision(deps.db, resourceId);
     const eventId = newUuid();
     const payload = JSON.stringify(build({ event_id: eventId, event_type: eventType, created_at: now, revision }));
-    const due = insertEventWithDeliveries(deps.db, { eventId, accountId, eventType, resourceId, revision, payload, maxAttempts, now });
+    const due = deps.store.insertEventWithDeliveries(deps.db, { eventId, accountId, eventType, resourceId, revision, payload, maxAttempts, now });
     if (due > 0) deps.onDue?.();
   };
 
   const asset = (assetId: number) => {
-    const facts = readAssetFacts(deps.db, assetId);
+    const facts = deps.store.readAssetFacts(deps.db, assetId);
     if (!facts) throw new Error(`asset ${assetId} vanished inside its own transaction`);
     return facts;
   };
@@ -106,7 +106,7 @@ export function createWebhookEvents(deps: WebhookEventDeps): WebhookEvents {
         });
       case 'wipe_session_completed':
         return emit(token.account_id, event.type, () => {
-          const wipe = readWipeFacts(deps.db, event.wipeResultId, base);
+          const wipe = deps.store.readWipeFacts(deps.db, event.wipeResultId, base);
           if (!wipe) throw new Error(`wipe result ${event.wipeResultId} vanished inside its own transaction`);
           return { resourceId: wipe.id, build: (env) => wipeReportPayload(env, wipe) };
         });
@@ -119,7 +119,7 @@ export function createWebhookEvents(deps: WebhookEventDeps): WebhookEvents {
     emit: fire,
     certificateGenerated(certificate) {
       emit(certificate.account_id, 'certificate_generated', () => {
-        const facts = readCertificateFacts(deps.db, certificate.id);
+        const facts = deps.store.readCertificateFacts(deps.db, certificate.id);
         if (!facts) throw new Error(`certificate ${certificate.id} vanished inside its own transaction`);
         const cert = { ...facts, signedAt: certificate.signed_at, generatedAt: certificate.generated_at };
         return { resourceId: cert.id, build: (env) => certificateGeneratedPayload(env, cert, base) };

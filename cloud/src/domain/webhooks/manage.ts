@@ -1,18 +1,8 @@
-import type { Clock } from '../../adapters/clock.js';
+import type { Clock } from '../clock.js';
 import type { WritableDb } from '../../adapters/db/open.js';
-import { findDelivery, redeliver } from '../../adapters/db/webhook-deliveries.js';
-import {
-  authOf,
-  countSubscriptions,
-  createSubscription,
-  deleteSubscription,
-  disableSubscription,
-  enableSubscription,
-  findSubscription,
-  rotateSubscriptionSecret,
-  updateSubscription,
-  type SubscriptionRow,
-} from '../../adapters/db/webhook-subscriptions.js';
+import type * as DeliveriesDb from '../../adapters/db/webhook-deliveries.js';
+import type * as SubscriptionsDb from '../../adapters/db/webhook-subscriptions.js';
+import type { SubscriptionRow } from '../../adapters/db/webhook-subscriptions.js';
 import type { WebhookSender } from '../../adapters/outbound-http.js';
 import { isDelivered, type DeliveryPolicy } from './policy.js';
 import type { OutboundPolicy } from './ssrf.js';
@@ -20,10 +10,26 @@ import { signedDeliveryHeaders, testPingBody } from './signing.js';
 import { checkAuth, checkEventType, checkWebhookUrl, newSigningSecret } from './subscriptions.js';
 import type { WebhookAuth, WebhookEventType } from './types.js';
 
+/** The subscription and ledger repository functions management calls (adapters/db/webhook-store.ts). */
+export type WebhookStore = Pick<
+  typeof SubscriptionsDb,
+  | 'authOf'
+  | 'countSubscriptions'
+  | 'createSubscription'
+  | 'deleteSubscription'
+  | 'disableSubscription'
+  | 'enableSubscription'
+  | 'findSubscription'
+  | 'rotateSubscriptionSecret'
+  | 'updateSubscription'
+> &
+  Pick<typeof DeliveriesDb, 'findDelivery' | 'redeliver'>;
+
 /** Ports of subscription management (web app, admin CLI). */
 export interface WebhookManageDeps {
   db: WritableDb;
   clock: Clock;
+  store: WebhookStore;
   /** What a subscription URL may be (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_LOOPBACK). */
   outbound: OutboundPolicy;
   policy: DeliveryPolicy;
@@ -68,15 +74,15 @@ export function createWebhook(
   if (!url.ok) return fail(422, url.error);
   const auth = checkAuth(body);
   if (!auth.ok) return fail(422, auth.error);
-  if (countSubscriptions(deps.db, accountId) >= MAX_SUBSCRIPTIONS_PER_ACCOUNT) return fail(409, `at most ${MAX_SUBSCRIPTIONS_PER_ACCOUNT} webhooks per account`);
+  if (deps.store.countSubscriptions(deps.db, accountId) >= MAX_SUBSCRIPTIONS_PER_ACCOUNT) return fail(409, `at most ${MAX_SUBSCRIPTIONS_PER_ACCOUNT} webhooks per account`);
   const signingSecret = newSigningSecret();
-  const row = createSubscription(deps.db, { accountId, eventType: eventType.value, url: url.value, signingSecret, auth: auth.value, now: now(deps) });
+  const row = deps.store.createSubscription(deps.db, { accountId, eventType: eventType.value, url: url.value, signingSecret, auth: auth.value, now: now(deps) });
   return row ? { ok: true, value: { row, signingSecret } } : fail(409, 'a webhook for this event type and url already exists');
 }
 
 /** The account's subscription by `whk_…` id; another account's is indistinguishable from none. */
-export function ownWebhook(deps: { db: WritableDb }, accountId: number, publicId: string): Managed<SubscriptionRow> {
-  const row = findSubscription(deps.db, publicId);
+export function ownWebhook(deps: Pick<WebhookManageDeps, 'db' | 'store'>, accountId: number, publicId: string): Managed<SubscriptionRow> {
+  const row = deps.store.findSubscription(deps.db, publicId);
   return row && row.account_id === accountId ? { ok: true, value: row } : fail(404, 'unknown webhook');
 }
 
@@ -106,21 +112,21 @@ export function changeWebhook(deps: WebhookManageDeps, row: SubscriptionRow, bod
   if (body.active !== undefined && typeof body.active !== 'boolean') return fail(422, 'active must be true or false');
   const updated = deps.db
     .transaction(() => {
-      if (!updateSubscription(deps.db, row.id, { url, eventType, auth, now: now(deps) })) return false;
+      if (!deps.store.updateSubscription(deps.db, row.id, { url, eventType, auth, now: now(deps) })) return false;
       if (typeof body.active === 'boolean') setActive(deps, row.id, body.active);
       return true;
     })
     .immediate();
   if (!updated) return fail(409, 'a webhook for this event type and url already exists');
-  return { ok: true, value: findSubscription(deps.db, row.public_id)! };
+  return { ok: true, value: deps.store.findSubscription(deps.db, row.public_id)! };
 }
 
 function setActive(deps: WebhookManageDeps, id: number, active: boolean): number {
   if (!active) {
-    disableSubscription(deps.db, id, { now: now(deps), auto: false });
+    deps.store.disableSubscription(deps.db, id, { now: now(deps), auto: false });
     return 0;
   }
-  return enableSubscription(deps.db, id, { now: now(deps), maxAttempts: deps.policy.maxAttempts });
+  return deps.store.enableSubscription(deps.db, id, { now: now(deps), maxAttempts: deps.policy.maxAttempts });
 }
 
 /**
@@ -130,11 +136,11 @@ function setActive(deps: WebhookManageDeps, id: number, active: boolean): number
 export function setWebhookActive(deps: WebhookManageDeps, row: SubscriptionRow, active: boolean): { row: SubscriptionRow; reconciled: number } {
   const reconciled = deps.db.transaction(() => setActive(deps, row.id, active)).immediate();
   if (reconciled > 0) deps.onDue?.();
-  return { row: findSubscription(deps.db, row.public_id)!, reconciled };
+  return { row: deps.store.findSubscription(deps.db, row.public_id)!, reconciled };
 }
 
-export function removeWebhook(deps: { db: WritableDb }, row: SubscriptionRow): void {
-  deps.db.transaction(() => deleteSubscription(deps.db, row.id)).immediate();
+export function removeWebhook(deps: Pick<WebhookManageDeps, 'db' | 'store'>, row: SubscriptionRow): void {
+  deps.db.transaction(() => deps.store.deleteSubscription(deps.db, row.id)).immediate();
 }
 
 /**
@@ -142,23 +148,23 @@ export function removeWebhook(deps: { db: WritableDb }, row: SubscriptionRow): v
  * beside it until the rollover window ends, so the receiver can switch without a gap.
  */
 export function rotateWebhookSecret(
-  deps: Pick<WebhookManageDeps, 'db' | 'clock' | 'secretRolloverMs'>,
+  deps: Pick<WebhookManageDeps, 'db' | 'clock' | 'store' | 'secretRolloverMs'>,
   row: SubscriptionRow,
 ): { row: SubscriptionRow; signingSecret: string; previousSecretExpiresAt: string } {
   const at = deps.clock.now();
   const signingSecret = newSigningSecret();
   const previousSecretExpiresAt = new Date(at.getTime() + (deps.secretRolloverMs ?? DEFAULT_SECRET_ROLLOVER_MS)).toISOString();
   deps.db
-    .transaction(() => rotateSubscriptionSecret(deps.db, row.id, { secret: signingSecret, previousExpiresAt: previousSecretExpiresAt, now: at.toISOString() }))
+    .transaction(() => deps.store.rotateSubscriptionSecret(deps.db, row.id, { secret: signingSecret, previousExpiresAt: previousSecretExpiresAt, now: at.toISOString() }))
     .immediate();
-  return { row: findSubscription(deps.db, row.public_id)!, signingSecret, previousSecretExpiresAt };
+  return { row: deps.store.findSubscription(deps.db, row.public_id)!, signingSecret, previousSecretExpiresAt };
 }
 
 /** Manual redelivery of one ledger row: due now, same `event_id`, a fresh round of attempts. */
 export function redeliverWebhook(deps: WebhookManageDeps, row: SubscriptionRow, deliveryId: number): Managed<true> {
-  if (!findDelivery(deps.db, row.id, deliveryId)) return fail(404, 'unknown delivery');
+  if (!deps.store.findDelivery(deps.db, row.id, deliveryId)) return fail(404, 'unknown delivery');
   if (!row.active) return fail(409, 'the webhook is disabled: enable it first');
-  const done = deps.db.transaction(() => redeliver(deps.db, deliveryId, { now: now(deps), maxAttempts: deps.policy.maxAttempts })).immediate();
+  const done = deps.db.transaction(() => deps.store.redeliver(deps.db, deliveryId, { now: now(deps), maxAttempts: deps.policy.maxAttempts })).immediate();
   if (!done) return fail(409, 'an attempt is in flight; try again in a moment');
   deps.onDue?.();
   return { ok: true, value: true };
@@ -169,7 +175,7 @@ export function redeliverWebhook(deps: WebhookManageDeps, row: SubscriptionRow, 
  * through the same guarded transport, awaited, with no ledger row and no effect on health.
  */
 export async function pingWebhook(
-  deps: Pick<WebhookManageDeps, 'clock' | 'sender'>,
+  deps: Pick<WebhookManageDeps, 'clock' | 'sender' | 'store'>,
   row: SubscriptionRow,
 ): Promise<{ ok: true; response_code: number } | { ok: false; error: string; response_code?: number }> {
   const at = deps.clock.now();
@@ -179,7 +185,7 @@ export async function pingWebhook(
     previousSecret: previousSecretAt(row, at),
     eventType: row.event_type,
     body,
-    auth: authOf(row),
+    auth: deps.store.authOf(row),
     now: at,
   });
   const outcome = await deps.sender.send(row.url, body, headers);

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Clock } from '../../adapters/clock.js';
+import type { Clock } from '../clock.js';
 import type { HttpPoster } from '../../adapters/http-post.js';
 import type { OutboundFailure, OutboundPolicy } from '../webhooks/ssrf.js';
 import { checkWebhookUrl, newSigningSecret } from '../webhooks/subscriptions.js';

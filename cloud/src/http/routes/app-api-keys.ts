@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../adapters/clock.js';
 import { listApiKeys, type ApiKeyRow } from '../../adapters/db/api-keys.js';
 import type { WritableDb } from '../../adapters/db/open.js';
-import { mintApiKey, revokeKey } from '../../domain/api-keys/keys.js';
+import { mintApiKey, revokeKey } from '../../adapters/db/api-key-issuance.js';
 import { requireRole, requireSession, sessionOf } from '../session.js';
 
 const view = (row: ApiKeyRow) => ({

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { PRODUCTS, type Product } from '@erasure/shared';
 import type { Clock } from '../../adapters/clock.js';
 import type { WritableDb } from '../../adapters/db/open.js';
-import { mintDownloadToken } from '../../domain/downloads/device-token.js';
+import { mintDownloadToken } from '../../adapters/db/download-tokens.js';
 import { field } from '../forms.js';
 import { requireSession, sessionOf } from '../session.js';
 

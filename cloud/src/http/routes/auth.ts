@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../adapters/clock.js';
 import type { WritableDb } from '../../adapters/db/open.js';
+import { sessionStore } from '../../adapters/db/session-store.js';
 import { subscriptionNotice } from '../../domain/accounts/subscription.js';
 import { FixedWindowCounter, type WindowStore } from '../../domain/rate-limit/fixed-window.js';
 import { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_ADDRESS, LOGIN_WINDOW_MS, signIn, signOut } from '../../domain/sessions/sign-in.js';
@@ -47,7 +48,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
       const next = safeNext(field(request.body, 'next'));
       if (isCrossSite(request)) return refuse(request, reply, 403, 'cross-site sign-in refused', next);
       const outcome = await signIn(
-        { db: deps.db, clock: deps.clock, loginFailures, addressFailures },
+        { db: deps.db, clock: deps.clock, store: sessionStore, loginFailures, addressFailures },
         { email: field(request.body, 'email'), password: field(request.body, 'password'), ip: request.ip },
       );
       if (!outcome.ok && outcome.reason === 'rate_limited') {
@@ -65,7 +66,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
 
     scope.post('/logout', async (request, reply) => {
       if (isCrossSite(request)) return reply.code(403).send({ error: 'cross-site sign-out refused' });
-      if (request.signedIn) signOut(deps, request.signedIn.sessionId);
+      if (request.signedIn) signOut({ ...deps, store: sessionStore }, request.signedIn.sessionId);
       return reply.code(303).header('set-cookie', clearedSessionCookie(deps.secureCookies)).header('location', '/login').send();
     });
 

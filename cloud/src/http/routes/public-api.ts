@@ -6,7 +6,7 @@ import type { ApiKeyAuthRow } from '../../adapters/db/api-keys.js';
 import { touchApiKey } from '../../adapters/db/api-keys.js';
 import { findAssetDetail, listAssetSummaries } from '../../adapters/db/asset-reads.js';
 import type { WritableDb } from '../../adapters/db/open.js';
-import { authenticateApiKey } from '../../domain/api-keys/keys.js';
+import { authenticateApiKey } from '../../adapters/db/api-key-issuance.js';
 import { checkAccountFilter, pageEnvelope, parsePage, parseSince, type QueryParse } from '../../domain/public-api/query.js';
 import { toAssetDetail, toAssetSummary, toPublicAccount } from '../../domain/public-api/summary.js';
 import { FixedWindowCounter, type WindowStore } from '../../domain/rate-limit/fixed-window.js';

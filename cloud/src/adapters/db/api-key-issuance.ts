@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock } from '../../adapters/clock.js';
+import type { Clock } from '../clock.js';
 import {
   findLiveApiKeyByHash,
   insertApiKey,
   revokeApiKey,
   type ApiKeyAuthRow,
   type ApiKeyRow,
-} from '../../adapters/db/api-keys.js';
-import type { WritableDb } from '../../adapters/db/open.js';
+} from './api-keys.js';
+import type { WritableDb } from './open.js';
 
 export interface ApiKeyDeps {
   db: WritableDb;

@@ -1,10 +1,10 @@
 import type { Fingerprint } from '@erasure/shared';
-import { denialReason, type CloudClient } from '../adapters/cloud-client.js';
+import { denialReason, type CloudClient } from './cloud-client.js';
 import type { EraseDeps, EraseOutcome } from '../erase/erase-drive.js';
 import { eraseDrive } from '../erase/erase-drive.js';
 import type { OverwriteScheme } from '../erase/overwrite-verify.js';
-import { initialSession, step, type Transition } from './machine.js';
-import { isTerminal, type Effect, type Executors, type Session, type SessionContext, type SessionEvent } from './types.js';
+import { initialSession, step, type Transition } from '../session/machine.js';
+import { isTerminal, type Effect, type Executors, type Session, type SessionContext, type SessionEvent } from '../session/types.js';
 
 /** What the executors need from the outside world. */
 export interface ExecutorDeps {

@@ -1,13 +1,13 @@
 import type { Runner } from '../adapters/runner.js';
 import { ToolSpawnError } from '../adapters/runner.js';
-import { parseHdparmHpa, parseHdparmIdentify } from '../probes/hdparm.js';
-import { flattenLsblk, parseLsblkJson, type LsblkDevice } from '../probes/lsblk.js';
-import { parseNvmeIdCtrlJson } from '../probes/nvme-id.js';
-import { parseJsonText, type ParseResult } from '../probes/parse-result.js';
-import type { SmartReport } from '../probes/smart-report.js';
-import { parseSmartctlJsonText } from '../probes/smartctl-json.js';
-import { buildCapabilities, type DriveCapabilities, type DriveFacts } from './capabilities.js';
-import { planErase, type ErasePlan, type ErasePolicy, type NoErasePlan } from './plan-erase.js';
+import { parseHdparmHpa, parseHdparmIdentify } from './hdparm.js';
+import { flattenLsblk, parseLsblkJson, type LsblkDevice } from './lsblk.js';
+import { parseNvmeIdCtrlJson } from './nvme-id.js';
+import { parseJsonText, type ParseResult } from './parse-result.js';
+import type { SmartReport } from './smart-report.js';
+import { parseSmartctlJsonText } from './smartctl-json.js';
+import { buildCapabilities, type DriveCapabilities, type DriveFacts } from '../drives/capabilities.js';
+import { planErase, type ErasePlan, type ErasePolicy, type NoErasePlan } from '../drives/plan-erase.js';
 
 /** A drive found on this machine, with what it can do and the plan for erasing it. */
 export interface DiscoveredDrive {

@@ -1,7 +1,7 @@
 import { devicePrivateKey, signDeviceToken, type Product } from '@erasure/shared';
-import type { Clock } from '../../adapters/clock.js';
-import type { WritableDb } from '../../adapters/db/open.js';
-import { createToken } from '../../adapters/db/tokens.js';
+import type { Clock } from '../clock.js';
+import type { WritableDb } from './open.js';
+import { createToken } from './tokens.js';
 
 /** Image downloads mint tokens valid for a year, like the admin CLI's default. */
 export const DOWNLOAD_TOKEN_LIFETIME_SECONDS = 365 * 86_400;

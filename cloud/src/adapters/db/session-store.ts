@@ -1,0 +1,7 @@
+import type { SessionStore } from '../../domain/sessions/sign-in.js';
+import { verifyPassword } from '../passwords.js';
+import { createSession, deleteExpiredSessions, endSession, findLiveSession } from './sessions.js';
+import { findUserByEmail } from './users.js';
+
+/** The SQLite sessions and users, and scrypt passwords, behind sign-in. */
+export const sessionStore: SessionStore = { createSession, deleteExpiredSessions, endSession, findLiveSession, findUserByEmail, verifyPassword };
