@@ -184,7 +184,8 @@ describe('webhooks page in a real browser', { timeout: 60_000 }, () => {
     receiver.respond(() => 200);
     await page.locator('[data-testid="auto-disabled"] button:has-text("Re-enable and redeliver")').click();
     await expect.poll(() => page.locator('.note-info').first().innerText()).toBe('Enabled: redelivering 2 event(s), oldest first.');
-    expect(await page.locator('[data-testid="auto-disabled"]').count()).toBe(0);
+    // The page reloads its list after the action: poll until it shows, never read once.
+    await expect.poll(() => page.locator('[data-testid="auto-disabled"]').count()).toBe(0);
     await waitFor(() => deliveries().every((d) => d.status === 'delivered'), 10_000, 'redelivery');
     expect(receiver.requests).toHaveLength(8);
     expect(receiver.requests.slice(6).map((r) => r.json.serial_number)).toEqual(['SERIAL2', 'SERIAL3']);
@@ -193,9 +194,8 @@ describe('webhooks page in a real browser', { timeout: 60_000 }, () => {
     expect(receiver.requests.slice(6).every((r) => signatureValid(secret, r))).toBe(true);
 
     await openLog();
-    expect(await hookRow().locator('.badge').innerText()).toBe('Healthy');
-    const log = await deliveryCells();
-    expect(log.map((cells) => cells.slice(1, 5))).toEqual([
+    await expect.poll(() => hookRow().locator('.badge').innerText()).toBe('Healthy');
+    await expect.poll(async () => (await deliveryCells()).map((cells) => cells.slice(1, 5))).toEqual([
       ['delivered', '1', '200', '—'],
       ['delivered', '6', '200', '—'],
       ['delivered', '1', '200', '—'],
