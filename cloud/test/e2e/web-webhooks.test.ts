@@ -213,4 +213,21 @@ describe('webhooks page in a real browser', { timeout: 60_000 }, () => {
     // No ledger row for a ping.
     expect(deliveries()).toHaveLength(3);
   });
+
+  it('rotates the signing secret from the page: the new one shown once, and the old one signing beside it for the rollover window', async () => {
+    await hookRow().locator('button:text-is("Rotate secret")').click();
+    const shown = page.locator('[data-testid="signing-secret"]');
+    await expect.poll(() => shown.locator('strong').innerText()).toMatch(/^New signing secret of whk_/);
+    const fresh = (await shown.locator('code').innerText()).trim();
+    expect(fresh).toMatch(/^[0-9a-f]{64}$/);
+    expect(fresh).not.toBe(secret);
+    await expect.poll(() => page.locator('[data-testid="rollover"]').innerText()).toMatch(/every delivery carries both signatures/);
+
+    await hookRow().locator('button:text-is("Test")').click();
+    await expect.poll(() => receiver.requests.length).toBe(10);
+    const ping = receiver.requests[9]!;
+    expect(String(ping.headers['x-erase-engine-signature']).split(' ')).toHaveLength(2);
+    expect(signatureValid(fresh, ping)).toBe(true);
+    expect(signatureValid(secret, ping)).toBe(true);
+  });
 });
