@@ -11,6 +11,7 @@ export default defineConfig({
         replacement: fileURLToPath(new URL('./shared/src/contracts/index.ts', import.meta.url)),
       },
       { find: /^@erasure\/shared$/, replacement: fileURLToPath(new URL('./shared/src/index.ts', import.meta.url)) },
+      { find: /^@erasure\/iso-build$/, replacement: fileURLToPath(new URL('./iso-build/src/index.ts', import.meta.url)) },
     ],
   },
   test: {

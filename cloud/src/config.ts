@@ -10,6 +10,8 @@ const Env = Type.Object({
   INTERNAL_API_SECRET: Type.Optional(Type.String({ minLength: 1 })),
   DEVICE_TOKEN_PRIVATE_KEY: Type.Optional(Type.String({ minLength: 1 })),
   PUBLIC_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  /** The gateway devices call, baked into images downloaded from /downloads. */
+  PUBLIC_GATEWAY_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
   /** base64 raw Ed25519 seed signing certificates; unset = generated once into DATA_DIR/keys. */
   CERTIFICATE_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** `1` allows http:// outbound targets (webhooks, the wipes grid's push); tests and development only. */
@@ -27,6 +29,8 @@ const Env = Type.Object({
 export type CloudConfig = Readonly<
   Static<typeof Env> & {
     databasePath: string;
+    /** Base boot images offered on /downloads. */
+    imagesDir: string;
     publicBaseUrl: string;
     outbound: OutboundPolicy;
     /** WEBHOOK_SECRET_ROLLOVER_HOURS in ms; undefined = the default (24 h). */
@@ -57,6 +61,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     INTERNAL_API_SECRET: present('INTERNAL_API_SECRET'),
     DEVICE_TOKEN_PRIVATE_KEY: present('DEVICE_TOKEN_PRIVATE_KEY'),
     PUBLIC_BASE_URL: present('PUBLIC_BASE_URL'),
+    PUBLIC_GATEWAY_URL: present('PUBLIC_GATEWAY_URL'),
     CERTIFICATE_SIGNING_KEY: present('CERTIFICATE_SIGNING_KEY'),
     WEBHOOK_ALLOW_HTTP: present('WEBHOOK_ALLOW_HTTP'),
     WEBHOOK_ALLOW_LOOPBACK: present('WEBHOOK_ALLOW_LOOPBACK'),
@@ -71,6 +76,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   return Object.freeze({
     ...config,
     databasePath: join(config.DATA_DIR, 'cloud.sqlite'),
+    imagesDir: join(config.DATA_DIR, 'images'),
     publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`,
     outbound: outboundPolicyOf(config),
     webhookSecretRolloverMs: config.WEBHOOK_SECRET_ROLLOVER_HOURS === undefined ? undefined : config.WEBHOOK_SECRET_ROLLOVER_HOURS * 3_600_000,

@@ -4,6 +4,7 @@ import { systemClock } from './adapters/clock.js';
 import { parseArgs } from './cli/args.js';
 import { runAdmin, UsageError } from './cli/admin.js';
 import { keygen } from './cli/keygen.js';
+import { bootImagesIn } from './adapters/boot-images.js';
 import { loadConfig, ConfigError } from './config.js';
 import { buildCloudApp } from './http/app.js';
 import pino from 'pino';
@@ -47,6 +48,8 @@ async function serve(): Promise<void> {
     internalApiSecret: config.INTERNAL_API_SECRET,
     logger: { level: 'info' },
     deviceTokenPrivateKey: config.DEVICE_TOKEN_PRIVATE_KEY,
+    images: bootImagesIn(config.imagesDir),
+    gatewayUrl: config.PUBLIC_GATEWAY_URL,
     publicBaseUrl: config.publicBaseUrl,
     outbound: config.outbound,
     certificates: certificates.routes,

@@ -13,6 +13,8 @@ const USAGE = `usage: erasure-agent <command> [options]
   run --json [--device PATH]... [--method METHOD] [--yes]
                                            erase the named drives (exit 0 ok, 2 denied, 3 failed)
   serve                                    loopback API for the kiosk
+  image-env                                boot image: token and gateway from the medium into /run/erasure
+  headless                                 boot image: the erasure.mode=headless run, then erasure.after
   --simulate (or ERASURE_SIMULATE=1)       a simulated machine with file-backed drives`;
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -59,6 +61,21 @@ async function main(argv: string[]): Promise<number> {
       const { serve } = await import('./api/serve.js');
       await serve(env);
       return -1; // keeps running until a signal
+    }
+    case 'image-env': {
+      const { prepareImageEnv } = await import('./image/image-env.js');
+      const r = prepareImageEnv(readFileSync('/proc/cmdline', 'utf8'));
+      process.stdout.write(`erasure: mode ${r.options.mode}, gateway ${r.gatewayUrl ?? 'none'} (from ${r.gatewaySource}), device token from ${r.tokenSource}\n`);
+      return 0;
+    }
+    case 'headless': {
+      const { runHeadless } = await import('./image/headless.js');
+      const { parseBootOptions } = await import('./image/boot-options.js');
+      const options = parseBootOptions(readFileSync('/proc/cmdline', 'utf8'));
+      const code = await runHeadless(env, options, (line) => process.stdout.write(`erasure: ${line}\n`));
+      if (options.after === 'poweroff') await env.run('systemctl', ['poweroff', '--no-block'], { timeoutMs: 30_000 });
+      else process.stdout.write('erasure: finished; the machine waits (erasure.after=wait)\n');
+      return code;
     }
     default:
       process.stderr.write(`unknown command ${command}\n${USAGE}\n`);

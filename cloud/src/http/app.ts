@@ -21,6 +21,7 @@ import { registerAppWipes } from './routes/app-wipes.js';
 import { registerAppAssets } from './routes/app-assets.js';
 import { registerAppDevices } from './routes/app-devices.js';
 import { registerAppDownloads } from './routes/app-downloads.js';
+import type { BootImages } from '../adapters/boot-images.js';
 import { registerAppApiKeys } from './routes/app-api-keys.js';
 import { registerCertificateRoutes, type CertificateRouteDeps } from './routes/certificates.js';
 
@@ -33,6 +34,10 @@ export interface CloudAppDeps {
   // Web app and public API (issue 6): all optional, so existing callers keep building the app.
   /** base64 seed of DEVICE_TOKEN_PRIVATE_KEY: /downloads mints device tokens with it. */
   deviceTokenPrivateKey?: string | undefined;
+  /** Base images offered on /downloads (DATA_DIR/images); absent = image downloads off. */
+  images?: BootImages | undefined;
+  /** PUBLIC_GATEWAY_URL, baked into downloaded images. */
+  gatewayUrl?: string | undefined;
   /** PUBLIC_BASE_URL; an https base makes the session cookie `Secure`. */
   publicBaseUrl?: string | undefined;
   /** Built pages (default cloud/web-dist). */
@@ -87,7 +92,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
     registerAppWipes(web, { db: deps.db, clock: deps.clock, post, outbound: webhooks.manage.outbound });
     registerAppAssets(web, { db: deps.db });
     registerAppDevices(web, { db: deps.db, clock: deps.clock });
-    registerAppDownloads(web, { db: deps.db, clock: deps.clock, deviceTokenPrivateKey: deps.deviceTokenPrivateKey });
+    registerAppDownloads(web, { db: deps.db, clock: deps.clock, deviceTokenPrivateKey: deps.deviceTokenPrivateKey, images: deps.images, gatewayUrl: deps.gatewayUrl });
     registerAppApiKeys(web, { db: deps.db, clock: deps.clock });
     registerWebhookRoutes(web, webhooks.manage);
   });

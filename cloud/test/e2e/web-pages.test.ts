@@ -198,9 +198,11 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
 
   it('hands over a freshly minted device-token file on /downloads', async () => {
     await page.click('nav >> text=Downloads');
-    await page.waitForSelector('[data-testid="download-engine"]:not([disabled])');
+    await page.waitForSelector('[data-testid="download-token-engine"]:not([disabled])');
+    // No base image is installed on this server: the page says how to build and install one.
+    await expect(page.locator('[data-testid="no-base-image"]').innerText()).resolves.toMatch(/npm run iso/);
     await screenshot(page, '07-downloads');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="download-engine"]')]);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="download-token-engine"]')]);
     expect(download.suggestedFilename()).toBe('device-token');
     const token = readFileSync((await download.path())!, 'utf8').trim();
     const check = await verifyDeviceToken(devicePublicKey(cloud.deviceKeys.publicKey), token);

@@ -1,3 +1,4 @@
+import { IMAGE_VOLUME_ID } from '@erasure/shared';
 import type { SystemView } from '../adapters/system-view.js';
 
 /** Why a device may not be erased. Each is a value, never an exception (STYLE E). */
@@ -56,6 +57,26 @@ async function disksBeneath(sys: SystemView, devNo: string): Promise<Set<string>
   return disks;
 }
 
+/**
+ * Disks that carry a filesystem labelled as this product's boot image (the ISO's volume id):
+ * the medium we booted from even when nothing mounts it any more (live-boot's `toram`), and a
+ * stick written with the ISO that shows up as an ordinary disk.
+ */
+async function bootImageDisks(sys: SystemView): Promise<Set<string>> {
+  const disks = new Set<string>();
+  for (const label of await sys.listDir('/dev/disk/by-label')) {
+    // udev escapes characters in labels (\x20); our volume id has none, so a prefix match is exact.
+    if (!label.startsWith(IMAGE_VOLUME_ID)) continue;
+    const node = await sys.realPath(`/dev/disk/by-label/${label}`);
+    const name = node?.split('/').at(-1);
+    if (!name) continue;
+    const devNo = (await sys.readText(`/sys/class/block/${name}/dev`))?.trim();
+    const named = devNo ? await nameOf(sys, devNo) : undefined;
+    if (named) disks.add(named.disk);
+  }
+  return disks;
+}
+
 /** Holders of the disk or of any of its partitions (LVM, dm-crypt, md, bcache). */
 async function holdersOf(sys: SystemView, disk: string): Promise<string[]> {
   const own = await sys.listDir(`/sys/block/${disk}/holders`);
@@ -80,6 +101,7 @@ export async function guardTarget(sys: SystemView, path: string, selected: reado
   if (!named) return refuse('not_a_device', `${path} (${devNo}) is not in /sys/dev/block`);
   if (named.name !== named.disk) return refuse('not_whole_disk', `${path} is a partition of ${named.disk}: select the whole disk`);
   const disk = named.disk;
+  if ((await bootImageDisks(sys)).has(disk)) return refuse('boot_medium', `${path} holds an erasure boot image (volume ${IMAGE_VOLUME_ID})`);
   let mountedAt: string | undefined;
   for (const mount of parseMountinfo((await sys.readText('/proc/self/mountinfo')) ?? '')) {
     if (mount.devNo.startsWith('0:')) continue; // virtual filesystems (tmpfs, proc, overlay upper) have no disk

@@ -1,35 +1,50 @@
 import type { FastifyInstance } from 'fastify';
 import { PRODUCTS, type Product } from '@erasure/shared';
+import type { BootImages } from '../../adapters/boot-images.js';
 import type { Clock } from '../../adapters/clock.js';
 import type { WritableDb } from '../../adapters/db/open.js';
 import { mintDownloadToken } from '../../adapters/db/download-tokens.js';
 import { field } from '../forms.js';
-import { requireSession, sessionOf } from '../session.js';
+import { requireRole, requireSession, sessionOf } from '../session.js';
+
+/** How an operator makes images downloadable; the page shows it while none is installed. */
+const INSTALL_HELP = 'Build the image with `npm run iso` (it writes iso-build/out/erasure-<version>-amd64.iso), then copy that file into DATA_DIR/images/ on this server.';
+
+export interface DownloadDeps {
+  db: WritableDb;
+  clock: Clock;
+  deviceTokenPrivateKey: string | undefined;
+  /** Base images in DATA_DIR/images and their personalizer; absent = image downloads off. */
+  images?: BootImages | undefined;
+  /** PUBLIC_GATEWAY_URL: the gateway a downloaded image calls. */
+  gatewayUrl?: string | undefined;
+}
 
 /**
- * `/downloads`: "download image" mints a device token for the signed-in user and hands over the
- * `device-token` file the image build embeds. It is a plain form POST (with `_csrf`), so the
- * browser saves the attachment itself.
+ * `/downloads`. "Download image" (account admins) mints a device token and streams a base image
+ * out with it and the gateway URL baked in, personalized as it is sent, never stored per
+ * download. "Device token only" hands over the `device-token` file for a build of one's own.
+ * Both are plain form POSTs (with `_csrf`), so the browser saves the attachment itself.
  */
-export function registerAppDownloads(
-  app: FastifyInstance,
-  deps: { db: WritableDb; clock: Clock; deviceTokenPrivateKey: string | undefined },
-): void {
+export function registerAppDownloads(app: FastifyInstance, deps: DownloadDeps): void {
   app.get('/app/api/downloads', { preHandler: requireSession }, async () => ({
     minting_available: deps.deviceTokenPrivateKey !== undefined,
     products: PRODUCTS,
+    gateway_configured: deps.gatewayUrl !== undefined,
+    images: (deps.images?.list() ?? []).map((i) => ({ name: i.name, size_bytes: i.sizeBytes, installed_at: i.installedAt })),
+    install_help: INSTALL_HELP,
   }));
+
+  const productOf = (body: unknown): Product | undefined => {
+    const product = field(body, 'product') ?? 'engine';
+    return (PRODUCTS as readonly string[]).includes(product) ? (product as Product) : undefined;
+  };
 
   app.post('/app/api/downloads/device-token', { preHandler: requireSession }, async (request, reply) => {
     const { account, user } = sessionOf(request);
-    const product = field(request.body, 'product') ?? 'engine';
-    if (!(PRODUCTS as readonly string[]).includes(product)) return reply.code(422).send({ error: `product must be one of ${PRODUCTS.join(', ')}` });
-    const minted = await mintDownloadToken(deps, {
-      accountId: account.id,
-      accountPublicId: account.publicId,
-      userEmail: user.email,
-      product: product as Product,
-    });
+    const product = productOf(request.body);
+    if (!product) return reply.code(422).send({ error: `product must be one of ${PRODUCTS.join(', ')}` });
+    const minted = await mintDownloadToken(deps, { accountId: account.id, accountPublicId: account.publicId, userEmail: user.email, product });
     if (!minted) return reply.code(503).send({ error: 'device token minting is unavailable: DEVICE_TOKEN_PRIVATE_KEY is not configured' });
     request.log.info({ jti: minted.jti, by: user.publicId, product }, 'device token minted for image download');
     return reply
@@ -38,5 +53,37 @@ export function registerAppDownloads(
       .header('cache-control', 'no-store')
       .header('x-token-jti', minted.jti)
       .send(`${minted.token}\n`);
+  });
+
+  app.post('/app/api/downloads/image', { preHandler: requireRole('admin') }, async (request, reply) => {
+    const { account, user } = sessionOf(request);
+    const product = productOf(request.body);
+    if (!product) return reply.code(422).send({ error: `product must be one of ${PRODUCTS.join(', ')}` });
+    const installed = deps.images?.list() ?? [];
+    const name = field(request.body, 'image') ?? installed[0]?.name;
+    if (!name || !installed.some((i) => i.name === name)) return reply.code(404).send({ error: installed.length === 0 ? `no base image is installed. ${INSTALL_HELP}` : `no image named ${name ?? ''}` });
+    if (!deps.gatewayUrl) return reply.code(503).send({ error: 'image downloads are unavailable: PUBLIC_GATEWAY_URL is not configured' });
+    // Mint only once everything else is known to be in place: a refused download leaves no token behind.
+    const minted = await mintDownloadToken(deps, { accountId: account.id, accountPublicId: account.publicId, userEmail: user.email, product });
+    if (!minted) return reply.code(503).send({ error: 'device token minting is unavailable: DEVICE_TOKEN_PRIVATE_KEY is not configured' });
+    const out = deps.images?.personalize(name, { deviceToken: minted.token, gatewayUrl: deps.gatewayUrl });
+    if (!out) return reply.code(404).send({ error: `no image named ${name}` });
+    request.log.info({ jti: minted.jti, by: user.publicId, product, image: name }, 'personalized image download started');
+    // A client that leaves stops xorriso; a failed xorriso cuts the connection, so the browser
+    // marks the download failed instead of saving a truncated image as if complete.
+    request.raw.on('close', () => {
+      if (!reply.raw.writableEnded) out.cancel();
+    });
+    out.done.catch((error: unknown) => {
+      request.log.error({ err: error, jti: minted.jti, image: name }, 'personalizing the image failed');
+      reply.raw.destroy();
+    });
+    const file = `${name.replace(/\.iso$/, '')}-${product}-${minted.prefix_id}.iso`;
+    return reply
+      .type('application/octet-stream')
+      .header('content-disposition', `attachment; filename="${file}"`)
+      .header('cache-control', 'no-store')
+      .header('x-token-jti', minted.jti)
+      .send(out.stream);
   });
 }

@@ -5,15 +5,22 @@ import { PageHeader } from '../components/ui.js';
 interface DownloadsData {
   minting_available: boolean;
   products: ('engine' | 'hotswap')[];
+  gateway_configured: boolean;
+  images: { name: string; size_bytes: number; installed_at: string }[];
+  install_help: string;
 }
 
+const mib = (bytes: number) => `${Math.round(bytes / 1024 ** 2)} MiB`;
+
 /**
- * `/downloads`: each download mints a fresh device token for the signed-in user; the browser
- * saves it as `device-token`, the file the image build embeds at /etc/erasure/device-token.
- * A plain form POST (with the CSRF field) lets the browser handle the attachment itself.
+ * `/downloads`: each download mints a fresh device token for the signed-in user. "Download image"
+ * streams the installed base image with that token and the gateway baked in; "Device token only"
+ * saves the `device-token` file for `erasure-iso personalize` or a build of one's own. Plain form
+ * POSTs (with the CSRF field) let the browser handle the attachment itself.
  */
 export function DownloadsPage() {
   const [data, setData] = useState<DownloadsData | null>(null);
+  const [image, setImage] = useState('');
   useEffect(() => {
     void getJson<DownloadsData>('/app/api/downloads').then(setData);
   }, []);
@@ -25,6 +32,28 @@ export function DownloadsPage() {
         <p className="note note-warning" data-testid="minting-unavailable">
           Image downloads are unavailable: minting device tokens is not configured on this server (DEVICE_TOKEN_PRIVATE_KEY).
         </p>
+      )}
+      {data && data.images.length === 0 && (
+        <p className="note" data-testid="no-base-image">
+          No boot image is installed on this server yet. {data.install_help}
+        </p>
+      )}
+      {data && data.images.length > 0 && !data.gateway_configured && (
+        <p className="note note-warning" data-testid="gateway-unconfigured">
+          Image downloads are unavailable: the gateway devices should call is not configured on this server (PUBLIC_GATEWAY_URL).
+        </p>
+      )}
+      {data && data.images.length > 1 && (
+        <label className="field">
+          Image
+          <select value={image || data.images[0]?.name} onChange={(e) => setImage(e.target.value)} data-testid="image-select">
+            {data.images.map((i) => (
+              <option key={i.name} value={i.name}>
+                {i.name} ({mib(i.size_bytes)})
+              </option>
+            ))}
+          </select>
+        </label>
       )}
       <div className="grid-2">
         {(['engine', 'hotswap'] as const).map((product) => (
@@ -39,11 +68,21 @@ export function DownloadsPage() {
               <li>Device token minted for you, valid one year</li>
               <li>Revoke or suspend it any time on the Devices page</li>
             </ul>
+            {data && data.images.length > 0 && (
+              <form method="post" action="/app/api/downloads/image">
+                <input type="hidden" name="_csrf" value={getCsrfToken()} />
+                <input type="hidden" name="product" value={product} />
+                <input type="hidden" name="image" value={image || data.images[0]?.name} />
+                <button type="submit" className="button button-primary" disabled={!data.minting_available || !data.gateway_configured} data-testid={`download-${product}`}>
+                  Download image ({mib(data.images.find((i) => i.name === (image || data.images[0]?.name))?.size_bytes ?? 0)})
+                </button>
+              </form>
+            )}
             <form method="post" action="/app/api/downloads/device-token">
               <input type="hidden" name="_csrf" value={getCsrfToken()} />
               <input type="hidden" name="product" value={product} />
-              <button type="submit" className="button button-primary" disabled={!data?.minting_available} data-testid={`download-${product}`}>
-                Download image
+              <button type="submit" className={data?.images.length ? 'button' : 'button button-primary'} disabled={!data?.minting_available} data-testid={`download-token-${product}`}>
+                Device token only
               </button>
             </form>
           </section>

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { cmdlineWords, parseBootOptions } from './boot-options.js';
+
+describe('boot options on the kernel command line', () => {
+  it('defaults to the kiosk, all devices, no confirmation, and waiting', () => {
+    expect(parseBootOptions('BOOT_IMAGE=/live/vmlinuz boot=live quiet')).toEqual({ mode: 'kiosk', devices: 'all', confirm: false, after: 'wait', agentListenAny: false });
+  });
+
+  it('reads a headless run over a list of devices that powers off', () => {
+    const o = parseBootOptions('boot=live erasure.mode=headless erasure.devices=/dev/nvme0n1,/dev/sda erasure.confirm=yes erasure.after=poweroff');
+    expect(o).toMatchObject({ mode: 'headless', devices: ['/dev/nvme0n1', '/dev/sda'], confirm: true, after: 'poweroff' });
+  });
+
+  it('confirms erasure only with the exact word yes', () => {
+    for (const v of ['1', 'true', 'YES', 'y', '']) expect(parseBootOptions(`erasure.mode=headless erasure.confirm=${v}`).confirm).toBe(false);
+  });
+
+  it('falls to the kiosk on an unknown mode and waits on an unknown after', () => {
+    expect(parseBootOptions('erasure.mode=nuke erasure.after=reboot')).toMatchObject({ mode: 'kiosk', after: 'wait' });
+  });
+
+  it('takes a gateway URL override, and ignores one that is not http(s)', () => {
+    expect(parseBootOptions('erasure.gateway=https://gw.example.net:8443').gatewayUrl).toBe('https://gw.example.net:8443');
+    expect(parseBootOptions('erasure.gateway=file:///etc/passwd').gatewayUrl).toBeUndefined();
+  });
+
+  it('uses the last of repeated options, as the personalized boot.cfg comes after the menu defaults', () => {
+    expect(parseBootOptions('erasure.mode=kiosk erasure.mode=headless').mode).toBe('headless');
+  });
+
+  it('keeps quoted words whole', () => {
+    expect(cmdlineWords('a "b c" d=e')).toEqual(['a', 'b c', 'd=e']);
+  });
+});

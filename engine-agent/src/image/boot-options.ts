@@ -1,0 +1,47 @@
+/** How the image was asked to run, from the kernel command line (the options nwipe/ShredOS users know). */
+export interface BootOptions {
+  /** `erasure.mode=kiosk` (default): the locked kiosk; `headless`: one run, progress on the console. */
+  readonly mode: 'kiosk' | 'headless';
+  /** `erasure.devices=all` (default) or a comma-separated list of device paths. */
+  readonly devices: 'all' | readonly string[];
+  /** `erasure.confirm=yes`: headless erasure happens only with it; without it the run only fingerprints and reports. */
+  readonly confirm: boolean;
+  /** `erasure.after=poweroff|wait` (default wait): what the machine does when a headless run ends. */
+  readonly after: 'poweroff' | 'wait';
+  /** `erasure.gateway=URL` overrides the gateway URL baked into the image. */
+  readonly gatewayUrl?: string;
+  /**
+   * `erasure.agent_listen=any`: the agent listens on every interface, so a kiosk on another
+   * machine (the QEMU test's host) can drive it. For test rigs only; the default is loopback.
+   */
+  readonly agentListenAny: boolean;
+}
+
+/** Splits a kernel command line into words, honouring double quotes as the kernel does. */
+export function cmdlineWords(cmdline: string): string[] {
+  return [...cmdline.matchAll(/(?:[^\s"]+|"[^"]*")+/g)].map((m) => m[0].replace(/"/g, ''));
+}
+
+/**
+ * Reads the `erasure.*` options. Anything unrecognised falls to the safe side: an unknown mode
+ * is the kiosk (locked until the cloud allows), an unknown `after` waits, and only the exact
+ * word `yes` confirms erasure.
+ */
+export function parseBootOptions(cmdline: string): BootOptions {
+  const values = new Map<string, string>();
+  for (const word of cmdlineWords(cmdline)) {
+    const eq = word.indexOf('=');
+    if (word.startsWith('erasure.') && eq > 0) values.set(word.slice('erasure.'.length, eq), word.slice(eq + 1));
+  }
+  const devices = values.get('devices');
+  const list = devices === undefined || devices === 'all' ? 'all' : devices.split(',').filter((d) => d.length > 0);
+  const gateway = values.get('gateway');
+  return {
+    mode: values.get('mode') === 'headless' ? 'headless' : 'kiosk',
+    devices: list === 'all' || list.length === 0 ? 'all' : list,
+    confirm: values.get('confirm') === 'yes',
+    after: values.get('after') === 'poweroff' ? 'poweroff' : 'wait',
+    ...(gateway && /^https?:\/\//.test(gateway) ? { gatewayUrl: gateway } : {}),
+    agentListenAny: values.get('agent_listen') === 'any',
+  };
+}

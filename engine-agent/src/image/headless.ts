@@ -1,0 +1,81 @@
+import { listDrives, runErase, exitCodeOf, type AgentEnv } from '../agent.js';
+import { runSummary } from '../cli/run-command.js';
+import type { DiscoveredDrive } from '../probes/discover-drives.js';
+import { guardTarget } from '../safety/guard.js';
+import type { BootOptions } from './boot-options.js';
+
+/** Where the headless run writes its lines (the unit sends stdout to the serial console). */
+export type Say = (line: string) => void;
+
+/** A rejection that only says the method is for another kind of drive tells the operator nothing. */
+const OTHER_FAMILY = /^not an? [\w/]+ drive$/;
+
+const gib = (bytes: number | undefined) => (bytes === undefined ? '?' : `${(bytes / 1024 ** 3).toFixed(1)} GiB`);
+
+/**
+ * The drives a headless run erases: those the boot options name (or every disk for `all`), less
+ * any the safety guard refuses (the boot medium, anything mounted or held) and any without a
+ * usable erase plan. Each one left out is said, with why.
+ */
+export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 'devices'>, say: Say): Promise<DiscoveredDrive[]> {
+  const drives = await listDrives(env);
+  const named = options.devices === 'all' ? drives.map((d) => d.device) : options.devices;
+  const targets: DiscoveredDrive[] = [];
+  for (const device of named) {
+    const drive = drives.find((d) => d.device === device);
+    if (!drive) {
+      say(`skip ${device}: not a drive of this machine`);
+      continue;
+    }
+    const verdict = await guardTarget(env.sys, device, named);
+    if (!verdict.ok) {
+      say(`skip ${device}: ${verdict.reason} (${verdict.code})`);
+      continue;
+    }
+    if (!drive.plan.ok) {
+      say(`skip ${device}: ${drive.plan.reason}`);
+      continue;
+    }
+    targets.push(drive);
+  }
+  return targets;
+}
+
+/**
+ * `erasure.mode=headless`: one session over the chosen drives, progress on the console. Without
+ * `erasure.confirm=yes` the session carries no drives, so the machine is only fingerprinted and
+ * reported. Resolves to the exit code of `erasure-agent run`.
+ */
+export async function runHeadless(env: AgentEnv, options: BootOptions, say: Say): Promise<number> {
+  say(`erasure ${env.version}: headless run, devices=${options.devices === 'all' ? 'all' : options.devices.join(',')}, confirm=${options.confirm ? 'yes' : 'no'}, after=${options.after}`);
+  const targets = await headlessTargets(env, options, say);
+  for (const d of targets) {
+    const plan = d.plan.ok ? d.plan : undefined;
+    say(`plan ${d.device}: ${d.capabilities.model ?? '?'} ${d.capabilities.serial ?? '?'} ${gib(d.capabilities.sizeBytes)} -> ${plan?.method} (${plan?.label}): ${plan?.why}`);
+    // Why not the stronger methods: the emulated or bridged drive that lacks a firmware erase says so here.
+    for (const r of plan?.rejected ?? []) if (!OTHER_FAMILY.test(r.reason)) say(`  not ${r.method}: ${r.reason}`);
+  }
+  const drives = options.confirm ? targets : [];
+  if (!options.confirm) say('erasure.confirm=yes is not set: fingerprint and report only, nothing is erased');
+  const lastPercent = new Map<string, number>();
+  const session = await runErase(env, drives, {
+    onState: (s) => say(`session ${s.phase}${s.phase === 'denied' ? `: ${s.reason}` : ''}`),
+    onProgress: (p) => {
+      const percent = Math.floor(p.percent ?? 0);
+      const key = `${p.device}:${p.stage}:${p.pass}`;
+      // One line per 10 %: a serial console at 115200 baud must not become the bottleneck.
+      if (percent - (lastPercent.get(key) ?? -10) < 10) return;
+      lastPercent.set(key, percent);
+      const rate = p.bytesPerSecond ? ` ${(p.bytesPerSecond / 1e6).toFixed(0)} MB/s` : '';
+      say(`progress ${p.device} ${p.stage} pass ${p.pass} ${percent}%${rate}`);
+    },
+  });
+  const summary = runSummary(session);
+  for (const d of summary.drives as Array<Record<string, unknown>>) {
+    say(`result ${String(d.device)}: ${d.erased ? 'erased' : 'FAILED'} by ${String(d.method)}${d.failure_code ? ` (${String(d.failure_code)})` : ''}, wipe result ${String(d.wipe_result_id ?? 'not delivered')}, certificate ${String(d.certificate_status ?? '-')}`);
+  }
+  say(`summary ${JSON.stringify(summary)}`);
+  const code = exitCodeOf(session);
+  say(`headless run finished: exit ${code}`);
+  return code;
+}

@@ -1,0 +1,63 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { prepareImageEnv, type ImagePaths } from './image-env.js';
+
+let root: string;
+let paths: ImagePaths;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'image-env-'));
+  paths = { mediumDir: join(root, 'medium'), bakedDir: join(root, 'etc-erasure'), runDir: join(root, 'run') };
+  mkdirSync(join(paths.mediumDir, 'erasure'), { recursive: true });
+  mkdirSync(paths.bakedDir, { recursive: true });
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const env = () => readFileSync(join(paths.runDir, 'agent.env'), 'utf8');
+
+describe('the image boot step', () => {
+  it('hands the agent the token and gateway URL from the personalized medium, on loopback', () => {
+    writeFileSync(join(paths.mediumDir, 'erasure/device-token'), 'eyJ.tok.sig\n');
+    writeFileSync(join(paths.mediumDir, 'erasure/gateway-url'), 'https://gw.example.net\n');
+    const r = prepareImageEnv('boot=live', paths);
+    expect(r).toMatchObject({ gatewayUrl: 'https://gw.example.net', gatewaySource: 'medium', tokenSource: 'medium' });
+    expect(env()).toContain('ERASURE_GATEWAY_URL=https://gw.example.net\n');
+    expect(env()).toContain('HOST=127.0.0.1\n');
+    expect(readFileSync(join(paths.runDir, 'device-token'), 'utf8')).toBe('eyJ.tok.sig\n');
+    expect(statSync(join(paths.runDir, 'device-token')).mode & 0o777).toBe(0o600);
+  });
+
+  it('lets the kernel command line override the gateway URL', () => {
+    writeFileSync(join(paths.mediumDir, 'erasure/gateway-url'), 'https://gw.example.net\n');
+    const r = prepareImageEnv('boot=live erasure.gateway=http://10.0.2.100:8787', paths);
+    expect(r.gatewaySource).toBe('kernel command line');
+    expect(env()).toContain('ERASURE_GATEWAY_URL=http://10.0.2.100:8787\n');
+  });
+
+  it('falls back to what is baked into the image (PXE has no medium)', () => {
+    writeFileSync(join(paths.bakedDir, 'device-token'), 'baked.tok.sig\n');
+    writeFileSync(join(paths.bakedDir, 'gateway-url'), 'https://pxe-gw.example.net\n');
+    expect(prepareImageEnv('', paths)).toMatchObject({ tokenSource: 'image', gatewaySource: 'image' });
+  });
+
+  it('writes no token file when the image carries none, so the gateway refuses the device', () => {
+    const r = prepareImageEnv('', paths);
+    expect(r.tokenSource).toBe('none');
+    expect(existsSync(join(paths.runDir, 'device-token'))).toBe(false);
+    expect(env()).not.toContain('ERASURE_GATEWAY_URL');
+  });
+
+  it('marks the mode the units start on: the kiosk by default, headless when asked', () => {
+    prepareImageEnv('', paths);
+    expect([existsSync(join(paths.runDir, 'mode-kiosk')), existsSync(join(paths.runDir, 'mode-headless'))]).toEqual([true, false]);
+    prepareImageEnv('erasure.mode=headless', paths);
+    expect([existsSync(join(paths.runDir, 'mode-kiosk')), existsSync(join(paths.runDir, 'mode-headless'))]).toEqual([false, true]);
+  });
+
+  it('listens on every interface only when asked on the command line', () => {
+    prepareImageEnv('erasure.agent_listen=any', paths);
+    expect(env()).toContain('HOST=0.0.0.0\n');
+  });
+});

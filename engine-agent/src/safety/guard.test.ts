@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { SystemView } from '../adapters/system-view.js';
+import { guardTarget } from './guard.js';
+
+/** A machine with sda (target), sdb (a USB stick written with the erasure ISO) and sr0. */
+function machine(opts: { mountinfo?: string; labels?: Record<string, string> } = {}): SystemView {
+  const links: Record<string, string> = {
+    '/dev/sda': '/dev/sda',
+    '/dev/sdb': '/dev/sdb',
+    '/sys/dev/block/8:0': '/sys/devices/pci0000:00/ata1/host0/block/sda',
+    '/sys/dev/block/8:16': '/sys/devices/pci0000:00/usb1/host6/block/sdb',
+    '/sys/dev/block/8:17': '/sys/devices/pci0000:00/usb1/host6/block/sdb/sdb1',
+  };
+  for (const [label, node] of Object.entries(opts.labels ?? {})) links[`/dev/disk/by-label/${label}`] = node;
+  const texts: Record<string, string> = {
+    '/proc/self/mountinfo': opts.mountinfo ?? '22 1 0:21 / / rw - overlay overlay rw\n',
+    '/sys/class/block/sdb1/partition': '1\n',
+    '/sys/class/block/sda/dev': '8:0\n',
+    '/sys/class/block/sdb/dev': '8:16\n',
+    '/sys/class/block/sdb1/dev': '8:17\n',
+    '/proc/swaps': 'Filename Type Size Used Priority\n',
+  };
+  const devNos: Record<string, string> = { '/dev/sda': '8:0', '/dev/sdb': '8:16' };
+  return {
+    realPath: async (p) => links[p],
+    readText: async (p) => texts[p],
+    listDir: async (p) => (p === '/dev/disk/by-label' ? Object.keys(opts.labels ?? {}) : []),
+    deviceNumber: async (p) => devNos[p],
+  };
+}
+
+describe('the boot medium is never a target', () => {
+  it('refuses a disk whose partition carries the erasure image label, even unmounted (toram)', async () => {
+    const v = await guardTarget(machine({ labels: { ERASURE: '/dev/sdb1' } }), '/dev/sdb', ['/dev/sdb']);
+    expect(v).toMatchObject({ ok: false, code: 'boot_medium' });
+  });
+
+  it('refuses a stick that is the image as a whole disk (the hybrid ISO written with dd)', async () => {
+    const v = await guardTarget(machine({ labels: { ERASURE: '/dev/sdb' } }), '/dev/sdb', ['/dev/sdb']);
+    expect(v).toMatchObject({ ok: false, code: 'boot_medium' });
+  });
+
+  it('refuses the disk live-boot mounted as its medium', async () => {
+    const mountinfo = '22 1 0:21 / / rw - overlay overlay rw\n30 22 8:17 / /run/live/medium ro - iso9660 /dev/sdb1 ro\n';
+    const v = await guardTarget(machine({ mountinfo }), '/dev/sdb', ['/dev/sdb']);
+    expect(v).toMatchObject({ ok: false, code: 'boot_medium' });
+  });
+
+  it('allows a selected disk that carries no image and nothing mounted', async () => {
+    const v = await guardTarget(machine({ labels: { ERASURE: '/dev/sdb1', 'Backup 2019': '/dev/sda' } }), '/dev/sda', ['/dev/sda']);
+    expect(v).toMatchObject({ ok: true, kernelName: 'sda' });
+  });
+});

@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { personalizeIso } from '../src/personalize.js';
+import { accelerator } from './qemu.js';
+
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+export const BASE_ISO = join(REPO, 'iso-build', 'out', `erasure-0.1.0-amd64.iso`);
+/** Screens of the VM (QMP screendump) and of the kiosk (Playwright), kept for a person to look at. */
+export const SCREENS_DIR = join(REPO, 'test-results', 'iso');
+
+/** Under TCG everything in the guest is several times slower; timeouts scale, assertions do not. */
+export const SLOW = accelerator() === 'kvm' ? 1 : 4;
+
+export function workDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'erasure-vm-'));
+  mkdirSync(SCREENS_DIR, { recursive: true });
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A free loopback port for a host forward. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** The base image personalized for this test: a fresh token, the gateway as the guest reaches it, and boot options. */
+export async function personalizedIso(dir: string, name: string, token: string, bootArgs: string): Promise<string> {
+  const out = join(dir, `${name}.iso`);
+  const tokenFile = join(dir, `${name}.token`);
+  writeFileSync(tokenFile, token);
+  await personalizeIso(BASE_ISO, out, { deviceToken: token, gatewayUrl: 'http://10.0.2.100:8787', bootArgs });
+  return out;
+}
+
+/** A USB stick written with the image, as a technician would with dd: the same bytes, writable. */
+export function stickFrom(iso: string, dir: string): string {
+  const stick = join(dir, 'stick.img');
+  copyFileSync(iso, stick);
+  return stick;
+}
+
+export const vmIdentity = (serial: string) => ({ manufacturer: 'Erasure QA', product: 'QEMU Test Bench', serial, uuid: randomUUID() });

@@ -1,0 +1,118 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack } from '../../test/support/stack.js';
+import { BASE_ISO, personalizedIso, SCREENS_DIR, SLOW, stickFrom, vmIdentity, workDir } from './harness.js';
+import { sha256File, survivingBlocks, writePattern } from './pattern.js';
+import { Vm, vmSkipReason } from './qemu.js';
+
+const MiB = 1024 * 1024;
+const skip = vmSkipReason(BASE_ISO);
+if (skip) console.warn(`[iso] skipped: ${skip}`);
+
+/**
+ * erasure.mode=headless on SeaBIOS, booted from a USB stick written with the image: every target
+ * drive is erased by its plan's method and certified; the stick itself is never touched.
+ */
+describe.skipIf(Boolean(skip))('headless run of the boot image in QEMU (SeaBIOS, USB stick)', () => {
+  const work = workDir();
+  let stack: Awaited<ReturnType<typeof startStack>>;
+  let vm: Vm;
+  const identity = vmIdentity('QEMU-HL-0001');
+  const drives = [
+    { kind: 'nvme' as const, serial: 'NVME-HL-01', file: join(work.dir, 'nvme.img') },
+    { kind: 'sata' as const, serial: 'SATA-HL-01', file: join(work.dir, 'sata.img') },
+    { kind: 'scsi' as const, serial: 'SCSI-HL-01', file: join(work.dir, 'scsi.img') },
+  ];
+  const originals = new Map<string, Set<string>>();
+  let stick = '';
+  let stickHash = '';
+  let serial = '';
+  let accountId = '';
+
+  beforeAll(async () => {
+    stack = await startStack();
+    const account = await stack.cli('admin', 'create-account', '--name', 'VM Headless Refurb');
+    accountId = String(account.id);
+    const token = await stack.cli('admin', 'mint-device-token', '--account', String(account.id), '--quota', '10');
+    const iso = await personalizedIso(work.dir, 'headless', String(token.token), 'erasure.mode=headless erasure.devices=all erasure.confirm=yes erasure.after=poweroff');
+    stick = stickFrom(iso, work.dir);
+    stickHash = sha256File(stick);
+    for (const d of drives) originals.set(d.serial, writePattern(d.file, d.serial, 64 * MiB));
+    vm = new Vm({
+      name: 'headless',
+      workDir: work.dir,
+      firmware: 'bios',
+      smbios: identity,
+      gatewayPort: Number(new URL(stack.gateway.url).port),
+      drives: [{ kind: 'usb-stick', file: stick, serial: 'STICK-01', boot: true }, ...drives],
+    });
+    vm.start();
+    // The run ends with erasure.after=poweroff: QEMU exits when the guest powers off.
+    await vm.waitForSerial(/headless run finished/, 25 * 60_000 * (SLOW / 4 + 0.25));
+    await vm.waitForExit(5 * 60_000);
+    serial = vm.serial();
+  }, 40 * 60_000);
+
+  afterAll(async () => {
+    vm?.stop();
+    // The serial console of the run, kept for a person to read beside the screenshots.
+    if (vm) copyFileSync(vm.serialLog, join(SCREENS_DIR, 'headless-serial.log'));
+    await stack?.stop();
+    work.cleanup();
+  });
+
+  it('boots, reads the token and gateway from the medium, and runs headless', () => {
+    expect(serial).toMatch(/erasure: mode headless, gateway http:\/\/10\.0\.2\.100:8787 \(from medium\), device token from medium/);
+  });
+
+  it('refuses the USB stick it booted from, which shows up as an ordinary disk', () => {
+    expect(serial).toMatch(/skip \/dev\/sd[a-z]: \/dev\/sd[a-z] (holds an erasure boot image|carries the running system)[^\n]*\(boot_medium\)/);
+    expect(sha256File(stick)).toBe(stickHash);
+  });
+
+  it('erases the NVMe drive by Format with User Data Erase, as its plan names', () => {
+    expect(serial).toMatch(/plan \/dev\/nvme0n1: [^\n]*NVME-HL-01[^\n]*-> nvme-format-user-data/);
+  });
+
+  it('says why the SATA and SCSI disks have no firmware erase, and overwrites them', () => {
+    expect(serial).toMatch(/plan \/dev\/sd[a-z]: [^\n]*SATA-HL-01[^\n]*-> overwrite/);
+    expect(serial).toMatch(/not ata-secure-erase: ATA Security feature set not supported/);
+    expect(serial).toMatch(/plan \/dev\/sd[a-z]: [^\n]*SCSI-HL-01[^\n]*-> overwrite/);
+    expect(serial).toMatch(/not scsi-sanitize-overwrite: SCSI SANITIZE[^\n]*not supported/);
+  });
+
+  it('leaves no block of the original pattern on any drive', () => {
+    for (const d of drives) expect({ drive: d.serial, survivors: survivingBlocks(d.file, originals.get(d.serial) ?? new Set()) }).toEqual({ drive: d.serial, survivors: 0 });
+  });
+
+  it('has the cloud hold the asset with the VM DMI identity, one wipe result per drive, and certificates', async () => {
+    const db = new Database(join(stack.dataDir, 'cloud.sqlite'), { readonly: true });
+    try {
+      const asset = db.prepare('SELECT manufacturer, model, serial_number FROM assets').all();
+      expect(asset).toEqual([{ manufacturer: identity.manufacturer, model: identity.product, serial_number: identity.serial }]);
+      const results = db.prepare('SELECT drive_serial, wipe_method, wipe_status, validation, certifiable FROM wipe_results ORDER BY drive_serial').all() as Array<Record<string, unknown>>;
+      expect(results.map((r) => r.drive_serial)).toEqual(['NVME-HL-01', 'SATA-HL-01', 'SCSI-HL-01']);
+      expect(results.map((r) => [r.wipe_method, r.wipe_status, r.certifiable])).toEqual([
+        ['NIST 800-88 R2 Purge', 'completed', 1],
+        ['NIST 800-88 R2 Clear', 'completed', 1],
+        ['NIST 800-88 R2 Clear', 'completed', 1],
+      ]);
+    } finally {
+      db.close();
+    }
+    const deadline = Date.now() + 120_000;
+    let certificates: Array<{ drive_serial: string; status: string }> = [];
+    while (Date.now() < deadline) {
+      certificates = (await stack.cli('admin', 'list-certificates', '--account', accountId)) as typeof certificates;
+      if (certificates.length === 3 && certificates.every((c) => c.status === 'complete')) break;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    expect(certificates.map((c) => [c.drive_serial, c.status]).sort()).toEqual([
+      ['NVME-HL-01', 'complete'],
+      ['SATA-HL-01', 'complete'],
+      ['SCSI-HL-01', 'complete'],
+    ]);
+  });
+});

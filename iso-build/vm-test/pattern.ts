@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+
+const BLOCK = 4096;
+
+/** Block `i` of a pattern: SHA-256 of `name:i` repeated, so every block of every drive is distinct. */
+function patternBlock(name: string, i: number): Buffer {
+  const digest = createHash('sha256').update(`${name}:${i}`).digest();
+  return Buffer.concat(Array.from({ length: BLOCK / digest.length }, () => digest));
+}
+
+const blockKey = (b: Buffer) => createHash('sha1').update(b).digest('hex');
+
+/** Fills `file` with the named pattern; returns the set of its block hashes. */
+export function writePattern(file: string, name: string, bytes: number): Set<string> {
+  const keys = new Set<string>();
+  const fd = openSync(file, 'w');
+  try {
+    const batch = 256;
+    for (let i = 0; i < bytes / BLOCK; i += batch) {
+      const blocks = Array.from({ length: Math.min(batch, bytes / BLOCK - i) }, (_, k) => patternBlock(name, i + k));
+      for (const b of blocks) keys.add(blockKey(b));
+      writeSync(fd, Buffer.concat(blocks));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return keys;
+}
+
+/** How many 4 KiB blocks of `file` still equal any block of the original pattern. */
+export function survivingBlocks(file: string, original: ReadonlySet<string>): number {
+  const fd = openSync(file, 'r');
+  const buf = Buffer.alloc(BLOCK * 256);
+  let survivors = 0;
+  try {
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n <= 0) break;
+      for (let off = 0; off + BLOCK <= n; off += BLOCK) if (original.has(blockKey(buf.subarray(off, off + BLOCK)))) survivors++;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return survivors;
+}
+
+export const sha256File = (file: string) => {
+  const hash = createHash('sha256');
+  const fd = openSync(file, 'r');
+  const buf = Buffer.alloc(1 << 20);
+  try {
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n <= 0) break;
+      hash.update(buf.subarray(0, n));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
+};

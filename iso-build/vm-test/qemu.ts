@@ -1,0 +1,205 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** A drive the VM sees, backed by a raw file on the host. */
+export interface VmDrive {
+  readonly kind: 'nvme' | 'sata' | 'scsi' | 'usb-stick' | 'cdrom';
+  readonly file: string;
+  readonly serial?: string;
+  /** Boots from this one. */
+  readonly boot?: boolean;
+}
+
+export interface VmOptions {
+  readonly name: string;
+  readonly workDir: string;
+  readonly firmware: 'uefi' | 'bios';
+  readonly drives: readonly VmDrive[];
+  /** The VM's own DMI identity (`-smbios type=1`). */
+  readonly smbios: { manufacturer: string; product: string; serial: string; uuid: string };
+  /** Host loopback port the guest reaches as http://10.0.2.100:8787 (the gateway). */
+  readonly gatewayPort: number;
+  /** Host loopback port forwarded to the guest agent's 7070. */
+  readonly agentHostPort?: number;
+  readonly memoryMiB?: number;
+}
+
+/** KVM when this machine lets us use it, else TCG (about ten times slower: tests scale their timeouts). */
+export function accelerator(): 'kvm' | 'tcg' {
+  try {
+    accessSync('/dev/kvm', constants.R_OK | constants.W_OK);
+    return 'kvm';
+  } catch {
+    return 'tcg';
+  }
+}
+
+/** Why the VM tests cannot run here, or undefined when they can. */
+export function vmSkipReason(iso: string): string | undefined {
+  for (const tool of ['qemu-system-x86_64', 'pnmtopng']) {
+    try {
+      execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+    } catch {
+      return `${tool} is not installed (apt-get install qemu-system-x86 ovmf netpbm)`;
+    }
+  }
+  if (!existsSync(OVMF_CODE)) return `${OVMF_CODE} is missing (apt-get install ovmf)`;
+  if (!existsSync(iso)) return `${iso} is missing: run \`npm run iso\` first`;
+  return undefined;
+}
+
+const OVMF_CODE = '/usr/share/OVMF/OVMF_CODE_4M.fd';
+const OVMF_VARS = '/usr/share/OVMF/OVMF_VARS_4M.fd';
+const RELAY = fileURLToPath(new URL('./relay.mjs', import.meta.url));
+
+function driveArgs(drives: readonly VmDrive[]): string[] {
+  const args = ['-device', 'virtio-scsi-pci,id=scsi0', '-device', 'qemu-xhci,id=xhci'];
+  let ide = 0;
+  drives.forEach((d, i) => {
+    const id = `d${i}`;
+    const boot = d.boot ? ',bootindex=0' : '';
+    const serial = d.serial ? `,serial=${d.serial}` : '';
+    if (d.kind === 'cdrom') {
+      args.push('-drive', `file=${d.file},if=none,id=${id},media=cdrom,readonly=on,format=raw`, '-device', `ide-cd,drive=${id},bus=ide.${ide++}${boot}`);
+      return;
+    }
+    args.push('-drive', `file=${d.file},if=none,id=${id},format=raw,cache=unsafe`);
+    if (d.kind === 'nvme') args.push('-device', `nvme,drive=${id},ioeventfd=off${serial || `,serial=NVME${i}`}${boot}`);
+    if (d.kind === 'sata') args.push('-device', `ide-hd,drive=${id},bus=ide.${ide++}${serial}${boot}`);
+    if (d.kind === 'scsi') args.push('-device', `scsi-hd,drive=${id},bus=scsi0.0${serial}${boot}`);
+    if (d.kind === 'usb-stick') args.push('-device', `usb-storage,drive=${id},bus=xhci.0,removable=on${serial}${boot}`);
+  });
+  return args;
+}
+
+/** A running QEMU with a serial log on disk and a QMP socket. */
+export class Vm {
+  readonly serialLog: string;
+  private readonly qmpPath: string;
+  private child: ChildProcess | undefined;
+  private qmpSocket: Socket | undefined;
+  private qmpBuffer = '';
+  private readonly waiting: Array<(msg: Record<string, unknown>) => void> = [];
+  exitCode: number | null = null;
+
+  constructor(readonly opts: VmOptions) {
+    this.serialLog = join(opts.workDir, `${opts.name}-serial.log`);
+    this.qmpPath = join(opts.workDir, `${opts.name}-qmp.sock`);
+  }
+
+  args(): string[] {
+    const o = this.opts;
+    const accel = accelerator();
+    const net = [
+      'user,id=n0,restrict=on',
+      `guestfwd=tcp:10.0.2.100:8787-cmd:${process.execPath} ${RELAY} 127.0.0.1 ${o.gatewayPort}`,
+      ...(o.agentHostPort ? [`hostfwd=tcp:127.0.0.1:${o.agentHostPort}-:7070`] : []),
+    ].join(',');
+    const firmware: string[] = [];
+    if (o.firmware === 'uefi') {
+      const vars = join(o.workDir, `${o.name}-OVMF_VARS.fd`);
+      copyFileSync(OVMF_VARS, vars);
+      firmware.push('-drive', `if=pflash,format=raw,readonly=on,file=${OVMF_CODE}`, '-drive', `if=pflash,format=raw,file=${vars}`);
+    }
+    const s = o.smbios;
+    return [
+      '-name', o.name,
+      '-machine', `q35,accel=${accel}`,
+      '-cpu', accel === 'kvm' ? 'host' : 'max',
+      '-smp', '2',
+      '-m', String(o.memoryMiB ?? 3072),
+      ...firmware,
+      '-smbios', `type=1,manufacturer=${s.manufacturer},product=${s.product},serial=${s.serial},uuid=${s.uuid}`,
+      '-smbios', `type=2,manufacturer=${s.manufacturer},product=${s.product} Board,serial=${s.serial}-MB`,
+      '-netdev', net,
+      '-device', 'virtio-net-pci,netdev=n0',
+      ...driveArgs(o.drives),
+      '-vga', 'std',
+      '-display', 'none',
+      '-serial', `file:${this.serialLog}`,
+      '-qmp', `unix:${this.qmpPath},server=on,wait=off`,
+      '-no-reboot',
+    ];
+  }
+
+  start(): void {
+    this.child = spawn('qemu-system-x86_64', this.args(), { stdio: ['ignore', 'inherit', 'inherit'] });
+    this.child.on('exit', (code) => {
+      this.exitCode = code ?? -1;
+    });
+  }
+
+  serial(): string {
+    return existsSync(this.serialLog) ? readFileSync(this.serialLog, 'latin1') : '';
+  }
+
+  /** Resolves with the serial log once it matches; rejects on timeout or when QEMU exits first. */
+  async waitForSerial(pattern: RegExp, timeoutMs: number): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const log = this.serial();
+      if (pattern.test(log)) return log;
+      if (this.exitCode !== null) throw new Error(`${this.opts.name}: QEMU exited (${this.exitCode}) before the serial log showed ${pattern}\n${log.slice(-4000)}`);
+      if (Date.now() > deadline) throw new Error(`${this.opts.name}: no ${pattern} on the serial console within ${timeoutMs / 1000} s\n${log.slice(-4000)}`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+
+  async waitForExit(timeoutMs: number): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.exitCode === null) {
+      if (Date.now() > deadline) throw new Error(`${this.opts.name}: still running after ${timeoutMs / 1000} s\n${this.serial().slice(-4000)}`);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    return this.exitCode;
+  }
+
+  private async qmpConnect(): Promise<void> {
+    if (this.qmpSocket) return;
+    const socket = connect(this.qmpPath);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('error', reject);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      this.qmpBuffer += chunk.toString();
+      let nl: number;
+      while ((nl = this.qmpBuffer.indexOf('\n')) >= 0) {
+        const line = this.qmpBuffer.slice(0, nl).trim();
+        this.qmpBuffer = this.qmpBuffer.slice(nl + 1);
+        if (!line) continue;
+        const msg = JSON.parse(line) as Record<string, unknown>;
+        if ('event' in msg) continue;
+        this.waiting.shift()?.(msg);
+      }
+    });
+    this.qmpSocket = socket;
+    await new Promise<Record<string, unknown>>((resolve) => this.waiting.push(resolve)); // greeting
+    await this.qmp('qmp_capabilities');
+  }
+
+  /** One QMP command; rejects with QEMU's error. */
+  async qmp(execute: string, args?: Record<string, unknown>): Promise<unknown> {
+    await this.qmpConnect();
+    const reply = new Promise<Record<string, unknown>>((resolve) => this.waiting.push(resolve));
+    this.qmpSocket?.write(`${JSON.stringify({ execute, ...(args ? { arguments: args } : {}) })}\n`);
+    const msg = await reply;
+    if ('error' in msg) throw new Error(`QMP ${execute}: ${JSON.stringify(msg.error)}`);
+    return msg.return;
+  }
+
+  /** What the VM's own screen shows, as a PNG (QMP screendump writes PPM). */
+  async screendump(png: string): Promise<void> {
+    const ppm = `${png}.ppm`;
+    await this.qmp('screendump', { filename: ppm });
+    execFileSync('sh', ['-c', `pnmtopng "${ppm}" > "${png}" && rm -f "${ppm}"`]);
+  }
+
+  stop(): void {
+    this.qmpSocket?.destroy();
+    if (this.child && this.exitCode === null) this.child.kill('SIGKILL');
+  }
+}
