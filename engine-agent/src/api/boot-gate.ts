@@ -1,5 +1,6 @@
 import type { AgentState, Fingerprint } from '@erasure/shared';
 import { fingerprint, runErase, type AgentEnv } from '../agent.js';
+import { clockSynchronized } from '../probes/clock-sync.js';
 import { DEFAULT_LIMITS } from '../session/types.js';
 import { machineSummary } from './state-view.js';
 
@@ -137,7 +138,11 @@ export class BootGate {
       },
       { recordId: this.recordId, fingerprint: () => this.fingerprint(), signal: this.signal },
     );
-    if (end.phase === 'denied') this.view_ = { phase: 'denied', reason: end.reason };
+    if (end.phase === 'denied') {
+      // A locked machine whose clock never synced says so: the clock may be why it is locked.
+      const synced = this.env.config.ERASURE_SIMULATE ? undefined : await clockSynchronized(this.env.run);
+      this.view_ = { phase: 'denied', reason: end.reason, ...(synced === undefined ? {} : { clock_synchronized: synced }) };
+    }
     else if (!this.view_.asset_id) this.hooks.recordFailed();
   }
 }

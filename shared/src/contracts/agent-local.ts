@@ -119,6 +119,8 @@ export const AgentState = Type.Object(
         next_attempt_at: Type.Optional(Type.String()),
         /** Why the previous health attempt failed. */
         last_error: Type.Optional(Type.String()),
+        /** Set on a denied boot where it can be told: false when the clock was never synchronized (NTP). */
+        clock_synchronized: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
     ),

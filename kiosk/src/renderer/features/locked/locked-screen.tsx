@@ -8,6 +8,7 @@ export function LockedScreen({ gate }: { gate: Extract<Gate, { state: 'denied' }
   const busy = useKiosk((s) => s.drives.busy);
   const error = useKiosk((s) => s.drives.error);
   const recordId = useKiosk((s) => s.agent.snapshot?.record_id);
+  const clockSynced = useKiosk((s) => s.agent.snapshot?.boot.clock_synchronized);
   // The agent says when a check may run again (not while one runs); the kiosk only mirrors it.
   const canRetry = useKiosk((s) => s.agent.snapshot?.can.retry ?? false);
   const retry = useRef<HTMLButtonElement>(null);
@@ -25,6 +26,11 @@ export function LockedScreen({ gate }: { gate: Extract<Gate, { state: 'denied' }
         <p className="reason" role="alert">
           {gate.text}
         </p>
+        {clockSynced === false && (
+          <p className="clock-warning" data-testid="clock-unsynced">
+            The clock could not be synchronized: no time server answered. It reads {new Date().toUTCString()}. Device licences expire, so a wrong clock can keep this machine locked: connect a network that reaches a time server, or set the clock in the firmware setup.
+          </p>
+        )}
         <p className="muted">No drive can be erased until the erasure service allows this device.{gate.reason ? ` Reason code: ${gate.reason}.` : ''}</p>
         <button ref={retry} type="button" className="primary big" disabled={busy || !canRetry} onClick={() => actions.retry()}>
           {busy ? 'Checking…' : 'Check again'}

@@ -1,0 +1,168 @@
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../test/support/chromium.js';
+import { startStack } from '../../test/support/stack.js';
+import { BASE_ISO, freePort, personalizedIso, SCREENS_DIR, SLOW, vmIdentity, workDir } from './harness.js';
+import { survivingBlocks, writePattern } from './pattern.js';
+import { Vm, vmSkipReason } from './qemu.js';
+
+const MiB = 1024 * 1024;
+const skip = vmSkipReason(BASE_ISO);
+
+/** Polls the in-VM agent through the host forward until it answers its state. */
+async function waitForAgent(url: string, vm: Vm, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(new URL('/api/state', url), { signal: AbortSignal.timeout(5_000) });
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    if (vm.exitCode !== null) throw new Error(`QEMU exited (${vm.exitCode}) before the agent answered\n${vm.serial().slice(-3000)}`);
+    if (Date.now() > deadline) throw new Error(`the agent did not answer on ${url} within ${timeoutMs / 1000} s\n${vm.serial().slice(-3000)}`);
+    await new Promise((r) => setTimeout(r, 2_000));
+  }
+}
+
+/** Boots a kiosk-mode image whose agent the host reaches at the returned URL. */
+async function bootKiosk(opts: { name: string; firmware: 'uefi' | 'bios'; token: string; dir: string; gatewayPort: number; drives: Array<{ kind: 'nvme' | 'sata'; serial: string; file: string }> }): Promise<{ vm: Vm; url: string }> {
+  const iso = await personalizedIso(opts.dir, opts.name, opts.token, 'erasure.agent_listen=any');
+  const agentHostPort = await freePort();
+  const vm = new Vm({
+    name: opts.name,
+    workDir: opts.dir,
+    firmware: opts.firmware,
+    smbios: vmIdentity(`QEMU-${opts.name.toUpperCase()}-01`),
+    gatewayPort: opts.gatewayPort,
+    agentHostPort,
+    drives: [{ kind: 'cdrom', file: iso, boot: true }, ...opts.drives],
+  });
+  vm.start();
+  const url = `http://127.0.0.1:${agentHostPort}/`;
+  await waitForAgent(url, vm, 20 * 60_000 * (SLOW / 4 + 0.25));
+  return { vm, url };
+}
+
+/** The VM's own screen once the kiosk has drawn on it (Chromium under cage starts after the agent). */
+async function screenOfVm(vm: Vm, name: string, waitMs: number): Promise<void> {
+  await new Promise((r) => setTimeout(r, waitMs));
+  await vm.screendump(join(SCREENS_DIR, `${name}.png`));
+}
+
+describe.skipIf(Boolean(skip))('kiosk run of the boot image in QEMU (OVMF, optical drive)', () => {
+  const work = workDir();
+  let stack: Awaited<ReturnType<typeof startStack>>;
+  let vm: Vm;
+  let url = '';
+  let accountId = '';
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let page: Page;
+  const drives = [
+    { kind: 'nvme' as const, serial: 'NVME-KI-01', file: join(work.dir, 'nvme.img') },
+    { kind: 'sata' as const, serial: 'SATA-KI-01', file: join(work.dir, 'sata.img') },
+  ];
+  const originals = new Map<string, Set<string>>();
+
+  beforeAll(async () => {
+    stack = await startStack();
+    const account = await stack.cli('admin', 'create-account', '--name', 'Kiosk VM Refurb');
+    accountId = String(account.id);
+    const token = await stack.cli('admin', 'mint-device-token', '--account', accountId, '--quota', '10');
+    for (const d of drives) originals.set(d.serial, writePattern(d.file, d.serial, d.kind === 'nvme' ? 16 * MiB : 32 * MiB));
+    ({ vm, url } = await bootKiosk({ name: 'kiosk', firmware: 'uefi', token: String(token.token), dir: work.dir, gatewayPort: Number(new URL(stack.gateway.url).port), drives }));
+    browser = await launchChromium({ viewport: { width: 1280, height: 800 } });
+    page = browser.page;
+  }, 30 * 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    vm?.stop();
+    if (vm) copyFileSync(vm.serialLog, join(SCREENS_DIR, 'kiosk-serial.log'));
+    await stack?.stop();
+    work.cleanup();
+  });
+
+  it('unlocks when the cloud allows the baked-in token, on the VM screen and through the forwarded port', async () => {
+    await page.goto(url);
+    await page.waitForSelector('.unlocked-badge', { timeout: 5 * 60_000 });
+    await expect(page.locator('.unlocked-badge').textContent()).resolves.toMatch(/Unlocked · Kiosk VM Refurb/);
+    await page.screenshot({ path: join(SCREENS_DIR, 'kiosk-unlocked-playwright.png') });
+    // Chromium in the VM draws the same kiosk on the machine's own display.
+    await screenOfVm(vm, 'kiosk-vm-unlocked', 30_000 * SLOW);
+  });
+
+  it('erases both drives from the kiosk flow and shows their certificate numbers', async () => {
+    await page.locator('nav.steps button', { hasText: 'Drives' }).click();
+    await page.waitForSelector('.drive');
+    for (const box of await page.locator('.drive input[type="checkbox"]').all()) {
+      await box.check();
+      await expect.poll(() => box.isChecked()).toBe(true);
+    }
+    const phrase = (await page.locator('.confirm kbd').textContent()) ?? '';
+    expect(phrase).toBe('ERASE 2 DRIVES');
+    await page.locator('#confirm-text').fill(phrase);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-screen="erase"]');
+    const lines = page.locator('.result .certificate');
+    await expect.poll(() => lines.allTextContents(), { timeout: 15 * 60_000, interval: 5_000 }).toEqual([expect.stringMatching(/^Certificate CW-\d{6}/), expect.stringMatching(/^Certificate CW-\d{6}/)]);
+    await page.screenshot({ path: join(SCREENS_DIR, 'kiosk-results-playwright.png') });
+    const certificates = (await stack.cli('admin', 'list-certificates', '--account', accountId)) as Array<{ drive_serial: string; certificate_number: string }>;
+    expect(certificates.map((c) => c.drive_serial).sort()).toEqual(['NVME-KI-01', 'SATA-KI-01']);
+    const shown = (await lines.allTextContents()).map((t) => /CW-\d{6}/.exec(t)?.[0]).sort();
+    expect(shown).toEqual(certificates.map((c) => c.certificate_number).sort());
+    await screenOfVm(vm, 'kiosk-vm-after-erase', 10_000 * SLOW);
+  });
+
+  it('leaves no block of the original pattern on either drive', () => {
+    for (const d of drives) expect({ drive: d.serial, survivors: survivingBlocks(d.file, originals.get(d.serial) ?? new Set()) }).toEqual({ drive: d.serial, survivors: 0 });
+  });
+});
+
+describe.skipIf(Boolean(skip))('a revoked token boots the image to the locked screen (SeaBIOS)', () => {
+  const work = workDir();
+  let stack: Awaited<ReturnType<typeof startStack>>;
+  let vm: Vm;
+  let url = '';
+  const drive = { kind: 'sata' as const, serial: 'SATA-RV-01', file: join(work.dir, 'sata.img') };
+  let original = new Set<string>();
+
+  beforeAll(async () => {
+    stack = await startStack();
+    const account = await stack.cli('admin', 'create-account', '--name', 'Revoked Refurb');
+    const token = await stack.cli('admin', 'mint-device-token', '--account', String(account.id), '--quota', '10');
+    await stack.cli('admin', 'set-token-status', '--jti', String(token.jti), '--status', 'revoked');
+    original = writePattern(drive.file, drive.serial, 16 * MiB);
+    ({ vm, url } = await bootKiosk({ name: 'revoked', firmware: 'bios', token: String(token.token), dir: work.dir, gatewayPort: Number(new URL(stack.gateway.url).port), drives: [drive] }));
+  }, 30 * 60_000);
+
+  afterAll(async () => {
+    vm?.stop();
+    if (vm) copyFileSync(vm.serialLog, join(SCREENS_DIR, 'revoked-serial.log'));
+    await stack?.stop();
+    work.cleanup();
+  });
+
+  it('shows the locked screen with the revocation, and erases nothing', async () => {
+    const browser = await launchChromium({ viewport: { width: 1280, height: 800 } });
+    try {
+      await browser.page.goto(url);
+      await browser.page.waitForSelector('[data-screen="locked"]', { timeout: 5 * 60_000 });
+      await expect(browser.page.locator('.reason').textContent()).resolves.toMatch(/licence has been revoked/);
+      expect(await browser.page.locator('nav.steps, .drive, .confirm').count()).toBe(0);
+      await browser.page.screenshot({ path: join(SCREENS_DIR, 'revoked-locked-playwright.png') });
+    } finally {
+      await browser.close();
+    }
+    await screenOfVm(vm, 'revoked-vm-locked', 30_000 * SLOW);
+    expect(survivingBlocks(drive.file, original)).toBe((16 * MiB) / 4096);
+    const db = (await import('better-sqlite3')).default(join(stack.dataDir, 'cloud.sqlite'), { readonly: true });
+    try {
+      expect(db.prepare('SELECT COUNT(*) FROM wipe_results').pluck().get()).toBe(0);
+    } finally {
+      db.close();
+    }
+  });
+});
