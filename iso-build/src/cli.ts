@@ -10,8 +10,9 @@ import { personalizeIso } from './personalize.js';
 import { buildProjectLayer } from './project-layer.js';
 
 const USAGE = `usage:
-  erasure-iso build [--device-token-file F] [--gateway-url URL] [--boot-args "erasure.mode=..."] [--out ISO]
-      builds iso-build/out/erasure-<version>-amd64.iso and iso-build/out/pxe/ (layers cached in ERASURE_ISO_CACHE)
+  erasure-iso build [--device-token-file F] [--gateway-url URL] [--boot-args "erasure.mode=..."] [--out ISO] [--rebuild-project]
+      builds iso-build/out/erasure-<version>-amd64.iso and iso-build/out/pxe/ (layers cached in ERASURE_ISO_CACHE;
+      --rebuild-project rebuilds the project layer as a code change would)
   erasure-iso personalize BASE.iso --device-token-file F --gateway-url URL [--boot-args "..."] --out OUT.iso
       a copy of BASE.iso carrying the token and gateway, in seconds`;
 
@@ -43,7 +44,7 @@ async function build(values: Record<string, unknown>): Promise<void> {
   const base = await buildBaseLayer({ imageDir, cache, source: DEFAULT_SOURCE });
   const baseTime = seconds(t);
   t = performance.now();
-  const project = await buildProjectLayer({ repo, cache });
+  const project = await buildProjectLayer({ repo, cache, rebuild: values['rebuild-project'] === true });
   const projectTime = seconds(t);
   t = performance.now();
   await assembleIso({ base, project, imageDir, out, personalization, info: { version, built_at: new Date().toISOString(), base_key: base.key, project_key: project.key, suite: DEFAULT_SOURCE.suite } });
@@ -86,6 +87,7 @@ async function main(argv: string[]): Promise<number> {
       'gateway-url': { type: 'string' },
       'boot-args': { type: 'string' },
       out: { type: 'string' },
+      'rebuild-project': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });

@@ -25,7 +25,7 @@ export interface ProjectLayer {
  * dependencies only, as a squashfs stacked over the base by live-boot. Keyed by the built
  * output and the lockfile, so a code change rebuilds this layer alone (seconds, not minutes).
  */
-export async function buildProjectLayer(opts: { repo: string; cache: string }): Promise<ProjectLayer> {
+export async function buildProjectLayer(opts: { repo: string; cache: string; rebuild?: boolean }): Promise<ProjectLayer> {
   const hash = new InputHash().text('lock', readFileSync(join(opts.repo, 'package-lock.json'), 'utf8')).text('mksquashfs', MKSQUASHFS_OPTIONS.join(' '));
   for (const ws of SHIPPED) {
     for (const part of ws.parts) {
@@ -36,6 +36,8 @@ export async function buildProjectLayer(opts: { repo: string; cache: string }): 
     }
   }
   const key = hash.digest();
+  // --rebuild-project: what a code change costs, measured without changing code.
+  if (opts.rebuild) rmSync(join(opts.cache, `project-${key}.squashfs`), { force: true });
   const layer = await cached(join(opts.cache, `project-${key}.squashfs`), async (partial) => {
     const stage = mkdtempSync(join(opts.cache, 'project-'));
     try {

@@ -43,6 +43,8 @@ async function bootKiosk(opts: { name: string; firmware: 'uefi' | 'bios'; token:
   vm.start();
   const url = `http://127.0.0.1:${agentHostPort}/`;
   await waitForAgent(url, vm, 20 * 60_000 * (SLOW / 4 + 0.25));
+  // The machine's own screen as the agent comes up (the kiosk window follows it).
+  await vm.screendump(join(SCREENS_DIR, `${opts.name}-vm-boot.png`));
   return { vm, url };
 }
 
@@ -97,9 +99,10 @@ describe.skipIf(Boolean(skip))('kiosk run of the boot image in QEMU (OVMF, optic
   it('erases both drives from the kiosk flow and shows their certificate numbers', async () => {
     await page.locator('nav.steps button', { hasText: 'Drives' }).click();
     await page.waitForSelector('.drive');
+    // The boxes show the agent's selection: each turns checked once the agent took the click.
     for (const box of await page.locator('.drive input[type="checkbox"]').all()) {
-      await box.check();
-      await expect.poll(() => box.isChecked()).toBe(true);
+      await box.click();
+      await expect.poll(() => box.isChecked(), { timeout: 60_000 }).toBe(true);
     }
     const phrase = (await page.locator('.confirm kbd').textContent()) ?? '';
     expect(phrase).toBe('ERASE 2 DRIVES');
@@ -151,6 +154,8 @@ describe.skipIf(Boolean(skip))('a revoked token boots the image to the locked sc
       await browser.page.goto(url);
       await browser.page.waitForSelector('[data-screen="locked"]', { timeout: 5 * 60_000 });
       await expect(browser.page.locator('.reason').textContent()).resolves.toMatch(/licence has been revoked/);
+      // The guest has no route to any time server (restrict=on), so its clock never synchronized: the screen says so.
+      await expect(browser.page.locator('[data-testid="clock-unsynced"]').textContent()).resolves.toMatch(/clock could not be synchronized/);
       expect(await browser.page.locator('nav.steps, .drive, .confirm').count()).toBe(0);
       await browser.page.screenshot({ path: join(SCREENS_DIR, 'revoked-locked-playwright.png') });
     } finally {

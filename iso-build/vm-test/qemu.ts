@@ -22,7 +22,7 @@ export interface VmOptions {
   readonly smbios: { manufacturer: string; product: string; serial: string; uuid: string };
   /** Host loopback port the guest reaches as http://10.0.2.100:8787 (the gateway). */
   readonly gatewayPort: number;
-  /** Host loopback port forwarded to the guest agent's 7070. */
+  /** Host loopback port forwarded to the guest's 7071 (the proxy to the agent that erasure.agent_listen=any starts). */
   readonly agentHostPort?: number;
   readonly memoryMiB?: number;
 }
@@ -96,7 +96,7 @@ export class Vm {
     const net = [
       'user,id=n0,restrict=on',
       `guestfwd=tcp:10.0.2.100:8787-cmd:${process.execPath} ${RELAY} 127.0.0.1 ${o.gatewayPort}`,
-      ...(o.agentHostPort ? [`hostfwd=tcp:127.0.0.1:${o.agentHostPort}-:7070`] : []),
+      ...(o.agentHostPort ? [`hostfwd=tcp:127.0.0.1:${o.agentHostPort}-:7071`] : []),
     ].join(',');
     const firmware: string[] = [];
     if (o.firmware === 'uefi') {

@@ -11,8 +11,9 @@ export interface BootOptions {
   /** `erasure.gateway=URL` overrides the gateway URL baked into the image. */
   readonly gatewayUrl?: string;
   /**
-   * `erasure.agent_listen=any`: the agent listens on every interface, so a kiosk on another
-   * machine (the QEMU test's host) can drive it. For test rigs only; the default is loopback.
+   * `erasure.agent_listen=any`: a proxy offers the agent's loopback API on port 7071 of every
+   * interface, so a kiosk on another machine (the QEMU test's host) can drive it. For test rigs
+   * only; the agent itself always binds loopback.
    */
   readonly agentListenAny: boolean;
 }

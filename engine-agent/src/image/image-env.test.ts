@@ -56,8 +56,11 @@ describe('the image boot step', () => {
     expect([existsSync(join(paths.runDir, 'mode-kiosk')), existsSync(join(paths.runDir, 'mode-headless'))]).toEqual([false, true]);
   });
 
-  it('listens on every interface only when asked on the command line', () => {
+  it('offers the agent API beyond loopback (the 7071 proxy) only when asked on the command line', () => {
+    prepareImageEnv('', paths);
+    expect(existsSync(join(paths.runDir, 'remote-kiosk'))).toBe(false);
     prepareImageEnv('erasure.agent_listen=any', paths);
-    expect(env()).toContain('HOST=0.0.0.0\n');
+    expect(existsSync(join(paths.runDir, 'remote-kiosk'))).toBe(true);
+    expect(env()).toContain('HOST=127.0.0.1\n');
   });
 });

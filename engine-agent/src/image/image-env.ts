@@ -56,7 +56,7 @@ export function prepareImageEnv(cmdline: string, paths: ImagePaths = IMAGE_PATHS
     chmodSync(tokenFile, 0o600);
   }
   const lines = [
-    `HOST=${options.agentListenAny ? '0.0.0.0' : '127.0.0.1'}`,
+    'HOST=127.0.0.1',
     'PORT=7070',
     'DATA_DIR=/var/lib/erasure',
     `ERASURE_DEVICE_TOKEN_FILE=${tokenFile}`,
@@ -68,5 +68,8 @@ export function prepareImageEnv(cmdline: string, paths: ImagePaths = IMAGE_PATHS
   rmSync(join(paths.runDir, 'mode-kiosk'), { force: true });
   rmSync(join(paths.runDir, 'mode-headless'), { force: true });
   writeFileSync(join(paths.runDir, `mode-${options.mode}`), '');
+  // erasure.agent_listen=any starts a proxy to the loopback API on port 7071 (test rigs only).
+  if (options.agentListenAny) writeFileSync(join(paths.runDir, 'remote-kiosk'), '');
+  else rmSync(join(paths.runDir, 'remote-kiosk'), { force: true });
   return { options, gatewayUrl, gatewaySource, tokenSource };
 }
