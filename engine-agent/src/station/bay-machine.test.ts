@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { EMPTY_BAY, REMOVED_DURING_ERASE, stepBay, type BayEvent, type BayState, type DriveFacts } from './bay-machine.js';
+
+const drive: DriveFacts = { device: '/dev/sdb', model: 'ST2000DM008', serial: 'ZFL0ABCD', sizeBytes: 2e12, health: 'passed' };
+const other: DriveFacts = { device: '/dev/sdc', model: 'WDC WD20EZRZ', serial: 'WD-WCC4M1', sizeBytes: 2e12, health: 'unknown' };
+const run = (events: BayEvent[], from: BayState = EMPTY_BAY) => events.reduce(stepBay, from);
+
+const detected = run([{ type: 'inserted', drive }]);
+const checkingIn = run([{ type: 'auto_start' }], detected);
+const erasing = run([{ type: 'checkin_allowed', jobId: 'job-1' }], checkingIn);
+const verifying = run([{ type: 'verify_started' }], erasing);
+const passed = run([{ type: 'erase_passed' }], verifying);
+
+describe('a bay of the hotswap station', () => {
+  it('detects an inserted drive with its model, serial, size and SMART health', () => {
+    expect(detected).toEqual({ state: 'detected', drive });
+  });
+
+  it('starts at once under the auto-start policy: detected, then checking in', () => {
+    expect(checkingIn).toEqual({ state: 'checking_in', drive });
+  });
+
+  it('waits for the operator under the confirm policy, and can be put back', () => {
+    const waiting = run([{ type: 'await_confirmation' }], detected);
+    expect(waiting).toEqual({ state: 'awaiting_confirmation', drive });
+    expect(stepBay(waiting, { type: 'confirm' })).toEqual({ state: 'checking_in', drive });
+    expect(stepBay(waiting, { type: 'cancelled' })).toEqual({ state: 'detected', drive });
+  });
+
+  it('erases once the check-in is allowed, carrying the job id it issued', () => {
+    expect(erasing).toEqual({ state: 'erasing', drive, jobId: 'job-1' });
+  });
+
+  it('leaves the drive untouched and shows the reason when the check-in is denied', () => {
+    expect(stepBay(checkingIn, { type: 'checkin_denied', reason: 'quota_exceeded' })).toEqual({ state: 'failed', drive, reason: 'quota_exceeded', untouched: true });
+  });
+
+  it('shows method, pass, percent, rate and ETA while erasing', () => {
+    const progress = { method: 'overwrite', pass: 1, percent: 42, bytesPerSecond: 180e6, etaSeconds: 600 };
+    expect(stepBay(erasing, { type: 'progress', progress })).toEqual({ state: 'erasing', drive, jobId: 'job-1', progress });
+  });
+
+  it('verifies, then passes, then shows the certificate number once issued', () => {
+    expect(verifying).toEqual({ state: 'verifying', drive, jobId: 'job-1' });
+    expect(stepBay(verifying, { type: 'verify_progress', percent: 70 })).toMatchObject({ state: 'verifying', percent: 70 });
+    expect(passed).toEqual({ state: 'passed', drive, jobId: 'job-1' });
+    expect(stepBay(passed, { type: 'certificate', number: 'CW-000123' })).toEqual({ state: 'passed', drive, jobId: 'job-1', certificateNumber: 'CW-000123' });
+  });
+
+  it('passes straight from erasing for a firmware erase that has no separate verify pass', () => {
+    expect(stepBay(erasing, { type: 'erase_passed' })).toEqual({ state: 'passed', drive, jobId: 'job-1' });
+  });
+
+  it('fails with the reason when the erase or the verify fails', () => {
+    expect(stepBay(erasing, { type: 'erase_failed', reason: 'io_error' })).toEqual({ state: 'failed', drive, jobId: 'job-1', reason: 'io_error', untouched: false });
+    expect(stepBay(verifying, { type: 'erase_failed', reason: 'not_verified' })).toMatchObject({ state: 'failed', reason: 'not_verified' });
+  });
+
+  it('can be cancelled on its own while erasing or verifying', () => {
+    expect(stepBay(erasing, { type: 'cancelled' })).toMatchObject({ state: 'failed', reason: 'cancelled by the operator', jobId: 'job-1' });
+    expect(stepBay(verifying, { type: 'cancelled' })).toMatchObject({ state: 'failed', reason: 'cancelled by the operator' });
+  });
+});
+
+describe('pulling a drive out of a bay', () => {
+  it.each([
+    ['checking in', checkingIn, 'checking_in', undefined],
+    ['erasing', erasing, 'erasing', 'job-1'],
+    ['verifying', verifying, 'verifying', 'job-1'],
+  ] as const)('while %s fails it with "removed during erase", remembering the phase', (_label, from, during, jobId) => {
+    expect(stepBay(from, { type: 'removed' })).toEqual({ state: 'pulled', drive, during, reason: REMOVED_DURING_ERASE, ...(jobId ? { jobId } : {}) });
+  });
+
+  it.each([
+    ['detected', detected],
+    ['waiting for confirmation', run([{ type: 'await_confirmation' }], detected)],
+    ['passed', passed],
+    ['failed', stepBay(checkingIn, { type: 'checkin_denied', reason: 'revoked' })],
+    ['pulled', stepBay(erasing, { type: 'removed' })],
+  ] as const)('when %s just empties the bay', (_label, from) => {
+    expect(stepBay(from, { type: 'removed' })).toEqual(EMPTY_BAY);
+  });
+
+  it('starts over when the pulled drive is put back', () => {
+    const pulled = stepBay(erasing, { type: 'removed' });
+    expect(stepBay(pulled, { type: 'inserted', drive })).toEqual({ state: 'detected', drive });
+  });
+
+  it('starts over for the next drive after a pass or a failure', () => {
+    expect(stepBay(passed, { type: 'inserted', drive: other })).toEqual({ state: 'detected', drive: other });
+  });
+});
+
+describe('events that make no sense in a state are ignored', () => {
+  it('a late progress report after a pull-out does not revive the bay', () => {
+    const pulled = stepBay(erasing, { type: 'removed' });
+    expect(stepBay(pulled, { type: 'progress', progress: { method: 'overwrite', pass: 1, percent: 50 } })).toBe(pulled);
+  });
+
+  it('an insert reported while a drive is being erased does not restart it', () => {
+    expect(stepBay(erasing, { type: 'inserted', drive: other })).toBe(erasing);
+  });
+
+  it.each<[string, BayState, BayEvent]>([
+    ['confirm on an empty bay', EMPTY_BAY, { type: 'confirm' }],
+    ['a check-in answer while detected', detected, { type: 'checkin_allowed', jobId: 'x' }],
+    ['a second confirmation while checking in', checkingIn, { type: 'confirm' }],
+    ['a certificate before the pass', erasing, { type: 'certificate', number: 'CW-1' }],
+    ['erase success after a failure', stepBay(erasing, { type: 'erase_failed', reason: 'io_error' }), { type: 'erase_passed' }],
+  ])('%s', (_label, from, event) => {
+    expect(stepBay(from, event)).toBe(from);
+  });
+});

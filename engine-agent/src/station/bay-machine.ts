@@ -1,0 +1,111 @@
+/** What the station knows of a drive once it is seated. */
+export interface DriveFacts {
+  readonly device: string;
+  readonly model?: string;
+  readonly serial?: string;
+  readonly sizeBytes?: number;
+  /** SMART overall health: passed, failed, or unknown (no SMART, a USB bridge that hides it). */
+  readonly health: 'passed' | 'failed' | 'unknown';
+}
+
+export interface EraseProgressFacts {
+  readonly method: string;
+  readonly pass: number;
+  readonly percent: number;
+  readonly bytesPerSecond?: number;
+  readonly etaSeconds?: number;
+}
+
+/** Where the work on a bay stood when its drive was pulled. */
+export type ActivePhase = 'checking_in' | 'erasing' | 'verifying';
+
+/** One bay of the station (STYLE C: each state carries only its own data). */
+export type BayState =
+  | { readonly state: 'empty' }
+  | { readonly state: 'detected'; readonly drive: DriveFacts }
+  | { readonly state: 'awaiting_confirmation'; readonly drive: DriveFacts }
+  | { readonly state: 'checking_in'; readonly drive: DriveFacts }
+  | { readonly state: 'erasing'; readonly drive: DriveFacts; readonly jobId: string; readonly progress?: EraseProgressFacts }
+  | { readonly state: 'verifying'; readonly drive: DriveFacts; readonly jobId: string; readonly percent?: number }
+  | { readonly state: 'passed'; readonly drive: DriveFacts; readonly jobId: string; readonly certificateNumber?: string }
+  | { readonly state: 'failed'; readonly drive: DriveFacts; readonly reason: string; readonly jobId?: string; readonly untouched: boolean }
+  | { readonly state: 'pulled'; readonly drive: DriveFacts; readonly during: ActivePhase; readonly reason: string; readonly jobId?: string };
+
+export type BayEvent =
+  | { readonly type: 'inserted'; readonly drive: DriveFacts }
+  | { readonly type: 'removed' }
+  /** Policy: confirm per drive; the station sends it right after `inserted`. */
+  | { readonly type: 'await_confirmation' }
+  /** The operator confirmed this drive. */
+  | { readonly type: 'confirm' }
+  /** Policy: auto-start on insert; the station sends it right after `inserted`. */
+  | { readonly type: 'auto_start' }
+  | { readonly type: 'checkin_allowed'; readonly jobId: string }
+  | { readonly type: 'checkin_denied'; readonly reason: string }
+  | { readonly type: 'progress'; readonly progress: EraseProgressFacts }
+  | { readonly type: 'verify_started' }
+  | { readonly type: 'verify_progress'; readonly percent: number }
+  | { readonly type: 'erase_passed' }
+  | { readonly type: 'erase_failed'; readonly reason: string }
+  | { readonly type: 'certificate'; readonly number: string }
+  /** The operator cancelled this bay's erase. */
+  | { readonly type: 'cancelled' };
+
+export const EMPTY_BAY: BayState = { state: 'empty' };
+
+/** The reason a drive pulled mid-erase is reported with (its failed wipe result says this). */
+export const REMOVED_DURING_ERASE = 'removed during erase';
+
+/**
+ * One bay's next state. Pure: the station runs the effects (check-in, erase, reporting) and
+ * feeds their outcomes back as events. An event that makes no sense in the current state is
+ * ignored (the same state comes back), so a late progress report after a pull-out, or a second
+ * confirmation, cannot move a bay anywhere it should not be.
+ */
+export function stepBay(s: BayState, e: BayEvent): BayState {
+  // A drive seated into a bay that is not empty: the old drive is gone (its remove was missed
+  // or debounced away), so whatever ran there is over and the new drive starts from the top.
+  if (e.type === 'inserted') {
+    if (s.state === 'checking_in' || s.state === 'erasing' || s.state === 'verifying') return s;
+    return { state: 'detected', drive: e.drive };
+  }
+  if (e.type === 'removed') {
+    if (s.state === 'checking_in' || s.state === 'erasing' || s.state === 'verifying') {
+      return { state: 'pulled', drive: s.drive, during: s.state, reason: REMOVED_DURING_ERASE, ...('jobId' in s ? { jobId: s.jobId } : {}) };
+    }
+    return EMPTY_BAY;
+  }
+  switch (s.state) {
+    case 'detected':
+      if (e.type === 'auto_start') return { state: 'checking_in', drive: s.drive };
+      if (e.type === 'await_confirmation') return { state: 'awaiting_confirmation', drive: s.drive };
+      return s;
+    case 'awaiting_confirmation':
+      if (e.type === 'confirm') return { state: 'checking_in', drive: s.drive };
+      if (e.type === 'cancelled') return { state: 'detected', drive: s.drive };
+      return s;
+    case 'checking_in':
+      if (e.type === 'checkin_allowed') return { state: 'erasing', drive: s.drive, jobId: e.jobId };
+      // A denial (quota, revoked, inactive account, unreachable) leaves the drive untouched.
+      if (e.type === 'checkin_denied') return { state: 'failed', drive: s.drive, reason: e.reason, untouched: true };
+      return s;
+    case 'erasing':
+      if (e.type === 'progress') return { ...s, progress: e.progress };
+      if (e.type === 'verify_started') return { state: 'verifying', drive: s.drive, jobId: s.jobId };
+      if (e.type === 'erase_passed') return { state: 'passed', drive: s.drive, jobId: s.jobId };
+      if (e.type === 'erase_failed') return { state: 'failed', drive: s.drive, jobId: s.jobId, reason: e.reason, untouched: false };
+      if (e.type === 'cancelled') return { state: 'failed', drive: s.drive, jobId: s.jobId, reason: 'cancelled by the operator', untouched: false };
+      return s;
+    case 'verifying':
+      if (e.type === 'verify_progress') return { ...s, percent: e.percent };
+      if (e.type === 'erase_passed') return { state: 'passed', drive: s.drive, jobId: s.jobId };
+      if (e.type === 'erase_failed') return { state: 'failed', drive: s.drive, jobId: s.jobId, reason: e.reason, untouched: false };
+      if (e.type === 'cancelled') return { state: 'failed', drive: s.drive, jobId: s.jobId, reason: 'cancelled by the operator', untouched: false };
+      return s;
+    case 'passed':
+      if (e.type === 'certificate') return { ...s, certificateNumber: e.number };
+      return s;
+    default:
+      return s;
+  }
+}

@@ -1,0 +1,75 @@
+import type { SysfsReader } from '../probes/sysfs-block.js';
+
+/** How a slot is wired: what the bay view and the chassis map's `connector` keep. */
+export interface Connector {
+  readonly transport: 'sata' | 'sas' | 'nvme' | 'usb' | 'scsi';
+  /** PCI address of the controller (HBA, AHCI, NVMe, USB host). */
+  readonly controller: string;
+  readonly port?: string;
+  readonly phy?: number;
+  readonly expander?: string;
+  readonly target?: string;
+  readonly usbPath?: string;
+  /** SES enclosure slot, where the backplane has an enclosure processor. */
+  readonly enclosure?: { readonly id: string; readonly slot: string };
+}
+
+/** The stable physical identity of a slot (never /dev/sdX, which changes with insertion order). */
+export interface Lane {
+  readonly lane: string;
+  readonly connector: Connector;
+}
+
+/**
+ * The lane of a disk from its udev `ID_PATH` (the name under /dev/disk/by-path), e.g.
+ *   pci-0000:00:1f.2-ata-3.0                       SATA port 3 of an AHCI controller
+ *   pci-0000:03:00.0-sas-exp0x500605b0000272bf-phy5-lun-0   phy 5 of a SAS expander
+ *   pci-0000:03:00.0-sas-phy2-lun-0                 phy 2 of a SAS HBA, direct attach
+ *   pci-0000:02:00.0-nvme-1                         an NVMe controller (its PCIe slot)
+ *   pci-0000:00:14.0-usb-0:3.2:1.0-scsi-0:0:0:0     port 3.2 of a USB dock
+ *   pci-0000:00:03.0-scsi-0:0:1:0                   a SCSI target (virtio-scsi, VMware)
+ * Undefined when the path names nothing the station can map to a bay.
+ */
+export function laneFromIdPath(idPath: string | undefined): Lane | undefined {
+  if (!idPath) return undefined;
+  const pci = /^pci-([0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7])-(.+)$/i.exec(idPath);
+  if (!pci) return undefined;
+  const controller = pci[1] as string;
+  const rest = pci[2] as string;
+  let m: RegExpExecArray | null;
+  if ((m = /^ata-(\d+)(?:\.(\d+))?$/.exec(rest))) {
+    return { lane: idPath, connector: { transport: 'sata', controller, port: m[2] && m[2] !== '0' ? `${m[1]}.${m[2]}` : (m[1] as string) } };
+  }
+  if ((m = /^sas-exp(0x[0-9a-f]+)-phy(\d+)-lun-\d+$/i.exec(rest))) {
+    return { lane: idPath, connector: { transport: 'sas', controller, expander: m[1] as string, phy: Number(m[2]) } };
+  }
+  if ((m = /^sas-phy(\d+)-lun-\d+$/.exec(rest))) return { lane: idPath, connector: { transport: 'sas', controller, phy: Number(m[1]) } };
+  if ((m = /^nvme-(\d+)$/.exec(rest))) return { lane: `pci-${controller}-nvme`, connector: { transport: 'nvme', controller } };
+  if ((m = /^usb-([\d:.]+)-scsi-([\d:]+)$/.exec(rest))) return { lane: idPath, connector: { transport: 'usb', controller, usbPath: m[1] as string, target: m[2] as string } };
+  if ((m = /^scsi-(\d+:\d+:\d+:\d+)$/.exec(rest))) return { lane: idPath, connector: { transport: 'scsi', controller, target: m[1] as string } };
+  return undefined;
+}
+
+/**
+ * The SES slot of a disk behind an enclosure processor: the kernel links it as
+ * `/sys/class/block/<name>/device/enclosure_device:<slot>`, and the enclosure's `id` (its SAS
+ * address) names the backplane. A slot survives recabling the expander, so it outranks the phy.
+ */
+export async function enclosureSlotOf(sys: SysfsReader, kernelName: string): Promise<{ id: string; slot: string } | undefined> {
+  const entries = await sys.listDir(`/sys/class/block/${kernelName}/device`);
+  const link = entries.find((e) => e.startsWith('enclosure_device:'));
+  if (!link) return undefined;
+  const slotDir = await sys.realPath(`/sys/class/block/${kernelName}/device/${link}`);
+  const enclosureDir = slotDir?.split('/').slice(0, -1).join('/');
+  const id = enclosureDir ? (await sys.readText(`${enclosureDir}/id`))?.trim() : undefined;
+  return { id: id || (enclosureDir?.split('/').at(-1) ?? 'enclosure'), slot: link.slice('enclosure_device:'.length) };
+}
+
+/** The lane of a disk: its SES slot where there is one, else its udev path. */
+export async function resolveLane(sys: SysfsReader, kernelName: string, idPath: string | undefined): Promise<Lane | undefined> {
+  const byPath = laneFromIdPath(idPath);
+  if (!byPath) return undefined;
+  const enclosure = await enclosureSlotOf(sys, kernelName);
+  if (!enclosure) return byPath;
+  return { lane: `enclosure-${enclosure.id}-slot-${enclosure.slot.replace(/\s+/g, '_')}`, connector: { ...byPath.connector, enclosure } };
+}
