@@ -6,3 +6,4 @@ export * from './validate.js';
 export * from './signing/service-hmac.js';
 export * from './signing/device-token.js';
 export * from './image-layout.js';
+export * from './station-components.js';

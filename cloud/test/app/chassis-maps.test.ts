@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fingerprint, startCloud, type Cloud } from '../helpers.js';
+import { addUser, signIn } from '../web-helpers.js';
 
 const SAVE = '/internal/chassis_maps';
 const LOOKUP = '/internal/chassis_maps/lookup';
@@ -78,5 +79,38 @@ describe('chassis maps (spec 2, 4.2)', () => {
     const stranger = cloud.token(cloud.account('Other').id, { product: 'hotswap' });
     const res = await cloud.post(LOOKUP, { jti: stranger.jti, system: { uuid: UUID, serial: SERIAL } });
     expect(res.json).toEqual({ found: false });
+  });
+});
+
+describe('the chassis asset in the web app shows its bay map (hotswap station)', () => {
+  let cloud: Cloud;
+  afterEach(() => cloud.close());
+
+  it('returns the bays as the wizard labelled them with the asset, and none for an ordinary machine', async () => {
+    cloud = await startCloud();
+    const account = cloud.account();
+    const jti = cloud.token(account.id, { product: 'hotswap' }).jti;
+    const bays = [
+      { lane: 'pci-0000:00:03.0-scsi-0:0:0:0', label: 'Bay 1', connector: { transport: 'scsi' } },
+      { lane: 'pci-0000:00:03.0-scsi-0:0:1:0', label: 'Bay 2', connector: { transport: 'scsi' } },
+    ];
+    const saved = await cloud.post(SAVE, { jti, record_id: 'CW-20261122-120000', engine_version: '1.4.0', fingerprint: fingerprint(UUID, SERIAL), map: { name: 'Front cage', bays } });
+    await addUser(cloud, account.id, 'technician', 'tech@acme.test');
+    const tech = await signIn(cloud, 'tech@acme.test');
+    const detail = (await tech.get(`/app/api/assets/${saved.json.asset_id}`)).json;
+    expect(detail.chassis_map).toEqual({ id: saved.json.chassis_map_id, name: 'Front cage', bays, updated_at: expect.any(String) });
+    const plain = await cloud.post('/internal/assets', { jti, record_id: 'CW-20261122-120100', engine_version: '1.4.0', fingerprint: fingerprint('11111111-2222-4333-8444-555566667777', 'OTHER1') });
+    expect((await tech.get(`/app/api/assets/${plain.json.asset_id}`)).json.chassis_map).toBeNull();
+  });
+
+  it('never shows another account\u2019s map', async () => {
+    cloud = await startCloud();
+    const owner = cloud.account('Owner');
+    const jti = cloud.token(owner.id, { product: 'hotswap' }).jti;
+    const saved = await cloud.post(SAVE, { jti, record_id: 'CW-20261122-120000', engine_version: '1.4.0', fingerprint: fingerprint(UUID, SERIAL), map: { name: 'Front cage', bays: [{ lane: 'l1', label: 'Bay 1' }] } });
+    const stranger = cloud.account('Stranger');
+    await addUser(cloud, stranger.id, 'admin', 'admin@stranger.test');
+    const who = await signIn(cloud, 'admin@stranger.test');
+    expect((await who.get(`/app/api/assets/${saved.json.asset_id}`)).status).toBe(404);
   });
 });

@@ -1,3 +1,4 @@
+import { stationToolComponents } from '@erasure/shared';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -165,5 +166,23 @@ describe('certificate and report PDFs', () => {
     expect(text).toContain('No source machine was matched');
     expect(text).toContain('No operator notes were recorded.');
     expect(text).toContain('Not reported');
+  });
+
+  test('a hotswap wipe\u2019s report names the station bay and the chassis map it came from', async () => {
+    const base = sampleReport(content, signature);
+    const hotswap = { ...base, fingerprint: null, wipeResult: { ...base.wipeResult, job_id: '6f1c2b9e-3a4d-4e5f-8a9b-0c1d2e3f4a5b', tool_components: stationToolComponents('erasure-agent 0.1.0', { bay: 'Bay 7', chassis: 'Supermicro 846 front' }) } };
+    const sut = await renderErasureReportPdf({ ...hotswap, certificate: { ...content, source_machine: null } }, { fonts });
+    const path = join(dir, 'hotswap.pdf');
+    writeFileSync(path, sut);
+    const text = pdfText(path);
+    // Headings and labels print in capitals.
+    expect(text).toContain('STATION BAY');
+    expect(text).toContain('Bay 7');
+    expect(text).toContain('CHASSIS MAP');
+    expect(text).toContain('Supermicro 846 front');
+  });
+
+  test('an engine wipe\u2019s report has no station bay section', () => {
+    expect(pdfText(reportPath)).not.toContain('STATION BAY');
   });
 });

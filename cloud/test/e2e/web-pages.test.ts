@@ -26,6 +26,7 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let ids: Record<string, string>;
   let engineJti: string;
+  let hotswapJti: string;
   let assetId: string;
   let certificate: { public_id: string; certificate_number: string };
 
@@ -33,7 +34,7 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
     buildPagesIfStale();
     cloud = await startListeningCloud();
     receiver = await startReceiver();
-    ({ ids, engineJti, assetId, certificate } = await seedGrid(cloud));
+    ({ ids, engineJti, hotswapJti, assetId, certificate } = await seedGrid(cloud));
     browser = await launchBrowser();
     page = browser.page;
   }, 120_000);
@@ -180,6 +181,24 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
     expect(await page.locator('[data-testid="section-notes"]').innerText()).toContain('Hinge cracked');
     expect(await page.locator('[data-testid="section-displays"]').innerText()).toContain('AUO-5F3D');
     await screenshot(page, '05-asset-detail');
+  });
+
+  it('shows a hotswap station\u2019s chassis with its bay map', async () => {
+    const bays = ['Bay 1', 'Bay 2', 'Bay 3'].map((label, i) => ({ lane: `pci-0000:00:03.0-scsi-0:0:${i}:0`, label, connector: { transport: 'scsi' } }));
+    const saved = await cloud.internal('/internal/chassis_maps', {
+      jti: hotswapJti,
+      record_id: 'CW-20261122-110000',
+      engine_version: '1.4.0',
+      fingerprint: { system: { manufacturer: 'Supermicro', product: 'SSG-6049P', serial: 'S4122ABC', uuid: '00000000-0000-4000-8000-ac1f6b000001' } },
+      map: { name: 'Front 24-bay cage', bays },
+    });
+    expect(saved.status).toBe(201);
+    await page.goto(`${cloud.base}/assets/${saved.json.asset_id}`);
+    const section = page.locator('[data-testid="section-bay-map"]');
+    await section.waitFor();
+    expect(await section.locator('h2, h3').first().innerText()).toContain('Front 24-bay cage');
+    expect(await section.locator('tbody tr').allInnerTexts()).toEqual(bays.map((b) => expect.stringContaining(b.label)));
+    await screenshot(page, '05b-chassis-bay-map');
   });
 
   it('suspends a token on /devices, and the next internal verify for that jti answers 403 suspended', async () => {

@@ -81,5 +81,5 @@ export async function seedGrid(cloud: RunningCloud) {
     public_id: string;
     certificate_number: string;
   };
-  return { ids, engineJti, assetId: asset.json.asset_id as string, certificate };
+  return { ids, engineJti, hotswapJti, assetId: asset.json.asset_id as string, certificate };
 }

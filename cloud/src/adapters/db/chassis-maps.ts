@@ -25,3 +25,13 @@ export function findChassisMap(db: ReadonlyDb, accountId: number, hardwareUid: s
   const row = lookup.get(accountId, hardwareUid) as { name: string; bays: string } | undefined;
   return row && { name: row.name, bays: JSON.parse(row.bays) as Bay[] };
 }
+
+/** The bay map saved for a chassis asset (the station's own machine), with when it was last saved. */
+export function findChassisMapOfAsset(db: ReadonlyDb, accountId: number, assetPublicId: string): (ChassisMap & { id: string; updated_at: string }) | undefined {
+  const row = prepared(
+    db,
+    `SELECT m.public_id, m.name, m.bays, m.updated_at FROM chassis_maps m JOIN assets a ON a.id = m.asset_id
+     WHERE a.public_id = ? AND m.account_id = ? ORDER BY m.updated_at DESC LIMIT 1`,
+  ).get(assetPublicId, accountId) as { public_id: string; name: string; bays: string; updated_at: string } | undefined;
+  return row && { id: row.public_id, name: row.name, bays: JSON.parse(row.bays) as Bay[], updated_at: row.updated_at };
+}

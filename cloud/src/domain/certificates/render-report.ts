@@ -1,3 +1,4 @@
+import { stationBayOf } from '@erasure/shared';
 import { signatureFingerprint } from './certificate-content.js';
 import type { FontSource } from './fonts.js';
 import { formatBytes, formatCapacityGb, formatDuration, formatTimestamp, formatUnknown } from './format.js';
@@ -78,6 +79,7 @@ export async function renderErasureReportPdf(report: ErasureReportData, deps: Re
     wipeRecordRows(report.wipeResult),
   );
 
+  drawStationBay(frame, report);
   drawMachine(frame, report);
 
   drawSectionHeading(frame, 'Hardware tests');
@@ -107,6 +109,18 @@ export async function renderErasureReportPdf(report: ErasureReportData, deps: Re
     subject: `Erasure report for drive ${c.drive.serial ?? 'unknown serial'}`,
     keywords: [c.certificate_number, c.certificate_id, 'erasure report'],
   });
+}
+
+/** Hotswap wipes: the bay the drive sat in and the chassis map that names it (from tool_components). */
+function drawStationBay(frame: Frame, report: ErasureReportData): void {
+  const where = stationBayOf(report.wipeResult.tool_components);
+  if (!where) return;
+  drawSectionHeading(frame, 'Station bay');
+  drawFieldGrid(frame, [
+    { label: 'Bay', value: where.bay },
+    { label: 'Chassis map', value: where.chassis ?? null, span: 3 },
+  ], 4, 3);
+  frame.y -= 6;
 }
 
 function drawMachine(frame: Frame, report: ErasureReportData): void {

@@ -1,3 +1,4 @@
+import { findChassisMapOfAsset } from '../../adapters/db/chassis-maps.js';
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC_API_ERRORS } from '@erasure/shared';
 import { findAssetDetail, listAssetSummaries } from '../../adapters/db/asset-reads.js';
@@ -28,6 +29,7 @@ export function registerAppAssets(app: FastifyInstance, deps: { db: ReadonlyDb }
     const { account } = sessionOf(request);
     const row = findAssetDetail(deps.db, account.id, (request.params as { id: string }).id);
     if (!row) return reply.code(404).send({ error: PUBLIC_API_ERRORS.assetNotFound });
-    return toAssetDetail(row, account.publicId);
+    // The web app adds the bay map of a station's chassis to the public asset shape.
+    return { ...toAssetDetail(row, account.publicId), chassis_map: findChassisMapOfAsset(deps.db, account.id, row.public_id) ?? null };
   });
 }

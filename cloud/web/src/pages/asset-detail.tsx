@@ -11,12 +11,46 @@ const OWN_SECTIONS = ['system', 'baseboard', 'bios', 'firmware', 'tpm', 'cpu', '
 
 const TEST_TONES: Record<string, Tone> = { passed: 'pass', failed: 'fail', detected: 'info', not_applicable: 'neutral', not_started: 'neutral' };
 
+/** The web app's asset: the public shape plus the bay map when the asset is a station's chassis. */
+type AppAssetDetail = AssetDetail & {
+  chassis_map: { id: string; name: string; updated_at: string; bays: { lane: string; label: string; connector?: Record<string, unknown> }[] } | null;
+};
+
+/** A hotswap station's chassis: its bays as the mapping wizard labelled them. */
+function BayMap({ map }: { map: NonNullable<AppAssetDetail['chassis_map']> }) {
+  return (
+    <Section title={`Bay map · ${map.name}`} testId="section-bay-map">
+      <p className="muted">
+        {map.bays.length} bays, saved {formatDateTime(map.updated_at)} by the station&rsquo;s mapping wizard.
+      </p>
+      <table className="table">
+        <thead>
+          <tr>
+            <th>Bay</th>
+            <th>Lane</th>
+            <th>Connection</th>
+          </tr>
+        </thead>
+        <tbody>
+          {map.bays.map((b) => (
+            <tr key={b.lane}>
+              <td>{b.label}</td>
+              <td className="mono">{b.lane}</td>
+              <td>{typeof b.connector?.transport === 'string' ? b.connector.transport.toUpperCase() : '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Section>
+  );
+}
+
 /** `/assets/:id`: one machine, its fingerprint rendered by section. */
 export function AssetDetailPage({ id }: { id: string }) {
-  const [asset, setAsset] = useState<AssetDetail | null>(null);
+  const [asset, setAsset] = useState<AppAssetDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    getJson<AssetDetail>(`/app/api/assets/${encodeURIComponent(id)}`).then(setAsset, (e: unknown) =>
+    getJson<AppAssetDetail>(`/app/api/assets/${encodeURIComponent(id)}`).then(setAsset, (e: unknown) =>
       setError(e instanceof Error ? e.message : String(e)),
     );
   }, [id]);
@@ -50,6 +84,7 @@ export function AssetDetailPage({ id }: { id: string }) {
           }}
         />
       </section>
+      {asset.chassis_map && <BayMap map={asset.chassis_map} />}
       <div className="grid-2">
         <Section title="System" testId="section-system">
           <Fields
