@@ -1,7 +1,7 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { recordIdAt, type Fingerprint } from '@erasure/shared';
+import { recordIdAt, stationToolComponents, type Fingerprint, type Product, type StationBay } from '@erasure/shared';
 import { createCloudClient, denialReason, type CloudClient } from './adapters/cloud-client.js';
 import type { Runner } from './adapters/runner.js';
 import type { SystemView } from './adapters/system-view.js';
@@ -115,20 +115,24 @@ export interface RunFrom {
   readonly fingerprint?: () => Promise<Fingerprint>;
   /** Aborts gateway calls and retry waits (serve's shutdown). */
   readonly signal?: AbortSignal;
+  /** `hotswap`: a station bay, checked in per drive with an unsuffixed job id (spec sequence, step 7). Default engine. */
+  readonly product?: Product;
+  /** Where the drive was erased, for a station bay: carried in tool_components to the certificate. */
+  readonly bay?: StationBay;
 }
 
 /** Runs one session over the selected drives (none: only health, verify and the asset report) and returns its terminal state. */
 export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[], hooks: SessionHooks = {}, from: RunFrom = {}): Promise<Session> {
   const client = await openCloud(env, from.signal);
   const ctx: SessionContext = {
-    product: 'engine',
+    product: from.product ?? 'engine',
     drives: drives.map((d) => {
       if (!d.plan.ok) throw new Error(`no plan for ${d.device}`); // selectDrives filtered these out
       return { device: d.device, method: d.plan.method, preconditions: d.plan.preconditions, label: d.plan.label, technique: d.plan.technique, ...(d.capabilities.model ? { model: d.capabilities.model } : {}), ...(d.capabilities.serial ? { serial: d.capabilities.serial } : {}), ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}) };
     }),
     recordId: from.recordId ?? recordIdOf(env.now()),
     engineVersion: env.version,
-    toolComponents: `erasure-agent ${env.version}`,
+    toolComponents: from.bay ? stationToolComponents(`erasure-agent ${env.version}`, from.bay) : `erasure-agent ${env.version}`,
     limits: env.limits ?? DEFAULT_LIMITS,
   };
   const executors = createExecutors(ctx, {

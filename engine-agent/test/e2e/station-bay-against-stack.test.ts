@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { stationBayOf } from '@erasure/shared';
+import si from 'systeminformation';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runErase, type AgentEnv } from '../../src/agent.js';
+import { createRunner } from '../../src/adapters/runner.js';
+import { nodeSystemView } from '../../src/adapters/system-view.js';
+import { loadConfig } from '../../src/config.js';
+import { planErase } from '../../src/drives/plan-erase.js';
+import { buildCapabilities } from '../../src/drives/capabilities.js';
+import { DEFAULT_LIMITS } from '../../src/session/types.js';
+import { loopSkipReason, loopWith, makeWorkDir, removeDir } from '../support/loop.js';
+import { buildForE2e, cloudCli, startService, stopService, type Service } from '../support/stack.js';
+
+const MiB = 1024 * 1024;
+
+/**
+ * One station bay's run (spec sequence step 7): a hotswap token checks in per drive, so the
+ * drive's job id is the check-in's own, unsuffixed; the bay and chassis map travel to the cloud
+ * in tool_components, and the cloud certifies the result because a check-in issued that id.
+ */
+describe.skipIf(Boolean(loopSkipReason))('a hotswap station bay against a real cloud and gateway', () => {
+  const work = loopSkipReason ? '' : makeWorkDir('station-e2e-');
+  let cloud: Service | undefined;
+  let gateway: Service | undefined;
+  let env: AgentEnv;
+  const loops: Array<{ cleanup: () => void }> = [];
+
+  beforeAll(async () => {
+    buildForE2e();
+    const base = { ...process.env, HOST: '127.0.0.1', PORT: '0' };
+    const keys = cloudCli({ ...base, DATA_DIR: join(work, 'cloud') }, ['keygen']);
+    const cloudEnv = { ...base, DATA_DIR: join(work, 'cloud'), INTERNAL_API_SECRET: String(keys.internal_api_secret), DEVICE_TOKEN_PRIVATE_KEY: String(keys.device_token_private_key) };
+    mkdirSync(join(work, 'cloud'), { recursive: true });
+    const account = cloudCli(cloudEnv, ['admin', 'create-account', '--name', 'Station Refurb']);
+    const token = cloudCli(cloudEnv, ['admin', 'mint-device-token', '--account', String(account.id), '--product', 'hotswap', '--quota', '5']);
+    writeFileSync(join(work, 'device-token'), `${String(token.token)}\n`);
+    cloud = await startService('cloud/bin/erasure-cloud.js', cloudEnv);
+    gateway = await startService('gateway/bin/erasure-gateway.js', { ...base, DEVICE_TOKEN_PUBKEY: String(keys.device_token_pubkey), INTERNAL_API_SECRET: String(keys.internal_api_secret), CLOUD_INTERNAL_URL: cloud.url });
+    env = {
+      config: loadConfig({ ERASURE_GATEWAY_URL: gateway.url, ERASURE_DEVICE_TOKEN_FILE: join(work, 'device-token'), DATA_DIR: join(work, 'agent') }),
+      run: createRunner(),
+      sys: nodeSystemView(),
+      si,
+      now: () => new Date(),
+      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+      version: '0.1.0',
+      limits: { ...DEFAULT_LIMITS, certificateLookupDelaysMs: [] },
+    };
+  }, 180_000);
+
+  afterAll(() => {
+    stopService(gateway);
+    stopService(cloud);
+    for (const l of loops) l.cleanup();
+    if (work) removeDir(work);
+  });
+
+  it('checks the drive in on its own, erases it, and the certified result names its bay and chassis map', async () => {
+    const bytes = randomBytes(4 * MiB);
+    const l = loopWith(work, 'bay3.img', bytes);
+    loops.push(l);
+    const capabilities = buildCapabilities({ device: l.device, lsblk: { name: l.device.slice(5), type: 'loop', size: 4 * MiB, rota: false } as never });
+    const drive = { device: l.device, internal: false, capabilities, plan: planErase(capabilities, { forceMethod: 'overwrite' }) };
+    const session = await runErase(env, [drive], {}, { product: 'hotswap', bay: { bay: 'Bay 3', chassis: 'Front cage' } });
+    expect(session.phase).toBe('done');
+    const report = session.phase === 'done' ? session.reports[0] : undefined;
+    expect(report?.jobId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(readFileSync(l.file).equals(Buffer.alloc(4 * MiB))).toBe(true);
+    const db = new Database(join(work, 'cloud', 'cloud.sqlite'), { readonly: true });
+    try {
+      const row = db.prepare('SELECT job_id, tool_components, certifiable, uncertified_reason FROM wipe_results').get() as Record<string, unknown>;
+      expect(row).toMatchObject({ job_id: report?.jobId, certifiable: 1, uncertified_reason: null });
+      // The erase adds its own components after the station's; the bay reads back whole.
+      expect(stationBayOf(String(row.tool_components))).toEqual({ bay: 'Bay 3', chassis: 'Front cage' });
+    } finally {
+      db.close();
+    }
+  });
+});
