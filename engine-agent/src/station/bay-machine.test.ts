@@ -35,6 +35,13 @@ describe('a bay of the hotswap station', () => {
     expect(stepBay(checkingIn, { type: 'checkin_denied', reason: 'quota_exceeded' })).toEqual({ state: 'failed', drive, reason: 'quota_exceeded', untouched: true });
   });
 
+  it('fails untouched when the safety guard refuses the drive before anything ran', () => {
+    for (const from of [detected, run([{ type: 'await_confirmation' }], detected), checkingIn]) {
+      expect(stepBay(from, { type: 'refused', reason: '/dev/sdb is mounted at /mnt' })).toEqual({ state: 'failed', drive, reason: '/dev/sdb is mounted at /mnt', untouched: true });
+    }
+    expect(stepBay(erasing, { type: 'refused', reason: 'x' })).toBe(erasing);
+  });
+
   it('shows method, pass, percent, rate and ETA while erasing', () => {
     const progress = { method: 'overwrite', pass: 1, percent: 42, bytesPerSecond: 180e6, etaSeconds: 600 };
     expect(stepBay(erasing, { type: 'progress', progress })).toEqual({ state: 'erasing', drive, jobId: 'job-1', progress });

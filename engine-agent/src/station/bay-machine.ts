@@ -49,7 +49,9 @@ export type BayEvent =
   | { readonly type: 'erase_failed'; readonly reason: string }
   | { readonly type: 'certificate'; readonly number: string }
   /** The operator cancelled this bay's erase. */
-  | { readonly type: 'cancelled' };
+  | { readonly type: 'cancelled' }
+  /** The safety guard refused the drive (the boot medium, mounted, held): it is never touched. */
+  | { readonly type: 'refused'; readonly reason: string };
 
 export const EMPTY_BAY: BayState = { state: 'empty' };
 
@@ -74,6 +76,9 @@ export function stepBay(s: BayState, e: BayEvent): BayState {
       return { state: 'pulled', drive: s.drive, during: s.state, reason: REMOVED_DURING_ERASE, ...('jobId' in s ? { jobId: s.jobId } : {}) };
     }
     return EMPTY_BAY;
+  }
+  if (e.type === 'refused' && (s.state === 'detected' || s.state === 'awaiting_confirmation' || s.state === 'checking_in')) {
+    return { state: 'failed', drive: s.drive, reason: e.reason, untouched: true };
   }
   switch (s.state) {
     case 'detected':

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import type { BayEvent } from './bay-machine.js';
+import type { Presence } from './debounce.js';
+import { createStation, type StationPorts } from './station.js';
+import type { UdevEvent } from './udev-events.js';
+
+const MAP = { name: 'Front cage', bays: [{ lane: 'lane-1', label: 'Bay 1' }, { lane: 'lane-2', label: 'Bay 2' }] };
+
+const present = (n: number, lane = `lane-${n}`): Extract<Presence, { present: true }> => ({
+  devpath: `/devices/x/block/sd${'abcdefgh'[n]}`,
+  present: true,
+  event: { action: 'add', devpath: `/devices/x/block/sd${'abcdefgh'[n]}`, devname: `/dev/sd${'abcdefgh'[n]}`, devtype: 'disk', seqnum: n, properties: { ID_PATH: lane } } satisfies UdevEvent,
+});
+const absent = (n: number): Presence => ({ devpath: `/devices/x/block/sd${'abcdefgh'[n]}`, present: false });
+
+/** Fake ports: each bay run waits until the test finishes it, so bays overlap as on a real station. */
+function rig(opts: { refuse?: string } = {}) {
+  const runs: Array<{ device: string; bay: { bay: string; chassis?: string }; signal: AbortSignal; emit: (e: BayEvent) => void; finish: () => void }> = [];
+  const ports: StationPorts = {
+    laneOf: async (p) => ({ lane: p.event.properties.ID_PATH ?? '', connector: { transport: 'sata', controller: '0000:00:1f.2' } }),
+    probe: async (device) => ({ device, model: 'ST2000DM008', serial: `SN-${device.slice(-1)}`, sizeBytes: 2e12, health: 'passed' }),
+    guard: async (device) => (opts.refuse && device === opts.refuse ? { ok: false, reason: `${device} is mounted at /mnt` } : { ok: true }),
+    runBay: (job) => new Promise<void>((finish) => runs.push({ ...job, finish })),
+    changed: () => undefined,
+  };
+  return { ports, runs };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+describe('the hotswap station', () => {
+  it('starts a drive seated in a mapped bay at once under auto-start, naming its bay and chassis map', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, 'auto');
+    await station.presence(present(1));
+    await settle();
+    expect(runs.map((r) => [r.device, r.bay])).toEqual([['/dev/sdb', { bay: 'Bay 1', chassis: 'Front cage' }]]);
+    expect(station.views()[0]?.bay.state).toBe('checking_in');
+  });
+
+  it('runs each bay through check-in, erase and verify to a pass', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, 'auto');
+    await station.presence(present(1));
+    await settle();
+    const run = runs[0]!;
+    for (const e of [{ type: 'checkin_allowed', jobId: 'job-1' }, { type: 'verify_started' }, { type: 'erase_passed' }, { type: 'certificate', number: 'CW-000007' }] as const) run.emit(e);
+    expect(station.views()[0]?.bay).toMatchObject({ state: 'passed', jobId: 'job-1', certificateNumber: 'CW-000007' });
+  });
+
+  it('waits for the operator under the confirm policy', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, 'confirm');
+    await station.presence(present(1));
+    await settle();
+    expect(runs).toHaveLength(0);
+    expect(station.views()[0]?.bay.state).toBe('awaiting_confirmation');
+    expect(station.confirm('lane-1')).toBe(true);
+    await settle();
+    expect(runs).toHaveLength(1);
+  });
+
+  it('never erases a drive in a slot the map does not name, and lists it', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, 'auto');
+    await station.presence(present(3, 'lane-unmapped'));
+    await settle();
+    expect(runs).toHaveLength(0);
+    expect(station.unmapped()).toEqual(['/dev/sdd']);
+  });
+
+  it('leaves a drive the safety guard refuses untouched, with the reason on its bay', async () => {
+    const { ports, runs } = rig({ refuse: '/dev/sdb' });
+    const station = createStation(MAP, ports, 'auto');
+    await station.presence(present(1));
+    await settle();
+    expect(runs).toHaveLength(0);
+    expect(station.views()[0]?.bay).toMatchObject({ state: 'failed', reason: '/dev/sdb is mounted at /mnt', untouched: true });
+  });
+
+  it('shows a check-in denial on that bay only', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, 'auto');
+    await station.presence(present(1));
+    await station.presence(present(2));
+    await settle();
+    runs[0]!.emit({ type: 'checkin_denied', reason: 'quota_exceeded' });
+    runs[1]!.emit({ type: 'checkin_allowed', jobId: 'job-2' });
+    expect(station.views().map((v) => v.bay.state)).toEqual(['failed', 'erasing']);
+  });
+
+  it('fails a drive pulled mid-erase with "removed during erase", stops its work, and the other bay carries on', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, 'auto');
+    await station.presence(present(1));
+    await station.presence(present(2));
+    await settle();
+    runs[0]!.emit({ type: 'checkin_allowed', jobId: 'job-1' });
+    runs[1]!.emit({ type: 'checkin_allowed', jobId: 'job-2' });
+    await station.presence(absent(1));
+    expect(runs[0]!.signal.aborted).toBe(true);
+    expect(runs[1]!.signal.aborted).toBe(false);
+    expect(station.views()[0]?.bay).toMatchObject({ state: 'pulled', during: 'erasing', reason: 'removed during erase', jobId: 'job-1' });
+    // A late report from the pulled bay's run changes nothing.
+    runs[0]!.emit({ type: 'erase_passed' });
+    runs[1]!.emit({ type: 'erase_passed' });
+    expect(station.views().map((v) => v.bay.state)).toEqual(['pulled', 'passed']);
+  });
+
+  it('starts a re-inserted drive over', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, 'auto');
+    await station.presence(present(1));
+    await settle();
+    runs[0]!.emit({ type: 'checkin_allowed', jobId: 'job-1' });
+    await station.presence(absent(1));
+    await station.presence(present(1));
+    await settle();
+    expect(runs).toHaveLength(2);
+    expect(station.views()[0]?.bay.state).toBe('checking_in');
+  });
+
+  it('cancels one bay on its own', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, 'auto');
+    await station.presence(present(1));
+    await station.presence(present(2));
+    await settle();
+    for (const r of runs) r.emit({ type: 'checkin_allowed', jobId: r.device });
+    expect(station.cancel('lane-2')).toBe(true);
+    expect(runs.map((r) => r.signal.aborted)).toEqual([false, true]);
+    expect(station.views().map((v) => v.bay.state)).toEqual(['erasing', 'failed']);
+  });
+});

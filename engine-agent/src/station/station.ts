@@ -1,0 +1,128 @@
+import type { StationBay } from '@erasure/shared';
+import { EMPTY_BAY, stepBay, type BayEvent, type BayState, type DriveFacts } from './bay-machine.js';
+import type { Presence } from './debounce.js';
+import type { Lane } from './lanes.js';
+
+/** Erase policy of a station: start every mapped drive on insert, or wait for the operator per drive. */
+export type ErasePolicy = 'auto' | 'confirm';
+
+/** The chassis map the station runs with (lookup found it, or the wizard just saved it). */
+export interface StationMap {
+  readonly name: string;
+  readonly bays: readonly { readonly lane: string; readonly label: string }[];
+}
+
+/** What the station needs from the machine and the cloud; tests pass fakes. */
+export interface StationPorts {
+  laneOf(p: Extract<Presence, { present: true }>): Promise<Lane | undefined>;
+  probe(device: string): Promise<DriveFacts>;
+  /** The safety guard: the boot medium, anything mounted or held is refused. */
+  guard(device: string): Promise<{ ok: true } | { ok: false; reason: string }>;
+  /** One bay's check-in, erase and result, reporting back as bay events; ends when the bay's work is over. */
+  runBay(job: { device: string; bay: StationBay; signal: AbortSignal; emit: (e: BayEvent) => void }): Promise<void>;
+  changed(): void;
+}
+
+/** A bay as the bay view shows it. */
+export interface BayView {
+  readonly lane: string;
+  readonly label: string;
+  readonly bay: BayState;
+}
+
+/**
+ * The station: drives come and go (settled presences), each mapped bay runs on its own, and
+ * several erase at once. A drive in a slot the map does not name is listed and never erased.
+ * Pulling a drive aborts its bay's work; the others carry on.
+ */
+export function createStation(map: StationMap, ports: StationPorts, policy: ErasePolicy) {
+  const labels = new Map(map.bays.map((b) => [b.lane, b.label]));
+  const bays = new Map<string, BayState>(map.bays.map((b) => [b.lane, EMPTY_BAY]));
+  const laneOfPath = new Map<string, string>();
+  const running = new Map<string, AbortController>();
+  const unmapped = new Map<string, string>();
+
+  const apply = (lane: string, e: BayEvent) => {
+    const before = bays.get(lane) ?? EMPTY_BAY;
+    const after = stepBay(before, e);
+    if (after !== before) {
+      bays.set(lane, after);
+      ports.changed();
+    }
+    return after;
+  };
+
+  const start = async (lane: string) => {
+    const bay = bays.get(lane);
+    if (bay?.state !== 'checking_in') return;
+    const verdict = await ports.guard(bay.drive.device);
+    if (!verdict.ok) {
+      apply(lane, { type: 'refused', reason: verdict.reason });
+      return;
+    }
+    const abort = new AbortController();
+    running.set(lane, abort);
+    try {
+      await ports.runBay({
+        device: bay.drive.device,
+        bay: { bay: labels.get(lane) ?? lane, chassis: map.name },
+        signal: abort.signal,
+        // Events from a bay whose drive was pulled are late: the bay has moved on without them.
+        emit: (e) => {
+          if (!abort.signal.aborted) apply(lane, e);
+        },
+      });
+    } finally {
+      if (running.get(lane) === abort) running.delete(lane);
+    }
+  };
+
+  return {
+    views(): BayView[] {
+      return map.bays.map((b) => ({ lane: b.lane, label: b.label, bay: bays.get(b.lane) ?? EMPTY_BAY }));
+    },
+    /** Drives seated in slots the map does not name: shown, never erased. */
+    unmapped(): string[] {
+      return [...unmapped.values()];
+    },
+    async presence(p: Presence): Promise<void> {
+      if (!p.present) {
+        unmapped.delete(p.devpath);
+        const lane = laneOfPath.get(p.devpath);
+        if (!lane) return;
+        laneOfPath.delete(p.devpath);
+        running.get(lane)?.abort();
+        apply(lane, { type: 'removed' });
+        return;
+      }
+      const lane = await ports.laneOf(p);
+      const device = p.event.devname ?? p.devpath;
+      if (!lane || !labels.has(lane.lane)) {
+        unmapped.set(p.devpath, device);
+        ports.changed();
+        return;
+      }
+      laneOfPath.set(p.devpath, lane.lane);
+      apply(lane.lane, { type: 'inserted', drive: await ports.probe(device) });
+      apply(lane.lane, policy === 'auto' ? { type: 'auto_start' } : { type: 'await_confirmation' });
+      void start(lane.lane);
+    },
+    confirm(lane: string): boolean {
+      if (bays.get(lane)?.state !== 'awaiting_confirmation') return false;
+      apply(lane, { type: 'confirm' });
+      void start(lane);
+      return true;
+    },
+    cancel(lane: string): boolean {
+      const state = bays.get(lane)?.state;
+      if (state === 'awaiting_confirmation') {
+        apply(lane, { type: 'cancelled' });
+        return true;
+      }
+      if (state !== 'erasing' && state !== 'verifying') return false;
+      running.get(lane)?.abort();
+      apply(lane, { type: 'cancelled' });
+      return true;
+    },
+  };
+}
