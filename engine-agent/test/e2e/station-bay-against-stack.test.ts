@@ -12,6 +12,9 @@ import { loadConfig } from '../../src/config.js';
 import { planErase } from '../../src/drives/plan-erase.js';
 import { buildCapabilities } from '../../src/drives/capabilities.js';
 import { DEFAULT_LIMITS } from '../../src/session/types.js';
+import { guardTarget } from '../../src/safety/guard.js';
+import { createStation } from '../../src/station/station.js';
+import { stationBayRunner } from '../../src/adapters/station-bay-runner.js';
 import { loopSkipReason, loopWith, makeWorkDir, removeDir } from '../support/loop.js';
 import { buildForE2e, cloudCli, startService, stopService, type Service } from '../support/stack.js';
 
@@ -76,6 +79,48 @@ describe.skipIf(Boolean(loopSkipReason))('a hotswap station bay against a real c
       expect(row).toMatchObject({ job_id: report?.jobId, certifiable: 1, uncertified_reason: null });
       // The erase adds its own components after the station's; the bay reads back whole.
       expect(stationBayOf(String(row.tool_components))).toEqual({ bay: 'Bay 3', chassis: 'Front cage' });
+    } finally {
+      db.close();
+    }
+  });
+
+  it('erases two bays at once through the station, each checked in on its own and certified with its bay label', async () => {
+    const a = loopWith(work, 'bay1.img', randomBytes(4 * MiB));
+    const b = loopWith(work, 'bay2.img', randomBytes(4 * MiB));
+    loops.push(a, b);
+    const lanes = new Map([[a.device, 'lane-1'], [b.device, 'lane-2']]);
+    const station = createStation(
+      { name: 'Bench dock', bays: [{ lane: 'lane-1', label: 'Bay 1' }, { lane: 'lane-2', label: 'Bay 2' }] },
+      {
+        // Loop devices have no bus path: the test maps them to lanes as a dock's ports would be.
+        laneOf: async (p) => ({ lane: lanes.get(p.event.devname ?? '') ?? 'none', connector: { transport: 'usb', controller: 'test' } }),
+        probe: async (device) => ({ device, sizeBytes: 4 * MiB, health: 'unknown' }),
+        guard: async (device) => {
+          const v = await guardTarget(env.sys, device, [device]);
+          return v.ok ? { ok: true } : { ok: false, reason: v.reason };
+        },
+        runBay: stationBayRunner({ ...env, config: { ...env.config } }, { account: 'Station Refurb', recordId: 'CW-20261125-010000' }),
+        changed: () => undefined,
+      },
+      'auto',
+    );
+    for (const l of [a, b]) {
+      const devpath = `/devices/virtual/block/${l.device.slice(5)}`;
+      await station.presence({ devpath, present: true, event: { action: 'add', devpath, devname: l.device, devtype: 'disk', seqnum: undefined, properties: {} } });
+    }
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && !station.views().every((v) => v.bay.state === 'passed' || v.bay.state === 'failed')) await new Promise((r) => setTimeout(r, 100));
+    expect(station.views().map((v) => [v.label, v.bay.state])).toEqual([
+      ['Bay 1', 'passed'],
+      ['Bay 2', 'passed'],
+    ]);
+    for (const l of [a, b]) expect(readFileSync(l.file).equals(Buffer.alloc(4 * MiB))).toBe(true);
+    const db = new Database(join(work, 'cloud', 'cloud.sqlite'), { readonly: true });
+    try {
+      const rows = db.prepare('SELECT job_id, tool_components, certifiable FROM wipe_results ORDER BY id DESC LIMIT 2').all() as Array<Record<string, unknown>>;
+      expect(rows.map((r) => stationBayOf(String(r.tool_components))?.bay).sort()).toEqual(['Bay 1', 'Bay 2']);
+      expect(rows.every((r) => r.certifiable === 1 && /^[0-9a-f-]{36}$/.test(String(r.job_id)))).toBe(true);
+      expect(new Set(rows.map((r) => r.job_id)).size).toBe(2);
     } finally {
       db.close();
     }
