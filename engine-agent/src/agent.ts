@@ -3,6 +3,7 @@ import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { recordIdAt, stationToolComponents, type Fingerprint, type Product, type StationBay } from '@erasure/shared';
 import { createCloudClient, denialReason, type CloudClient } from './adapters/cloud-client.js';
+import { deliverPending, resultOutbox } from './adapters/result-outbox.js';
 import type { Runner } from './adapters/runner.js';
 import type { SystemView } from './adapters/system-view.js';
 import type { AgentConfig } from './config.js';
@@ -143,8 +144,17 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
     jitterMs: () => Math.floor(Math.random() * 250),
     simulated: env.config.ERASURE_SIMULATE,
   });
+  const outbox = resultOutbox(env.config.DATA_DIR);
   const observed: Executors = {
     ...executors,
+    // Each result is on disk before it is first sent and leaves only once the cloud settled it.
+    sendWipeResult: async (e) => {
+      const jobId = String(e.body.job_id);
+      await outbox.keep(jobId, e.body as unknown as Record<string, unknown>);
+      const ev = await executors.sendWipeResult(e);
+      if (ev.type === 'reported' && (ev.ok || !ev.retryable)) await outbox.drop(jobId);
+      return ev;
+    },
     sendRecord: async (e) => {
       const ev = await executors.sendRecord(e);
       if (ev.type === 'record') hooks.onRecord?.(ev);
@@ -181,4 +191,12 @@ export function exitCodeOf(s: Session): 0 | 2 | 3 {
   if (s.phase === 'denied') return 2;
   if (s.phase === 'done' && s.reports.every((r) => r.delivered && r.outcome.ok)) return 0;
   return 3;
+}
+
+/**
+ * Sends the wipe results an earlier run could not deliver (the gateway was down, or the machine
+ * rebooted before it came back). Called at start and again while any are left.
+ */
+export async function deliverKeptResults(env: AgentEnv, signal?: AbortSignal): Promise<{ delivered: number; refused: number; kept: number }> {
+  return deliverPending(resultOutbox(env.config.DATA_DIR), await openCloud(env, signal));
 }

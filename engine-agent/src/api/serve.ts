@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { openCloud, sendRecord, type AgentEnv } from '../agent.js';
+import { deliverKeptResults, openCloud, sendRecord, type AgentEnv } from '../agent.js';
 import { denialReason } from '../adapters/cloud-client.js';
 import { buildApp } from './app.js';
 import type { Fingerprint } from '@erasure/shared';
@@ -56,11 +56,13 @@ export async function serve(env: AgentEnv): Promise<void> {
   const url = await listenLoopback(app, env.config);
   process.stdout.write(`erasure-agent listening on ${url}\n`);
   controller.bootUp().catch((error: unknown) => process.stderr.write(`erasure-agent: boot failed: ${(error as Error).message}\n`));
+  const redelivery = keepDeliveringResults(env);
   let stopping = false;
   const stop = () => {
     // A second signal, or a close that stalls, must not keep the kiosk machine from shutting down.
     if (stopping) process.exit(0);
     stopping = true;
+    redelivery.stop();
     setTimeout(() => process.exit(0), SHUTDOWN_DEADLINE_MS).unref();
     void app.close().then(
       () => process.exit(0),
@@ -69,4 +71,29 @@ export async function serve(env: AgentEnv): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/** How often kept wipe results are offered to the cloud again while any are left. */
+export const REDELIVERY_INTERVAL_MS = 60_000;
+
+/**
+ * Delivers the wipe results earlier runs kept on disk: once now, then every minute while any
+ * are left (a timer that does nothing once the outbox is empty, not a busy loop).
+ */
+export function keepDeliveringResults(env: AgentEnv, intervalMs = REDELIVERY_INTERVAL_MS): { stop(): void } {
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const round = async () => {
+    const r = await deliverKeptResults(env, abort.signal).catch(() => ({ delivered: 0, refused: 0, kept: 1 }));
+    if (r.delivered || r.refused) process.stdout.write(`erasure-agent: delivered ${r.delivered} kept wipe result(s), ${r.refused} refused, ${r.kept} still waiting\n`);
+    // unref: a pending redelivery never keeps the process from exiting.
+    if (r.kept > 0 && !abort.signal.aborted) timer = setTimeout(() => void round(), intervalMs).unref();
+  };
+  void round();
+  return {
+    stop() {
+      abort.abort();
+      if (timer) clearTimeout(timer);
+    },
+  };
 }

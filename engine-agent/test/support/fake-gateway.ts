@@ -17,6 +17,8 @@ export interface GatewayBehaviour {
   healthFailures?: number;
   /** Certificate status on the 1st, 2nd, … lookup of a job (the last repeats); default pending, then complete. */
   certificateSteps?: string[];
+  /** Wipe results answer 503 this many times first (the cloud is down after the erase). */
+  wipeResultFailures?: number;
 }
 
 const readBody = async (req: IncomingMessage) => {
@@ -35,6 +37,7 @@ export async function startFakeGateway(behaviour: GatewayBehaviour = {}): Promis
   const waiting = new Map<string, Array<() => void>>();
   let wipeSeq = 0;
   let healthCalls = 0;
+  let wipeCalls = 0;
   // job_id -> wipe result id, certificate number (certifiable only) and how often it was looked up
   const wipes = new Map<string, { id: string; number: string | null; lookups: number }>();
   const steps = behaviour.certificateSteps ?? ['pending', 'complete'];
@@ -55,6 +58,8 @@ export async function startFakeGateway(behaviour: GatewayBehaviour = {}): Promis
       case '/api/notes':
         return [200, { ok: true, asset_id: 'asset_1' }];
       case '/api/wipe_result':
+        wipeCalls += 1;
+        if (wipeCalls <= (behaviour.wipeResultFailures ?? 0)) return [503, { error: 'cloud unavailable' }];
         wipeSeq += 1;
         wipes.set(String(body.job_id), { id: `wr_${wipeSeq}`, number: body.wipe_status === 'completed' ? `CW-${String(wipeSeq).padStart(6, '0')}` : null, lookups: 0 });
         return [201, { ok: true, wipe_result_id: `wr_${wipeSeq}`, certificate_status: body.wipe_status === 'completed' ? 'pending' : null }];

@@ -1,0 +1,104 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import si from 'systeminformation';
+import { afterEach, describe, expect, it } from 'vitest';
+import { deliverKeptResults, runErase, type AgentEnv } from '../../src/agent.js';
+import { createRunner } from '../../src/adapters/runner.js';
+import { resultOutbox } from '../../src/adapters/result-outbox.js';
+import { nodeSystemView } from '../../src/adapters/system-view.js';
+import { loadConfig } from '../../src/config.js';
+import { DEFAULT_LIMITS } from '../../src/session/types.js';
+import { keepDeliveringResults } from '../../src/api/serve.js';
+import { simulatedDrives } from '../../src/simulate/profile.js';
+import { startFakeGateway } from '../support/fake-gateway.js';
+
+let dir = '';
+let closeGateway: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await closeGateway?.();
+  closeGateway = undefined;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function agentEnv(gatewayUrl: string): AgentEnv {
+  writeFileSync(join(dir, 'token'), 'eyJ.test.token\n');
+  return {
+    config: loadConfig({ ERASURE_GATEWAY_URL: gatewayUrl, ERASURE_DEVICE_TOKEN_FILE: join(dir, 'token'), DATA_DIR: join(dir, 'agent') }, { simulate: true }),
+    run: createRunner(),
+    sys: nodeSystemView(),
+    si,
+    now: () => new Date(),
+    sleep: async () => undefined,
+    version: '0.1.0',
+    limits: { ...DEFAULT_LIMITS, healthDelayMs: 0, retryBaseMs: 0, retryCapMs: 0, certificateLookupDelaysMs: [] },
+  };
+}
+
+describe('wipe results kept on disk until the cloud took them', () => {
+  it('keeps a result the gateway could not take, and delivers it on the next round', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'outbox-'));
+    const gateway = await startFakeGateway({ wipeResultFailures: 3 });
+    closeGateway = gateway.close;
+    const env = agentEnv(gateway.url);
+    const drives = simulatedDrives(env.config.DATA_DIR).slice(0, 1);
+    const session = await runErase(env, drives);
+    expect(session.phase === 'done' && session.reports[0]?.delivered).toBe(false);
+    const kept = await resultOutbox(env.config.DATA_DIR).pending();
+    expect(kept.map((k) => k.jobId)).toEqual([String(kept[0]?.body.job_id)]);
+
+    // The gateway is back (the fake answers 201 from the 4th wipe result on): the round delivers it.
+    expect(await deliverKeptResults(env)).toEqual({ delivered: 1, refused: 0, kept: 0 });
+    expect(readdirSync(join(env.config.DATA_DIR, 'outbox'))).toEqual([]);
+    const sent = gateway.calls.filter((c) => c.path === '/api/wipe_result');
+    expect(sent).toHaveLength(4);
+    expect(new Set(sent.map((c) => c.body.job_id)).size).toBe(1);
+  });
+
+  it('leaves nothing behind once the cloud took the result the first time', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'outbox-'));
+    const gateway = await startFakeGateway();
+    closeGateway = gateway.close;
+    const env = agentEnv(gateway.url);
+    await runErase(env, simulatedDrives(env.config.DATA_DIR).slice(0, 1));
+    expect(await resultOutbox(env.config.DATA_DIR).pending()).toEqual([]);
+  });
+
+  it('survives a restart: a result kept by one process is delivered by the next', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'outbox-'));
+    const outbox = resultOutbox(join(dir, 'agent'));
+    await outbox.keep('6f1c2b1e-0000-4000-8000-000000000009', { job_id: '6f1c2b1e-0000-4000-8000-000000000009', drive_serial: 'S1', wipe_status: 'completed' });
+    expect(existsSync(join(dir, 'agent', 'outbox', '6f1c2b1e-0000-4000-8000-000000000009.json'))).toBe(true);
+    const gateway = await startFakeGateway();
+    closeGateway = gateway.close;
+    expect(await deliverKeptResults(agentEnv(gateway.url))).toMatchObject({ delivered: 1, kept: 0 });
+  });
+
+  it('keeps results while the gateway stays unreachable', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'outbox-'));
+    await resultOutbox(join(dir, 'agent')).keep('job-1', { job_id: 'job-1' });
+    expect(await deliverKeptResults(agentEnv('http://127.0.0.1:9'))).toEqual({ delivered: 0, refused: 0, kept: 1 });
+    expect(await resultOutbox(join(dir, 'agent')).pending()).toHaveLength(1);
+  });
+
+  it('serve offers kept results again every interval until the gateway takes them', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'outbox-'));
+    await resultOutbox(join(dir, 'agent')).keep('6f1c2b1e-0000-4000-8000-000000000010', { job_id: '6f1c2b1e-0000-4000-8000-000000000010', wipe_status: 'completed' });
+    const gateway = await startFakeGateway({ wipeResultFailures: 2 });
+    closeGateway = gateway.close;
+    const loop = keepDeliveringResults(agentEnv(gateway.url), 20);
+    try {
+      const deadline = Date.now() + 5_000;
+      while (Date.now() < deadline && (await resultOutbox(join(dir, 'agent')).pending()).length > 0) await new Promise((r) => setTimeout(r, 20));
+      expect(await resultOutbox(join(dir, 'agent')).pending()).toEqual([]);
+      expect(gateway.calls.filter((c) => c.path === '/api/wipe_result')).toHaveLength(3);
+    } finally {
+      loop.stop();
+    }
+  });
+
+  it('refuses to name a file after a job id that is not one', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'outbox-'));
+    await expect(resultOutbox(dir).keep('../../etc/passwd', {})).rejects.toThrow(/unsafe job id/);
+  });
+});
