@@ -41,6 +41,9 @@ async function bootKiosk(opts: { name: string; firmware: 'uefi' | 'bios'; token:
     drives: [{ kind: 'cdrom', file: iso, boot: true }, ...opts.drives],
   });
   vm.start();
+  // The machine's own screen while GRUB offers its menu (BIOS or UEFI alike).
+  await vm.waitForSerial(/GNU GRUB/, 5 * 60_000 * SLOW);
+  await vm.screendump(join(SCREENS_DIR, `${opts.name}-vm-grub.png`));
   const url = `http://127.0.0.1:${agentHostPort}/`;
   await waitForAgent(url, vm, 20 * 60_000 * (SLOW / 4 + 0.25));
   // The machine's own screen as the agent comes up (the kiosk window follows it).
