@@ -46,6 +46,11 @@ describe('the boot medium is never a target', () => {
     expect(v).toMatchObject({ ok: false, code: 'boot_medium' });
   });
 
+  it('does not mistake a customer disk whose label only starts like the image\u2019s for the boot medium', async () => {
+    const v = await guardTarget(machine({ labels: { ERASURES: '/dev/sda', ERASURE: '/dev/sdb1' } }), '/dev/sda', ['/dev/sda']);
+    expect(v).toMatchObject({ ok: true });
+  });
+
   it('allows a selected disk that carries no image and nothing mounted', async () => {
     const v = await guardTarget(machine({ labels: { ERASURE: '/dev/sdb1', 'Backup 2019': '/dev/sda' } }), '/dev/sda', ['/dev/sda']);
     expect(v).toMatchObject({ ok: true, kernelName: 'sda' });

@@ -65,8 +65,8 @@ async function disksBeneath(sys: SystemView, devNo: string): Promise<Set<string>
 async function bootImageDisks(sys: SystemView): Promise<Set<string>> {
   const disks = new Set<string>();
   for (const label of await sys.listDir('/dev/disk/by-label')) {
-    // udev escapes characters in labels (\x20); our volume id has none, so a prefix match is exact.
-    if (!label.startsWith(IMAGE_VOLUME_ID)) continue;
+    // Exactly the image's volume id: a customer disk labelled "ERASURES" is not a boot medium.
+    if (label !== IMAGE_VOLUME_ID) continue;
     const node = await sys.realPath(`/dev/disk/by-label/${label}`);
     const name = node?.split('/').at(-1);
     if (!name) continue;
