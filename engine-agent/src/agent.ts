@@ -116,6 +116,8 @@ export interface RunFrom {
   readonly fingerprint?: () => Promise<Fingerprint>;
   /** Aborts gateway calls and retry waits (serve's shutdown). */
   readonly signal?: AbortSignal;
+  /** Stops the erase itself (a station's drive pulled or cancelled); the wipe result is still reported. */
+  readonly eraseSignal?: AbortSignal;
   /** `hotswap`: a station bay, checked in per drive with an unsuffixed job id (spec sequence, step 7). Default engine. */
   readonly product?: Product;
   /** Where the drive was erased, for a station bay: carried in tool_components to the certificate. */
@@ -138,7 +140,7 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
   };
   const executors = createExecutors(ctx, {
     client,
-    erase: { run: env.run, sleep: env.sleep, sys: env.sys, now: env.now, ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}) },
+    erase: { run: env.run, sleep: env.sleep, sys: env.sys, now: env.now, ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}), ...(from.eraseSignal ? { signal: from.eraseSignal } : {}) },
     fingerprint: from.fingerprint ?? (() => fingerprint(env)),
     sleep: abortableSleep(env.sleep, from.signal),
     jitterMs: () => Math.floor(Math.random() * 250),

@@ -12,7 +12,10 @@ const USAGE = `usage: erasure-agent <command> [options]
   drives --json                            drives with capabilities and erase plan
   run --json [--device PATH]... [--method METHOD] [--yes]
                                            erase the named drives (exit 0 ok, 2 denied, 3 failed)
-  serve                                    loopback API for the kiosk
+  serve [--station] [--policy auto|confirm]
+                                           loopback API for the kiosk; --station (or a hotswap
+                                           token): a hotswap station, erasing on insert (auto)
+                                           or per drive once confirmed
   image-env                                boot image: token and gateway from the medium into /run/erasure
   headless                                 boot image: the erasure.mode=headless run, then erasure.after
   --simulate (or ERASURE_SIMULATE=1)       a simulated machine with file-backed drives`;
@@ -29,6 +32,8 @@ async function main(argv: string[]): Promise<number> {
       method: { type: 'string' },
       yes: { type: 'boolean', default: false },
       simulate: { type: 'boolean', default: false },
+      station: { type: 'boolean', default: false },
+      policy: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -59,7 +64,8 @@ async function main(argv: string[]): Promise<number> {
       return runCommand(env, { devices: values.device, ...(values.method ? { method: values.method } : {}), yes: values.yes, json: values.json });
     case 'serve': {
       const { serve } = await import('./api/serve.js');
-      await serve(env);
+      if (values.policy !== undefined && values.policy !== 'auto' && values.policy !== 'confirm') throw new Error('--policy must be auto or confirm');
+      await serve(env, { station: values.station, ...(values.policy ? { policy: values.policy } : {}) });
       return -1; // keeps running until a signal
     }
     case 'image-env': {

@@ -129,7 +129,7 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
         expiresAt: new Date(exp * 1000).toISOString(),
         now,
       });
-      const token = await signDeviceToken(key, { sub: target.public_id, jti: row.jti, issuedAt: iat, expiresAt: exp });
+      const token = await signDeviceToken(key, { sub: target.public_id, jti: row.jti, issuedAt: iat, expiresAt: exp, product });
       return { token, jti: row.jti, prefix_id: row.prefix_id, exp };
     }
     case 'set-token-status': {

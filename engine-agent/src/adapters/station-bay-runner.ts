@@ -5,7 +5,8 @@ import type { StationPorts } from '../station/station.js';
 /**
  * A station bay's work as an agent session: product hotswap, starting at check-in (the boot's
  * health, verify and asset report ran once for the chassis), one drive, reported back as bay
- * events. `signal` stops the bay's gateway calls and retry waits when its drive is pulled.
+ * events. `signal` stops the erase when the drive is pulled (or the operator cancels); the
+ * failed wipe result is still reported, saying why.
  */
 export function stationBayRunner(env: AgentEnv, boot: { account: string; recordId: string }): StationPorts['runBay'] {
   return async ({ device, bay, signal, emit }) => {
@@ -41,7 +42,8 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
           emit(event);
         },
       },
-      { account: boot.account, recordId: boot.recordId, signal, product: 'hotswap', bay },
+      // The pull-out stops the erase, not the gateway calls: the failed result still goes out at once.
+      { account: boot.account, recordId: boot.recordId, eraseSignal: signal, product: 'hotswap', bay },
     );
     if (session.phase === 'denied') return; // said through onState
     const report = session.phase === 'done' || session.phase === 'failed' ? session.reports[0] : undefined;

@@ -79,11 +79,11 @@ export class BootGate {
   }
 
   /** Starts a check again (the `retry` intent); false when one may not start now. */
-  retry(): boolean {
+  retry(then?: () => void): boolean {
     if (!this.canRetry) return false;
     this.checking = true; // set before returning, so a second retry is refused at once
     this.view_ = { phase: 'starting' };
-    void this.check();
+    void this.check().then(then);
     return true;
   }
 

@@ -7,10 +7,20 @@ import { BootGate } from './boot-gate.js';
 import { CertificateFollower, type CertificateLookup } from './certificate-numbers.js';
 import { HardwareReporter, type ReportPorts } from './hardware-report.js';
 import { driveView, progressTracker, resultView } from './state-view.js';
+import { StationController, type StationRuntimePorts } from './station-controller.js';
+import type { ErasePolicy } from '../station/station.js';
 
 /** The gateway calls of serve besides the session's own: the hardware reports and the certificate lookup. */
 export interface ControllerPorts extends ReportPorts {
   readonly lookupCertificates: CertificateLookup;
+  /**
+   * Present on a hotswap station: builds the station's ports once the boot is unlocked (the
+   * account and the boot's fingerprint are known then), with its erase policy.
+   */
+  readonly station?: {
+    readonly policy: ErasePolicy;
+    ports(boot: { account: string; recordId: string; fingerprint: () => Promise<Fingerprint> }, certificates: { follow(jobId: string): void; numberOf(jobId: string): string | undefined }): StationRuntimePorts;
+  };
 }
 
 /** Result of an intent: refused intents change nothing and say why. */
@@ -41,17 +51,19 @@ export class KioskController extends EventEmitter {
   private runReason: string | undefined;
   private progress: Record<string, DriveProgress> = {};
   private readonly reporter: HardwareReporter;
+  private station: StationController | undefined;
 
   constructor(
     private readonly env: AgentEnv,
-    ports: ControllerPorts,
+    private readonly ports: ControllerPorts,
   ) {
     super();
     this.recordId = recordIdOf(env.now());
     this.reporter = new HardwareReporter(ports, () => this.changed());
     this.gate = new BootGate(env, this.recordId, this.shutdown.signal, {
       changed: () => this.changed(),
-      beforeCheck: async () => void (this.drives = await listDrives(this.env)),
+      // A station lists no drives up front: its bays show them as they are seated.
+      beforeCheck: async () => void (this.drives = ports.station ? [] : await listDrives(this.env)),
       recordAcknowledged: () => this.reporter.recordAcknowledged(),
       recordFailed: () => this.reporter.recordFailed(),
     });
@@ -72,7 +84,8 @@ export class KioskController extends EventEmitter {
   /** The current snapshot (the `AgentState` contract). */
   snapshot(): AgentState {
     const unlocked = this.gate.unlocked;
-    const idle = unlocked && !this.running;
+    // A station erases bay by bay; the engine's select-and-start flow is closed.
+    const idle = unlocked && !this.running && !this.ports.station;
     const reports = this.finished && (this.finished.session.phase === 'done' || this.finished.session.phase === 'failed') ? this.finished.session.reports : [];
     const results: DriveResult[] = reports.map((r) => resultView(r, this.certificates.view(r.jobId)));
     const machine = this.gate.machine;
@@ -93,6 +106,7 @@ export class KioskController extends EventEmitter {
       progress: this.progress,
       results,
       ...this.reporter.view(),
+      ...(this.ports.station ? { station: this.station?.view() ?? { phase: 'waiting_for_unlock', policy: this.ports.station.policy, bays: [], unmapped: [], watching: false } } : {}),
       can: {
         refresh: idle,
         select: idle,
@@ -112,8 +126,44 @@ export class KioskController extends EventEmitter {
   }
 
   /** Unlocks this boot: health, verify and the asset report, once (spec 1.9); see BootGate. */
-  bootUp(): Promise<void> {
-    return this.gate.check();
+  async bootUp(): Promise<void> {
+    await this.gate.check();
+    await this.startStation();
+  }
+
+  /** A station starts once this boot is unlocked (at boot, or after a retry that unlocked it). */
+  private async startStation(): Promise<void> {
+    const spec = this.ports.station;
+    if (!spec || this.station || !this.gate.unlocked || this.shutdown.signal.aborted) return;
+    const ports = spec.ports(
+      { account: this.gate.account ?? '', recordId: this.recordId, fingerprint: () => this.fingerprint() },
+      {
+        follow: (jobId) => void this.certificates.follow([jobId], this.shutdown.signal),
+        numberOf: (jobId) => this.certificates.view(jobId)?.certificate_number ?? undefined,
+      },
+    );
+    this.station = new StationController(ports, spec.policy, () => this.changed());
+    await this.station.start();
+  }
+
+  /** A station intent; refused before the station runs. */
+  private async applyStation(intent: Extract<AgentIntent, { type: 'station_wizard' | 'station_remap' | 'station_policy' | 'bay_confirm' | 'bay_cancel' | 'bay_locate' }>): Promise<IntentOutcome> {
+    const station = this.station;
+    if (!station) return { ok: false, reason: this.ports.station ? 'the station starts once this boot is unlocked' : 'this machine is not a hotswap station' };
+    switch (intent.type) {
+      case 'station_wizard':
+        return station.wizardStep(intent.step);
+      case 'station_remap':
+        return station.remap();
+      case 'station_policy':
+        return station.setPolicy(intent.policy);
+      case 'bay_confirm':
+        return station.confirm(intent.lane);
+      case 'bay_cancel':
+        return station.cancel(intent.lane);
+      case 'bay_locate':
+        return station.locate(intent.lane);
+    }
   }
 
   /** Applies an intent; a refused intent returns the reason and changes nothing. */
@@ -124,8 +174,15 @@ export class KioskController extends EventEmitter {
     const why = locked ? `locked: this boot is not unlocked (${boot.phase}${boot.reason ? `: ${boot.reason}` : ''})` : 'a session is running';
     switch (intent.type) {
       case 'retry':
-        if (!this.gate.retry()) return { ok: false, reason: locked ? `no check to retry now (${boot.phase})` : 'this boot is already unlocked' };
+        if (!this.gate.retry(() => void this.startStation())) return { ok: false, reason: locked ? `no check to retry now (${boot.phase})` : 'this boot is already unlocked' };
         break;
+      case 'station_wizard':
+      case 'station_remap':
+      case 'station_policy':
+      case 'bay_confirm':
+      case 'bay_cancel':
+      case 'bay_locate':
+        return locked ? { ok: false, reason: why } : this.applyStation(intent);
       case 'refresh':
         if (!can.refresh) return { ok: false, reason: why };
         this.drives = await listDrives(this.env);
@@ -215,8 +272,9 @@ export class KioskController extends EventEmitter {
   }
 
   /** Server shutdown: aborts gateway calls and waits of the boot and the lookups, stops timers. */
-  close(): void {
+  close(): Promise<void> {
     this.shutdown.abort();
     this.reporter.close();
+    return this.station?.close() ?? Promise.resolve();
   }
 }

@@ -4,6 +4,22 @@ import { denialReason } from '../adapters/cloud-client.js';
 import { buildApp } from './app.js';
 import type { Fingerprint } from '@erasure/shared';
 import { KioskController, type ControllerPorts } from './controller.js';
+import { readFile } from 'node:fs/promises';
+import { stationPorts } from '../adapters/station-ports.js';
+import type { ErasePolicy } from '../station/station.js';
+import { productOfToken } from '../station/token-product.js';
+
+/** How serve runs: a kiosk for one machine, or a hotswap station with its erase policy. */
+export interface ServeMode {
+  readonly station: boolean;
+  readonly policy: ErasePolicy;
+}
+
+/** A station when asked for (`serve --station`) or when the device token was minted for the hotswap product. */
+export async function serveMode(env: AgentEnv, flags: { station?: boolean; policy?: string }): Promise<ServeMode> {
+  const token = await readFile(env.config.ERASURE_DEVICE_TOKEN_FILE, 'utf8').catch(() => undefined);
+  return { station: flags.station === true || productOfToken(token) === 'hotswap', policy: flags.policy === 'confirm' ? 'confirm' : 'auto' };
+}
 
 /** Longest a SIGTERM waits for a clean close before the process exits anyway. */
 export const SHUTDOWN_DEADLINE_MS = 2000;
@@ -36,7 +52,7 @@ export function gatewayPorts(env: AgentEnv, boot: () => { recordId: string; fing
 }
 
 /** Builds the controller and app of `erasure-agent serve` (also what the app tests start). */
-export async function buildServe(env: AgentEnv, notesDebounceMs = NOTES_DEBOUNCE_MS): Promise<{ app: FastifyInstance; controller: KioskController }> {
+export async function buildServe(env: AgentEnv, notesDebounceMs = NOTES_DEBOUNCE_MS, mode: ServeMode = { station: false, policy: 'auto' }): Promise<{ app: FastifyInstance; controller: KioskController }> {
   // The ports are called only after construction, when `controller` is set.
   let controller: KioskController | undefined;
   const boot = () => {
@@ -44,17 +60,19 @@ export async function buildServe(env: AgentEnv, notesDebounceMs = NOTES_DEBOUNCE
     const c = controller;
     return { recordId: c.record, fingerprint: () => c.fingerprint() };
   };
-  controller = new KioskController(env, gatewayPorts(env, boot, notesDebounceMs));
+  const station = mode.station ? { policy: mode.policy, ports: (b: Parameters<typeof stationPorts>[1], c: Parameters<typeof stationPorts>[2]) => stationPorts(env, b, c) } : undefined;
+  controller = new KioskController(env, { ...gatewayPorts(env, boot, notesDebounceMs), ...(station ? { station } : {}) });
   const app = await buildApp(controller, { rendererDir: env.config.KIOSK_RENDERER_DIR });
   app.addHook('onClose', async () => controller.close());
   return { app, controller };
 }
 
 /** `erasure-agent serve`: listens first (the kiosk shows the locked boot), then unlocks the boot. */
-export async function serve(env: AgentEnv): Promise<void> {
-  const { app, controller } = await buildServe(env);
+export async function serve(env: AgentEnv, flags: { station?: boolean; policy?: string } = {}): Promise<void> {
+  const mode = await serveMode(env, flags);
+  const { app, controller } = await buildServe(env, NOTES_DEBOUNCE_MS, mode);
   const url = await listenLoopback(app, env.config);
-  process.stdout.write(`erasure-agent listening on ${url}\n`);
+  process.stdout.write(`erasure-agent listening on ${url}${mode.station ? ` (hotswap station, erase policy ${mode.policy})` : ''}\n`);
   controller.bootUp().catch((error: unknown) => process.stderr.write(`erasure-agent: boot failed: ${(error as Error).message}\n`));
   const redelivery = keepDeliveringResults(env);
   let stopping = false;

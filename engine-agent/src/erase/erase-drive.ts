@@ -30,6 +30,11 @@ export interface EraseDeps extends DriverDeps {
   readonly onProgress?: ProgressSink;
   readonly firmwareTiming?: FirmwareTiming;
   readonly tuning?: Partial<IoTuning>;
+  /**
+   * Stops the erase: a station aborts it when the drive is pulled out of its bay, or when the
+   * operator cancels it; the abort reason ("removed during erase") becomes the failure's text.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /** What happened to one drive, with everything the wipe result and certificate need. */
@@ -102,6 +107,9 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
     const verdict = await guardTarget(deps.sys, req.device, req.selected);
     if (!verdict.ok) return end({ ok: false, refused: true, failureCode: verdict.code, passes: null, verification: `refused: ${verdict.reason}`, commands: [] });
   }
+  const stopped = (commands: readonly string[], passes: number | null = null) =>
+    end({ ok: false, refused: false, failureCode: 'aborted', passes, verification: `${String(deps.signal?.reason ?? 'aborted')}: the erase was stopped before it completed`, commands });
+  if (deps.signal?.aborted) return stopped([]);
   const commands: string[] = [];
   const timing = deps.firmwareTiming ?? DEFAULT_FIRMWARE_TIMING;
   if (req.preconditions?.includes('restore-hpa')) {
@@ -111,9 +119,11 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
   }
   if (req.method === 'overwrite') {
     try {
-      const r = await overwriteAndVerify(req.device, req.overwrite ?? 'zero', { onProgress: deps.onProgress, tuning: deps.tuning });
+      const r = await overwriteAndVerify(req.device, req.overwrite ?? 'zero', { onProgress: deps.onProgress, tuning: deps.tuning, ...(deps.signal ? { signal: deps.signal } : {}) });
+      if (deps.signal?.aborted) return stopped([...commands, METHOD_INFO.overwrite.command]);
       return end({ ok: r.verified, refused: false, ...(r.verified ? {} : { failureCode: 'not_verified' }), passes: r.passes, verificationHash: r.sha256, verification: r.summary, commands: [...commands, METHOD_INFO.overwrite.command], bytesWritten: r.bytesWritten });
     } catch (error) {
+      if (deps.signal?.aborted) return stopped([...commands, METHOD_INFO.overwrite.command]);
       // EBUSY from the O_EXCL open: something claimed the disk after the guard ran.
       const busy = error instanceof MediumOpenError && error.code === 'EBUSY';
       return end({ ok: false, refused: busy, failureCode: busy ? 'in_use' : 'io_error', passes: null, verification: `overwrite failed: ${(error as Error).message}`, commands });
@@ -121,6 +131,8 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
   }
   const result = await firmwareErase(deps, req.device, req.method, timing);
   commands.push(...result.commands);
+  // A firmware erase runs inside the drive and cannot be stopped; a drive pulled meanwhile still failed.
+  if (deps.signal?.aborted) return stopped(commands);
   if (!result.ok) return end({ ok: false, refused: false, failureCode: result.code, passes: null, verification: result.reason, commands });
   return end({ ok: true, refused: false, passes: null, verification: `${METHOD_INFO[req.method].technique}: ${result.detail}`, commands, ...(await sampleHash(req.device)) });
 }

@@ -58,6 +58,9 @@ export const EMPTY_BAY: BayState = { state: 'empty' };
 /** The reason a drive pulled mid-erase is reported with (its failed wipe result says this). */
 export const REMOVED_DURING_ERASE = 'removed during erase';
 
+/** The reason an erase the operator cancelled is reported with. */
+export const CANCELLED_BY_OPERATOR = 'cancelled by the operator';
+
 /**
  * One bay's next state. Pure: the station runs the effects (check-in, erase, reporting) and
  * feeds their outcomes back as events. An event that makes no sense in the current state is
@@ -99,13 +102,13 @@ export function stepBay(s: BayState, e: BayEvent): BayState {
       if (e.type === 'verify_started') return { state: 'verifying', drive: s.drive, jobId: s.jobId };
       if (e.type === 'erase_passed') return { state: 'passed', drive: s.drive, jobId: s.jobId };
       if (e.type === 'erase_failed') return { state: 'failed', drive: s.drive, jobId: s.jobId, reason: e.reason, untouched: false };
-      if (e.type === 'cancelled') return { state: 'failed', drive: s.drive, jobId: s.jobId, reason: 'cancelled by the operator', untouched: false };
+      if (e.type === 'cancelled') return { state: 'failed', drive: s.drive, jobId: s.jobId, reason: CANCELLED_BY_OPERATOR, untouched: false };
       return s;
     case 'verifying':
       if (e.type === 'verify_progress') return { ...s, percent: e.percent };
       if (e.type === 'erase_passed') return { state: 'passed', drive: s.drive, jobId: s.jobId };
       if (e.type === 'erase_failed') return { state: 'failed', drive: s.drive, jobId: s.jobId, reason: e.reason, untouched: false };
-      if (e.type === 'cancelled') return { state: 'failed', drive: s.drive, jobId: s.jobId, reason: 'cancelled by the operator', untouched: false };
+      if (e.type === 'cancelled') return { state: 'failed', drive: s.drive, jobId: s.jobId, reason: CANCELLED_BY_OPERATOR, untouched: false };
       return s;
     case 'passed':
       if (e.type === 'certificate') return { ...s, certificateNumber: e.number };

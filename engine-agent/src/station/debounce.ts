@@ -27,8 +27,11 @@ export function createDebouncer(opts: { settleMs?: number; timers: TimerPort; on
     latest.delete(devpath);
     if (!ev) return;
     const present = ev.action !== 'remove';
+    const before = reported.get(devpath);
+    // A slot never reported present that settles absent was never anything to the station.
+    if (!present && before !== true) return;
     // A change with nothing reported before is a drive that was already there: report it too.
-    if (reported.get(devpath) === present && !(present && ev.action === 'add')) return;
+    if (before === present && !(present && ev.action === 'add')) return;
     reported.set(devpath, present);
     opts.onSettled(present ? { devpath, present, event: ev } : { devpath, present });
   };

@@ -26,7 +26,7 @@ describe('lanes: the stable physical identity of a slot', () => {
   });
 
   it('names a USB dock bay by its port path', () => {
-    expect(laneFromIdPath('pci-0000:00:14.0-usb-0:3.2:1.0-scsi-0:0:0:0')?.connector).toEqual({ transport: 'usb', controller: '0000:00:14.0', usbPath: '0:3.2:1.0', target: '0:0:0:0' });
+    expect(laneFromIdPath('pci-0000:00:14.0-usb-0:3.2:1.0-scsi-0:0:0:0')?.connector).toEqual({ transport: 'usb', controller: '0000:00:14.0', usb_path: '0:3.2:1.0', target: '0:0:0:0' });
   });
 
   it('names a virtio-scsi target as QEMU presents it', () => {
@@ -68,5 +68,21 @@ describe('lanes behind an SES enclosure', () => {
   it('fall back to the bus path where there is no enclosure', async () => {
     const none: SysfsReader = { listDir: async () => [], realPath: async () => undefined, readText: async () => undefined };
     expect((await resolveLane(none, 'sdb', 'pci-0000:00:1f.2-ata-3.0'))?.lane).toBe('pci-0000:00:1f.2-ata-3.0');
+  });
+});
+
+describe('lanes of NVMe drives', () => {
+  it('name the PCIe slot the firmware lists for the controller, which survives a renumbered bus', async () => {
+    const slots: SysfsReader = {
+      listDir: async (p) => (p === '/sys/bus/pci/slots' ? ['1', '7'] : []),
+      realPath: async () => undefined,
+      readText: async (p) => ({ '/sys/bus/pci/slots/1/address': '0000:01:00\n', '/sys/bus/pci/slots/7/address': '0000:02:00\n' })[p],
+    };
+    expect(await resolveLane(slots, 'nvme1n1', 'pci-0000:02:00.0-nvme-1')).toEqual({ lane: 'pcie-slot-7', connector: { transport: 'nvme', controller: '0000:02:00.0', pcie_slot: '7' } });
+  });
+
+  it('fall back to the controller address where no slot is named (QEMU, most desktops)', async () => {
+    const none: SysfsReader = { listDir: async () => [], realPath: async () => undefined, readText: async () => undefined };
+    expect((await resolveLane(none, 'nvme0n1', 'pci-0000:00:04.0-nvme-1'))?.lane).toBe('pci-0000:00:04.0-nvme');
   });
 });

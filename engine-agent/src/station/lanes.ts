@@ -1,6 +1,6 @@
 import type { SysfsReader } from '../probes/sysfs-block.js';
 
-/** How a slot is wired: what the bay view and the chassis map's `connector` keep. */
+/** How a slot is wired: what the bay view and the chassis map's `connector` keep (shared StationConnector, snake_case on the wire). */
 export interface Connector {
   readonly transport: 'sata' | 'sas' | 'nvme' | 'usb' | 'scsi';
   /** PCI address of the controller (HBA, AHCI, NVMe, USB host). */
@@ -9,7 +9,9 @@ export interface Connector {
   readonly phy?: number;
   readonly expander?: string;
   readonly target?: string;
-  readonly usbPath?: string;
+  readonly usb_path?: string;
+  /** The PCIe slot an NVMe drive sits in (its name under /sys/bus/pci/slots), where the firmware names one. */
+  readonly pcie_slot?: string;
   /** SES enclosure slot, where the backplane has an enclosure processor. */
   readonly enclosure?: { readonly id: string; readonly slot: string };
 }
@@ -45,7 +47,7 @@ export function laneFromIdPath(idPath: string | undefined): Lane | undefined {
   }
   if ((m = /^sas-phy(\d+)-lun-\d+$/.exec(rest))) return { lane: idPath, connector: { transport: 'sas', controller, phy: Number(m[1]) } };
   if ((m = /^nvme-(\d+)$/.exec(rest))) return { lane: `pci-${controller}-nvme`, connector: { transport: 'nvme', controller } };
-  if ((m = /^usb-([\d:.]+)-scsi-([\d:]+)$/.exec(rest))) return { lane: idPath, connector: { transport: 'usb', controller, usbPath: m[1] as string, target: m[2] as string } };
+  if ((m = /^usb-([\d:.]+)-scsi-([\d:]+)$/.exec(rest))) return { lane: idPath, connector: { transport: 'usb', controller, usb_path: m[1] as string, target: m[2] as string } };
   if ((m = /^scsi-(\d+:\d+:\d+:\d+)$/.exec(rest))) return { lane: idPath, connector: { transport: 'scsi', controller, target: m[1] as string } };
   return undefined;
 }
@@ -65,10 +67,27 @@ export async function enclosureSlotOf(sys: SysfsReader, kernelName: string): Pro
   return { id: id || (enclosureDir?.split('/').at(-1) ?? 'enclosure'), slot: link.slice('enclosure_device:'.length) };
 }
 
-/** The lane of a disk: its SES slot where there is one, else its udev path. */
+/**
+ * The PCIe slot of a controller: the kernel lists each physical slot under /sys/bus/pci/slots/<name>
+ * with the bus address (`0000:02:00`) of the device seated in it. Undefined where the firmware
+ * names no slots (most desktops, QEMU).
+ */
+export async function pcieSlotOf(sys: SysfsReader, controller: string): Promise<string | undefined> {
+  const address = controller.replace(/\.[0-7]$/, '');
+  for (const slot of await sys.listDir('/sys/bus/pci/slots')) {
+    if ((await sys.readText(`/sys/bus/pci/slots/${slot}/address`))?.trim() === address) return slot;
+  }
+  return undefined;
+}
+
+/** The lane of a disk: its SES slot where there is one, an NVMe drive's PCIe slot, else its udev path. */
 export async function resolveLane(sys: SysfsReader, kernelName: string, idPath: string | undefined): Promise<Lane | undefined> {
   const byPath = laneFromIdPath(idPath);
   if (!byPath) return undefined;
+  if (byPath.connector.transport === 'nvme') {
+    const slot = await pcieSlotOf(sys, byPath.connector.controller);
+    return slot ? { lane: `pcie-slot-${slot}`, connector: { ...byPath.connector, pcie_slot: slot } } : byPath;
+  }
   const enclosure = await enclosureSlotOf(sys, kernelName);
   if (!enclosure) return byPath;
   return { lane: `enclosure-${enclosure.id}-slot-${enclosure.slot.replace(/\s+/g, '_')}`, connector: { ...byPath.connector, enclosure } };

@@ -31,7 +31,7 @@ const settle = () => new Promise((r) => setTimeout(r, 0));
 describe('the hotswap station', () => {
   it('starts a drive seated in a mapped bay at once under auto-start, naming its bay and chassis map', async () => {
     const { ports, runs } = rig();
-    const station = createStation(MAP, ports, 'auto');
+    const station = createStation(MAP, ports, () => 'auto');
     await station.presence(present(1));
     await settle();
     expect(runs.map((r) => [r.device, r.bay])).toEqual([['/dev/sdb', { bay: 'Bay 1', chassis: 'Front cage' }]]);
@@ -40,7 +40,7 @@ describe('the hotswap station', () => {
 
   it('runs each bay through check-in, erase and verify to a pass', async () => {
     const { ports, runs } = rig();
-    const station = createStation(MAP, ports, 'auto');
+    const station = createStation(MAP, ports, () => 'auto');
     await station.presence(present(1));
     await settle();
     const run = runs[0]!;
@@ -48,9 +48,19 @@ describe('the hotswap station', () => {
     expect(station.views()[0]?.bay).toMatchObject({ state: 'passed', jobId: 'job-1', certificateNumber: 'CW-000007' });
   });
 
+  it('waits for the operator, even under auto-start, for a drive that was already seated when the station started', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, () => 'auto');
+    const seated = present(1);
+    await station.presence({ ...seated, event: { ...seated.event, action: 'change' } });
+    await settle();
+    expect(runs).toHaveLength(0);
+    expect(station.views()[0]?.bay.state).toBe('awaiting_confirmation');
+  });
+
   it('waits for the operator under the confirm policy', async () => {
     const { ports, runs } = rig();
-    const station = createStation(MAP, ports, 'confirm');
+    const station = createStation(MAP, ports, () => 'confirm');
     await station.presence(present(1));
     await settle();
     expect(runs).toHaveLength(0);
@@ -62,7 +72,7 @@ describe('the hotswap station', () => {
 
   it('never erases a drive in a slot the map does not name, and lists it', async () => {
     const { ports, runs } = rig();
-    const station = createStation(MAP, ports, 'auto');
+    const station = createStation(MAP, ports, () => 'auto');
     await station.presence(present(3, 'lane-unmapped'));
     await settle();
     expect(runs).toHaveLength(0);
@@ -71,7 +81,7 @@ describe('the hotswap station', () => {
 
   it('leaves a drive the safety guard refuses untouched, with the reason on its bay', async () => {
     const { ports, runs } = rig({ refuse: '/dev/sdb' });
-    const station = createStation(MAP, ports, 'auto');
+    const station = createStation(MAP, ports, () => 'auto');
     await station.presence(present(1));
     await settle();
     expect(runs).toHaveLength(0);
@@ -80,7 +90,7 @@ describe('the hotswap station', () => {
 
   it('shows a check-in denial on that bay only', async () => {
     const { ports, runs } = rig();
-    const station = createStation(MAP, ports, 'auto');
+    const station = createStation(MAP, ports, () => 'auto');
     await station.presence(present(1));
     await station.presence(present(2));
     await settle();
@@ -91,7 +101,7 @@ describe('the hotswap station', () => {
 
   it('fails a drive pulled mid-erase with "removed during erase", stops its work, and the other bay carries on', async () => {
     const { ports, runs } = rig();
-    const station = createStation(MAP, ports, 'auto');
+    const station = createStation(MAP, ports, () => 'auto');
     await station.presence(present(1));
     await station.presence(present(2));
     await settle();
@@ -109,7 +119,7 @@ describe('the hotswap station', () => {
 
   it('starts a re-inserted drive over', async () => {
     const { ports, runs } = rig();
-    const station = createStation(MAP, ports, 'auto');
+    const station = createStation(MAP, ports, () => 'auto');
     await station.presence(present(1));
     await settle();
     runs[0]!.emit({ type: 'checkin_allowed', jobId: 'job-1' });
@@ -122,7 +132,7 @@ describe('the hotswap station', () => {
 
   it('cancels one bay on its own', async () => {
     const { ports, runs } = rig();
-    const station = createStation(MAP, ports, 'auto');
+    const station = createStation(MAP, ports, () => 'auto');
     await station.presence(present(1));
     await station.presence(present(2));
     await settle();

@@ -1,5 +1,5 @@
 import type { StationBay } from '@erasure/shared';
-import { EMPTY_BAY, stepBay, type BayEvent, type BayState, type DriveFacts } from './bay-machine.js';
+import { CANCELLED_BY_OPERATOR, EMPTY_BAY, REMOVED_DURING_ERASE, stepBay, type BayEvent, type BayState, type DriveFacts } from './bay-machine.js';
 import type { Presence } from './debounce.js';
 import type { Lane } from './lanes.js';
 
@@ -35,7 +35,7 @@ export interface BayView {
  * several erase at once. A drive in a slot the map does not name is listed and never erased.
  * Pulling a drive aborts its bay's work; the others carry on.
  */
-export function createStation(map: StationMap, ports: StationPorts, policy: ErasePolicy) {
+export function createStation(map: StationMap, ports: StationPorts, policy: () => ErasePolicy) {
   const labels = new Map(map.bays.map((b) => [b.lane, b.label]));
   const bays = new Map<string, BayState>(map.bays.map((b) => [b.lane, EMPTY_BAY]));
   const laneOfPath = new Map<string, string>();
@@ -78,6 +78,10 @@ export function createStation(map: StationMap, ports: StationPorts, policy: Eras
   };
 
   return {
+    /** True while any bay checks in, erases or verifies. */
+    busy(): boolean {
+      return [...bays.values()].some((b) => b.state === 'checking_in' || b.state === 'erasing' || b.state === 'verifying');
+    },
     views(): BayView[] {
       return map.bays.map((b) => ({ lane: b.lane, label: b.label, bay: bays.get(b.lane) ?? EMPTY_BAY }));
     },
@@ -91,7 +95,7 @@ export function createStation(map: StationMap, ports: StationPorts, policy: Eras
         const lane = laneOfPath.get(p.devpath);
         if (!lane) return;
         laneOfPath.delete(p.devpath);
-        running.get(lane)?.abort();
+        running.get(lane)?.abort(REMOVED_DURING_ERASE);
         apply(lane, { type: 'removed' });
         return;
       }
@@ -104,7 +108,10 @@ export function createStation(map: StationMap, ports: StationPorts, policy: Eras
       }
       laneOfPath.set(p.devpath, lane.lane);
       apply(lane.lane, { type: 'inserted', drive: await ports.probe(device) });
-      apply(lane.lane, policy === 'auto' ? { type: 'auto_start' } : { type: 'await_confirmation' });
+      // A drive first seen through a change event was already seated when the station started
+      // (its start-up trigger): nobody inserted it for this station, so it waits for the operator.
+      const inserted = p.event.action === 'add';
+      apply(lane.lane, inserted && policy() === 'auto' ? { type: 'auto_start' } : { type: 'await_confirmation' });
       void start(lane.lane);
     },
     confirm(lane: string): boolean {
@@ -120,7 +127,7 @@ export function createStation(map: StationMap, ports: StationPorts, policy: Eras
         return true;
       }
       if (state !== 'erasing' && state !== 'verifying') return false;
-      running.get(lane)?.abort();
+      running.get(lane)?.abort(CANCELLED_BY_OPERATOR);
       apply(lane, { type: 'cancelled' });
       return true;
     },

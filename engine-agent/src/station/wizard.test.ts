@@ -14,7 +14,7 @@ describe('the bay mapping wizard', () => {
   it('proposes "Bay 1" for the first drive inserted, and maps it when accepted', () => {
     const s = run([seen(3)]);
     expect(mapping(s).proposal).toEqual({ lane: 'ata-3', connector: port(3), label: 'Bay 1' });
-    expect(mapping(stepWizard(s, { type: 'accept' })).bays).toEqual([{ lane: 'ata-3', connector: port(3), label: 'Bay 1' }]);
+    expect(mapping(stepWizard(s, { type: 'accept' })).bays).toEqual([{ number: 1, lane: 'ata-3', connector: port(3), label: 'Bay 1' }]);
   });
 
   it('lets the operator type over the proposed label', () => {
@@ -47,7 +47,7 @@ describe('the bay mapping wizard', () => {
     const s = startWizard([{ lane: 'ata-5', connector: port(5) }]);
     expect(mapping(stepWizard(s, seen(5))).proposal).toBeUndefined();
     const assigned = mapping(stepWizard(s, { type: 'assign_preexisting', lane: 'ata-5', label: 'Rear bay' }));
-    expect(assigned.bays).toEqual([{ lane: 'ata-5', connector: port(5), label: 'Rear bay' }]);
+    expect(assigned.bays).toEqual([{ number: 1, lane: 'ata-5', connector: port(5), label: 'Rear bay' }]);
     expect(assigned.preexisting).toEqual([]);
   });
 
@@ -61,7 +61,7 @@ describe('the bay mapping wizard', () => {
     expect(naming.step).toBe('naming');
     expect(stepWizard(naming, { type: 'saved' })).toBe(naming);
     const saved = run([{ type: 'name', name: ' Front cage ' }, { type: 'saved' }], naming);
-    expect(saved).toEqual({ step: 'saved', name: 'Front cage', bays: [{ lane: 'ata-1', connector: port(1), label: 'Bay 1' }] });
+    expect(saved).toEqual({ step: 'saved', name: 'Front cage', bays: [{ number: 1, lane: 'ata-1', connector: port(1), label: 'Bay 1' }] });
   });
 
   it('cannot finish with no bay mapped, or with a proposal still open', () => {
@@ -71,5 +71,12 @@ describe('the bay mapping wizard', () => {
 
   it('counts the next bay from mapped and skipped bays', () => {
     expect(nextBayNumber(mapping(run([seen(1), { type: 'accept' }, { type: 'skip' }])))).toBe(3);
+  });
+
+  it('asks about a drive found seated after the wizard started, and stops asking once it is pulled', () => {
+    const s = run([{ type: 'already_present', lane: 'ata-6', connector: port(6) }]);
+    expect(mapping(s).preexisting).toEqual([{ lane: 'ata-6', connector: port(6) }]);
+    expect(mapping(s).proposal).toBeUndefined();
+    expect(mapping(stepWizard(s, { type: 'lane_gone', lane: 'ata-6' })).preexisting).toEqual([]);
   });
 });

@@ -2,6 +2,8 @@ import type { Connector } from './lanes.js';
 
 /** A bay the wizard has labelled. */
 export interface MappedBay {
+  /** The bay number it was asked for as (skipped numbers leave gaps): its place in the grid. */
+  readonly number: number;
   readonly lane: string;
   readonly label: string;
   readonly connector: Connector;
@@ -26,6 +28,10 @@ export type WizardState =
 export type WizardEvent =
   /** A drive appeared in a lane (debounced). */
   | { readonly type: 'lane_seen'; readonly lane: string; readonly connector: Connector }
+  /** A drive found seated when the wizard started (its start-up change event): to be asked about. */
+  | { readonly type: 'already_present'; readonly lane: string; readonly connector: Connector }
+  /** The drive left a lane: an unassigned seated drive is no longer asked about. */
+  | { readonly type: 'lane_gone'; readonly lane: string }
   | { readonly type: 'accept'; readonly label?: string }
   /** The operator assigns a drive that was already present when the wizard started. */
   | { readonly type: 'assign_preexisting'; readonly lane: string; readonly label?: string }
@@ -59,16 +65,22 @@ export function stepWizard(s: WizardState, e: WizardEvent): WizardState {
         if (s.proposal || s.bays.some((b) => b.lane === e.lane) || s.preexisting.some((p) => p.lane === e.lane)) return s;
         return { ...s, proposal: { lane: e.lane, connector: e.connector, label: `Bay ${nextBayNumber(s)}` } };
       }
+      case 'already_present': {
+        if (s.proposal?.lane === e.lane || s.bays.some((b) => b.lane === e.lane) || s.preexisting.some((p) => p.lane === e.lane)) return s;
+        return { ...s, preexisting: [...s.preexisting, { lane: e.lane, connector: e.connector }] };
+      }
+      case 'lane_gone':
+        return s.preexisting.some((p) => p.lane === e.lane) ? { ...s, preexisting: s.preexisting.filter((p) => p.lane !== e.lane) } : s;
       case 'accept': {
         if (!s.proposal) return s;
         const label = clean(e.label) || s.proposal.label;
         const { proposal, ...rest } = s;
-        return { ...rest, bays: [...s.bays, { lane: proposal.lane, connector: proposal.connector, label }] };
+        return { ...rest, bays: [...s.bays, { number: nextBayNumber(s), lane: proposal.lane, connector: proposal.connector, label }] };
       }
       case 'assign_preexisting': {
         const found = s.preexisting.find((p) => p.lane === e.lane);
         if (!found || s.proposal) return s;
-        return { ...s, preexisting: s.preexisting.filter((p) => p.lane !== e.lane), bays: [...s.bays, { lane: found.lane, connector: found.connector, label: clean(e.label) || `Bay ${nextBayNumber(s)}` }] };
+        return { ...s, preexisting: s.preexisting.filter((p) => p.lane !== e.lane), bays: [...s.bays, { number: nextBayNumber(s), lane: found.lane, connector: found.connector, label: clean(e.label) || `Bay ${nextBayNumber(s)}` }] };
       }
       case 'skip':
         return s.proposal ? s : { ...s, skipped: [...s.skipped, nextBayNumber(s)] };

@@ -102,7 +102,7 @@ describe.skipIf(Boolean(loopSkipReason))('a hotswap station bay against a real c
         runBay: stationBayRunner({ ...env, config: { ...env.config } }, { account: 'Station Refurb', recordId: 'CW-20261125-010000' }),
         changed: () => undefined,
       },
-      'auto',
+      () => 'auto',
     );
     for (const l of [a, b]) {
       const devpath = `/devices/virtual/block/${l.device.slice(5)}`;

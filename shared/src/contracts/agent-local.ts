@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ErrorBody, Nullable } from './common.js';
 import type { RouteDescriptor } from './gateway.js';
+import { StationIntents, StationView } from './agent-station.js';
 import { Fingerprint, TEST_WIRE_IDS, TestSnapshot, TestStatus } from './hardware.js';
 
 /**
@@ -156,6 +157,8 @@ export const AgentState = Type.Object(
     tests: TestSnapshot,
     notes: Type.String(),
     reports: Type.Object({ tests: ReportSync, notes: ReportSync }, { additionalProperties: false }),
+    /** Present on a hotswap station (a `hotswap` token, or `serve --station`): the wizard or the bay view. */
+    station: Type.Optional(StationView),
     can: Type.Object(
       {
         refresh: Type.Boolean(),
@@ -189,6 +192,7 @@ export const AgentIntent = Type.Union([
   ),
   Type.Object({ type: Type.Literal('set_notes'), notes: Type.String({ maxLength: 20_000 }) }, { additionalProperties: false }),
   Type.Object({ type: Type.Literal('retry') }, { additionalProperties: false }),
+  ...StationIntents,
 ]);
 export type AgentIntent = Static<typeof AgentIntent>;
 export type AgentIntentType = AgentIntent['type'];

@@ -9,4 +9,5 @@ export * from './wipe.js';
 export * from './gateway.js';
 export * from './internal.js';
 export * from './agent-local.js';
+export * from './agent-station.js';
 export * from './public-api.js';

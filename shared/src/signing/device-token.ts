@@ -54,9 +54,11 @@ export interface DeviceTokenClaims {
 /** Mints the compact EdDSA JWS a device image carries. */
 export async function signDeviceToken(
   key: KeyObject,
-  claims: { sub: string; jti: string; expiresAt: number; issuedAt?: number },
+  claims: { sub: string; jti: string; expiresAt: number; issuedAt?: number; product?: 'engine' | 'hotswap' },
 ): Promise<string> {
-  return new SignJWT({})
+  // `product` tells the image which mode to start in (a hotswap token starts a station); the cloud
+  // still decides every check-in from the token row, so the claim grants nothing by itself.
+  return new SignJWT(claims.product ? { product: claims.product } : {})
     .setProtectedHeader({ alg: 'EdDSA', typ: 'JWT' })
     .setSubject(claims.sub)
     .setJti(claims.jti)

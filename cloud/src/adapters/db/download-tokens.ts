@@ -34,6 +34,6 @@ export async function mintDownloadToken(
     expiresAt: new Date(exp * 1000).toISOString(),
     now: deps.clock.now().toISOString(),
   });
-  const token = await signDeviceToken(key, { sub: input.accountPublicId, jti: row.jti, issuedAt: iat, expiresAt: exp });
+  const token = await signDeviceToken(key, { sub: input.accountPublicId, jti: row.jti, issuedAt: iat, expiresAt: exp, product: input.product });
   return { token, jti: row.jti, prefix_id: row.prefix_id, exp };
 }

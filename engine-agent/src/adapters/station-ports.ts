@@ -1,0 +1,93 @@
+import { basename } from 'node:path';
+import type { Bay, Fingerprint } from '@erasure/shared';
+import { openCloud, type AgentEnv } from '../agent.js';
+import type { ControllerFound, StationRuntimePorts } from '../api/station-controller.js';
+import { parseSmartctlJsonText } from '../probes/smartctl-json.js';
+import { guardTarget } from '../safety/guard.js';
+import type { DriveFacts } from '../station/bay-machine.js';
+import { resolveLane } from '../station/lanes.js';
+import { denialReason } from './cloud-client.js';
+import { blinkLocate, locateAttribute } from './locate-led.js';
+import { stationBayRunner } from './station-bay-runner.js';
+import { watchBays } from './udev-monitor.js';
+
+/** PCI class codes of storage controllers and USB hosts (the `class` file under /sys/bus/pci/devices/*). */
+const CONTROLLER_CLASSES: Record<string, { transport: string; description: string }> = {
+  '0x010000': { transport: 'scsi', description: 'SCSI controller' },
+  '0x010400': { transport: 'raid', description: 'RAID controller' },
+  '0x010601': { transport: 'sata', description: 'SATA controller (AHCI)' },
+  '0x010700': { transport: 'sas', description: 'SAS controller' },
+  '0x010802': { transport: 'nvme', description: 'NVMe controller' },
+  '0x0c0330': { transport: 'usb', description: 'USB 3 host controller (xHCI)' },
+};
+
+/** The storage controllers of this machine, from sysfs. */
+export async function storageControllers(env: AgentEnv): Promise<ControllerFound[]> {
+  const found: ControllerFound[] = [];
+  for (const address of (await env.sys.listDir('/sys/bus/pci/devices')).sort()) {
+    const cls = (await env.sys.readText(`/sys/bus/pci/devices/${address}/class`))?.trim();
+    const known = cls ? CONTROLLER_CLASSES[cls] : undefined;
+    if (known) found.push({ controller: address, ...known });
+  }
+  return found;
+}
+
+/** What the station shows of a seated drive: identity from udev, size from sysfs, SMART health from smartctl. */
+async function probeFacts(env: AgentEnv, device: string, properties: Readonly<Record<string, string>>): Promise<DriveFacts> {
+  const name = basename(device);
+  const sectors = Number((await env.sys.readText(`/sys/class/block/${name}/size`))?.trim());
+  const smart = await env.run('smartctl', ['-H', '-i', '-j', device], { timeoutMs: 20_000 }).catch(() => undefined);
+  const report = smart ? parseSmartctlJsonText(smart.stdout) : undefined;
+  const value = report?.ok ? report.value : undefined;
+  const health = value?.healthPassed === true ? 'passed' : value?.healthPassed === false ? 'failed' : 'unknown';
+  const model = properties.ID_MODEL?.replace(/_/g, ' ') ?? value?.model;
+  const serial = properties.ID_SERIAL_SHORT ?? value?.serial;
+  return { device, health, ...(model ? { model } : {}), ...(serial ? { serial } : {}), ...(Number.isFinite(sectors) && sectors > 0 ? { sizeBytes: sectors * 512 } : {}) };
+}
+
+/**
+ * The station's real ports: udev through `udevadm`, lanes from sysfs, the gateway for the map
+ * and each bay's session, the SES locate LED. `boot` is this boot's unlocked session.
+ */
+export function stationPorts(
+  env: AgentEnv,
+  boot: { account: string; recordId: string; fingerprint: () => Promise<Fingerprint> },
+  certificates: { follow(jobId: string): void; numberOf(jobId: string): string | undefined },
+): StationRuntimePorts {
+  const properties = new Map<string, Readonly<Record<string, string>>>();
+  const call = async <T>(fn: (client: Awaited<ReturnType<typeof openCloud>>) => Promise<T>) => fn(await openCloud(env));
+  return {
+    lookupMap: async () => {
+      const system = (await boot.fingerprint()).system ?? {};
+      const r = await call((c) => c.call('chassisLookup', { system: { ...(system.uuid ? { uuid: system.uuid } : {}), ...(system.serial ? { serial: system.serial } : {}) } }));
+      if (!r.ok) return { ok: false, reason: denialReason(r.error) };
+      return r.value.found ? { ok: true, name: r.value.map.name, bays: r.value.map.bays as Bay[] } : { ok: true };
+    },
+    saveMap: async (map) => {
+      const r = await call(async (c) => c.call('chassisMap', { record_id: boot.recordId, engine_version: env.version, fingerprint: await boot.fingerprint(), map: { name: map.name, bays: [...map.bays] } }));
+      return r.ok ? { ok: true } : { ok: false, reason: denialReason(r.error) };
+    },
+    watch: (onPresence) =>
+      watchBays({
+        onPresence: (p) => {
+          if (p.present) properties.set(p.event.devname ?? p.devpath, p.event.properties);
+          onPresence(p);
+        },
+      }),
+    announcePresent: async () => {
+      await env.run('udevadm', ['trigger', '--action=change', '--subsystem-match=block', '--property-match=DEVTYPE=disk'], { timeoutMs: 30_000 });
+    },
+    controllers: () => storageControllers(env),
+    laneOf: async (p) => (p.event.devname ? resolveLane(env.sys, basename(p.event.devname), p.event.properties.ID_PATH) : undefined),
+    probe: (device) => probeFacts(env, device, properties.get(device) ?? {}),
+    guard: async (device) => {
+      const v = await guardTarget(env.sys, device, [device]);
+      return v.ok ? { ok: true } : { ok: false, reason: v.reason };
+    },
+    runBay: stationBayRunner(env, boot),
+    canLocate: async (device) => (await locateAttribute(env.sys, basename(device))) !== undefined,
+    locate: (device) => blinkLocate(env.sys, basename(device)),
+    followCertificate: (jobId) => certificates.follow(jobId),
+    certificateOf: (jobId) => certificates.numberOf(jobId),
+  };
+}

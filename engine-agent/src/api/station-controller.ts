@@ -1,0 +1,322 @@
+import type { Bay, StationBayView, StationView, WizardAction, WizardView } from '@erasure/shared';
+import type { DriveFacts } from '../station/bay-machine.js';
+import type { Presence } from '../station/debounce.js';
+import type { Lane } from '../station/lanes.js';
+import { connectorOf, gridOfMap, mapToSave, wireConnector, type SavedMap } from '../station/map-layout.js';
+import { createStation, type ErasePolicy, type StationPorts } from '../station/station.js';
+import { nextBayNumber, startWizard, stepWizard, type WizardState } from '../station/wizard.js';
+
+type Outcome = { ok: true } | { ok: false; reason: string };
+
+/** A storage controller of the machine, as the wizard lists them. */
+export interface ControllerFound {
+  readonly controller: string;
+  readonly transport: string;
+  readonly description?: string;
+}
+
+/** What the station controller needs from the machine and the gateway; `serve` passes the real ones, tests fakes. */
+export interface StationRuntimePorts extends Omit<StationPorts, 'changed'> {
+  /** The chassis map of this chassis (`POST /api/chassis_map/lookup`); a failed lookup says why. */
+  lookupMap(): Promise<{ ok: true; bays?: Bay[]; name?: string } | { ok: false; reason: string }>;
+  /** Saves the map (`POST /api/chassis_map`, an upsert). */
+  saveMap(map: SavedMap): Promise<Outcome>;
+  /** Starts watching drives come and go; `ended` settles when the watch stops on its own. */
+  watch(onPresence: (p: Presence) => void): { stop(): Promise<void>; ended: Promise<{ byStop: boolean; exitCode: number | undefined; stderr: string }> };
+  /** Asks udev to report the drives already seated (they arrive as change events on the watch). */
+  announcePresent(): Promise<void>;
+  controllers(): Promise<ControllerFound[]>;
+  /** True when the enclosure has a locate LED for this drive's slot. */
+  canLocate(device: string): Promise<boolean>;
+  locate(device: string): Promise<boolean>;
+  /** Starts following a passed bay's certificate; `certificateOf` reads what is known. */
+  followCertificate(jobId: string): void;
+  certificateOf(jobId: string): string | undefined;
+}
+
+type Phase = StationView['phase'];
+
+/**
+ * The hotswap station of `serve`: once the boot is unlocked it looks the chassis map up; no map
+ * opens the mapping wizard, a map opens the bay view. Drives come and go through one udev watch
+ * for the station's whole life, routed to the wizard while it runs and to the bays after. The
+ * wizard's saved map becomes the bay view at once; re-running the wizard (settings) saves again.
+ */
+export class StationController {
+  private phase: Phase = 'waiting_for_unlock';
+  private reason: string | undefined;
+  private wizard: { state: WizardState; saving: boolean; error?: string; controllers: ControllerFound[] } | undefined;
+  private station: ReturnType<typeof createStation> | undefined;
+  private mapName = '';
+  private mapBays: Bay[] = [];
+  private watch: ReturnType<StationRuntimePorts['watch']> | undefined;
+  private watchError: string | undefined;
+  /** Seated drives by device path, with their lane (the wizard lists them; re-mapping starts from them). */
+  private readonly seated = new Map<string, { lane?: Lane; device: string; properties: Readonly<Record<string, string>> }>();
+  private readonly locatable = new Map<string, boolean>();
+  private readonly followed = new Set<string>();
+
+  constructor(
+    private readonly ports: StationRuntimePorts,
+    private policy: ErasePolicy,
+    private readonly changed: () => void,
+  ) {}
+
+  /** Starts the station once the boot is unlocked: the watch first (nothing inserted meanwhile is missed), then the lookup. */
+  async start(): Promise<void> {
+    if (this.phase !== 'waiting_for_unlock') return;
+    this.phase = 'looking_up';
+    this.changed();
+    this.watch = this.ports.watch((p) => void this.onPresence(p));
+    void this.watch.ended.then((r) => {
+      if (r.byStop) return;
+      this.watchError = `udev monitor stopped (exit ${r.exitCode ?? 'signal'})${r.stderr ? `: ${r.stderr.trim().split('\n').at(-1)}` : ''}`;
+      this.changed();
+    });
+    const found = await this.ports.lookupMap();
+    if (!found.ok) {
+      this.phase = 'failed';
+      this.reason = `the chassis map lookup failed: ${found.reason}`;
+    } else if (found.bays && found.bays.length > 0) {
+      this.openBays(found.name ?? 'Chassis', found.bays);
+    } else {
+      await this.openWizard();
+    }
+    this.changed();
+    await this.ports.announcePresent().catch(() => undefined);
+  }
+
+  private async openWizard(): Promise<void> {
+    const present = [...this.seated.values()].flatMap((s) => (s.lane ? [{ lane: s.lane.lane, connector: s.lane.connector }] : []));
+    this.wizard = { state: startWizard(present), saving: false, controllers: await this.ports.controllers().catch(() => []) };
+    this.phase = 'wizard';
+  }
+
+  private openBays(name: string, bays: Bay[]): void {
+    this.mapName = name;
+    this.mapBays = bays;
+    this.wizard = undefined;
+    this.phase = 'bays';
+    this.station = createStation(
+      { name, bays: bays.map((b) => ({ lane: b.lane, label: b.label })) },
+      {
+        laneOf: (p) => this.ports.laneOf(p),
+        probe: (device) => this.ports.probe(device),
+        guard: (device) => this.ports.guard(device),
+        runBay: (job) => this.ports.runBay(job),
+        changed: () => this.onBaysChanged(),
+      },
+      () => this.policy,
+    );
+    // Drives seated before the map existed (the wizard's own, or ones there at boot) wait for
+    // the operator: a change event is how the station says "already seated".
+    for (const [devpath, s] of this.seated) void this.station.presence({ devpath, present: true, event: { action: 'change', devpath, devname: s.device, devtype: 'disk', seqnum: undefined, properties: s.properties } });
+  }
+
+  /** Passed bays get their certificate followed once; the view reads the number when it arrives. */
+  private onBaysChanged(): void {
+    for (const v of this.station?.views() ?? []) {
+      if (v.bay.state === 'passed' && !this.followed.has(v.bay.jobId)) {
+        this.followed.add(v.bay.jobId);
+        this.ports.followCertificate(v.bay.jobId);
+      }
+    }
+    this.changed();
+  }
+
+  private async onPresence(p: Presence): Promise<void> {
+    if (!p.present) {
+      const was = this.seated.get(p.devpath);
+      this.seated.delete(p.devpath);
+      if (this.wizard && was?.lane) this.stepWizard({ type: 'lane_gone', lane: was.lane.lane });
+      await this.station?.presence(p);
+      this.changed();
+      return;
+    }
+    const lane = await this.ports.laneOf(p);
+    const device = p.event.devname ?? p.devpath;
+    this.seated.set(p.devpath, { device, properties: p.event.properties, ...(lane ? { lane } : {}) });
+    if (lane && !this.locatable.has(lane.lane)) this.locatable.set(lane.lane, await this.ports.canLocate(device).catch(() => false));
+    if (this.wizard) {
+      // The boot medium and anything mounted are never offered as a bay's drive.
+      if (lane && (await this.ports.guard(device)).ok) this.stepWizard(p.event.action === 'add' ? { type: 'lane_seen', lane: lane.lane, connector: lane.connector } : { type: 'already_present', lane: lane.lane, connector: lane.connector });
+      this.changed();
+      return;
+    }
+    await this.station?.presence(p);
+    this.changed();
+  }
+
+  private stepWizard(e: Parameters<typeof stepWizard>[1]): void {
+    if (this.wizard) this.wizard = { ...this.wizard, state: stepWizard(this.wizard.state, e) };
+  }
+
+  /** A wizard step from the operator. */
+  async wizardStep(step: WizardAction): Promise<Outcome> {
+    const w = this.wizard;
+    if (this.phase !== 'wizard' || !w) return { ok: false, reason: 'the mapping wizard is not open' };
+    if (w.saving) return { ok: false, reason: 'the map is being saved' };
+    if (step.action === 'save') return this.save();
+    const before = w.state;
+    const event = step.action === 'assign_preexisting' ? { type: step.action, lane: step.lane, ...(step.label ? { label: step.label } : {}) } : step.action === 'accept' ? { type: step.action, ...(step.label ? { label: step.label } : {}) } : step.action === 'grid' ? { type: step.action, rows: step.rows, columns: step.columns } : step.action === 'name' ? { type: step.action, name: step.name } : { type: step.action };
+    this.stepWizard(event as Parameters<typeof stepWizard>[1]);
+    if (this.wizard?.state === before && step.action !== 'name') return { ok: false, reason: refusal(before, step.action) };
+    this.changed();
+    return { ok: true };
+  }
+
+  private async save(): Promise<Outcome> {
+    const w = this.wizard;
+    if (!w || w.state.step !== 'naming') return { ok: false, reason: 'finish mapping the bays first' };
+    const name = w.state.name.trim();
+    if (!name) return { ok: false, reason: 'name the map first' };
+    const map = mapToSave(name, w.state.bays, w.state.grid);
+    this.wizard = { ...w, saving: true };
+    this.changed();
+    const saved = await this.ports.saveMap(map);
+    if (!saved.ok) {
+      this.wizard = { ...w, saving: false, error: `the map was not saved: ${saved.reason}` };
+      this.changed();
+      return { ok: false, reason: this.wizard.error ?? 'not saved' };
+    }
+    this.openBays(name, map.bays.map((b) => ({ lane: b.lane, label: b.label, connector: b.connector as Record<string, unknown> })));
+    this.changed();
+    return { ok: true };
+  }
+
+  /** Settings: map the chassis again (saved as an upsert). Refused while a bay is busy. */
+  async remap(): Promise<Outcome> {
+    if (this.phase === 'wizard') return { ok: false, reason: 'the mapping wizard is already open' };
+    if (this.phase !== 'bays' && this.phase !== 'failed') return { ok: false, reason: 'the station is still starting' };
+    if (this.station?.busy()) return { ok: false, reason: 'a bay is erasing: wait until it is done' };
+    this.station = undefined;
+    await this.openWizard();
+    this.changed();
+    return { ok: true };
+  }
+
+  setPolicy(policy: ErasePolicy): Outcome {
+    this.policy = policy;
+    this.changed();
+    return { ok: true };
+  }
+
+  confirm(lane: string): Outcome {
+    return this.station?.confirm(lane) ? { ok: true } : { ok: false, reason: 'that bay is not waiting for confirmation' };
+  }
+
+  cancel(lane: string): Outcome {
+    return this.station?.cancel(lane) ? { ok: true } : { ok: false, reason: 'that bay has nothing to cancel' };
+  }
+
+  async locate(lane: string): Promise<Outcome> {
+    const bay = this.station?.views().find((v) => v.lane === lane)?.bay;
+    if (!bay || bay.state === 'empty') return { ok: false, reason: 'no drive in that bay to locate' };
+    if (!(await this.ports.locate(bay.drive.device).catch(() => false))) return { ok: false, reason: 'this enclosure cannot blink a locate LED for that bay' };
+    return { ok: true };
+  }
+
+  view(): StationView {
+    const grid = this.phase === 'bays' ? gridOfMap(this.mapBays) : undefined;
+    return {
+      phase: this.phase,
+      ...(this.reason ? { reason: this.reason } : {}),
+      policy: this.policy,
+      ...(grid ? { map: { name: this.mapName, grid } } : {}),
+      ...(this.wizard ? { wizard: this.wizardView() } : {}),
+      bays: this.bayViews(),
+      unmapped: this.station ? this.unmappedView() : [],
+      watching: this.watch !== undefined && this.watchError === undefined,
+      ...(this.watchError ? { watch_error: this.watchError } : {}),
+    };
+  }
+
+  private unmappedView(): StationView['unmapped'] {
+    const mapped = new Set(this.mapBays.map((b) => b.lane));
+    return [...this.seated.values()].filter((s) => !s.lane || !mapped.has(s.lane.lane)).map((s) => ({ device: s.device, ...(s.lane ? { lane: s.lane.lane } : {}) }));
+  }
+
+  private wizardView(): WizardView {
+    const w = this.wizard;
+    if (!w) throw new Error('no wizard');
+    const s = w.state;
+    const deviceOf = (lane: string) => [...this.seated.values()].find((x) => x.lane?.lane === lane)?.device;
+    const withDevice = (lane: string) => {
+      const device = deviceOf(lane);
+      return device ? { device } : {};
+    };
+    const controllers = [...w.controllers];
+    for (const b of s.step === 'mapping' ? [...s.bays, ...s.preexisting, ...(s.proposal ? [s.proposal] : [])] : s.bays) {
+      if (!controllers.some((c) => c.controller === b.connector.controller)) controllers.push({ controller: b.connector.controller, transport: b.connector.transport });
+    }
+    const bays = s.bays.map((b) => ({ number: b.number, lane: b.lane, label: b.label, connector: wireConnector(b.connector) }));
+    const step: WizardView['step'] = s.step === 'mapping' ? 'mapping' : s.step === 'saved' ? 'saved' : w.saving ? 'saving' : 'naming';
+    return {
+      step,
+      controllers,
+      bays,
+      skipped: s.step === 'mapping' ? [...s.skipped] : [],
+      next_bay: s.step === 'mapping' ? nextBayNumber(s) : bays.length + 1,
+      preexisting: s.step === 'mapping' ? s.preexisting.map((p) => ({ lane: p.lane, connector: wireConnector(p.connector), ...withDevice(p.lane) })) : [],
+      ...(s.step === 'mapping' && s.proposal ? { proposal: { lane: s.proposal.lane, connector: wireConnector(s.proposal.connector), label: s.proposal.label, ...withDevice(s.proposal.lane) } } : {}),
+      grid: s.step === 'saved' ? { rows: 1, columns: Math.max(1, bays.length) } : s.grid,
+      name: s.step === 'naming' ? s.name : s.step === 'saved' ? s.name : '',
+      ...(w.error ? { error: w.error } : {}),
+    };
+  }
+
+  private bayViews(): StationBayView[] {
+    if (!this.station) return [];
+    const connectors = new Map(this.mapBays.map((b) => [b.lane, connectorOf(b)]));
+    return this.station.views().map(({ lane, label, bay }): StationBayView => {
+      const connector = connectors.get(lane);
+      const base = { lane, label, ...(connector ? { connector } : {}), can_locate: this.locatable.get(lane) === true && bay.state !== 'empty' };
+      const can = { confirm: bay.state === 'awaiting_confirmation', cancel: bay.state === 'awaiting_confirmation' || bay.state === 'erasing' || bay.state === 'verifying' };
+      if (bay.state === 'empty') return { ...base, state: 'empty', can: { confirm: false, cancel: false } };
+      const drive = driveView(bay.drive);
+      switch (bay.state) {
+        case 'erasing':
+          return {
+            ...base,
+            state: bay.state,
+            drive,
+            job_id: bay.jobId,
+            can,
+            ...(bay.progress ? { progress: { method: bay.progress.method, pass: bay.progress.pass, percent: Math.min(100, Math.max(0, bay.progress.percent)), ...(bay.progress.bytesPerSecond !== undefined ? { bytes_per_second: bay.progress.bytesPerSecond } : {}), ...(bay.progress.etaSeconds !== undefined ? { eta_seconds: bay.progress.etaSeconds } : {}) } } : {}),
+          };
+        case 'verifying':
+          return { ...base, state: bay.state, drive, job_id: bay.jobId, can, ...(bay.percent !== undefined ? { verify_percent: Math.min(100, Math.max(0, bay.percent)) } : {}) };
+        case 'passed': {
+          const number = bay.certificateNumber ?? this.ports.certificateOf(bay.jobId);
+          return { ...base, state: bay.state, drive, job_id: bay.jobId, can, ...(number ? { certificate_number: number } : {}) };
+        }
+        case 'failed':
+          return { ...base, state: bay.state, drive, reason: bay.reason, untouched: bay.untouched, can, ...(bay.jobId ? { job_id: bay.jobId } : {}) };
+        case 'pulled':
+          return { ...base, state: bay.state, drive, reason: bay.reason, during: bay.during, can, ...(bay.jobId ? { job_id: bay.jobId } : {}) };
+        default:
+          return { ...base, state: bay.state, drive, can };
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.watch?.stop().catch(() => undefined);
+  }
+}
+
+function driveView(d: DriveFacts): NonNullable<StationBayView['drive']> {
+  return { device: d.device, health: d.health, ...(d.model ? { model: d.model } : {}), ...(d.serial ? { serial: d.serial } : {}), ...(d.sizeBytes !== undefined ? { size_bytes: d.sizeBytes } : {}) };
+}
+
+/** Why the wizard did not take a step, in the operator's words. */
+function refusal(s: WizardState, action: WizardAction['action']): string {
+  if (s.step !== 'mapping') return action === 'undo' ? 'nothing to undo' : 'the bays are mapped: name the map and save it';
+  if (action === 'accept') return 'insert a drive into the bay first';
+  if (action === 'finish') return s.proposal ? 'accept or undo the detected bay first' : 'map at least one bay first';
+  if (action === 'skip') return 'accept or undo the detected bay first';
+  if (action === 'undo') return 'nothing to undo';
+  if (action === 'grid') return 'a grid needs at least one row and one column, and at most 512 bays';
+  if (action === 'assign_preexisting') return s.proposal ? 'accept or undo the detected bay first' : 'that drive is not waiting to be assigned';
+  return 'not now';
+}
