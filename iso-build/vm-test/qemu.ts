@@ -83,6 +83,8 @@ export class Vm {
   private qmpSocket: Socket | undefined;
   private qmpBuffer = '';
   private readonly waiting: Array<(msg: Record<string, unknown>) => void> = [];
+  /** QMP events seen so far (DEVICE_DELETED and co), for `waitForEvent`. */
+  private readonly events: Array<{ event: string; data?: Record<string, unknown> }> = [];
   exitCode: number | null = null;
 
   constructor(readonly opts: VmOptions) {
@@ -172,7 +174,10 @@ export class Vm {
         this.qmpBuffer = this.qmpBuffer.slice(nl + 1);
         if (!line) continue;
         const msg = JSON.parse(line) as Record<string, unknown>;
-        if ('event' in msg) continue;
+        if ('event' in msg) {
+          this.events.push(msg as { event: string; data?: Record<string, unknown> });
+          continue;
+        }
         this.waiting.shift()?.(msg);
       }
     });
@@ -189,6 +194,40 @@ export class Vm {
     const msg = await reply;
     if ('error' in msg) throw new Error(`QMP ${execute}: ${JSON.stringify(msg.error)}`);
     return msg.return;
+  }
+
+  /** Resolves once QEMU has sent an event of that name whose data matches. */
+  async waitForEvent(name: string, match: (data: Record<string, unknown>) => boolean, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.events.some((e) => e.event === name && match(e.data ?? {}))) {
+      if (Date.now() > deadline) throw new Error(`${this.opts.name}: no QMP ${name} within ${timeoutMs / 1000} s`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  private plugs = 0;
+
+  /**
+   * Seats a drive backed by `file` in target `slot` of the virtio-scsi controller, as a drive
+   * pushed into a backplane bay: `blockdev-add` then `device_add` (the guest sees a hot-add).
+   */
+  async hotplug(slot: number, file: string, serial: string): Promise<void> {
+    const node = `hs${slot}-${++this.plugs}`;
+    await this.qmp('blockdev-add', { driver: 'raw', 'node-name': node, file: { driver: 'file', filename: file, cache: { direct: false, 'no-flush': true } } });
+    await this.qmp('device_add', { driver: 'scsi-hd', id: `bay${slot}`, drive: node, bus: 'scsi0.0', channel: 0, 'scsi-id': slot, lun: 0, serial });
+    this.nodes.set(slot, node);
+  }
+
+  private readonly nodes = new Map<number, string>();
+
+  /** Pulls the drive out of target `slot`: `device_del`, then the backing node once QEMU let go of it. */
+  async unplug(slot: number): Promise<void> {
+    await this.qmp('device_del', { id: `bay${slot}` });
+    await this.waitForEvent('DEVICE_DELETED', (d) => d.device === `bay${slot}`, 60_000);
+    this.events.splice(0, this.events.length, ...this.events.filter((e) => !(e.event === 'DEVICE_DELETED' && e.data?.device === `bay${slot}`)));
+    const node = this.nodes.get(slot);
+    if (node) await this.qmp('blockdev-del', { 'node-name': node });
+    this.nodes.delete(slot);
   }
 
   /** What the VM's own screen shows, as a PNG (QMP screendump writes PPM). */

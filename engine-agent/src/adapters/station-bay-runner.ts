@@ -15,7 +15,8 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
       emit({ type: 'refused', reason: selection.reason });
       return;
     }
-    let method = selection.drives[0]?.plan.ok ? selection.drives[0].plan.method : 'overwrite';
+    // What the bay shows: the technique in words ("Overwrite", "Cryptographic Erase"), not the method id.
+    const method = selection.drives[0]?.plan.ok ? selection.drives[0].plan.technique : 'Overwrite';
     let verifying = false;
     let allowed = false;
     const session = await runErase(
@@ -47,8 +48,8 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
     );
     if (session.phase === 'denied') return; // said through onState
     const report = session.phase === 'done' || session.phase === 'failed' ? session.reports[0] : undefined;
-    method = report?.outcome.method ?? method;
-    if (report?.outcome.ok) emit({ type: 'erase_passed' });
+    if (report?.outcome.failureCode === 'removed') emit({ type: 'removed' });
+    else if (report?.outcome.ok) emit({ type: 'erase_passed' });
     else emit({ type: 'erase_failed', reason: report ? `${report.outcome.failureCode ?? 'failed'}: ${report.outcome.verification}` : session.phase === 'failed' ? session.reason : 'the session ended without a result' });
   };
 }

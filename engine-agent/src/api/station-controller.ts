@@ -133,6 +133,8 @@ export class StationController {
       this.changed();
       return;
     }
+    // An optical drive is never a bay's drive (and is often the boot medium itself).
+    if (p.event.properties.ID_CDROM === '1') return;
     const lane = await this.ports.laneOf(p);
     const device = p.event.devname ?? p.devpath;
     this.seated.set(p.devpath, { device, properties: p.event.properties, ...(lane ? { lane } : {}) });

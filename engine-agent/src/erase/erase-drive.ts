@@ -124,6 +124,10 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
       return end({ ok: r.verified, refused: false, ...(r.verified ? {} : { failureCode: 'not_verified' }), passes: r.passes, verificationHash: r.sha256, verification: r.summary, commands: [...commands, METHOD_INFO.overwrite.command], bytesWritten: r.bytesWritten });
     } catch (error) {
       if (deps.signal?.aborted) return stopped([...commands, METHOD_INFO.overwrite.command]);
+      // A drive pulled out of its bay fails its writes before udev has told anyone it left.
+      if (await vanished(deps, req.device)) {
+        return end({ ok: false, refused: false, failureCode: 'removed', passes: null, verification: `${REMOVED_DURING_ERASE}: ${(error as Error).message}`, commands: [...commands, METHOD_INFO.overwrite.command] });
+      }
       // EBUSY from the O_EXCL open: something claimed the disk after the guard ran.
       const busy = error instanceof MediumOpenError && error.code === 'EBUSY';
       return end({ ok: false, refused: busy, failureCode: busy ? 'in_use' : 'io_error', passes: null, verification: `overwrite failed: ${(error as Error).message}`, commands });
@@ -135,6 +139,18 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
   if (deps.signal?.aborted) return stopped(commands);
   if (!result.ok) return end({ ok: false, refused: false, failureCode: result.code, passes: null, verification: result.reason, commands });
   return end({ ok: true, refused: false, passes: null, verification: `${METHOD_INFO[req.method].technique}: ${result.detail}`, commands, ...(await sampleHash(req.device)) });
+}
+
+/** The reason a drive that left mid-erase is reported with. */
+export const REMOVED_DURING_ERASE = 'removed during erase';
+
+/** True when the device node went away within a couple of seconds of an I/O error: the drive was pulled. */
+async function vanished(deps: EraseDeps, device: string): Promise<boolean> {
+  for (let i = 0; i < 10; i++) {
+    if ((await deps.sys.deviceNumber(device)) === undefined) return true;
+    await deps.sleep(200);
+  }
+  return false;
 }
 
 /** After a firmware erase, the hash of a read-back sample when the device can be opened; absent otherwise. */

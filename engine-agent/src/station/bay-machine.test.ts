@@ -83,9 +83,13 @@ describe('pulling a drive out of a bay', () => {
     ['waiting for confirmation', run([{ type: 'await_confirmation' }], detected)],
     ['passed', passed],
     ['failed', stepBay(checkingIn, { type: 'checkin_denied', reason: 'revoked' })],
-    ['pulled', stepBay(erasing, { type: 'removed' })],
   ] as const)('when %s just empties the bay', (_label, from) => {
     expect(stepBay(from, { type: 'removed' })).toEqual(EMPTY_BAY);
+  });
+
+  it('keeps saying "pulled" when udev reports the removal the erase already saw', () => {
+    const pulled = stepBay(erasing, { type: 'removed' });
+    expect(stepBay(pulled, { type: 'removed' })).toBe(pulled);
   });
 
   it('starts over when the pulled drive is put back', () => {

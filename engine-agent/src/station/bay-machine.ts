@@ -56,7 +56,8 @@ export type BayEvent =
 export const EMPTY_BAY: BayState = { state: 'empty' };
 
 /** The reason a drive pulled mid-erase is reported with (its failed wipe result says this). */
-export const REMOVED_DURING_ERASE = 'removed during erase';
+export { REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
+import { REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
 
 /** The reason an erase the operator cancelled is reported with. */
 export const CANCELLED_BY_OPERATOR = 'cancelled by the operator';
@@ -75,6 +76,8 @@ export function stepBay(s: BayState, e: BayEvent): BayState {
     return { state: 'detected', drive: e.drive };
   }
   if (e.type === 'removed') {
+    // The erase saw the drive go before udev's remove settled: the bay already says so.
+    if (s.state === 'pulled') return s;
     if (s.state === 'checking_in' || s.state === 'erasing' || s.state === 'verifying') {
       return { state: 'pulled', drive: s.drive, during: s.state, reason: REMOVED_DURING_ERASE, ...('jobId' in s ? { jobId: s.jobId } : {}) };
     }

@@ -103,4 +103,20 @@ describe('debouncing bay events', () => {
     timers.advance(5000);
     expect(settled).toEqual([]);
   });
+
+  it('reports an insertion as an add even when udev followed the add with a change', () => {
+    const { timers, settled, d } = rig();
+    d.push(ev('add'));
+    d.push(ev('change'));
+    timers.advance(2000);
+    expect(settled).toMatchObject([{ devpath: SLOT, present: true, event: { action: 'add' } }]);
+  });
+
+  it('reports a drive found seated (only a change, from the start-up trigger) as a change', () => {
+    const { timers, settled, d } = rig();
+    d.push(ev('change'));
+    timers.advance(2000);
+    expect(settled).toMatchObject([{ devpath: SLOT, present: true, event: { action: 'change' } }]);
+  });
 });
+

@@ -21,11 +21,16 @@ export function createDebouncer(opts: { settleMs?: number; timers: TimerPort; on
   const latest = new Map<string, UdevEvent>();
   const timers = new Map<string, () => void>();
   const reported = new Map<string, boolean>();
+  /** Device paths with an add since their last report: a change that follows is still an insertion. */
+  const added = new Set<string>();
   const settle = (devpath: string) => {
     timers.delete(devpath);
-    const ev = latest.get(devpath);
+    const last = latest.get(devpath);
     latest.delete(devpath);
-    if (!ev) return;
+    if (!last) return;
+    // udev follows a disk's add with a change once it has read the partition table.
+    const ev: UdevEvent = last.action === 'change' && added.has(devpath) ? { ...last, action: 'add' } : last;
+    added.delete(devpath);
     const present = ev.action !== 'remove';
     const before = reported.get(devpath);
     // A slot never reported present that settles absent was never anything to the station.
@@ -39,6 +44,8 @@ export function createDebouncer(opts: { settleMs?: number; timers: TimerPort; on
     push(ev) {
       if (ev.devtype === 'partition') return;
       latest.set(ev.devpath, ev);
+      if (ev.action === 'add') added.add(ev.devpath);
+      if (ev.action === 'remove') added.delete(ev.devpath);
       timers.get(ev.devpath)?.();
       timers.set(ev.devpath, opts.timers.set(settleMs, () => settle(ev.devpath)));
     },

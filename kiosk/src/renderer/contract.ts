@@ -6,10 +6,14 @@
  */
 import { Value } from '@sinclair/typebox/value';
 import { AgentState as AgentStateSchema, DriveProgress as DriveProgressSchema, IntentAccepted as IntentAcceptedSchema } from '@erasure/shared/contracts';
-import type { AgentState } from '@erasure/shared/contracts';
+import type { AgentIntent, AgentState } from '@erasure/shared/contracts';
 
 export type { AgentDrive, AgentIntent, AgentState, BootPhase, DrivePlan, DriveProgress, DriveResult, ReportSync } from '@erasure/shared/contracts';
 export type { Fingerprint, TestResult, TestSnapshot, TestStatus, TestWireId } from '@erasure/shared/contracts';
+export type { BayStateName, GridShape, StationBayView, StationConnector, StationView, WizardAction, WizardView } from '@erasure/shared/contracts';
+
+/** The station's intents (wizard steps, settings, one bay's confirm, cancel or locate), out of the agent's union. */
+export type StationIntent = Extract<AgentIntent, { type: `station_${string}` | `bay_${string}` }>;
 
 /** The state as the kiosk reads it: the agent's contract, machine summary (`fingerprint`) included. */
 export type KioskAgentState = AgentState;

@@ -3,7 +3,9 @@ import type { ConnectionStatus } from '../api-client.js';
 
 /** The operator's place in the workspace once the agent has unlocked it. */
 export const STEPS = ['machine', 'tests', 'notes', 'drives', 'erase'] as const;
-export type Step = (typeof STEPS)[number];
+/** A hotswap station's steps: the station first. Its drives are erased bay by bay, so it has no Drives or Erase step. */
+export const STATION_STEPS = ['station', 'settings', 'machine', 'tests', 'notes'] as const;
+export type Step = (typeof STEPS)[number] | (typeof STATION_STEPS)[number];
 
 /** What the agent said, as it said it (STYLE C: the kiosk only mirrors). */
 export interface AgentSlice {
@@ -39,6 +41,21 @@ export interface DrivesSlice {
   readonly error: string | undefined;
 }
 
+/**
+ * The hotswap station: what the operator is typing before it is sent, and how the last station
+ * intent went (`error` is the agent's refusal, in its words). The station itself is the snapshot's.
+ */
+export interface StationSlice {
+  readonly busy: boolean;
+  readonly error: string | undefined;
+  /** The label typed over the agent's proposal for `lane`; a new proposal starts from the agent's label. */
+  readonly labelDraft: { readonly lane: string; readonly text: string } | undefined;
+  /** The grid shape as typed, until the operator sets it. */
+  readonly gridDraft: { readonly rows: string; readonly columns: string } | undefined;
+  /** The map name as typed; sent after a pause in typing, and before saving. */
+  readonly nameDraft: string | undefined;
+}
+
 /** Everything the renderer holds, in per-screen slices (Readonly all the way, STYLE C). */
 export interface KioskData {
   readonly agent: AgentSlice;
@@ -46,6 +63,7 @@ export interface KioskData {
   readonly tests: TestsSlice;
   readonly notes: NotesSlice;
   readonly drives: DrivesSlice;
+  readonly station: StationSlice;
 }
 
 export const initialData: KioskData = {
@@ -54,4 +72,5 @@ export const initialData: KioskData = {
   tests: { open: null, send: { state: 'idle' } },
   notes: { draft: '', send: { state: 'idle' }, hydrated: false },
   drives: { confirmText: '', busy: false, error: undefined },
+  station: { busy: false, error: undefined, labelDraft: undefined, gridDraft: undefined, nameDraft: undefined },
 };

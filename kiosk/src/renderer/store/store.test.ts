@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createKioskStore } from './store.js';
 import { receiveProgress, receiveSnapshot, toggledSelection } from './reducers.js';
 import { initialData } from './state.js';
-import { agentState, fakeAgent, manualTimers } from './test-fixtures.js';
+import { agentState, fakeAgent, manualTimers, stationBays, stationWizard } from './test-fixtures.js';
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 
@@ -42,6 +42,12 @@ describe('kiosk store reducers', () => {
     expect(first.notes.draft).toBe('dent on lid');
     const edited = { ...first, notes: { ...first.notes, draft: 'dent on lid, no charger' } };
     expect(receiveSnapshot(edited, agentState({ notes: 'dent on lid' })).notes.draft).toBe('dent on lid, no charger');
+  });
+
+  it('opens on the station step when the agent first reports a station, and leaves the operator’s step after', () => {
+    const first = receiveSnapshot(initialData, agentState({ station: stationWizard() }));
+    expect(first.nav.step).toBe('station');
+    expect(receiveSnapshot({ ...first, nav: { step: 'notes' } }, agentState({ station: stationBays() })).nav.step).toBe('notes');
   });
 
   it('toggles a drive in or out of the selection', () => {
@@ -113,5 +119,86 @@ describe('kiosk store actions send intents and compute no rules', () => {
     agent.push(agentState({ fingerprint, tests: { bluetooth: { status: 'failed', detail: 'operator' } } }));
     await flush();
     expect(agent.sent).toEqual([{ type: 'set_test_result', id: 'wifi_adapter', status: 'detected', detail: 'wlan0' }]);
+  });
+});
+
+describe('station actions send the agent’s station intents', () => {
+  const wizardStep = (step: object) => ({ type: 'station_wizard', step });
+
+  it('sends a bay’s intent and shows the agent’s refusal until an intent is taken', async () => {
+    const { sut, agent } = setup((i) => (i.type === 'bay_locate' ? { ok: false, error: 'no drive in that bay to locate' } : { ok: true }));
+    await sut.getState().actions.station({ type: 'bay_locate', lane: 'lane-1' });
+    expect(sut.getState().station).toMatchObject({ busy: false, error: 'no drive in that bay to locate' });
+    await sut.getState().actions.station({ type: 'bay_confirm', lane: 'lane-3' });
+    expect(agent.sent).toEqual([
+      { type: 'bay_locate', lane: 'lane-1' },
+      { type: 'bay_confirm', lane: 'lane-3' },
+    ]);
+    expect(sut.getState().station.error).toBeUndefined();
+  });
+
+  it('accepts the slot under the label the operator typed, then forgets the typing', async () => {
+    const { sut, agent } = setup();
+    sut.getState().actions.editBayLabel('lane-2', 'Top left');
+    await sut.getState().actions.acceptBay('Top left');
+    expect(agent.sent).toEqual([wizardStep({ action: 'accept', label: 'Top left' })]);
+    expect(sut.getState().station.labelDraft).toBeUndefined();
+  });
+
+  it('sends a typed grid shape only when it is one', async () => {
+    const { sut, agent } = setup();
+    sut.getState().actions.editGrid({ rows: '0', columns: '4' });
+    await sut.getState().actions.setGrid();
+    expect(agent.sent).toEqual([]);
+    sut.getState().actions.editGrid({ rows: '2', columns: '6' });
+    await sut.getState().actions.setGrid();
+    expect(agent.sent).toEqual([wizardStep({ action: 'grid', rows: 2, columns: 6 })]);
+    expect(sut.getState().station.gridDraft).toBeUndefined();
+  });
+
+  it('sends the map name once typing pauses', async () => {
+    const { sut, agent, timers } = setup();
+    agent.push(agentState({ station: stationWizard({ step: 'naming', proposal: undefined }) }));
+    sut.getState().actions.editMapName('Fr');
+    sut.getState().actions.editMapName('Front 12-bay');
+    expect(agent.sent).toEqual([]);
+    timers.run();
+    await flush();
+    expect(agent.sent).toEqual([wizardStep({ action: 'name', name: 'Front 12-bay' })]);
+  });
+
+  it('saves with the name typed so far, without waiting for the pause', async () => {
+    const { sut, agent, timers } = setup();
+    agent.push(agentState({ station: stationWizard({ step: 'naming', proposal: undefined }) }));
+    sut.getState().actions.editMapName('Front 12-bay');
+    await sut.getState().actions.saveMap();
+    expect(agent.sent).toEqual([wizardStep({ action: 'name', name: 'Front 12-bay' }), wizardStep({ action: 'save' })]);
+    expect(timers.pending()).toBe(0);
+  });
+
+  it('never saves when the agent refused the name', async () => {
+    const { sut, agent } = setup((i) => (i.type === 'station_wizard' && i.step.action === 'name' ? { ok: false, error: 'not naming now' } : { ok: true }));
+    agent.push(agentState({ station: stationWizard({ step: 'naming', proposal: undefined }) }));
+    sut.getState().actions.editMapName('Front');
+    await sut.getState().actions.saveMap();
+    expect(agent.sent.map((i) => (i.type === 'station_wizard' ? i.step.action : i.type))).toEqual(['name']);
+    expect(sut.getState().station.error).toBe('not naming now');
+  });
+
+  it('maps the chassis again from settings and shows the wizard with nothing typed left over', async () => {
+    const { sut, agent } = setup();
+    agent.push(agentState({ station: stationBays() }));
+    sut.getState().actions.goTo('settings');
+    sut.getState().actions.editMapName('Old name');
+    await sut.getState().actions.remap();
+    expect(agent.sent).toContainEqual({ type: 'station_remap' });
+    expect(sut.getState().nav.step).toBe('station');
+    expect(sut.getState().station.nameDraft).toBeUndefined();
+  });
+
+  it('switches the erase policy through the agent', async () => {
+    const { sut, agent } = setup();
+    await sut.getState().actions.station({ type: 'station_policy', policy: 'auto' });
+    expect(agent.sent).toEqual([{ type: 'station_policy', policy: 'auto' }]);
   });
 });

@@ -1,7 +1,8 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { AgentIntent, TestStatus, TestWireId } from '../contract.js';
+import type { AgentIntent, StationIntent, TestStatus, TestWireId } from '../contract.js';
 import type { AgentApi, IntentResult } from '../api-client.js';
 import { detectedResults } from '../features/hardware-tests/test-catalog.js';
+import { gridFromDraft } from '../features/station/wizard-view-model.js';
 import * as r from './reducers.js';
 import { initialData, type KioskData, type Step } from './state.js';
 
@@ -18,6 +19,21 @@ export interface KioskActions {
   retry(): void;
   setConfirmText(text: string): void;
   confirmAndStart(): Promise<void>;
+  /** Sends one station intent (a wizard step, a setting, a bay's confirm, cancel or locate); true when the agent took it. */
+  station(intent: StationIntent): Promise<boolean>;
+  /** The operator types over the label the agent proposed for `lane`. */
+  editBayLabel(lane: string, text: string): void;
+  /** Accepts the proposed slot under `label` (the agent's proposal, or what the operator typed over it). */
+  acceptBay(label: string): Promise<void>;
+  editGrid(draft: { rows: string; columns: string }): void;
+  /** Sends the typed grid shape, when it is one. */
+  setGrid(): Promise<void>;
+  /** The map name as typed; sent after a pause in typing. */
+  editMapName(name: string): void;
+  /** Sends the typed name (if the agent has not got it yet), then asks the agent to save the map. */
+  saveMap(): Promise<void>;
+  /** Settings: map this chassis again; the station step then shows the wizard. */
+  remap(): Promise<void>;
 }
 
 export type KioskState = KioskData & { readonly actions: KioskActions };
@@ -38,6 +54,7 @@ export function createKioskStore(deps: StoreDeps, initial: KioskData = initialDa
   return createStore<KioskState>()((set, get) => {
     const apply = (fn: (d: KioskData) => KioskData) => set((s) => ({ ...fn(s), actions: s.actions }));
     let cancelNotes: (() => void) | undefined;
+    let cancelName: (() => void) | undefined;
     let detecting = false;
 
     const sendTest = async (id: TestWireId, status: TestStatus, detail?: string): Promise<IntentResult> => {
@@ -63,6 +80,23 @@ export function createKioskStore(deps: StoreDeps, initial: KioskData = initialDa
       apply((d) => r.setDrivesBusy(d, true));
       const res = await deps.api.send(intent);
       apply((d) => r.setDrivesBusy(d, false, res.ok ? undefined : res.error));
+      return res.ok;
+    };
+
+    const runStationIntent = async (intent: StationIntent): Promise<boolean> => {
+      apply((d) => r.setStationBusy(d, true, d.station.error));
+      const res = await deps.api.send(intent);
+      apply((d) => r.setStationBusy(d, false, res.ok ? undefined : res.error));
+      return res.ok;
+    };
+
+    /** The typed map name, sent unless the agent already has it; false when the agent refused it. */
+    const sendMapName = async (): Promise<boolean> => {
+      cancelName?.();
+      const draft = get().station.nameDraft;
+      if (draft === undefined || draft === get().agent.snapshot?.station?.wizard?.name) return true;
+      const res = await deps.api.send({ type: 'station_wizard', step: { action: 'name', name: draft } });
+      if (!res.ok) apply((d) => r.setStationError(d, res.error));
       return res.ok;
     };
 
@@ -100,6 +134,33 @@ export function createKioskStore(deps: StoreDeps, initial: KioskData = initialDa
         // Two intents because the agent keeps confirm and start apart; it checks the typed text and may refuse either.
         if (!(await runDrivesIntent({ type: 'confirm', text: get().drives.confirmText }))) return;
         await runDrivesIntent({ type: 'start' });
+      },
+      station: runStationIntent,
+      editBayLabel: (lane, text) => apply((d) => r.editStationDrafts(d, { labelDraft: { lane, text } })),
+      acceptBay: async (label) => {
+        if (await runStationIntent({ type: 'station_wizard', step: { action: 'accept', label } })) apply((d) => r.editStationDrafts(d, { labelDraft: undefined }));
+      },
+      editGrid: (draft) => apply((d) => r.editStationDrafts(d, { gridDraft: draft })),
+      setGrid: async () => {
+        const draft = get().station.gridDraft;
+        const grid = draft && gridFromDraft(draft);
+        if (!grid) return;
+        if (await runStationIntent({ type: 'station_wizard', step: { action: 'grid', ...grid } })) apply((d) => r.editStationDrafts(d, { gridDraft: undefined }));
+      },
+      editMapName: (name) => {
+        apply((d) => r.editStationDrafts(d, { nameDraft: name }));
+        cancelName?.();
+        // The name saves like the notes do: once typing pauses, so the agent keeps it across a kiosk reload.
+        cancelName = deps.schedule(() => void sendMapName(), deps.notesDebounceMs);
+      },
+      saveMap: async () => {
+        if (!(await sendMapName())) return;
+        if (await runStationIntent({ type: 'station_wizard', step: { action: 'save' } })) apply((d) => r.editStationDrafts(d, { nameDraft: undefined }));
+      },
+      remap: async () => {
+        if (!(await runStationIntent({ type: 'station_remap' }))) return;
+        // A new wizard starts from the agent's proposals, not from what was typed for the last map.
+        apply((d) => r.goTo(r.editStationDrafts(d, { labelDraft: undefined, gridDraft: undefined, nameDraft: undefined }), 'station'));
       },
     };
     return { ...initial, actions };

@@ -1,17 +1,26 @@
 import { useEffect, useRef } from 'react';
 import { useActions, useKiosk } from '../../store/use-kiosk.js';
-import { STEPS, type Step } from '../../store/state.js';
+import type { Step } from '../../store/state.js';
 import { DrivesScreen } from '../drives/drives-screen.js';
 import { EraseScreen } from '../erase/erase-screen.js';
 import { TestsScreen } from '../hardware-tests/tests-screen.js';
 import { MachineScreen } from '../machine/machine-screen.js';
 import { NotesScreen } from '../notes/notes-screen.js';
+import { StationScreen } from '../station/station-screen.js';
+import { StationSettings } from '../station/station-settings.js';
+import { shownStep, stepsFor } from './steps.js';
 
-const LABELS: Record<Step, string> = { machine: 'Machine', tests: 'Hardware tests', notes: 'Notes', drives: 'Drives', erase: 'Erase' };
+const LABELS: Record<Step, string> = { station: 'Station', settings: 'Station settings', machine: 'Machine', tests: 'Hardware tests', notes: 'Notes', drives: 'Drives', erase: 'Erase' };
 
-/** The unlocked workspace: a step list on the left (Tab, Enter), the step on the right. */
+/**
+ * The unlocked workspace: a step list on the left (Tab, Enter), the step on the right. A hotswap
+ * station (the agent's state has `station`) shows its station first and no Drives or Erase step.
+ */
 export function Workspace() {
-  const step = useKiosk((s) => s.nav.step);
+  const isStation = useKiosk((s) => s.agent.snapshot?.station !== undefined);
+  const chosen = useKiosk((s) => s.nav.step);
+  const steps = stepsFor(isStation);
+  const step = shownStep(chosen, steps);
   const account = useKiosk((s) => s.agent.snapshot?.boot.account);
   const recordId = useKiosk((s) => s.agent.snapshot?.record_id);
   const running = useKiosk((s) => s.agent.snapshot?.run.status === 'running');
@@ -30,7 +39,7 @@ export function Workspace() {
       </header>
       <nav className="steps" aria-label="Steps">
         <ol>
-          {STEPS.map((s, i) => (
+          {steps.map((s, i) => (
             <li key={s}>
               <button type="button" className={s === step ? 'step current' : 'step'} aria-current={s === step ? 'page' : undefined} onClick={() => actions.goTo(s)}>
                 <span className="step-no">{i + 1}</span> {LABELS[s]}
@@ -44,6 +53,8 @@ export function Workspace() {
         <h1 ref={heading} tabIndex={-1} className="step-title">
           {LABELS[step]}
         </h1>
+        {step === 'station' && <StationScreen />}
+        {step === 'settings' && <StationSettings />}
         {step === 'machine' && <MachineScreen />}
         {step === 'tests' && <TestsScreen />}
         {step === 'notes' && <NotesScreen />}
@@ -54,9 +65,11 @@ export function Workspace() {
   );
 }
 
-/** "Next: …" at the bottom of a step, so the flow reads top to bottom with the keyboard alone. */
+/** "Next: …" at the bottom of a step, so the flow reads top to bottom with the keyboard alone; none when this workspace has no such step. */
 export function NextStep({ to }: { to: Step }) {
   const actions = useActions();
+  const isStation = useKiosk((s) => s.agent.snapshot?.station !== undefined);
+  if (!stepsFor(isStation).includes(to)) return null;
   return (
     <div className="next-step">
       <button type="button" className="primary" onClick={() => actions.goTo(to)}>

@@ -1,0 +1,11 @@
+import { STATION_STEPS, STEPS, type Step } from '../../store/state.js';
+
+/** The workspace's steps: a hotswap station's (station first, no Drives or Erase), else the single machine's. */
+export function stepsFor(isStation: boolean): readonly Step[] {
+  return isStation ? STATION_STEPS : STEPS;
+}
+
+/** The step to show: the operator's, unless this workspace has no such step (then its first). */
+export function shownStep(step: Step, steps: readonly Step[]): Step {
+  return steps.includes(step) ? step : (steps[0] ?? step);
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { stationBay, stationBays } from '../../store/test-fixtures.js';
+import { bayGrid, locateNote, NO_LOCATE, POLICY_TEXT, stationNotice, unmappedRows, watchWarning } from './bay-view-model.js';
+
+const cell = (lane: string, station = stationBays()) => bayGrid(station).cells.find((c) => c.lane === lane)!;
+
+describe('the bay view', () => {
+  it('lays the bays out like the chassis, each at its saved grid place', () => {
+    const sut = bayGrid(stationBays());
+    expect({ rows: sut.rows, columns: sut.columns }).toEqual({ rows: 2, columns: 5 });
+    expect(cell('lane-7')).toMatchObject({ row: 1, column: 1 });
+  });
+
+  it('places bays without a grid place in order in the free cells', () => {
+    const station = stationBays({ bays: [stationBay(2), { ...stationBay(1), connector: undefined }, { ...stationBay(3), connector: undefined }] });
+    expect(bayGrid(station).cells.map((c) => [c.lane, c.row, c.column])).toEqual([
+      ['lane-2', 0, 1],
+      ['lane-1', 0, 0],
+      ['lane-3', 0, 2],
+    ]);
+  });
+
+  it('is one row of all the bays when the station has no map shape', () => {
+    const station = stationBays({ map: undefined, bays: [1, 2, 3].map((n) => ({ ...stationBay(n), connector: undefined })) });
+    expect(bayGrid(station)).toMatchObject({ rows: 1, columns: 3 });
+  });
+
+  it('grows by rows when the bays need more cells than the map’s shape', () => {
+    const station = stationBays({ map: { name: 'x', grid: { rows: 1, columns: 2 } }, bays: [1, 2, 3].map((n) => ({ ...stationBay(n), connector: undefined })) });
+    expect(bayGrid(station).rows).toBe(2);
+  });
+
+  it('shows a drive just seated with its model, size, serial and SMART health', () => {
+    expect(cell('lane-2')).toMatchObject({ headline: 'Drive detected', drive: 'SEAGATE ST4000NM · 4.0 TB · S/N ZC102', lines: ['SMART health: passed'] });
+  });
+
+  it('offers erasing or leaving a drive that waits for confirmation, as the agent allows', () => {
+    expect(cell('lane-3')).toMatchObject({ headline: 'Waiting for your confirmation', canConfirm: true, canLeave: true, canStop: false });
+    expect(cell('lane-2')).toMatchObject({ canConfirm: false, canLeave: false });
+  });
+
+  it('shows an erase’s method, pass, percent, rate and time left, with a cancel', () => {
+    expect(cell('lane-5')).toMatchObject({ headline: 'Erasing', percent: 42.7, canStop: true, canLeave: false });
+    expect(cell('lane-5').lines).toEqual(['NIST 800-88 Clear, overwrite — pass 1', '42% · 180 MB/s · 1 h 02 min left']);
+  });
+
+  it('shows the read-back percent while verifying', () => {
+    expect(cell('lane-6')).toMatchObject({ headline: 'Verifying', percent: 61.2, canStop: true });
+    expect(cell('lane-6').lines[0]).toBe('Reading back — 61%');
+  });
+
+  it('shows a passed drive’s certificate number once issued, else that it is pending', () => {
+    expect(cell('lane-7').lines[0]).toBe('Certificate CW-000123');
+    expect(cell('lane-8').lines[0]).toBe('certificate pending');
+  });
+
+  it('says a failed drive that was never written is untouched', () => {
+    expect(cell('lane-9')).toMatchObject({ headline: 'Failed', lines: ['check-in denied: quota_exceeded', 'drive untouched'] });
+    expect(cell('lane-9', stationBays({ bays: [stationBay(9, { state: 'failed', reason: 'write error', untouched: false })] })).lines[1]).toMatch(/partly erased/);
+  });
+
+  it('says a drive pulled mid-erase was removed, without repeating the agent’s reason', () => {
+    expect(cell('lane-10')).toMatchObject({ headline: 'Removed during erase', lines: ['Pulled while erasing'] });
+  });
+
+  it('says nothing of a drive in an empty bay', () => {
+    expect(cell('lane-1')).toMatchObject({ headline: 'Empty', lines: [], drive: undefined });
+  });
+
+  it('offers Locate only where the agent can blink the bay’s LED, and says why not in the tooltip', () => {
+    expect(cell('lane-7').canLocate).toBe(true);
+    expect(cell('lane-9')).toMatchObject({ canLocate: false, tooltip: `Bay 9: Failed — ${NO_LOCATE}` });
+    expect(cell('lane-1').tooltip).toBe('Bay 1: Empty');
+  });
+
+  it('notes a missing locate LED once, and only for a bay holding a drive', () => {
+    expect(locateNote(stationBays())).toBe(NO_LOCATE);
+    expect(locateNote(stationBays({ bays: [stationBay(1)] }))).toBeUndefined();
+  });
+
+  it('names the erase policy in the operator’s words', () => {
+    expect(POLICY_TEXT).toEqual({ auto: 'Erase starts on insert', confirm: 'Each drive waits for confirmation' });
+  });
+
+  it('warns when the station cannot watch drives come and go', () => {
+    expect(watchWarning(stationBays())).toBeUndefined();
+    expect(watchWarning(stationBays({ watching: false, watch_error: 'udevadm exited with code 1' }))).toBe('This station cannot see drives being inserted or pulled: udevadm exited with code 1');
+  });
+
+  it('lists drives in slots the map does not name', () => {
+    expect(unmappedRows(stationBays({ unmapped: [{ device: '/dev/sdq', lane: 'sas:0000:03:00.0:phy9' }, { device: '/dev/sdr' }] })).map((r) => r.text)).toEqual(['/dev/sdq — slot sas:0000:03:00.0:phy9', '/dev/sdr']);
+  });
+
+  it('says it is looking up the map, or why the station failed, before there is anything to show', () => {
+    expect(stationNotice(stationBays({ phase: 'looking_up' }))?.text).toBe('Looking up this chassis’s bay map…');
+    expect(stationNotice(stationBays({ phase: 'failed', reason: 'chassis map lookup failed: 503' }))).toEqual({ tone: 'bad', text: 'The station could not start: chassis map lookup failed: 503' });
+    expect(stationNotice(stationBays())).toBeUndefined();
+  });
+});

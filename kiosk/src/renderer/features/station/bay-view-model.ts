@@ -1,0 +1,181 @@
+import type { BayStateName, StationBayView, StationView } from '../../contract.js';
+import { formatBytes, formatDuration, formatRate } from '../../format.js';
+
+/*
+ * The bay view as the screen shows it: pure functions of the agent's `station`. Each bay says
+ * exactly one state in plain words; what a bay allows is the agent's `can`, never decided here.
+ */
+
+/** One bay card, placed in the chassis grid (0-based row and column). */
+export interface BayCell {
+  readonly lane: string;
+  readonly label: string;
+  readonly state: BayStateName;
+  readonly row: number;
+  readonly column: number;
+  readonly headline: string;
+  /** What this state has to say beyond its headline (progress, certificate, reason). */
+  readonly lines: readonly string[];
+  /** The drive in the bay on one line, if there is one. */
+  readonly drive: string | undefined;
+  /** Erase or read-back progress (0–100) for the bar, while there is some. */
+  readonly percent: number | undefined;
+  /** "Erase this drive" and "Leave it", while the drive waits for the operator. */
+  readonly canConfirm: boolean;
+  readonly canLeave: boolean;
+  /** Stop an erase or a read-back under way. */
+  readonly canStop: boolean;
+  readonly canLocate: boolean;
+  readonly tooltip: string;
+}
+
+export const NO_LOCATE = 'This enclosure cannot blink a locate LED';
+
+const HEADLINE: Readonly<Record<BayStateName, string>> = {
+  empty: 'Empty',
+  detected: 'Drive detected',
+  awaiting_confirmation: 'Waiting for your confirmation',
+  checking_in: 'Checking in with the erasure service…',
+  erasing: 'Erasing',
+  verifying: 'Verifying',
+  passed: 'Erased and verified',
+  failed: 'Failed',
+  pulled: 'Removed during erase',
+};
+
+const DURING: Readonly<Record<string, string>> = { checking_in: 'checking in', erasing: 'erasing', verifying: 'verifying' };
+
+type Drive = NonNullable<StationBayView['drive']>;
+
+/** The drive on one line: "SIM SSD · 64.0 MB · S/N S1". */
+export function driveSummary(d: Drive | undefined): string {
+  if (!d) return 'Unknown drive';
+  return [d.model ?? d.device, formatBytes(d.size_bytes), d.serial ? `S/N ${d.serial}` : undefined].filter(Boolean).join(' · ');
+}
+
+const health = (d: Drive | undefined) => `SMART health: ${d?.health === 'failed' ? 'FAILED' : (d?.health ?? 'unknown')}`;
+
+/** The lines under a bay's headline, for its one state (the drive itself is said apart). */
+export function bayLines(b: StationBayView): string[] {
+  switch (b.state) {
+    case 'empty':
+    case 'checking_in':
+      return [];
+    case 'detected':
+    case 'awaiting_confirmation':
+      return [health(b.drive)];
+    case 'erasing': {
+      const p = b.progress;
+      if (!p) return ['Starting…'];
+      const rate = formatRate(p.bytes_per_second);
+      const eta = formatDuration(p.eta_seconds);
+      return [`${p.method} — pass ${p.pass}`, [`${Math.floor(p.percent)}%`, rate === '–' ? undefined : rate, eta === '–' ? undefined : `${eta} left`].filter(Boolean).join(' · ')];
+    }
+    case 'verifying':
+      return [b.verify_percent === undefined ? 'Reading the drive back…' : `Reading back — ${Math.floor(b.verify_percent)}%`];
+    case 'passed':
+      return [b.certificate_number ? `Certificate ${b.certificate_number}` : 'certificate pending'];
+    case 'failed':
+      return [b.reason ?? 'No reason given', b.untouched ? 'drive untouched' : 'The drive may be partly erased: erase it again before reuse'];
+    case 'pulled': {
+      // The agent's reason often repeats the headline; say it only when it adds something.
+      const reason = b.reason && b.reason.toLowerCase() !== HEADLINE.pulled.toLowerCase() ? b.reason : undefined;
+      return [reason, b.during ? `Pulled while ${DURING[b.during] ?? b.during}` : undefined].filter((l): l is string => l !== undefined);
+    }
+  }
+}
+
+function percentOf(b: StationBayView): number | undefined {
+  if (b.state === 'erasing') return b.progress?.percent;
+  if (b.state === 'verifying') return b.verify_percent;
+  return undefined;
+}
+
+function tooltipOf(b: StationBayView): string {
+  const base = `${b.label}: ${HEADLINE[b.state]}`;
+  if (b.can_locate) return `${base} — Locate blinks its LED`;
+  return b.state === 'empty' ? base : `${base} — ${NO_LOCATE}`;
+}
+
+/**
+ * The bays laid out like the chassis: each at its saved grid place (`connector.grid`), the rest
+ * in order in the free cells. The grid grows by rows when the bays need more cells than its shape.
+ */
+export function bayGrid(station: StationView): { rows: number; columns: number; cells: BayCell[] } {
+  const shape = station.map?.grid ?? { rows: 1, columns: Math.max(1, station.bays.length) };
+  const { columns } = shape;
+  const taken = new Set<number>();
+  const place = new Map<StationBayView, number>();
+  for (const b of station.bays) {
+    const g = b.connector?.grid;
+    if (!g || g.column >= columns) continue;
+    const at = g.row * columns + g.column;
+    if (taken.has(at)) continue;
+    taken.add(at);
+    place.set(b, at);
+  }
+  let free = 0;
+  for (const b of station.bays) {
+    if (place.has(b)) continue;
+    while (taken.has(free)) free++;
+    taken.add(free);
+    place.set(b, free);
+  }
+  const last = Math.max(-1, ...taken);
+  const cells = station.bays.map((b): BayCell => {
+    const at = place.get(b) ?? 0;
+    return {
+      lane: b.lane,
+      label: b.label,
+      state: b.state,
+      row: Math.floor(at / columns),
+      column: at % columns,
+      headline: HEADLINE[b.state],
+      lines: bayLines(b),
+      drive: b.state === 'empty' ? undefined : driveSummary(b.drive),
+      percent: percentOf(b),
+      canConfirm: b.state === 'awaiting_confirmation' && b.can.confirm,
+      canLeave: b.state === 'awaiting_confirmation' && b.can.cancel,
+      canStop: (b.state === 'erasing' || b.state === 'verifying') && b.can.cancel,
+      canLocate: b.can_locate,
+      tooltip: tooltipOf(b),
+    };
+  });
+  return { rows: Math.max(shape.rows, Math.floor(last / columns) + 1), columns, cells };
+}
+
+/** Said once under the bays when a seated drive's enclosure has no locate LED. */
+export function locateNote(station: StationView): string | undefined {
+  return station.bays.some((b) => b.state !== 'empty' && !b.can_locate) ? NO_LOCATE : undefined;
+}
+
+export const POLICY_TEXT: Readonly<Record<StationView['policy'], string>> = {
+  auto: 'Erase starts on insert',
+  confirm: 'Each drive waits for confirmation',
+};
+
+/** The banner when the station cannot watch drives come and go (then it sees no inserts or pulls). */
+export function watchWarning(station: StationView): string | undefined {
+  if (station.watching) return undefined;
+  return `This station cannot see drives being inserted or pulled${station.watch_error ? `: ${station.watch_error}` : '.'}`;
+}
+
+/** Drives in slots the map does not name: shown so nobody expects them erased. */
+export function unmappedRows(station: StationView): { key: string; text: string }[] {
+  return station.unmapped.map((u) => ({ key: `${u.device}|${u.lane ?? ''}`, text: u.lane ? `${u.device} — slot ${u.lane}` : u.device }));
+}
+
+/** What the station area says before it has a wizard or bays to show; undefined once it has. */
+export function stationNotice(station: StationView): { tone: 'info' | 'bad'; text: string } | undefined {
+  switch (station.phase) {
+    case 'waiting_for_unlock':
+    case 'looking_up':
+      return { tone: 'info', text: 'Looking up this chassis’s bay map…' };
+    case 'failed':
+      return { tone: 'bad', text: `The station could not start: ${station.reason ?? 'no reason was given'}` };
+    case 'wizard':
+      return station.wizard ? undefined : { tone: 'info', text: 'Starting the mapping wizard…' };
+    case 'bays':
+      return undefined;
+  }
+}
