@@ -32,17 +32,20 @@ export async function storageControllers(env: AgentEnv): Promise<ControllerFound
   return found;
 }
 
-/** What the station shows of a seated drive: identity from udev, size from sysfs, SMART health from smartctl. */
-async function probeFacts(env: AgentEnv, device: string, properties: Readonly<Record<string, string>>): Promise<DriveFacts> {
-  const name = basename(device);
-  const sectors = Number((await env.sys.readText(`/sys/class/block/${name}/size`))?.trim());
-  const smart = await env.run('smartctl', ['-H', '-i', '-j', device], { timeoutMs: 20_000 }).catch(() => undefined);
+/** What the station shows of a seated drive at once: identity from udev, size from sysfs. */
+async function seatedFacts(env: AgentEnv, device: string, properties: Readonly<Record<string, string>>): Promise<DriveFacts> {
+  const sectors = Number((await env.sys.readText(`/sys/class/block/${basename(device)}/size`))?.trim());
+  const model = properties.ID_MODEL?.replace(/_/g, ' ');
+  const serial = properties.ID_SERIAL_SHORT;
+  return { device, health: 'unknown', ...(model ? { model } : {}), ...(serial ? { serial } : {}), ...(Number.isFinite(sectors) && sectors > 0 ? { sizeBytes: sectors * 512 } : {}) };
+}
+
+/** SMART overall health from smartctl; unknown when the drive (or its USB bridge) will not say. */
+async function smartHealth(env: AgentEnv, device: string): Promise<DriveFacts['health']> {
+  const smart = await env.run('smartctl', ['-H', '-j', device], { timeoutMs: 20_000 }).catch(() => undefined);
   const report = smart ? parseSmartctlJsonText(smart.stdout) : undefined;
-  const value = report?.ok ? report.value : undefined;
-  const health = value?.healthPassed === true ? 'passed' : value?.healthPassed === false ? 'failed' : 'unknown';
-  const model = properties.ID_MODEL?.replace(/_/g, ' ') ?? value?.model;
-  const serial = properties.ID_SERIAL_SHORT ?? value?.serial;
-  return { device, health, ...(model ? { model } : {}), ...(serial ? { serial } : {}), ...(Number.isFinite(sectors) && sectors > 0 ? { sizeBytes: sectors * 512 } : {}) };
+  const passed = report?.ok ? report.value.healthPassed : undefined;
+  return passed === true ? 'passed' : passed === false ? 'failed' : 'unknown';
 }
 
 /**
@@ -79,7 +82,8 @@ export function stationPorts(
     },
     controllers: () => storageControllers(env),
     laneOf: async (p) => (p.event.devname ? resolveLane(env.sys, basename(p.event.devname), p.event.properties.ID_PATH) : undefined),
-    probe: (device) => probeFacts(env, device, properties.get(device) ?? {}),
+    probe: (device) => seatedFacts(env, device, properties.get(device) ?? {}),
+    health: (device) => smartHealth(env, device),
     guard: async (device) => {
       const v = await guardTarget(env.sys, device, [device]);
       return v.ok ? { ok: true } : { ok: false, reason: v.reason };
@@ -89,5 +93,6 @@ export function stationPorts(
     locate: (device) => blinkLocate(env.sys, basename(device)),
     followCertificate: (jobId) => certificates.follow(jobId),
     certificateOf: (jobId) => certificates.numberOf(jobId),
+    log: (line) => process.stdout.write(`erasure-agent: station: ${line}\n`),
   };
 }

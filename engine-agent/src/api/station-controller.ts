@@ -32,6 +32,8 @@ export interface StationRuntimePorts extends Omit<StationPorts, 'changed'> {
   /** Starts following a passed bay's certificate; `certificateOf` reads what is known. */
   followCertificate(jobId: string): void;
   certificateOf(jobId: string): string | undefined;
+  /** One line per thing worth telling whoever reads the journal (drives seated and removed, bay states). */
+  log?(line: string): void;
 }
 
 type Phase = StationView['phase'];
@@ -55,6 +57,7 @@ export class StationController {
   private readonly seated = new Map<string, { lane?: Lane; device: string; properties: Readonly<Record<string, string>> }>();
   private readonly locatable = new Map<string, boolean>();
   private readonly followed = new Set<string>();
+  private readonly loggedStates = new Map<string, string>();
 
   constructor(
     private readonly ports: StationRuntimePorts,
@@ -102,6 +105,7 @@ export class StationController {
       {
         laneOf: (p) => this.ports.laneOf(p),
         probe: (device) => this.ports.probe(device),
+        ...(this.ports.health ? { health: (device: string) => this.ports.health?.(device) ?? Promise.resolve('unknown' as const) } : {}),
         guard: (device) => this.ports.guard(device),
         runBay: (job) => this.ports.runBay(job),
         changed: () => this.onBaysChanged(),
@@ -116,6 +120,11 @@ export class StationController {
   /** Passed bays get their certificate followed once; the view reads the number when it arrives. */
   private onBaysChanged(): void {
     for (const v of this.station?.views() ?? []) {
+      if (this.loggedStates.get(v.lane) !== v.bay.state) {
+        this.loggedStates.set(v.lane, v.bay.state);
+        const why = v.bay.state === 'failed' || v.bay.state === 'pulled' ? `: ${v.bay.reason}` : '';
+        this.ports.log?.(`${v.label}: ${v.bay.state.replace(/_/g, ' ')}${'drive' in v.bay ? ` (${v.bay.drive.device})` : ''}${why}`);
+      }
       if (v.bay.state === 'passed' && !this.followed.has(v.bay.jobId)) {
         this.followed.add(v.bay.jobId);
         this.ports.followCertificate(v.bay.jobId);
@@ -127,14 +136,17 @@ export class StationController {
   private async onPresence(p: Presence): Promise<void> {
     if (!p.present) {
       const was = this.seated.get(p.devpath);
+      if (was) this.ports.log?.(`${was.device} removed`);
       this.seated.delete(p.devpath);
       if (this.wizard && was?.lane) this.stepWizard({ type: 'lane_gone', lane: was.lane.lane });
       await this.station?.presence(p);
       this.changed();
       return;
     }
-    // An optical drive is never a bay's drive (and is often the boot medium itself).
-    if (p.event.properties.ID_CDROM === '1') return;
+    // An optical drive is never a bay's drive (and is often the boot medium itself), nor is a
+    // virtual block device (the live system's loop devices, device-mapper, RAM disks).
+    if (p.event.properties.ID_CDROM === '1' || p.devpath.startsWith('/devices/virtual/')) return;
+    this.ports.log?.(`${p.event.devname ?? p.devpath} ${p.event.action === 'add' ? 'inserted' : 'seated'} (${p.event.properties.ID_PATH ?? 'no bus path'})`);
     const lane = await this.ports.laneOf(p);
     const device = p.event.devname ?? p.devpath;
     this.seated.set(p.devpath, { device, properties: p.event.properties, ...(lane ? { lane } : {}) });

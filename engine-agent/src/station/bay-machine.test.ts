@@ -122,3 +122,16 @@ describe('events that make no sense in a state are ignored', () => {
     expect(stepBay(from, event)).toBe(from);
   });
 });
+
+describe('SMART health read after seating', () => {
+  it('fills in the health of the drive in the bay, whatever it is doing', () => {
+    const erasing = run([{ type: 'inserted', drive }, { type: 'auto_start' }, { type: 'checkin_allowed', jobId: 'job-1' }]);
+    expect(stepBay(erasing, { type: 'health', device: drive.device, health: 'failed' })).toMatchObject({ state: 'erasing', drive: { health: 'failed' } });
+  });
+
+  it('ignores the health of a drive that has since left the bay', () => {
+    const detected = run([{ type: 'inserted', drive: other }]);
+    expect(stepBay(detected, { type: 'health', device: '/dev/not-here', health: 'failed' })).toBe(detected);
+  });
+});
+

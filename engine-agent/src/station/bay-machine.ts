@@ -33,6 +33,8 @@ export type BayState =
 
 export type BayEvent =
   | { readonly type: 'inserted'; readonly drive: DriveFacts }
+  /** SMART health, read after the drive was seated (it never holds up the check-in). */
+  | { readonly type: 'health'; readonly device: string; readonly health: DriveFacts['health'] }
   | { readonly type: 'removed' }
   /** Policy: confirm per drive; the station sends it right after `inserted`. */
   | { readonly type: 'await_confirmation' }
@@ -83,6 +85,7 @@ export function stepBay(s: BayState, e: BayEvent): BayState {
     }
     return EMPTY_BAY;
   }
+  if (e.type === 'health') return 'drive' in s && s.drive.device === e.device ? ({ ...s, drive: { ...s.drive, health: e.health } } as BayState) : s;
   if (e.type === 'refused' && (s.state === 'detected' || s.state === 'awaiting_confirmation' || s.state === 'checking_in')) {
     return { state: 'failed', drive: s.drive, reason: e.reason, untouched: true };
   }

@@ -15,7 +15,10 @@ export interface StationMap {
 /** What the station needs from the machine and the cloud; tests pass fakes. */
 export interface StationPorts {
   laneOf(p: Extract<Presence, { present: true }>): Promise<Lane | undefined>;
+  /** What udev and sysfs say of the drive at once (model, serial, size). */
   probe(device: string): Promise<DriveFacts>;
+  /** SMART overall health, which can take seconds: read beside the check-in, never before it. */
+  health?(device: string): Promise<DriveFacts['health']>;
   /** The safety guard: the boot medium, anything mounted or held is refused. */
   guard(device: string): Promise<{ ok: true } | { ok: false; reason: string }>;
   /** One bay's check-in, erase and result, reporting back as bay events; ends when the bay's work is over. */
@@ -108,6 +111,10 @@ export function createStation(map: StationMap, ports: StationPorts, policy: () =
       }
       laneOfPath.set(p.devpath, lane.lane);
       apply(lane.lane, { type: 'inserted', drive: await ports.probe(device) });
+      void ports.health?.(device).then(
+        (health) => apply(lane.lane, { type: 'health', device, health }),
+        () => undefined,
+      );
       // A drive first seen through a change event was already seated when the station started
       // (its start-up trigger): nobody inserted it for this station, so it waits for the operator.
       const inserted = p.event.action === 'add';

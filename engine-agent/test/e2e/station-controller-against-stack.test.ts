@@ -65,7 +65,8 @@ describe.skipIf(Boolean(loopSkipReason))('the hotswap station of serve against a
       () => views.push(controller.view()),
     );
     controllers.push(controller);
-    const devpath = (device: string) => `/devices/virtual/block/${device.slice(5)}`;
+    // A loop device stands in for a disk behind the virtio-scsi controller (virtual devices are not bays).
+    const devpath = (device: string) => `/devices/pci0000:00/0000:00:03.0/virtio1/host0/block/${device.slice(5)}`;
     return {
       controller,
       views,
