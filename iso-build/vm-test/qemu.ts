@@ -159,8 +159,15 @@ export class Vm {
     return this.exitCode;
   }
 
-  private async qmpConnect(): Promise<void> {
-    if (this.qmpSocket) return;
+  private connecting: Promise<void> | undefined;
+
+  /** One QMP connection, opened by the first command: concurrent first commands share it. */
+  private qmpConnect(): Promise<void> {
+    this.connecting ??= this.openQmp();
+    return this.connecting;
+  }
+
+  private async openQmp(): Promise<void> {
     const socket = connect(this.qmpPath);
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);
@@ -183,12 +190,16 @@ export class Vm {
     });
     this.qmpSocket = socket;
     await new Promise<Record<string, unknown>>((resolve) => this.waiting.push(resolve)); // greeting
-    await this.qmp('qmp_capabilities');
+    await this.send('qmp_capabilities');
   }
 
   /** One QMP command; rejects with QEMU's error. */
   async qmp(execute: string, args?: Record<string, unknown>): Promise<unknown> {
     await this.qmpConnect();
+    return this.send(execute, args);
+  }
+
+  private async send(execute: string, args?: Record<string, unknown>): Promise<unknown> {
     const reply = new Promise<Record<string, unknown>>((resolve) => this.waiting.push(resolve));
     this.qmpSocket?.write(`${JSON.stringify({ execute, ...(args ? { arguments: args } : {}) })}\n`);
     const msg = await reply;

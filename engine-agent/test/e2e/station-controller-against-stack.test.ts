@@ -1,20 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { stationBayOf, type Fingerprint, type StationView } from '@erasure/shared';
-import si from 'systeminformation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEnv } from '../../src/agent.js';
-import { createRunner } from '../../src/adapters/runner.js';
 import { stationPorts } from '../../src/adapters/station-ports.js';
-import { nodeSystemView } from '../../src/adapters/system-view.js';
 import { StationController } from '../../src/api/station-controller.js';
-import { loadConfig } from '../../src/config.js';
 import type { Presence } from '../../src/station/debounce.js';
-import { DEFAULT_LIMITS } from '../../src/session/types.js';
 import { loopSkipReason, loopWith, makeWorkDir, removeDir } from '../support/loop.js';
-import { buildForE2e, cloudCli, startService, stopService, type Service } from '../support/stack.js';
+import { startHotswapStack } from '../support/hotswap-stack.js';
 
 const MiB = 1024 * 1024;
 const SIZE = 8 * MiB;
@@ -34,8 +29,7 @@ const idPathOf = (slot: number) => `pci-0000:00:03.0-scsi-0:0:${slot}:0`;
  */
 describe.skipIf(Boolean(loopSkipReason))('the hotswap station of serve against a real cloud and gateway', () => {
   const work = loopSkipReason ? '' : makeWorkDir('station-serve-');
-  let cloud: Service | undefined;
-  let gateway: Service | undefined;
+  let stack: Awaited<ReturnType<typeof startHotswapStack>> | undefined;
   let env: AgentEnv;
   const loops: Array<{ cleanup: () => void; device: string; file: string }> = [];
   const controllers: StationController[] = [];
@@ -96,32 +90,13 @@ describe.skipIf(Boolean(loopSkipReason))('the hotswap station of serve against a
   const db = () => new Database(join(work, 'cloud', 'cloud.sqlite'), { readonly: true });
 
   beforeAll(async () => {
-    buildForE2e();
-    const base = { ...process.env, HOST: '127.0.0.1', PORT: '0' };
-    const keys = cloudCli({ ...base, DATA_DIR: join(work, 'cloud') }, ['keygen']);
-    const cloudEnv = { ...base, DATA_DIR: join(work, 'cloud'), INTERNAL_API_SECRET: String(keys.internal_api_secret), DEVICE_TOKEN_PRIVATE_KEY: String(keys.device_token_private_key) };
-    mkdirSync(join(work, 'cloud'), { recursive: true });
-    const account = cloudCli(cloudEnv, ['admin', 'create-account', '--name', 'Station Refurb']);
-    const token = cloudCli(cloudEnv, ['admin', 'mint-device-token', '--account', String(account.id), '--product', 'hotswap', '--quota', '20']);
-    writeFileSync(join(work, 'device-token'), `${String(token.token)}\n`);
-    cloud = await startService('cloud/bin/erasure-cloud.js', cloudEnv);
-    gateway = await startService('gateway/bin/erasure-gateway.js', { ...base, DEVICE_TOKEN_PUBKEY: String(keys.device_token_pubkey), INTERNAL_API_SECRET: String(keys.internal_api_secret), CLOUD_INTERNAL_URL: cloud.url });
-    env = {
-      config: loadConfig({ ERASURE_GATEWAY_URL: gateway.url, ERASURE_DEVICE_TOKEN_FILE: join(work, 'device-token'), DATA_DIR: join(work, 'agent') }),
-      run: createRunner(),
-      sys: nodeSystemView(),
-      si,
-      now: () => new Date(),
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-      version: '0.1.0',
-      limits: { ...DEFAULT_LIMITS, certificateLookupDelaysMs: [] },
-    };
+    stack = await startHotswapStack(work, 20);
+    env = stack.env;
   }, 180_000);
 
   afterAll(async () => {
     for (const c of controllers) await c.close();
-    stopService(gateway);
-    stopService(cloud);
+    stack?.stop();
     for (const l of loops) l.cleanup();
     if (work) removeDir(work);
   });
