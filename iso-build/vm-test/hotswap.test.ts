@@ -113,7 +113,8 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
       await expect.poll(() => page.locator('#bay-label').inputValue().catch(() => ''), { timeout: 5 * 60_000 }).toBe(`Bay ${slot + 1}`);
       if (slot === 0) {
         await page.screenshot({ path: join(SCREENS_DIR, 'hotswap-wizard-proposal-playwright.png') });
-        await vm.screendump(join(SCREENS_DIR, 'hotswap-vm-wizard.png'));
+        // The wizard on the machine's own display, once its Chromium has drawn.
+        await vm.screendumpWhenDrawn(join(SCREENS_DIR, 'hotswap-vm-wizard.png'), 4 * 60_000);
       }
       if (slot === 3) await page.fill('#bay-label', 'Bottom right');
       await page.click('#accept-bay');
@@ -166,7 +167,6 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     const bays = async () => (await stateOf(url))?.station?.bays ?? [];
     await until(async () => (await bays()).filter((b) => b.state === 'passed' && b.certificate_number).length === 2, 15 * 60_000, 'two certified bays', vm);
     await page.screenshot({ path: join(SCREENS_DIR, 'hotswap-bay-view-passed-playwright.png') });
-    await vm.screendump(join(SCREENS_DIR, 'hotswap-vm-bay-view.png'));
     const certificates = (await stack.cli('admin', 'list-certificates', '--account', accountId)) as Array<{ drive_serial: string; certificate_number: string }>;
     expect(certificates.map((c) => c.drive_serial).sort()).toEqual(['HS-BAY1-01', 'HS-BAY2-01']);
     const shown = (await bays()).filter((b) => b.certificate_number).map((b) => b.certificate_number).sort();
@@ -198,7 +198,6 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     }, 5 * 60_000, 'Bay 3 pulled', vm);
     expect(pulled.reason).toBe('removed during erase');
     await page.screenshot({ path: join(SCREENS_DIR, 'hotswap-bay-view-pulled-playwright.png') });
-    await vm.screendump(join(SCREENS_DIR, 'hotswap-vm-bay-pulled.png'));
     const states = (await stateOf(url))?.station?.bays.map((b) => [b.label, b.state]);
     expect(states).toEqual([
       ['Bay 1', 'passed'],
@@ -219,6 +218,7 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
       return b?.state === 'passed' && Boolean(b.certificate_number);
     }, 15 * 60_000, 'Bay 3 certified', vm);
     await page.screenshot({ path: join(SCREENS_DIR, 'hotswap-bay-view-replugged-playwright.png') });
+    await vm.screendumpWhenDrawn(join(SCREENS_DIR, 'hotswap-vm-bay-view.png'), 5 * 60_000);
   });
 
   it('leaves no block of the original pattern on any drive that passed', () => {

@@ -248,8 +248,43 @@ export class Vm {
     execFileSync('sh', ['-c', `pnmtopng "${ppm}" > "${png}" && rm -f "${ppm}"`]);
   }
 
+  /**
+   * The VM's screen once something is drawn on it: Chromium under cage starts minutes after the
+   * agent under TCG, so an early dump is black. Dumps every 10 s until more than 2 % of the
+   * pixels are lit (or the time is up: the last dump is kept either way, for a person to look at).
+   */
+  async screendumpWhenDrawn(png: string, timeoutMs: number): Promise<boolean> {
+    const ppm = `${png}.ppm`;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.qmp('screendump', { filename: ppm });
+      const lit = litFraction(readFileSync(ppm));
+      if (lit > 0.02 || Date.now() > deadline) {
+        execFileSync('sh', ['-c', `pnmtopng "${ppm}" > "${png}" && rm -f "${ppm}"`]);
+        return lit > 0.02;
+      }
+      await new Promise((r) => setTimeout(r, 10_000));
+    }
+  }
+
   stop(): void {
     this.qmpSocket?.destroy();
     if (this.child && this.exitCode === null) this.child.kill('SIGKILL');
   }
+}
+
+/** The share of pixels that are not black in a binary PPM (P6, 8-bit), sampling every 16th pixel. */
+function litFraction(ppm: Buffer): number {
+  const header = /^P6\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(ppm.subarray(0, 64).toString('latin1'));
+  if (!header) return 0;
+  const start = (header[0] as string).length;
+  const pixels = Number(header[1]) * Number(header[2]);
+  let lit = 0;
+  let seen = 0;
+  for (let i = 0; i < pixels; i += 16) {
+    const at = start + i * 3;
+    seen++;
+    if ((ppm[at] ?? 0) + (ppm[at + 1] ?? 0) + (ppm[at + 2] ?? 0) > 60) lit++;
+  }
+  return seen ? lit / seen : 0;
 }
