@@ -25,10 +25,24 @@ const webhookRuntime = (config: CloudConfig, db: WritableDb) =>
     ledgerRetentionMs: config.webhookLedgerRetentionMs,
   });
 import { serveSandbox } from './sandbox/serve.js';
+import { copyToPostgresCommand, migrateCommand } from './cli/store.js';
+import { storeConfig } from './adapters/sql/open-store.js';
 
 const USAGE =
   'usage: erasure-cloud serve | sandbox | worker [--lease-seconds N] | keygen [--json] | admin <command> [--flags] [--json]' +
-  ' | verify-pdf FILE [--public-key B64] [--json] | certificate-public-key [--all] [--json] | rotate-certificate-key [--json]';
+  ' | verify-pdf FILE [--public-key B64] [--json] | certificate-public-key [--all] [--json] | rotate-certificate-key [--json]' +
+  ' | migrate [--json] | copy-to-postgres [--from FILE] [--json]';
+
+/**
+ * The commands that read or write cloud data still run on the SQLite store only. With
+ * DATABASE_URL set they refuse rather than quietly write to a SQLite file the operator thinks
+ * is not in use; `migrate` and `copy-to-postgres` already work on PostgreSQL.
+ */
+function refusePostgresStore(command: string): void {
+  if (storeConfig(process.env, 'data/cloud').kind === 'postgres') {
+    throw new ConfigError(`${command} does not run on PostgreSQL yet (DATABASE_URL is set); only migrate and copy-to-postgres do. Unset DATABASE_URL to use the SQLite store.`);
+  }
+}
 
 function print(value: unknown, json: boolean): void {
   if (json) process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -111,6 +125,7 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case undefined:
     case 'serve':
+      refusePostgresStore('serve');
       await serve();
       return 0;
     case 'sandbox':
@@ -120,6 +135,7 @@ async function main(argv: string[]): Promise<number> {
       print(keygen(), json);
       return 0;
     case 'worker':
+      refusePostgresStore('worker');
       await runWorker(leaseMsFromFlags(flags));
       return 0;
     case 'certificate-public-key':
@@ -134,6 +150,7 @@ async function main(argv: string[]): Promise<number> {
       return verdict.valid ? 0 : 1;
     }
     case 'admin': {
+      refusePostgresStore('admin');
       const config = loadConfig(process.env);
       const db = openDatabase(config.databasePath);
       try {
@@ -156,6 +173,12 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    case 'migrate':
+      print(await migrateCommand(process.env, loadConfig(process.env)), json);
+      return 0;
+    case 'copy-to-postgres':
+      print(await copyToPostgresCommand(process.env, loadConfig(process.env), flags), json);
+      return 0;
     default:
       throw new UsageError(`unknown command ${command}\n${USAGE}`);
   }

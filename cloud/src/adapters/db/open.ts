@@ -14,13 +14,19 @@ const MIGRATIONS_DIR = new URL('../../../migrations/', import.meta.url);
  * `busy_timeout` lets the admin CLI and a separate worker write while the server runs.
  */
 export function openDatabase(path: string): WritableDb {
+  const db = openConnection(path);
+  migrate(db);
+  return db;
+}
+
+/** The connection {@link openDatabase} makes, before migrations (`erasure-cloud migrate` runs them itself). */
+export function openConnection(path: string): WritableDb {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  migrate(db);
   return db as WritableDb;
 }
 

@@ -1,0 +1,113 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { bindPositional, toPositional, type PositionalSql } from './named-params.js';
+import type { Params, SqlDatabase, SqlRunner } from './database.js';
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/**
+ * Counts and ids come back as numbers, as they do from SQLite: `bigint` (ids, COUNT) and
+ * `numeric` (SUM) would otherwise arrive as strings. Every id and count here fits a double.
+ */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8 || oid === NUMERIC ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+interface Statement extends PositionalSql {
+  /** Server-side prepared statement name: planned once per connection, reused after. */
+  name: string;
+}
+
+const statements = new Map<string, Statement>();
+
+function statementOf(sql: string): Statement {
+  let statement = statements.get(sql);
+  if (!statement) {
+    const positional = toPositional(sql);
+    statement = { ...positional, name: `s${createHash('sha256').update(sql).digest('hex').slice(0, 24)}` };
+    statements.set(sql, statement);
+  }
+  return statement;
+}
+
+type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
+
+async function query<T>(on: Queryable, sql: string, params: Params | undefined): Promise<pg.QueryResult<T & pg.QueryResultRow>> {
+  const statement = statementOf(sql);
+  return on.query<T & pg.QueryResultRow>({
+    name: statement.name,
+    text: statement.text,
+    values: bindPositional(statement.names, params ?? {}),
+  });
+}
+
+function runnerOn(on: Queryable): SqlRunner {
+  return {
+    dialect: 'postgres',
+    one: async <T>(sql: string, params?: Params) => (await query<T>(on, sql, params)).rows[0] as T | undefined,
+    many: async <T>(sql: string, params?: Params) => (await query<T>(on, sql, params)).rows as T[],
+    run: async (sql: string, params?: Params) => (await query(on, sql, params)).rowCount ?? 0,
+  };
+}
+
+/**
+ * The PostgreSQL store behind the port: a connection pool; a statement outside a transaction
+ * takes any free connection, a transaction holds one from BEGIN to COMMIT. Isolation is the
+ * default READ COMMITTED: the guarantees (quota, idempotency, numbering, claims) live in single
+ * statements and row locks, not in the isolation level.
+ */
+export class PostgresDatabase implements SqlDatabase {
+  readonly dialect = 'postgres' as const;
+  private readonly direct: SqlRunner;
+
+  constructor(readonly pool: pg.Pool) {
+    this.direct = runnerOn(pool);
+    // An idle connection the server dropped must not crash the process: the pool replaces it.
+    pool.on('error', () => {});
+  }
+
+  static open(url: string, options: { max?: number } = {}): PostgresDatabase {
+    return new PostgresDatabase(new pg.Pool({ connectionString: url, max: options.max ?? 10, types }));
+  }
+
+  one<T>(sql: string, params?: Params): Promise<T | undefined> {
+    return this.direct.one<T>(sql, params);
+  }
+
+  many<T>(sql: string, params?: Params): Promise<T[]> {
+    return this.direct.many<T>(sql, params);
+  }
+
+  run(sql: string, params?: Params): Promise<number> {
+    return this.direct.run(sql, params);
+  }
+
+  async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      try {
+        const value = await work(runnerOn(client));
+        await client.query('COMMIT');
+        return value;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        throw error;
+      }
+    } finally {
+      // A connection whose ROLLBACK failed is in an unknown state: destroy it, never reuse it.
+      client.release(broken);
+    }
+  }
+
+  async script(sql: string): Promise<void> {
+    await this.pool.query(sql);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
