@@ -30,6 +30,11 @@ export interface AgentEnv {
   readonly sleep: (ms: number) => Promise<void>;
   readonly version: string;
   readonly limits?: SessionLimits;
+  /**
+   * Told when a session ends with a wipe result it could not deliver (kept in the outbox):
+   * serve's redelivery then offers it again soon instead of at its next round.
+   */
+  readonly onResultKept?: () => void;
 }
 
 /** The drives of this machine (or of the simulated one), each with capabilities and plan. */
@@ -170,7 +175,7 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
   };
   const stateFile = join(env.config.DATA_DIR, 'session.json');
   await mkdir(env.config.DATA_DIR, { recursive: true });
-  return runSession(
+  const end = await runSession(
     ctx,
     observed,
     {
@@ -179,6 +184,8 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
     },
     from.account !== undefined ? checkinStart(from.account) : undefined,
   );
+  if ((end.phase === 'done' || end.phase === 'failed') && end.reports.some((r) => !r.delivered)) env.onResultKept?.();
+  return end;
 }
 
 /** Sends the asset report once more (spec 4.1 rule 8: re-armed on a later connection). */
@@ -196,9 +203,11 @@ export function exitCodeOf(s: Session): 0 | 2 | 3 {
 }
 
 /**
- * Sends the wipe results an earlier run could not deliver (the gateway was down, or the machine
- * rebooted before it came back). Called at start and again while any are left.
+ * Sends the wipe results a run could not deliver (the gateway was down, or the machine rebooted
+ * before it came back). With none waiting it only lists the outbox: no token read, no call.
  */
 export async function deliverKeptResults(env: AgentEnv, signal?: AbortSignal): Promise<{ delivered: number; refused: number; kept: number }> {
-  return deliverPending(resultOutbox(env.config.DATA_DIR), await openCloud(env, signal));
+  const outbox = resultOutbox(env.config.DATA_DIR);
+  if ((await outbox.pending()).length === 0) return { delivered: 0, refused: 0, kept: 0 };
+  return deliverPending(outbox, await openCloud(env, signal));
 }

@@ -11,6 +11,8 @@ const Env = Type.Object({
   ERASURE_DEVICE_TOKEN_FILE: Type.String({ minLength: 1 }),
   ERASURE_SIMULATE: Type.Boolean(),
   KIOSK_RENDERER_DIR: Type.String({ minLength: 1 }),
+  /** A station's erase policy until one is saved in the kiosk's settings (the image sets it from `erasure.station_policy`). */
+  ERASURE_STATION_POLICY: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('confirm')])),
 });
 
 /** The agent's configuration (CONTRACT.md "Configuration"), frozen. */
@@ -38,6 +40,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
     // The kiosk package's built renderer beside this workspace (src/ and dist/ are both one level
     // down); serve skips static files when the folder does not exist.
     KIOSK_RENDERER_DIR: present('KIOSK_RENDERER_DIR') ?? fileURLToPath(new URL('../../kiosk/dist/renderer', import.meta.url)),
+    // Like the boot option it comes from: anything but `auto` is the safe side, confirm per drive.
+    ...(present('ERASURE_STATION_POLICY') !== undefined ? { ERASURE_STATION_POLICY: present('ERASURE_STATION_POLICY') === 'auto' ? 'auto' : 'confirm' } : {}),
   };
   const parsed = parseUnknown(Env, raw);
   if (!parsed.ok) throw new ConfigError(`invalid configuration ${parsed.path}: ${parsed.message}`);

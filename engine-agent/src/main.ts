@@ -16,7 +16,8 @@ const USAGE = `usage: erasure-agent <command> [options]
                                            loopback API for the kiosk; --station (or a hotswap
                                            token): a hotswap station, erasing on insert (auto)
                                            or per drive once confirmed
-  image-env                                boot image: token and gateway from the medium into /run/erasure
+  image-env                                boot image: token and gateway from the medium into /run/erasure,
+                                           the ERASURE-DATA volume (if any) mounted at DATA_DIR
   headless                                 boot image: the erasure.mode=headless run, then erasure.after
   --simulate (or ERASURE_SIMULATE=1)       a simulated machine with file-backed drives`;
 
@@ -69,9 +70,12 @@ async function main(argv: string[]): Promise<number> {
       return -1; // keeps running until a signal
     }
     case 'image-env': {
-      const { prepareImageEnv } = await import('./image/image-env.js');
+      const { IMAGE_DATA_DIR, prepareImageEnv } = await import('./image/image-env.js');
+      const { describeDataVolume, mountDataVolume } = await import('./image/data-volume.js');
       const r = prepareImageEnv(readFileSync('/proc/cmdline', 'utf8'));
-      process.stdout.write(`erasure: mode ${r.options.mode}, gateway ${r.gatewayUrl ?? 'none'} (from ${r.gatewaySource}), device token from ${r.tokenSource}\n`);
+      process.stdout.write(`erasure: mode ${r.options.mode}, gateway ${r.gatewayUrl ?? 'none'} (from ${r.gatewaySource}), device token from ${r.tokenSource}${r.options.stationPolicy ? `, station policy ${r.options.stationPolicy} (boot option)` : ''}\n`);
+      // Before serve starts (the units order on this step): the outbox and settings then live on the volume.
+      process.stdout.write(`erasure: ${describeDataVolume(await mountDataVolume(env, IMAGE_DATA_DIR))}\n`);
       return 0;
     }
     case 'headless': {

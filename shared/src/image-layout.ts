@@ -5,6 +5,13 @@
  */
 export const IMAGE_VOLUME_ID = 'ERASURE';
 
+/**
+ * The label of a station's data volume (a partition on the boot stick or a small disk in the
+ * station): the image mounts it at the agent's DATA_DIR so kept results and settings survive a
+ * reboot, and the agent never erases it.
+ */
+export const DATA_VOLUME_LABEL = 'ERASURE-DATA';
+
 export const IMAGE_FILES = {
   /** The device token (compact JWS), one line. */
   deviceToken: 'erasure/device-token',

@@ -86,6 +86,29 @@ describe('/wipes grid data (spec 4.5)', () => {
     expect(rejected).toMatchObject({ status_label: 'Pass', certificate: { kind: 'not_issued' } });
   });
 
+  it('shows a hotswap wipe as Hotswap with its bay, even when the chassis’s boot report listed the drive', async () => {
+    // The station's asset report at boot saw the drive seated in a bay, so the chassis asset's storage lists it.
+    const chassis = await reportAsset(cloud, hotswap, 'CW-20261122-090000', fingerprint('4c4c4544-0042-3510-8052-b4c04f4e3232', 'CHASSIS-01', {
+      system: { manufacturer: 'Supermicro', product: 'SC846', serial: 'CHASSIS-01', uuid: '4c4c4544-0042-3510-8052-b4c04f4e3232' },
+      storage: [
+        { model: 'INTEL SSDSC2KB480G8', serial: 'BOOT-SSD-1', size_bytes: 480_103_981_056, media_type: 'SSD' },
+        { model: 'WDC WD10EZEX-08WN4A0', serial: 'WD-BAY3', size_bytes: 1_000_204_886_016, media_type: 'HDD' },
+      ],
+    }));
+    cloud.clock.advance(1000);
+    await reportWipe(cloud, hotswap, { job_id: 'job-bay3', drive_model: 'WDC WD10EZEX-08WN4A0', drive_serial: 'WD-BAY3', tool_components: 'erasure-agent 0.1.0; bay=Bay 3; chassis=Front cage' });
+    cloud.clock.advance(1000);
+    await reportWipe(cloud, hotswap, { job_id: 'job-bare', drive_serial: 'WD-BAY3' });
+    cloud.clock.advance(1000);
+    await reportWipe(cloud, engine, { job_id: 'job-boot-0', drive_model: 'INTEL SSDSC2KB480G8', drive_serial: 'BOOT-SSD-1' });
+
+    const [internal, bare, bay] = (await rows()).rows;
+    expect(bay).toMatchObject({ job_id: 'job-bay3', source: { kind: 'hotswap', bay: 'Bay 3', chassis: 'Front cage' }, media_type: 'HDD' });
+    expect(bare.source).toEqual({ kind: 'hotswap' });
+    // Not a station wipe: the chassis's own drive still links its machine.
+    expect(internal.source).toEqual({ kind: 'asset', asset_id: chassis, label: 'SC846 · CHASSIS-01' });
+  });
+
   it('lists newest first, 100 rows per page, only the signed-in account’s wipes', async () => {
     const other = cloud.account('Other');
     await reportWipe(cloud, cloud.token(other.id).jti, { job_id: 'theirs' });

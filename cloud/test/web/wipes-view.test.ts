@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WipeView } from '../../src/domain/wipes/grid.js';
-import { readViewState, toCsv, visibleRows } from '../../web/src/pages/wipes-view.js';
+import { readViewState, sourceText, toCsv, visibleRows } from '../../web/src/pages/wipes-view.js';
 
 const row = (id: string, fields: Partial<WipeView>): WipeView => ({
   id,
@@ -51,6 +51,14 @@ describe('wipes grid view state (client side, spec 4.5)', () => {
     expect(ids(view('source=hotswap'))).toEqual(['a']);
     expect(ids(view('q=cw-000007'))).toEqual(['c']);
     expect(ids(view('q=s4dy&media=HDD'))).toEqual([]);
+  });
+
+  it('shows, searches and exports a hotswap wipe with its bay', () => {
+    const bay = row('h', { source: { kind: 'hotswap', bay: 'Bay 3', chassis: 'Front cage' } });
+    expect(sourceText(bay)).toBe('Hotswap · Bay 3');
+    expect(sourceText(rows[0]!)).toBe('Hotswap');
+    expect(ids(visibleRows([...rows, bay], readViewState(new URLSearchParams('q=bay 3'))))).toEqual(['h']);
+    expect(toCsv([bay]).trim().split('\r\n')[1]).toBe('h,,,,,,,Hotswap · Bay 3,,Pass,,,,Not issued');
   });
 
   it('exports exactly the given rows as CSV, quoting and defusing formulas', () => {

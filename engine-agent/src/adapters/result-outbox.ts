@@ -1,6 +1,7 @@
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { CloudClient } from './cloud-client.js';
+import { writeFileDurably } from './durable-file.js';
 
 /** A wipe result waiting for the cloud. */
 export interface PendingResult {
@@ -27,23 +28,7 @@ export function resultOutbox(dataDir: string) {
   return {
     dir,
     async keep(jobId: string, body: Record<string, unknown>): Promise<void> {
-      await mkdir(dir, { recursive: true });
-      const tmp = `${file(jobId)}.tmp`;
-      const handle = await open(tmp, 'w', 0o600);
-      try {
-        await handle.writeFile(JSON.stringify(body));
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(tmp, file(jobId));
-      // The rename itself must survive a power cut too.
-      const dirHandle = await open(dir, 'r');
-      try {
-        await dirHandle.sync();
-      } finally {
-        await dirHandle.close();
-      }
+      await writeFileDurably(dir, basename(file(jobId)), JSON.stringify(body));
     },
     async drop(jobId: string): Promise<void> {
       await rm(file(jobId), { force: true });

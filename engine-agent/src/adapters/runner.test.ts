@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRunner, ToolSpawnError } from './runner.js';
+import { createRunner, createToolStarter, ToolSpawnError } from './runner.js';
 
 const sut = createRunner();
 const node = process.execPath;
@@ -46,5 +46,27 @@ describe('createRunner', () => {
     expect(error).toBeInstanceOf(ToolSpawnError);
     expect((error as ToolSpawnError).code).toBe('tool_spawn_failed');
     expect((error as ToolSpawnError).reason).toBe('ENOENT');
+  });
+});
+
+describe('createToolStarter', () => {
+  it('streams stdout chunk by chunk while the tool runs, with the runner\'s environment, until stopped', async () => {
+    const chunks: string[] = [];
+    const sut = createToolStarter({ env: { EXTRA_VAR: 'x' } })(node, ['-e', 'process.stdout.write(`${process.env.EXTRA_VAR},${process.env.LC_ALL}\\n`); setInterval(() => {}, 1 << 30)'], { onStdout: (c) => chunks.push(c) });
+    const end = Date.now() + 10_000;
+    while (chunks.join('') === '' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    // Still running: the line arrived before the tool ended.
+    expect(chunks.join('')).toBe('x,C\n');
+    await expect(sut.stop()).resolves.toMatchObject({ exitCode: null, signal: 'SIGTERM' });
+  });
+
+  it('ends on its own with its exit code and the tail of its stderr', async () => {
+    const sut = createToolStarter()(node, ['-e', 'process.stderr.write("no such subsystem"); process.exit(4)'], { onStdout: () => undefined });
+    await expect(sut.ended).resolves.toEqual({ exitCode: 4, stderrTail: 'no such subsystem' });
+  });
+
+  it('says why a tool that cannot start never ran', async () => {
+    const sut = createToolStarter()('/nonexistent/tool-xyz', [], { onStdout: () => undefined });
+    await expect(sut.ended).resolves.toMatchObject({ exitCode: null, spawnError: 'ENOENT' });
   });
 });

@@ -47,6 +47,13 @@ export interface RunnerConfig {
 
 const DEFAULT_MAX_BUFFER = 16 * 1024 * 1024;
 
+/**
+ * The environment every tool runs with: the parent's (PATH included) plus `config.env`. Tools print
+ * English with plain digits only under the C locale, and the parsers depend on that (smartctl
+ * under another locale prints "7 681 501 126 656 bytes"). The caller may still override it.
+ */
+const toolEnv = (config: RunnerConfig) => ({ extendEnv: true, env: { LC_ALL: 'C', ...config.env } });
+
 /** Builds the execa-backed runner. */
 export function createRunner(config: RunnerConfig = {}): Runner {
   const maxBuffer = config.maxBufferBytes ?? DEFAULT_MAX_BUFFER;
@@ -56,10 +63,7 @@ export function createRunner(config: RunnerConfig = {}): Runner {
       reject: false,
       timeout: options.timeoutMs,
       maxBuffer,
-      extendEnv: true,
-      // Tools print English with plain digits only under the C locale, and the parsers depend on that
-      // (smartctl under another locale prints "7 681 501 126 656 bytes"). The caller may still override it.
-      env: { LC_ALL: 'C', ...config.env },
+      ...toolEnv(config),
       ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' as const }),
       stripFinalNewline: false,
       encoding: 'utf8',
@@ -78,6 +82,63 @@ export function createRunner(config: RunnerConfig = {}): Runner {
       timedOut: result.timedOut,
       outputTruncated: result.isMaxBuffer,
       durationMs,
+    };
+  };
+}
+
+/** How a streamed tool ended. */
+export interface StreamEnd {
+  /** Exit code, or null when it was killed or never started. */
+  readonly exitCode: number | null;
+  readonly signal?: string;
+  /** The last 2,000 characters it printed on stderr (what explains why it died). */
+  readonly stderrTail: string;
+  /** Set when the tool could not be started at all (not installed, not executable). */
+  readonly spawnError?: string;
+}
+
+/** A long-running tool whose stdout is read as it comes (`udevadm monitor`). */
+export interface ToolStream {
+  /** Settles when the tool ends, on `stop` or on its own; never rejects. */
+  readonly ended: Promise<StreamEnd>;
+  /** Ends the tool (SIGTERM) and waits for it. */
+  stop(): Promise<StreamEnd>;
+}
+
+/**
+ * Starts tools that run until stopped, streaming their stdout: the runner's other half, with the
+ * same environment. No timeout (the caller stops it) and nothing buffered (stdout goes to
+ * `onStdout` chunk by chunk; only a stderr tail is kept).
+ */
+export type ToolStarter = (tool: string, args: readonly string[], options: { readonly onStdout: (chunk: string) => void }) => ToolStream;
+
+/** Builds the execa-backed starter of streamed tools. */
+export function createToolStarter(config: RunnerConfig = {}): ToolStarter {
+  return (tool, args, options) => {
+    const child = execa(tool, [...args], { reject: false, buffer: false, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', ...toolEnv(config) });
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => options.onStdout(chunk));
+    let stderrTail = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      stderrTail = (stderrTail + chunk).slice(-2000);
+    });
+    const ended: Promise<StreamEnd> = child.then((r) => {
+      const killed = r.isTerminated || r.isCanceled;
+      const spawnFailed = typeof r.exitCode !== 'number' && !killed;
+      return {
+        exitCode: typeof r.exitCode === 'number' ? r.exitCode : null,
+        ...(r.signal ? { signal: r.signal } : {}),
+        stderrTail,
+        ...(spawnFailed ? { spawnError: r.code ?? r.shortMessage ?? 'unknown error' } : {}),
+      };
+    });
+    return {
+      ended,
+      stop: async () => {
+        child.kill('SIGTERM');
+        return ended;
+      },
     };
   };
 }

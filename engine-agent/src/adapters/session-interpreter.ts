@@ -41,6 +41,10 @@ export function createExecutors(ctx: SessionContext, deps: ExecutorDeps): Execut
       return r.ok ? { type: 'record', ok: true, assetId: r.value.asset_id } : { type: 'record', ok: false, detail: denialReason(r.error) };
     },
     callCheckin: async () => {
+      // A station bay whose drive was pulled (or cancelled) before this point never checks in:
+      // the check-in is the metered step, and there is nothing left to erase.
+      const stop = deps.erase.signal;
+      if (stop?.aborted) return { type: 'withdrawn', reason: String(stop.reason ?? 'aborted') };
       const r = await client.call('checkin', {});
       // The schema requires a non-empty job_id: an allow without one never validates (fail closed).
       return r.ok ? { type: 'checkin', allow: true, jobId: r.value.job_id } : { type: 'checkin', allow: false, reason: denialReason(r.error) };

@@ -1,16 +1,32 @@
 import { runErase, selectDrives, type AgentEnv } from '../agent.js';
+import { discoverDrive, type DiscoveredDrive } from '../probes/discover-drives.js';
 import type { BayEvent } from '../station/bay-machine.js';
 import type { StationPorts } from '../station/station.js';
 
 /**
+ * The inserted drive with its erase plan, probed on its own: `selectDrives` would list and probe
+ * every drive of the machine (lsblk, smartctl) while the other bays erase. The plan is the one
+ * `selectDrives` makes for that drive. Simulate mode has no tools to spare: it keeps the listing.
+ */
+export async function selectInserted(env: AgentEnv, device: string): Promise<{ ok: true; drives: DiscoveredDrive[] } | { ok: false; reason: string }> {
+  if (env.config.ERASURE_SIMULATE) return selectDrives(env, [device]);
+  const found = await discoverDrive(env.run, device);
+  return found.plan.ok ? { ok: true, drives: [found] } : { ok: false, reason: `${device}: ${found.plan.reason}` };
+}
+
+/**
  * A station bay's work as an agent session: product hotswap, starting at check-in (the boot's
  * health, verify and asset report ran once for the chassis), one drive, reported back as bay
- * events. `signal` stops the erase when the drive is pulled (or the operator cancels); the
- * failed wipe result is still reported, saying why.
+ * events. `signal` stops the bay's work when the drive is pulled or the operator cancels: before
+ * the check-in is sent, nothing is sent; after, the erase stops (or never starts) and its wipe
+ * result still goes out, `failed` saying "removed during erase", or `cancelled`.
  */
 export function stationBayRunner(env: AgentEnv, boot: { account: string; recordId: string }): StationPorts['runBay'] {
   return async ({ device, bay, signal, emit }) => {
-    const selection = await selectDrives(env, [device]);
+    // A drive pulled (or cancelled) before its check-in went out is never checked in: no quota spent.
+    if (signal.aborted) return;
+    const selection = await selectInserted(env, device);
+    if (signal.aborted) return;
     if (!selection.ok) {
       emit({ type: 'refused', reason: selection.reason });
       return;
@@ -48,6 +64,8 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
     );
     if (session.phase === 'denied') return; // said through onState
     const report = session.phase === 'done' || session.phase === 'failed' ? session.reports[0] : undefined;
+    // Stopped before its check-in: nothing was sent, and the bay already says why.
+    if (!report && signal.aborted) return;
     if (report?.outcome.failureCode === 'removed') emit({ type: 'removed' });
     else if (report?.outcome.ok) emit({ type: 'erase_passed' });
     else emit({ type: 'erase_failed', reason: report ? `${report.outcome.failureCode ?? 'failed'}: ${report.outcome.verification}` : session.phase === 'failed' ? session.reason : 'the session ended without a result' });

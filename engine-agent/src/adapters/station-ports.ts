@@ -1,14 +1,16 @@
 import { basename } from 'node:path';
 import type { Bay, Fingerprint } from '@erasure/shared';
-import { openCloud, type AgentEnv } from '../agent.js';
+import { openCloud, sendRecord, type AgentEnv } from '../agent.js';
 import type { ControllerFound, StationRuntimePorts } from '../api/station-controller.js';
 import { parseSmartctlJsonText } from '../probes/smartctl-json.js';
 import { guardTarget } from '../safety/guard.js';
 import type { DriveFacts } from '../station/bay-machine.js';
 import { resolveLane } from '../station/lanes.js';
 import { denialReason } from './cloud-client.js';
+import type { StationChassis } from './chassis-fingerprint.js';
 import { blinkLocate, locateAttribute } from './locate-led.js';
 import { stationBayRunner } from './station-bay-runner.js';
+import { saveStationSettings } from './station-settings.js';
 import { watchBays } from './udev-monitor.js';
 
 /** PCI class codes of storage controllers and USB hosts (the `class` file under /sys/bus/pci/devices/*). */
@@ -56,6 +58,7 @@ export function stationPorts(
   env: AgentEnv,
   boot: { account: string; recordId: string; fingerprint: () => Promise<Fingerprint> },
   certificates: { follow(jobId: string): void; numberOf(jobId: string): string | undefined },
+  chassis?: StationChassis,
 ): StationRuntimePorts {
   const properties = new Map<string, Readonly<Record<string, string>>>();
   const call = async <T>(fn: (client: Awaited<ReturnType<typeof openCloud>>) => Promise<T>) => fn(await openCloud(env));
@@ -64,9 +67,21 @@ export function stationPorts(
       const system = (await boot.fingerprint()).system ?? {};
       const r = await call((c) => c.call('chassisLookup', { system: { ...(system.uuid ? { uuid: system.uuid } : {}), ...(system.serial ? { serial: system.serial } : {}) } }));
       if (!r.ok) return { ok: false, reason: denialReason(r.error) };
-      return r.value.found ? { ok: true, name: r.value.map.name, bays: r.value.map.bays as Bay[] } : { ok: true };
+      if (!r.value.found) return { ok: true };
+      const bays = r.value.map.bays as Bay[];
+      // The boot's asset report went out before the map was known: if it listed a drive sitting in
+      // one of the bays (an AHCI port says nothing of hot-swap), the chassis is reported again without it.
+      if (await chassis?.mapKnown(bays.map((b) => b.lane))) {
+        void sendRecord(env, boot.recordId, boot.fingerprint).then(
+          (sent) => process.stdout.write(`erasure-agent: station: chassis reported again without its bays' drives${sent.ok ? '' : ` (failed: ${sent.reason})`}\n`),
+          () => undefined,
+        );
+      }
+      return { ok: true, name: r.value.map.name, bays };
     },
     saveMap: async (map) => {
+      // The save upserts the chassis asset from this fingerprint (spec 4.2 rule 6): without the bays' drives.
+      await chassis?.mapKnown(map.bays.map((b) => b.lane));
       const r = await call(async (c) => c.call('chassisMap', { record_id: boot.recordId, engine_version: env.version, fingerprint: await boot.fingerprint(), map: { name: map.name, bays: [...map.bays] } }));
       return r.ok ? { ok: true } : { ok: false, reason: denialReason(r.error) };
     },
@@ -86,7 +101,7 @@ export function stationPorts(
     health: (device) => smartHealth(env, device),
     guard: async (device) => {
       const v = await guardTarget(env.sys, device, [device]);
-      return v.ok ? { ok: true } : { ok: false, reason: v.reason };
+      return v.ok ? { ok: true } : { ok: false, reason: v.reason, own: v.code === 'boot_medium' || v.code === 'data_volume' };
     },
     runBay: stationBayRunner(env, boot),
     canLocate: async (device) => (await locateAttribute(env.sys, basename(device))) !== undefined,
@@ -94,5 +109,6 @@ export function stationPorts(
     followCertificate: (jobId) => certificates.follow(jobId),
     certificateOf: (jobId) => certificates.numberOf(jobId),
     log: (line) => process.stdout.write(`erasure-agent: station: ${line}\n`),
+    savePolicy: (policy) => saveStationSettings(env.config.DATA_DIR, { policy }),
   };
 }

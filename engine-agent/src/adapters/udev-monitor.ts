@@ -1,6 +1,6 @@
-import { execa } from 'execa';
 import { createDebouncer, DEFAULT_SETTLE_MS, type Presence } from '../station/debounce.js';
 import { createUdevParser } from '../station/udev-events.js';
+import { createToolStarter, type ToolStarter } from './runner.js';
 
 /** A running watch over the bays; `stop` ends the monitor process. */
 export interface BayWatch {
@@ -12,16 +12,10 @@ export interface BayWatch {
 /**
  * Watches block devices come and go with `udevadm monitor` (udev's own events, after its rules
  * ran, so ID_PATH and the serial are filled in), debounced per device path. Event driven: the
- * kernel and udev push, nothing polls.
+ * kernel and udev push, nothing polls. The monitor runs through the tool runner's `start`, like
+ * every other tool.
  */
-export function watchBays(opts: { onPresence: (p: Presence) => void; settleMs?: number; env?: NodeJS.ProcessEnv }): BayWatch {
-  const child = execa('udevadm', ['monitor', '--udev', '--property', '--subsystem-match=block'], {
-    buffer: false,
-    stdin: 'ignore',
-    stderr: 'pipe',
-    reject: false,
-    ...(opts.env ? { env: opts.env } : {}),
-  });
+export function watchBays(opts: { onPresence: (p: Presence) => void; settleMs?: number; start?: ToolStarter }): BayWatch {
   const parse = createUdevParser();
   const debouncer = createDebouncer({
     settleMs: opts.settleMs ?? DEFAULT_SETTLE_MS,
@@ -33,25 +27,23 @@ export function watchBays(opts: { onPresence: (p: Presence) => void; settleMs?: 
     },
     onSettled: opts.onPresence,
   });
-  child.stdout?.setEncoding('utf8');
-  child.stdout?.on('data', (chunk: string) => {
-    for (const ev of parse(chunk)) debouncer.push(ev);
-  });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    // Kept short: only the tail explains why a monitor died.
-    stderr = (stderr + chunk.toString()).slice(-2000);
+  const start = opts.start ?? createToolStarter();
+  const monitor = start('udevadm', ['monitor', '--udev', '--property', '--subsystem-match=block'], {
+    onStdout: (chunk) => {
+      for (const ev of parse(chunk)) debouncer.push(ev);
+    },
   });
   let stopping = false;
-  const ended = child.then((r) => {
+  const ended = monitor.ended.then((r) => {
     debouncer.stop();
-    return { byStop: stopping, exitCode: r.exitCode, stderr };
+    // A monitor that never started explains itself the way a dead one does: in its stderr text.
+    return { byStop: stopping, exitCode: r.exitCode ?? undefined, stderr: r.spawnError ? `could not start udevadm: ${r.spawnError}` : r.stderrTail };
   });
   return {
     ended,
     async stop() {
       stopping = true;
-      child.kill('SIGTERM');
+      await monitor.stop();
       await ended;
     },
   };

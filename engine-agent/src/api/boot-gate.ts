@@ -13,6 +13,12 @@ export interface BootGateHooks {
   /** The boot's asset report was acknowledged / given up on (the hardware reporter waits for it). */
   recordAcknowledged(): void;
   recordFailed(): void;
+  /**
+   * On a station: the boot's fingerprint as its chassis's, without the drives in its hot-swap
+   * slots (spec 4.1: storage lists internal drives only). Applied at every use, not once, since
+   * what is known of the bays grows once the chassis map is looked up.
+   */
+  chassis?(collected: Fingerprint): Promise<Fingerprint>;
 }
 
 export type BootView = AgentState['boot'];
@@ -62,6 +68,11 @@ export class BootGate {
 
   /** This boot's fingerprint, collected on first use; a failed collection is tried again next time. */
   fingerprint(): Promise<Fingerprint> {
+    const chassis = this.hooks.chassis;
+    return chassis ? this.collect().then((fp) => chassis(fp)) : this.collect();
+  }
+
+  private collect(): Promise<Fingerprint> {
     if (!this.collected) {
       const collecting = fingerprint(this.env);
       this.collected = collecting;

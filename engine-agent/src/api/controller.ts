@@ -20,6 +20,8 @@ export interface ControllerPorts extends ReportPorts {
   readonly station?: {
     readonly policy: ErasePolicy;
     ports(boot: { account: string; recordId: string; fingerprint: () => Promise<Fingerprint> }, certificates: { follow(jobId: string): void; numberOf(jobId: string): string | undefined }): StationRuntimePorts;
+    /** The boot's fingerprint as the chassis reports it (see BootGateHooks.chassis). */
+    chassis?(collected: Fingerprint): Promise<Fingerprint>;
   };
 }
 
@@ -66,6 +68,7 @@ export class KioskController extends EventEmitter {
       beforeCheck: async () => void (this.drives = ports.station ? [] : await listDrives(this.env)),
       recordAcknowledged: () => this.reporter.recordAcknowledged(),
       recordFailed: () => this.reporter.recordFailed(),
+      ...(ports.station?.chassis ? { chassis: ports.station.chassis } : {}),
     });
     const delays = (env.limits ?? DEFAULT_LIMITS).certificateLookupDelaysMs;
     this.certificates = new CertificateFollower(ports.lookupCertificates, abortableSleep(env.sleep, this.shutdown.signal), delays, () => this.changed());

@@ -5,20 +5,41 @@ import { buildApp } from './app.js';
 import type { Fingerprint } from '@erasure/shared';
 import { KioskController, type ControllerPorts } from './controller.js';
 import { readFile } from 'node:fs/promises';
+import { stationChassis } from '../adapters/chassis-fingerprint.js';
 import { stationPorts } from '../adapters/station-ports.js';
+import { readStationSettings } from '../adapters/station-settings.js';
 import type { ErasePolicy } from '../station/station.js';
 import { productOfToken } from '../station/token-product.js';
 
-/** How serve runs: a kiosk for one machine, or a hotswap station with its erase policy. */
+/** How serve runs: a kiosk for one machine, or a hotswap station with its erase policy and where that came from. */
 export interface ServeMode {
   readonly station: boolean;
   readonly policy: ErasePolicy;
+  readonly policySource?: PolicySource;
+}
+
+/** Where a station's starting policy came from (said in the journal at start). */
+export type PolicySource = 'saved in settings' | '--policy' | 'boot option' | 'default';
+
+/**
+ * The policy a station starts with: a setting saved from the kiosk's settings screen wins over
+ * what the station was started with (`serve --policy`, else the image's `erasure.station_policy`),
+ * which wins over the default, auto-start on insert.
+ */
+export function startingPolicy(choices: { saved?: ErasePolicy; flag?: ErasePolicy; bootOption?: ErasePolicy }): { policy: ErasePolicy; source: PolicySource } {
+  if (choices.saved) return { policy: choices.saved, source: 'saved in settings' };
+  if (choices.flag) return { policy: choices.flag, source: '--policy' };
+  if (choices.bootOption) return { policy: choices.bootOption, source: 'boot option' };
+  return { policy: 'auto', source: 'default' };
 }
 
 /** A station when asked for (`serve --station`) or when the device token was minted for the hotswap product. */
 export async function serveMode(env: AgentEnv, flags: { station?: boolean; policy?: string }): Promise<ServeMode> {
   const token = await readFile(env.config.ERASURE_DEVICE_TOKEN_FILE, 'utf8').catch(() => undefined);
-  return { station: flags.station === true || productOfToken(token) === 'hotswap', policy: flags.policy === 'confirm' ? 'confirm' : 'auto' };
+  const saved = (await readStationSettings(env.config.DATA_DIR)).policy;
+  const flag = flags.policy === 'auto' || flags.policy === 'confirm' ? flags.policy : undefined;
+  const { policy, source } = startingPolicy({ ...(saved ? { saved } : {}), ...(flag ? { flag } : {}), ...(env.config.ERASURE_STATION_POLICY ? { bootOption: env.config.ERASURE_STATION_POLICY } : {}) });
+  return { station: flags.station === true || productOfToken(token) === 'hotswap', policy, policySource: source };
 }
 
 /** Longest a SIGTERM waits for a clean close before the process exits anyway. */
@@ -51,8 +72,14 @@ export function gatewayPorts(env: AgentEnv, boot: () => { recordId: string; fing
   };
 }
 
-/** Builds the controller and app of `erasure-agent serve` (also what the app tests start). */
-export async function buildServe(env: AgentEnv, notesDebounceMs = NOTES_DEBOUNCE_MS, mode: ServeMode = { station: false, policy: 'auto' }): Promise<{ app: FastifyInstance; controller: KioskController }> {
+/**
+ * Builds the controller and app of `erasure-agent serve` (also what the app tests start), with
+ * the redelivery of kept wipe results running for the app's life: sessions tell it when they
+ * kept a result, and closing the app stops it.
+ */
+export async function buildServe(env: AgentEnv, notesDebounceMs = NOTES_DEBOUNCE_MS, mode: ServeMode = { station: false, policy: 'auto' }, redeliveryTiming: RedeliveryTiming = {}): Promise<{ app: FastifyInstance; controller: KioskController }> {
+  const redelivery = keepDeliveringResults(env, redeliveryTiming);
+  const served: AgentEnv = { ...env, onResultKept: () => redelivery.resultKept() };
   // The ports are called only after construction, when `controller` is set.
   let controller: KioskController | undefined;
   const boot = () => {
@@ -60,10 +87,15 @@ export async function buildServe(env: AgentEnv, notesDebounceMs = NOTES_DEBOUNCE
     const c = controller;
     return { recordId: c.record, fingerprint: () => c.fingerprint() };
   };
-  const station = mode.station ? { policy: mode.policy, ports: (b: Parameters<typeof stationPorts>[1], c: Parameters<typeof stationPorts>[2]) => stationPorts(env, b, c) } : undefined;
-  controller = new KioskController(env, { ...gatewayPorts(env, boot, notesDebounceMs), ...(station ? { station } : {}) });
+  // A station's asset reports leave out the drives in its hot-swap slots and, once known, its bays.
+  const chassis = mode.station ? stationChassis(served) : undefined;
+  const station = chassis ? { policy: mode.policy, chassis: (fp: Fingerprint) => chassis.fingerprint(fp), ports: (b: Parameters<typeof stationPorts>[1], c: Parameters<typeof stationPorts>[2]) => stationPorts(served, b, c, chassis) } : undefined;
+  controller = new KioskController(served, { ...gatewayPorts(served, boot, notesDebounceMs), ...(station ? { station } : {}) });
   const app = await buildApp(controller, { rendererDir: env.config.KIOSK_RENDERER_DIR });
-  app.addHook('onClose', async () => controller.close());
+  app.addHook('onClose', async () => {
+    redelivery.stop();
+    await controller.close();
+  });
   return { app, controller };
 }
 
@@ -72,15 +104,13 @@ export async function serve(env: AgentEnv, flags: { station?: boolean; policy?: 
   const mode = await serveMode(env, flags);
   const { app, controller } = await buildServe(env, NOTES_DEBOUNCE_MS, mode);
   const url = await listenLoopback(app, env.config);
-  process.stdout.write(`erasure-agent listening on ${url}${mode.station ? ` (hotswap station, erase policy ${mode.policy})` : ''}\n`);
+  process.stdout.write(`erasure-agent listening on ${url}${mode.station ? ` (hotswap station, erase policy ${mode.policy}: ${mode.policySource ?? 'default'})` : ''}\n`);
   controller.bootUp().catch((error: unknown) => process.stderr.write(`erasure-agent: boot failed: ${(error as Error).message}\n`));
-  const redelivery = keepDeliveringResults(env);
   let stopping = false;
   const stop = () => {
     // A second signal, or a close that stalls, must not keep the kiosk machine from shutting down.
     if (stopping) process.exit(0);
     stopping = true;
-    redelivery.stop();
     setTimeout(() => process.exit(0), SHUTDOWN_DEADLINE_MS).unref();
     void app.close().then(
       () => process.exit(0),
@@ -91,27 +121,64 @@ export async function serve(env: AgentEnv, flags: { station?: boolean; policy?: 
   process.on('SIGTERM', stop);
 }
 
-/** How often kept wipe results are offered to the cloud again while any are left. */
+/** How often kept wipe results are offered to the cloud again, for as long as serve runs. */
 export const REDELIVERY_INTERVAL_MS = 60_000;
 
+/** How soon a result a session just failed to deliver is offered again (its own retries are spent by then). */
+export const REDELIVERY_AFTER_KEPT_MS = 10_000;
+
+/** The redelivery's timers (tests shorten them). */
+export interface RedeliveryTiming {
+  readonly intervalMs?: number;
+  readonly afterKeptMs?: number;
+}
+
 /**
- * Delivers the wipe results earlier runs kept on disk: once now, then every minute while any
- * are left (a timer that does nothing once the outbox is empty, not a busy loop).
+ * Delivers the wipe results kept in DATA_DIR/outbox for the life of serve: once now, then every
+ * `intervalMs`, and `afterKeptMs` after a session says it kept one (`resultKept`). A round with
+ * an empty outbox lists one directory and calls nobody. Rounds never overlap: a nudge that comes
+ * during a round starts the next one as soon as it ends.
  */
-export function keepDeliveringResults(env: AgentEnv, intervalMs = REDELIVERY_INTERVAL_MS): { stop(): void } {
+export function keepDeliveringResults(env: AgentEnv, timing: RedeliveryTiming = {}): { stop(): void; resultKept(): void } {
+  const intervalMs = timing.intervalMs ?? REDELIVERY_INTERVAL_MS;
+  const afterKeptMs = timing.afterKeptMs ?? REDELIVERY_AFTER_KEPT_MS;
   const abort = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const round = async () => {
-    const r = await deliverKeptResults(env, abort.signal).catch(() => ({ delivered: 0, refused: 0, kept: 1 }));
-    if (r.delivered || r.refused) process.stdout.write(`erasure-agent: delivered ${r.delivered} kept wipe result(s), ${r.refused} refused, ${r.kept} still waiting\n`);
-    // unref: a pending redelivery never keeps the process from exiting.
-    if (r.kept > 0 && !abort.signal.aborted) timer = setTimeout(() => void round(), intervalMs).unref();
-  };
-  void round();
+  let due = false;
+  let wake: (() => void) | undefined;
+  let soon: NodeJS.Timeout | undefined;
+  /** Waits `ms`, or less when a round falls due (a nudge) or serve stops. */
+  const nap = (ms: number) =>
+    new Promise<void>((resolve) => {
+      if (due || abort.signal.aborted) return resolve();
+      // unref: a waiting redelivery never keeps the process from exiting.
+      const timer = setTimeout(() => wake?.(), ms).unref();
+      wake = () => {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      };
+    });
+  void (async () => {
+    while (!abort.signal.aborted) {
+      due = false;
+      const r = await deliverKeptResults(env, abort.signal).catch(() => ({ delivered: 0, refused: 0, kept: 1 }));
+      if (r.delivered || r.refused) process.stdout.write(`erasure-agent: delivered ${r.delivered} kept wipe result(s), ${r.refused} refused, ${r.kept} still waiting\n`);
+      await nap(intervalMs);
+    }
+  })();
   return {
+    resultKept() {
+      if (abort.signal.aborted) return;
+      clearTimeout(soon);
+      soon = setTimeout(() => {
+        due = true;
+        wake?.();
+      }, afterKeptMs).unref();
+    },
     stop() {
       abort.abort();
-      if (timer) clearTimeout(timer);
+      clearTimeout(soon);
+      wake?.();
     },
   };
 }

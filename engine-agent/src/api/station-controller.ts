@@ -1,10 +1,10 @@
 import type { Bay, StationBayView, StationView, WizardAction, WizardView } from '@erasure/shared';
-import type { DriveFacts } from '../station/bay-machine.js';
+import { canCancel, type DriveFacts } from '../station/bay-machine.js';
 import type { Presence } from '../station/debounce.js';
-import type { Lane } from '../station/lanes.js';
+import { isNvmeMultipathHead, type Lane } from '../station/lanes.js';
 import { connectorOf, gridOfMap, mapToSave, wireConnector, type SavedMap } from '../station/map-layout.js';
 import { createStation, type ErasePolicy, type StationPorts } from '../station/station.js';
-import { nextBayNumber, startWizard, stepWizard, type WizardState } from '../station/wizard.js';
+import { labelRefusal, nextBayNumber, startWizard, stepWizard, type WizardState } from '../station/wizard.js';
 
 type Outcome = { ok: true } | { ok: false; reason: string };
 
@@ -34,6 +34,8 @@ export interface StationRuntimePorts extends Omit<StationPorts, 'changed'> {
   certificateOf(jobId: string): string | undefined;
   /** One line per thing worth telling whoever reads the journal (drives seated and removed, bay states). */
   log?(line: string): void;
+  /** Keeps the policy the operator chose in settings for the next boots (DATA_DIR). */
+  savePolicy?(policy: ErasePolicy): Promise<void>;
 }
 
 type Phase = StationView['phase'];
@@ -144,16 +146,23 @@ export class StationController {
       return;
     }
     // An optical drive is never a bay's drive (and is often the boot medium itself), nor is a
-    // virtual block device (the live system's loop devices, device-mapper, RAM disks).
-    if (p.event.properties.ID_CDROM === '1' || p.devpath.startsWith('/devices/virtual/')) return;
-    this.ports.log?.(`${p.event.devname ?? p.devpath} ${p.event.action === 'add' ? 'inserted' : 'seated'} (${p.event.properties.ID_PATH ?? 'no bus path'})`);
-    const lane = await this.ports.laneOf(p);
+    // virtual block device (the live system's loop devices, device-mapper, md, RAM disks), save
+    // the multipath head the kernel puts a dual-port NVMe drive's namespace under.
+    if (p.event.properties.ID_CDROM === '1' || (p.devpath.startsWith('/devices/virtual/') && !isNvmeMultipathHead(p.devpath))) return;
     const device = p.event.devname ?? p.devpath;
+    // Nor is the station's own boot stick or ERASURE-DATA volume: never listed, never offered.
+    const verdict = await this.ports.guard(device);
+    if (!verdict.ok && verdict.own) {
+      this.ports.log?.(`${device} is not a bay drive: ${verdict.reason}`);
+      return;
+    }
+    this.ports.log?.(`${device} ${p.event.action === 'add' ? 'inserted' : 'seated'} (${p.event.properties.ID_PATH ?? 'no bus path'})`);
+    const lane = await this.ports.laneOf(p);
     this.seated.set(p.devpath, { device, properties: p.event.properties, ...(lane ? { lane } : {}) });
     if (lane && !this.locatable.has(lane.lane)) this.locatable.set(lane.lane, await this.ports.canLocate(device).catch(() => false));
     if (this.wizard) {
       // The boot medium and anything mounted are never offered as a bay's drive.
-      if (lane && (await this.ports.guard(device)).ok) this.stepWizard(p.event.action === 'add' ? { type: 'lane_seen', lane: lane.lane, connector: lane.connector } : { type: 'already_present', lane: lane.lane, connector: lane.connector });
+      if (lane && verdict.ok) this.stepWizard(p.event.action === 'add' ? { type: 'lane_seen', lane: lane.lane, connector: lane.connector } : { type: 'already_present', lane: lane.lane, connector: lane.connector });
       this.changed();
       return;
     }
@@ -174,7 +183,7 @@ export class StationController {
     const before = w.state;
     const event = step.action === 'assign_preexisting' ? { type: step.action, lane: step.lane, ...(step.label ? { label: step.label } : {}) } : step.action === 'accept' ? { type: step.action, ...(step.label ? { label: step.label } : {}) } : step.action === 'grid' ? { type: step.action, rows: step.rows, columns: step.columns } : step.action === 'name' ? { type: step.action, name: step.name } : { type: step.action };
     this.stepWizard(event as Parameters<typeof stepWizard>[1]);
-    if (this.wizard?.state === before && step.action !== 'name') return { ok: false, reason: refusal(before, step.action) };
+    if (this.wizard?.state === before && step.action !== 'name') return { ok: false, reason: refusal(before, step) };
     this.changed();
     return { ok: true };
   }
@@ -209,9 +218,14 @@ export class StationController {
     return { ok: true };
   }
 
-  setPolicy(policy: ErasePolicy): Outcome {
+  /**
+   * Settings: the erase policy, in force at once and saved for the next boots. A save that fails
+   * (DATA_DIR unwritable) still leaves the choice in force for this boot, and the journal says so.
+   */
+  async setPolicy(policy: ErasePolicy): Promise<Outcome> {
     this.policy = policy;
     this.changed();
+    await this.ports.savePolicy?.(policy).catch((error: unknown) => this.ports.log?.(`erase policy ${policy} is in force for this boot but was not saved: ${(error as Error).message}`));
     return { ok: true };
   }
 
@@ -260,7 +274,7 @@ export class StationController {
       return device ? { device } : {};
     };
     const controllers = [...w.controllers];
-    for (const b of s.step === 'mapping' ? [...s.bays, ...s.preexisting, ...(s.proposal ? [s.proposal] : [])] : s.bays) {
+    for (const b of s.step === 'saved' ? s.bays : [...s.bays, ...s.preexisting, ...(s.step === 'mapping' && s.proposal ? [s.proposal] : [])]) {
       if (!controllers.some((c) => c.controller === b.connector.controller)) controllers.push({ controller: b.connector.controller, transport: b.connector.transport });
     }
     const bays = s.bays.map((b) => ({ number: b.number, lane: b.lane, label: b.label, connector: wireConnector(b.connector) }));
@@ -269,9 +283,9 @@ export class StationController {
       step,
       controllers,
       bays,
-      skipped: s.step === 'mapping' ? [...s.skipped] : [],
-      next_bay: s.step === 'mapping' ? nextBayNumber(s) : bays.length + 1,
-      preexisting: s.step === 'mapping' ? s.preexisting.map((p) => ({ lane: p.lane, connector: wireConnector(p.connector), ...withDevice(p.lane) })) : [],
+      skipped: s.step === 'saved' ? [] : [...s.skipped],
+      next_bay: s.step === 'saved' ? bays.length + 1 : nextBayNumber(s),
+      preexisting: s.step === 'saved' ? [] : s.preexisting.map((p) => ({ lane: p.lane, connector: wireConnector(p.connector), ...withDevice(p.lane) })),
       ...(s.step === 'mapping' && s.proposal ? { proposal: { lane: s.proposal.lane, connector: wireConnector(s.proposal.connector), label: s.proposal.label, ...withDevice(s.proposal.lane) } } : {}),
       grid: s.step === 'saved' ? { rows: 1, columns: Math.max(1, bays.length) } : s.grid,
       name: s.step === 'naming' ? s.name : s.step === 'saved' ? s.name : '',
@@ -285,7 +299,7 @@ export class StationController {
     return this.station.views().map(({ lane, label, bay }): StationBayView => {
       const connector = connectors.get(lane);
       const base = { lane, label, ...(connector ? { connector } : {}), can_locate: this.locatable.get(lane) === true && bay.state !== 'empty' };
-      const can = { confirm: bay.state === 'awaiting_confirmation', cancel: bay.state === 'awaiting_confirmation' || bay.state === 'erasing' || bay.state === 'verifying' };
+      const can = { confirm: bay.state === 'awaiting_confirmation', cancel: canCancel(bay) };
       if (bay.state === 'empty') return { ...base, state: 'empty', can: { confirm: false, cancel: false } };
       const drive = driveView(bay.drive);
       switch (bay.state) {
@@ -324,8 +338,13 @@ function driveView(d: DriveFacts): NonNullable<StationBayView['drive']> {
 }
 
 /** Why the wizard did not take a step, in the operator's words. */
-function refusal(s: WizardState, action: WizardAction['action']): string {
+function refusal(s: WizardState, step: WizardAction): string {
+  const action = step.action;
   if (s.step !== 'mapping') return action === 'undo' ? 'nothing to undo' : 'the bays are mapped: name the map and save it';
+  // A label already given to another bay is the one refusal of a step that could otherwise be taken.
+  const typed = step.action === 'accept' && s.proposal ? step.label : step.action === 'assign_preexisting' && !s.proposal && s.preexisting.some((p) => p.lane === step.lane) ? step.label : undefined;
+  const label = typed ? labelRefusal(s, typed) : undefined;
+  if (label) return label;
   if (action === 'accept') return 'insert a drive into the bay first';
   if (action === 'finish') return s.proposal ? 'accept or undo the detected bay first' : 'map at least one bay first';
   if (action === 'skip') return 'accept or undo the detected bay first';

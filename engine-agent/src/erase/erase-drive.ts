@@ -31,8 +31,9 @@ export interface EraseDeps extends DriverDeps {
   readonly firmwareTiming?: FirmwareTiming;
   readonly tuning?: Partial<IoTuning>;
   /**
-   * Stops the erase: a station aborts it when the drive is pulled out of its bay, or when the
-   * operator cancels it; the abort reason ("removed during erase") becomes the failure's text.
+   * Stops the erase: a station aborts it when the drive is pulled out of its bay
+   * (`REMOVED_DURING_ERASE`) or when the operator cancels it (`CANCELLED_BY_OPERATOR`); the
+   * abort reason becomes the failure's code and text.
    */
   readonly signal?: AbortSignal;
 }
@@ -100,16 +101,28 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
     completedAt: deps.now().toISOString(),
     ...rest,
   });
+  const stopped = (commands: readonly string[], passes: number | null = null) => {
+    const reason = String(deps.signal?.reason ?? 'aborted');
+    const how = commands.length === 0 ? 'stopped before anything was written' : 'the erase was stopped before it completed';
+    return end({ ok: false, refused: false, failureCode: stopCodeOf(deps.signal?.reason), passes, verification: `${reason}: ${how}`, commands });
+  };
+  // Before the guard: a drive pulled while its bay checked in has no device node any more, and
+  // the guard would call that "not selected" instead of what happened to it.
+  if (deps.signal?.aborted) return stopped([]);
   if (req.simulated ? !req.selected.includes(req.device) : false) {
     return end({ ok: false, refused: true, failureCode: 'not_selected', passes: null, verification: `${req.device} was not selected`, commands: [] });
   }
   if (!req.simulated) {
     const verdict = await guardTarget(deps.sys, req.device, req.selected);
-    if (!verdict.ok) return end({ ok: false, refused: true, failureCode: verdict.code, passes: null, verification: `refused: ${verdict.reason}`, commands: [] });
+    if (!verdict.ok) {
+      // The node went between the check-in and the erase, before udev's remove settled: the guard
+      // saw the pull-out first (the same rule as an I/O error on a vanished node). Nothing was written.
+      if (deps.signal && (await deps.sys.deviceNumber(req.device)) === undefined && (await deps.sys.realPath(req.device)) === undefined) {
+        return end({ ok: false, refused: true, failureCode: 'removed', passes: null, verification: `${REMOVED_DURING_ERASE}: ${req.device} is gone, nothing was written`, commands: [] });
+      }
+      return end({ ok: false, refused: true, failureCode: verdict.code, passes: null, verification: `refused: ${verdict.reason}`, commands: [] });
+    }
   }
-  const stopped = (commands: readonly string[], passes: number | null = null) =>
-    end({ ok: false, refused: false, failureCode: 'aborted', passes, verification: `${String(deps.signal?.reason ?? 'aborted')}: the erase was stopped before it completed`, commands });
-  if (deps.signal?.aborted) return stopped([]);
   const commands: string[] = [];
   const timing = deps.firmwareTiming ?? DEFAULT_FIRMWARE_TIMING;
   if (req.preconditions?.includes('restore-hpa')) {
@@ -143,6 +156,19 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
 
 /** The reason a drive that left mid-erase is reported with. */
 export const REMOVED_DURING_ERASE = 'removed during erase';
+
+/** The reason an erase the operator cancelled is reported with. */
+export const CANCELLED_BY_OPERATOR = 'cancelled by the operator';
+
+/**
+ * The failure code of a stopped erase, from the abort's reason: a pull-out is `removed` (its
+ * result is `failed`), an operator's cancel `cancelled` (its result is `cancelled`, spec 2).
+ */
+function stopCodeOf(reason: unknown): 'removed' | 'cancelled' | 'aborted' {
+  if (reason === REMOVED_DURING_ERASE) return 'removed';
+  if (reason === CANCELLED_BY_OPERATOR) return 'cancelled';
+  return 'aborted';
+}
 
 /** True when the device node went away within a couple of seconds of an I/O error: the drive was pulled. */
 async function vanished(deps: EraseDeps, device: string): Promise<boolean> {

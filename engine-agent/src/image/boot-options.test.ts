@@ -28,6 +28,13 @@ describe('boot options on the kernel command line', () => {
     expect(parseBootOptions('erasure.mode=kiosk erasure.mode=headless').mode).toBe('headless');
   });
 
+  it('reads the station policy, and falls to confirm on anything but the two words', () => {
+    expect(parseBootOptions('boot=live').stationPolicy).toBeUndefined();
+    expect(parseBootOptions('erasure.station_policy=auto').stationPolicy).toBe('auto');
+    expect(parseBootOptions('erasure.station_policy=confirm').stationPolicy).toBe('confirm');
+    for (const v of ['AUTO', 'automatic', 'yes', '']) expect(parseBootOptions(`erasure.station_policy=${v}`).stationPolicy).toBe('confirm');
+  });
+
   it('keeps quoted words whole', () => {
     expect(cmdlineWords('a "b c" d=e')).toEqual(['a', 'b c', 'd=e']);
   });

@@ -16,6 +16,11 @@ export interface BootOptions {
    * only; the agent itself always binds loopback.
    */
   readonly agentListenAny: boolean;
+  /**
+   * `erasure.station_policy=auto|confirm`: a hotswap station's erase policy until the operator
+   * saves one in the kiosk's settings. Absent when not given; any other value is `confirm`.
+   */
+  readonly stationPolicy?: 'auto' | 'confirm';
 }
 
 /** Splits a kernel command line into words, honouring double quotes as the kernel does. */
@@ -25,8 +30,8 @@ export function cmdlineWords(cmdline: string): string[] {
 
 /**
  * Reads the `erasure.*` options. Anything unrecognised falls to the safe side: an unknown mode
- * is the kiosk (locked until the cloud allows), an unknown `after` waits, and only the exact
- * word `yes` confirms erasure.
+ * is the kiosk (locked until the cloud allows), an unknown `after` waits, only the exact
+ * word `yes` confirms erasure, and an unknown station policy waits for confirmation per drive.
  */
 export function parseBootOptions(cmdline: string): BootOptions {
   const values = new Map<string, string>();
@@ -37,6 +42,7 @@ export function parseBootOptions(cmdline: string): BootOptions {
   const devices = values.get('devices');
   const list = devices === undefined || devices === 'all' ? 'all' : devices.split(',').filter((d) => d.length > 0);
   const gateway = values.get('gateway');
+  const stationPolicy = values.get('station_policy');
   return {
     mode: values.get('mode') === 'headless' ? 'headless' : 'kiosk',
     devices: list === 'all' || list.length === 0 ? 'all' : list,
@@ -44,5 +50,6 @@ export function parseBootOptions(cmdline: string): BootOptions {
     after: values.get('after') === 'poweroff' ? 'poweroff' : 'wait',
     ...(gateway && /^https?:\/\//.test(gateway) ? { gatewayUrl: gateway } : {}),
     agentListenAny: values.get('agent_listen') === 'any',
+    ...(stationPolicy !== undefined ? { stationPolicy: stationPolicy === 'auto' ? ('auto' as const) : ('confirm' as const) } : {}),
   };
 }

@@ -63,4 +63,13 @@ describe('the image boot step', () => {
     expect(existsSync(join(paths.runDir, 'remote-kiosk'))).toBe(true);
     expect(env()).toContain('HOST=127.0.0.1\n');
   });
+
+  it('hands erasure.station_policy to the agent, an unknown value as confirm, and nothing when not given', () => {
+    prepareImageEnv('boot=live', paths);
+    expect(env()).not.toContain('ERASURE_STATION_POLICY');
+    prepareImageEnv('erasure.station_policy=auto', paths);
+    expect(env()).toContain('ERASURE_STATION_POLICY=auto\n');
+    prepareImageEnv('erasure.station_policy=sometimes', paths);
+    expect(env()).toContain('ERASURE_STATION_POLICY=confirm\n');
+  });
 });

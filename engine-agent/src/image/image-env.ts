@@ -15,6 +15,9 @@ export interface ImagePaths {
 
 export const IMAGE_PATHS: ImagePaths = { mediumDir: '/run/live/medium', bakedDir: '/opt/erasure/device', runDir: '/run/erasure' };
 
+/** The agent's DATA_DIR on the image: RAM, unless the ERASURE-DATA volume is mounted there (data-volume.ts). */
+export const IMAGE_DATA_DIR = '/var/lib/erasure';
+
 /** What this boot will run with (the token itself is never printed). */
 export interface ImageEnv {
   readonly options: BootOptions;
@@ -58,10 +61,12 @@ export function prepareImageEnv(cmdline: string, paths: ImagePaths = IMAGE_PATHS
   const lines = [
     'HOST=127.0.0.1',
     'PORT=7070',
-    'DATA_DIR=/var/lib/erasure',
+    `DATA_DIR=${IMAGE_DATA_DIR}`,
     `ERASURE_DEVICE_TOKEN_FILE=${tokenFile}`,
     // No URL anywhere: the agent's loopback default answers nothing, so the kiosk stays locked.
     ...(gatewayUrl ? [`ERASURE_GATEWAY_URL=${gatewayUrl}`] : []),
+    // erasure.station_policy: serve's station policy until the kiosk's settings save one.
+    ...(options.stationPolicy ? [`ERASURE_STATION_POLICY=${options.stationPolicy}`] : []),
   ];
   writeFileSync(join(paths.runDir, 'agent.env'), `${lines.join('\n')}\n`, { mode: 0o600 });
   // The units start on these markers (ConditionPathExists), so this parser alone decides the mode.

@@ -53,17 +53,35 @@ export async function probeDrive(run: Runner, device: string, lsblk?: LsblkDevic
   return { device, ...(lsblk ? { lsblk } : {}), ...(smart ? { smart } : {}), ...(nvmeIdCtrl ? { nvmeIdCtrl } : {}), ...(hdparm ? { hdparm } : {}), ...(hpa ? { hpa } : {}) };
 }
 
+const lsblkTree = (run: Runner, args: string[]) => probe(run, 'lsblk', args, (s) => { const j = parseJsonText(s); return j.ok ? parseLsblkJson(j.value) : j; });
+
+/** One disk lsblk listed: probed with every tool when internal (USB and removable ones by lsblk alone), and planned. */
+async function discoverDisk(run: Runner, disk: LsblkDevice, policy: ErasePolicy): Promise<DiscoveredDrive> {
+  const device = disk.path ?? `/dev/${disk.name}`;
+  const facts = isInternal(disk) ? await probeDrive(run, device, disk) : { device, lsblk: disk };
+  const capabilities = buildCapabilities(facts);
+  const firmware = facts.smart?.firmware ?? facts.hdparm?.firmware ?? facts.nvmeIdCtrl?.firmware ?? disk.revision;
+  return { device, internal: isInternal(disk), capabilities, plan: planErase(capabilities, policy), ...(facts.smart ? { smart: facts.smart } : {}), ...(firmware ? { firmware } : {}) };
+}
+
 /** Lists the whole disks (lsblk), probes each, and plans its erase under `policy`. */
 export async function discoverDrives(run: Runner, policy: ErasePolicy = {}): Promise<DiscoveredDrive[]> {
-  const tree = await probe(run, 'lsblk', ['-J', '-b', '-O'], (s) => { const j = parseJsonText(s); return j.ok ? parseLsblkJson(j.value) : j; });
-  const disks = flattenLsblk(tree ?? []).filter((d) => d.type === 'disk');
+  const disks = flattenLsblk((await lsblkTree(run, ['-J', '-b', '-O'])) ?? []).filter((d) => d.type === 'disk');
   const found: DiscoveredDrive[] = [];
-  for (const disk of disks) {
-    const device = disk.path ?? `/dev/${disk.name}`;
-    const facts = isInternal(disk) ? await probeDrive(run, device, disk) : { device, lsblk: disk };
-    const capabilities = buildCapabilities(facts);
-    const firmware = facts.smart?.firmware ?? facts.hdparm?.firmware ?? facts.nvmeIdCtrl?.firmware ?? disk.revision;
-    found.push({ device, internal: isInternal(disk), capabilities, plan: planErase(capabilities, policy), ...(facts.smart ? { smart: facts.smart } : {}), ...(firmware ? { firmware } : {}) });
-  }
+  for (const disk of disks) found.push(await discoverDisk(run, disk, policy));
   return found;
+}
+
+/**
+ * One drive, found and planned as `discoverDrives` would find and plan it, without listing or
+ * probing any other (a station bay's drive, while the other bays erase): `lsblk` of that device
+ * only, then its own smartctl/nvme/hdparm calls. A device lsblk does not call a disk (a loop
+ * device, or one lsblk cannot read) is probed with every tool, as a device named by the operator.
+ * The result carries `device` as given. Selection only: the safety guard still runs before the erase.
+ */
+export async function discoverDrive(run: Runner, device: string, policy: ErasePolicy = {}): Promise<DiscoveredDrive> {
+  const own = (await lsblkTree(run, ['-J', '-b', '-O', device]))?.[0];
+  if (own?.type === 'disk') return { ...(await discoverDisk(run, own, policy)), device };
+  const capabilities = buildCapabilities(await probeDrive(run, device, own));
+  return { device, internal: false, capabilities, plan: planErase(capabilities, policy) };
 }

@@ -1,8 +1,8 @@
-import { IMAGE_VOLUME_ID } from '@erasure/shared';
+import { DATA_VOLUME_LABEL, IMAGE_VOLUME_ID } from '@erasure/shared';
 import type { SystemView } from '../adapters/system-view.js';
 
 /** Why a device may not be erased. Each is a value, never an exception (STYLE E). */
-export type RefusalCode = 'not_selected' | 'not_a_device' | 'not_whole_disk' | 'boot_medium' | 'mounted' | 'in_use' | 'swap';
+export type RefusalCode = 'not_selected' | 'not_a_device' | 'not_whole_disk' | 'boot_medium' | 'data_volume' | 'mounted' | 'in_use' | 'swap';
 
 /** The verdict on one target. */
 export type GuardVerdict =
@@ -58,23 +58,26 @@ async function disksBeneath(sys: SystemView, devNo: string): Promise<Set<string>
 }
 
 /**
- * Disks that carry a filesystem labelled as this product's boot image (the ISO's volume id):
- * the medium we booted from even when nothing mounts it any more (live-boot's `toram`), and a
- * stick written with the ISO that shows up as an ordinary disk.
+ * True when `disk` carries a filesystem labelled exactly `label` (a customer disk labelled
+ * "ERASURES" does not carry "ERASURE"). For the boot image's volume id that is the medium we
+ * booted from even when nothing mounts it any more (live-boot's `toram`), or a stick written with
+ * the ISO; for the station's data volume, the disk of kept results and settings, mounted or not.
+ * Two sources, as udev keeps them: the `/dev/disk/by-label` link (one disk per label) and each
+ * partition's udev record (`ID_FS_LABEL`), which still names a second disk with the same label.
  */
-async function bootImageDisks(sys: SystemView): Promise<Set<string>> {
-  const disks = new Set<string>();
-  for (const label of await sys.listDir('/dev/disk/by-label')) {
-    // Exactly the image's volume id: a customer disk labelled "ERASURES" is not a boot medium.
-    if (label !== IMAGE_VOLUME_ID) continue;
-    const node = await sys.realPath(`/dev/disk/by-label/${label}`);
-    const name = node?.split('/').at(-1);
-    if (!name) continue;
-    const devNo = (await sys.readText(`/sys/class/block/${name}/dev`))?.trim();
-    const named = devNo ? await nameOf(sys, devNo) : undefined;
-    if (named) disks.add(named.disk);
+async function carriesLabel(sys: SystemView, disk: string, label: string): Promise<boolean> {
+  if ((await sys.listDir('/dev/disk/by-label')).includes(label)) {
+    const name = (await sys.realPath(`/dev/disk/by-label/${label}`))?.split('/').at(-1);
+    const devNo = name ? (await sys.readText(`/sys/class/block/${name}/dev`))?.trim() : undefined;
+    if (devNo && (await nameOf(sys, devNo))?.disk === disk) return true;
   }
-  return disks;
+  const parts = (await sys.listDir(`/sys/block/${disk}`)).filter((e) => e.startsWith(disk) && e !== disk);
+  for (const name of [disk, ...parts]) {
+    const devNo = (await sys.readText(`/sys/class/block/${name}/dev`))?.trim();
+    const record = devNo ? await sys.readText(`/run/udev/data/b${devNo}`) : undefined;
+    if (record?.split('\n').includes(`E:ID_FS_LABEL=${label}`)) return true;
+  }
+  return false;
 }
 
 /** Holders of the disk or of any of its partitions (LVM, dm-crypt, md, bcache). */
@@ -87,8 +90,9 @@ async function holdersOf(sys: SystemView, disk: string): Promise<string[]> {
 
 /**
  * Decides whether `path` may be erased (ARCHITECTURE 8): only a whole disk the operator selected,
- * never the medium the system runs from, nothing mounted, held (LVM/dm/md) or used as swap. The
- * O_EXCL open at erase time is the last check: the kernel refuses it while anything holds the disk.
+ * never the medium the system runs from nor the station's data volume (by label, mounted or
+ * not), nothing mounted, held (LVM/dm/md) or used as swap. The O_EXCL open at erase time is the
+ * last check: the kernel refuses it while anything holds the disk.
  */
 export async function guardTarget(sys: SystemView, path: string, selected: readonly string[]): Promise<GuardVerdict> {
   const refuse = (code: RefusalCode, reason: string): GuardVerdict => ({ ok: false, path, code, reason });
@@ -101,7 +105,8 @@ export async function guardTarget(sys: SystemView, path: string, selected: reado
   if (!named) return refuse('not_a_device', `${path} (${devNo}) is not in /sys/dev/block`);
   if (named.name !== named.disk) return refuse('not_whole_disk', `${path} is a partition of ${named.disk}: select the whole disk`);
   const disk = named.disk;
-  if ((await bootImageDisks(sys)).has(disk)) return refuse('boot_medium', `${path} holds an erasure boot image (volume ${IMAGE_VOLUME_ID})`);
+  if (await carriesLabel(sys, disk, IMAGE_VOLUME_ID)) return refuse('boot_medium', `${path} holds an erasure boot image (volume ${IMAGE_VOLUME_ID})`);
+  if (await carriesLabel(sys, disk, DATA_VOLUME_LABEL)) return refuse('data_volume', `${path} holds the station's data volume (${DATA_VOLUME_LABEL})`);
   let mountedAt: string | undefined;
   for (const mount of parseMountinfo((await sys.readText('/proc/self/mountinfo')) ?? '')) {
     if (mount.devNo.startsWith('0:')) continue; // virtual filesystems (tmpfs, proc, overlay upper) have no disk

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EraseOutcome } from '../erase/erase-drive.js';
 import { initialSession, jobIdFor, step } from './machine.js';
 import { DEFAULT_LIMITS, type Session, type SessionContext, type SessionEvent } from './types.js';
+import { wipeResultBody } from './wipe-result.js';
 
 const drive = (device: string) => ({ device, method: 'overwrite' as const, preconditions: [], label: 'NIST 800-88 R2 Clear', technique: 'Overwrite', model: 'M', serial: `S-${device}`, sizeBytes: 2e9 });
 const ctx: SessionContext = { product: 'engine', drives: [drive('/dev/a'), drive('/dev/b')], recordId: 'CW-20260101-000000', engineVersion: '0.1.0', toolComponents: 'erasure-agent 0.1.0', limits: DEFAULT_LIMITS };
@@ -82,7 +83,37 @@ describe('device session step()', () => {
     expect(end.next).toMatchObject({ phase: 'failed', reason: '1 wipe result(s) not delivered' });
   });
 
+  it('hotswap: a drive withdrawn (pulled, cancelled) before its check-in ends the session with nothing sent', () => {
+    const hot = { ...ctx, product: 'hotswap' as const, drives: [drive('/dev/a')] };
+    const t = step(hot, { phase: 'checkin', account: 'Acme', index: 0, jobIds: [], outcomes: [] }, { type: 'withdrawn', reason: 'removed during erase' });
+    expect(t.effects).toEqual([]);
+    expect(t.next).toEqual({ phase: 'failed', reason: 'removed during erase before check-in: nothing was sent', reports: [] });
+  });
+
+  it('hotswap: drives erased under earlier check-ins are still reported when the next one is withdrawn', () => {
+    const hot = { ...ctx, product: 'hotswap' as const };
+    const t = step(hot, { phase: 'checkin', account: 'Acme', index: 1, jobIds: ['j1'], outcomes: [outcome('/dev/a')] }, { type: 'withdrawn', reason: 'cancelled by the operator' });
+    expect(t.effects).toMatchObject([{ kind: 'sendWipeResult', index: 0, body: { job_id: 'j1', wipe_status: 'completed' } }]);
+  });
+
   it('ignores events that do not belong to the phase', () => {
     expect(step(ctx, { phase: 'verify' }, { type: 'erased', outcome: outcome('/dev/a') })).toEqual({ next: { phase: 'verify' }, effects: [] });
+  });
+});
+
+describe('wipe result body', () => {
+  const stopped = (failureCode: string, verification: string): EraseOutcome => ({ ...outcome('/dev/a', false), passes: null, verificationHash: undefined, failureCode, verification });
+
+  it.each<[string, EraseOutcome, string]>([
+    ['an erase the operator cancelled is cancelled (spec 2)', stopped('cancelled', 'cancelled by the operator: the erase was stopped before it completed'), 'cancelled'],
+    ['a drive pulled out of its bay stays failed', stopped('removed', 'removed during erase: stopped before anything was written'), 'failed'],
+    ['a refusal is failed', { ...stopped('mounted', 'refused: /dev/a is mounted at /mnt'), refused: true }, 'failed'],
+    ['a verified erase is completed', outcome('/dev/a'), 'completed'],
+  ])('%s', (_name, o, status) => {
+    const body = wipeResultBody(drive('/dev/a'), o, 'job-1', 'erasure-agent 0.1.0');
+    expect(body.wipe_status).toBe(status);
+    expect(body.verification_result).toBe(o.verification);
+    // Anything not completed is never certified: rejected, for review.
+    if (status !== 'completed') expect(body).toMatchObject({ validation: 'rejected', disposition: 'review' });
   });
 });

@@ -91,6 +91,11 @@ export function step(ctx: SessionContext, s: Session, ev: SessionEvent): Transit
       return { next, effects: [{ kind: 'callCheckin', index: 0 }] };
     }
     case 'checkin': {
+      if (ev.type === 'withdrawn') {
+        // No check-in went out, so no quota was spent and there is no job to report for this drive.
+        if (s.outcomes.length > 0) return toResults(ctx, s.jobIds, s.outcomes);
+        return stay({ phase: 'failed', reason: `${ev.reason} before check-in: nothing was sent`, reports: [] });
+      }
       if (ev.type !== 'checkin') return stay(s);
       if (!ev.allow) {
         // Hotswap drives already erased under earlier check-ins are still reported.

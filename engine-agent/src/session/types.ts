@@ -81,6 +81,8 @@ export type SessionEvent =
   | { readonly type: 'record'; readonly ok: false; readonly detail: string }
   | { readonly type: 'checkin'; readonly allow: true; readonly jobId: string }
   | { readonly type: 'checkin'; readonly allow: false; readonly reason: string }
+  /** The drive's work was stopped (pulled out, cancelled) before its check-in was sent: none is. */
+  | { readonly type: 'withdrawn'; readonly reason: string }
   | { readonly type: 'erased'; readonly outcome: EraseOutcome }
   | { readonly type: 'reported'; readonly ok: true; readonly wipeResultId: string; readonly certificateStatus: string | null }
   | { readonly type: 'reported'; readonly ok: false; readonly detail: string; readonly retryable: boolean };

@@ -1,12 +1,22 @@
-import type { WipeResultRecord } from '@erasure/shared';
+import type { WipeResultRecord, WipeStatus } from '@erasure/shared';
 import type { EraseOutcome } from '../erase/erase-drive.js';
 import type { DriveJob } from './types.js';
 
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
 /**
- * The wipe result record for one drive (spec 2). A drive that failed or was refused is still
- * reported, as `failed` and `rejected`, so it is listed but never certified.
+ * `wipe_status` (spec 2): `cancelled` for an erase the operator stopped, `failed` for anything
+ * else that did not complete (refused, I/O error, not verified, pulled out of its bay).
+ */
+function wipeStatusOf(outcome: EraseOutcome): WipeStatus {
+  if (outcome.ok) return 'completed';
+  return outcome.failureCode === 'cancelled' ? 'cancelled' : 'failed';
+}
+
+/**
+ * The wipe result record for one drive (spec 2). A drive that failed, was refused or cancelled
+ * is still reported, as `failed`/`cancelled` and `rejected`, so it is listed but never certified;
+ * `verification_result` says why.
  */
 export function wipeResultBody(drive: DriveJob, outcome: EraseOutcome, jobId: string, toolComponents: string): WipeResultRecord {
   const ok = outcome.ok;
@@ -21,7 +31,7 @@ export function wipeResultBody(drive: DriveJob, outcome: EraseOutcome, jobId: st
     started_at: outcome.startedAt,
     completed_at: outcome.completedAt,
     ...(outcome.verificationHash ? { verification_hash: outcome.verificationHash } : {}),
-    wipe_status: ok ? 'completed' : 'failed',
+    wipe_status: wipeStatusOf(outcome),
     technique: cut(drive.technique, 200),
     validation: ok ? 'approved' : 'rejected',
     disposition: ok ? 'sanitized' : 'review',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_BAY, REMOVED_DURING_ERASE, stepBay, type BayEvent, type BayState, type DriveFacts } from './bay-machine.js';
+import { CANCELLED_BY_OPERATOR, canCancel, EMPTY_BAY, REMOVED_DURING_ERASE, stepBay, type BayEvent, type BayState, type DriveFacts } from './bay-machine.js';
 
 const drive: DriveFacts = { device: '/dev/sdb', model: 'ST2000DM008', serial: 'ZFL0ABCD', sizeBytes: 2e12, health: 'passed' };
 const other: DriveFacts = { device: '/dev/sdc', model: 'WDC WD20EZRZ', serial: 'WD-WCC4M1', sizeBytes: 2e12, health: 'unknown' };
@@ -66,6 +66,23 @@ describe('a bay of the hotswap station', () => {
   it('can be cancelled on its own while erasing or verifying', () => {
     expect(stepBay(erasing, { type: 'cancelled' })).toMatchObject({ state: 'failed', reason: 'cancelled by the operator', jobId: 'job-1' });
     expect(stepBay(verifying, { type: 'cancelled' })).toMatchObject({ state: 'failed', reason: 'cancelled by the operator' });
+  });
+
+  it('can be cancelled while checking in, failing with the operator\'s reason and the drive untouched', () => {
+    expect(stepBay(checkingIn, { type: 'cancelled' })).toEqual({ state: 'failed', drive, reason: CANCELLED_BY_OPERATOR, untouched: true });
+  });
+
+  it.each<[string, BayState, boolean]>([
+    ['empty', EMPTY_BAY, false],
+    ['detected', detected, false],
+    ['waiting for confirmation', run([{ type: 'await_confirmation' }], detected), true],
+    ['checking in', checkingIn, true],
+    ['erasing', erasing, true],
+    ['verifying', verifying, true],
+    ['passed', passed, false],
+    ['pulled', stepBay(erasing, { type: 'removed' }), false],
+  ])('offers a cancel when %s: %s', (_label, from, expected) => {
+    expect(canCancel(from)).toBe(expected);
   });
 });
 

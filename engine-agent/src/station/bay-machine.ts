@@ -57,12 +57,17 @@ export type BayEvent =
 
 export const EMPTY_BAY: BayState = { state: 'empty' };
 
-/** The reason a drive pulled mid-erase is reported with (its failed wipe result says this). */
-export { REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
-import { REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
+/**
+ * The reasons a bay's work is stopped with: a drive pulled out (its wipe result is `failed`,
+ * saying so) and the operator's cancel (its wipe result is `cancelled`).
+ */
+export { CANCELLED_BY_OPERATOR, REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
+import { CANCELLED_BY_OPERATOR, REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
 
-/** The reason an erase the operator cancelled is reported with. */
-export const CANCELLED_BY_OPERATOR = 'cancelled by the operator';
+/** States whose work the operator can cancel: waiting for them, checking in, erasing, verifying. */
+export function canCancel(s: BayState): boolean {
+  return s.state === 'awaiting_confirmation' || s.state === 'checking_in' || s.state === 'erasing' || s.state === 'verifying';
+}
 
 /**
  * One bay's next state. Pure: the station runs the effects (check-in, erase, reporting) and
@@ -102,6 +107,9 @@ export function stepBay(s: BayState, e: BayEvent): BayState {
       if (e.type === 'checkin_allowed') return { state: 'erasing', drive: s.drive, jobId: e.jobId };
       // A denial (quota, revoked, inactive account, unreachable) leaves the drive untouched.
       if (e.type === 'checkin_denied') return { state: 'failed', drive: s.drive, reason: e.reason, untouched: true };
+      // The erase checks its abort before it touches the drive: a cancel here writes nothing. A
+      // check-in already sent still gets its (cancelled) wipe result.
+      if (e.type === 'cancelled') return { state: 'failed', drive: s.drive, reason: CANCELLED_BY_OPERATOR, untouched: true };
       return s;
     case 'erasing':
       if (e.type === 'progress') return { ...s, progress: e.progress };

@@ -3,8 +3,10 @@ import type { SysfsReader } from '../probes/sysfs-block.js';
 /** How a slot is wired: what the bay view and the chassis map's `connector` keep (shared StationConnector, snake_case on the wire). */
 export interface Connector {
   readonly transport: 'sata' | 'sas' | 'nvme' | 'usb' | 'scsi';
-  /** PCI address of the controller (HBA, AHCI, NVMe, USB host). */
+  /** PCI address of the controller (HBA, AHCI, NVMe, USB host); a dual-port NVMe drive's lowest. */
   readonly controller: string;
+  /** A dual-port NVMe drive's other controllers, when it is reached through more than one. */
+  readonly other_controllers?: string[];
   readonly port?: string;
   readonly phy?: number;
   readonly expander?: string;
@@ -80,14 +82,77 @@ export async function pcieSlotOf(sys: SysfsReader, controller: string): Promise<
   return undefined;
 }
 
-/** The lane of a disk: its SES slot where there is one, an NVMe drive's PCIe slot, else its udev path. */
+/**
+ * Where the kernel puts the namespace of an NVMe subsystem that can have several controllers
+ * (CMIC bit 1: dual-port U.2/U.3 drives) when it is built with CONFIG_NVME_MULTIPATH: one
+ * multipath head per namespace, `/devices/virtual/nvme-subsystem/nvme-subsysN/nvmeXnY`, named
+ * after the subsystem's instance rather than a controller. The per-path disks (`nvmeXcZnY`) are
+ * hidden: no uevent, no /dev node.
+ */
+const MULTIPATH_HEAD = /^\/devices\/virtual\/nvme-subsystem\/nvme-subsys\d+\/nvme\d+n\d+$/;
+
+/** Whether a udev device path is an NVMe multipath head: the one virtual block device that is a real drive. */
+export function isNvmeMultipathHead(devpath: string): boolean {
+  return MULTIPATH_HEAD.test(devpath);
+}
+
+const PCI_ADDRESS = /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/;
+
+/** Controller states of a path being torn down (the kernel's `state` attribute); any other state is a path that is, or will be again, there. */
+const PATH_GONE = new Set(['deleting', 'deleting (no IO)', 'dead']);
+
+/**
+ * The PCI addresses of the controllers behind an NVMe multipath head, lowest first; undefined
+ * when the disk is not one. The head's subsystem links each controller (`nvme-subsysN/nvmeX` →
+ * `/sys/class/nvme/nvmeX`), whose `device` is its PCI function. A path being torn down is left
+ * out; one resetting still counts, so a transient reset does not move the drive to another lane.
+ * Controllers that are not PCI functions (NVMe over Fabrics) give no address.
+ */
+export async function multipathControllersOf(sys: SysfsReader, kernelName: string): Promise<string[] | undefined> {
+  const disk = await sys.realPath(`/sys/class/block/${kernelName}`);
+  if (!disk?.startsWith('/sys/') || !isNvmeMultipathHead(disk.slice('/sys'.length))) return undefined;
+  const subsystem = disk.split('/').slice(0, -1).join('/');
+  const addresses = new Set<string>();
+  for (const controller of (await sys.listDir(subsystem)).filter((e) => /^nvme\d+$/.test(e))) {
+    const state = (await sys.readText(`${subsystem}/${controller}/state`))?.trim();
+    if (state !== undefined && PATH_GONE.has(state)) continue;
+    const pci = (await sys.realPath(`${subsystem}/${controller}/device`))?.split('/').at(-1);
+    if (pci && PCI_ADDRESS.test(pci)) addresses.add(pci);
+  }
+  return [...addresses].sort();
+}
+
+/**
+ * The lane of an NVMe drive reached through `controllers` (one, or both ports of a dual-port
+ * drive, lowest address first). The lowest address names the lane (its PCIe slot where the
+ * firmware names one), so a drive seen through one path or two, or a single-port drive in the
+ * same slot, gets the same lane; the connector keeps every path. Undefined without a controller.
+ */
+async function nvmeLane(sys: SysfsReader, controllers: readonly string[]): Promise<Lane | undefined> {
+  const first = controllers[0];
+  if (first === undefined) return undefined;
+  const slot = await pcieSlotOf(sys, first);
+  const connector: Connector = {
+    transport: 'nvme',
+    controller: first,
+    ...(controllers.length > 1 ? { other_controllers: controllers.slice(1) } : {}),
+    ...(slot ? { pcie_slot: slot } : {}),
+  };
+  return { lane: slot ? `pcie-slot-${slot}` : `pci-${first}-nvme`, connector };
+}
+
+/**
+ * The lane of a disk: its SES slot where there is one, an NVMe drive's PCIe slot, else its udev
+ * path. An NVMe multipath head is resolved from its controllers in sysfs, whatever `idPath`
+ * says: udev's path_id names the controller whose instance number the head took (the port that
+ * happened to probe first) and sets no ID_PATH at all once that controller is gone.
+ */
 export async function resolveLane(sys: SysfsReader, kernelName: string, idPath: string | undefined): Promise<Lane | undefined> {
+  const paths = await multipathControllersOf(sys, kernelName);
+  if (paths) return nvmeLane(sys, paths);
   const byPath = laneFromIdPath(idPath);
   if (!byPath) return undefined;
-  if (byPath.connector.transport === 'nvme') {
-    const slot = await pcieSlotOf(sys, byPath.connector.controller);
-    return slot ? { lane: `pcie-slot-${slot}`, connector: { ...byPath.connector, pcie_slot: slot } } : byPath;
-  }
+  if (byPath.connector.transport === 'nvme') return nvmeLane(sys, [byPath.connector.controller]);
   const enclosure = await enclosureSlotOf(sys, kernelName);
   if (!enclosure) return byPath;
   return { lane: `enclosure-${enclosure.id}-slot-${enclosure.slot.replace(/\s+/g, '_')}`, connector: { ...byPath.connector, enclosure } };

@@ -14,16 +14,19 @@ const present = (n: number, lane = `lane-${n}`): Extract<Presence, { present: tr
 const absent = (n: number): Presence => ({ devpath: `/devices/x/block/sd${'abcdefgh'[n]}`, present: false });
 
 /** Fake ports: each bay run waits until the test finishes it, so bays overlap as on a real station. */
-function rig(opts: { refuse?: string } = {}) {
+function rig(opts: { refuse?: string; holdGuard?: boolean } = {}) {
   const runs: Array<{ device: string; bay: { bay: string; chassis?: string }; signal: AbortSignal; emit: (e: BayEvent) => void; finish: () => void }> = [];
+  // With holdGuard, each guard verdict waits for the test to pass it (a pull-out or a cancel meanwhile).
+  const guards: Array<() => void> = [];
+  const verdict = (device: string) => (opts.refuse && device === opts.refuse ? { ok: false as const, reason: `${device} is mounted at /mnt` } : { ok: true as const });
   const ports: StationPorts = {
     laneOf: async (p) => ({ lane: p.event.properties.ID_PATH ?? '', connector: { transport: 'sata', controller: '0000:00:1f.2' } }),
     probe: async (device) => ({ device, model: 'ST2000DM008', serial: `SN-${device.slice(-1)}`, sizeBytes: 2e12, health: 'passed' }),
-    guard: async (device) => (opts.refuse && device === opts.refuse ? { ok: false, reason: `${device} is mounted at /mnt` } : { ok: true }),
+    guard: (device) => (opts.holdGuard ? new Promise((pass) => guards.push(() => pass(verdict(device)))) : Promise.resolve(verdict(device))),
     runBay: (job) => new Promise<void>((finish) => runs.push({ ...job, finish })),
     changed: () => undefined,
   };
-  return { ports, runs };
+  return { ports, runs, guards };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
@@ -128,6 +131,61 @@ describe('the hotswap station', () => {
     await settle();
     expect(runs).toHaveLength(2);
     expect(station.views()[0]?.bay.state).toBe('checking_in');
+  });
+
+  it('never starts the work of a drive pulled while its bay is checked by the guard: no check-in, bay pulled', async () => {
+    const { ports, runs, guards } = rig({ holdGuard: true });
+    const station = createStation(MAP, ports, () => 'auto');
+    await station.presence(present(1));
+    await station.presence(absent(1));
+    for (const pass of guards) pass();
+    await settle();
+    expect(runs).toHaveLength(0);
+    expect(station.views()[0]?.bay).toMatchObject({ state: 'pulled', during: 'checking_in', reason: 'removed during erase' });
+  });
+
+  it('stops a bay pulled while it checks in, and shows it pulled whatever its run reports late', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, () => 'auto');
+    await station.presence(present(1));
+    await settle();
+    await station.presence(absent(1));
+    expect(runs[0]!.signal.aborted).toBe(true);
+    expect(runs[0]!.signal.reason).toBe('removed during erase');
+    runs[0]!.emit({ type: 'checkin_allowed', jobId: 'job-1' });
+    expect(station.views()[0]?.bay).toMatchObject({ state: 'pulled', during: 'checking_in' });
+  });
+
+  it('cancels a bay that is checking in: its work stops with the operator\'s reason, the drive untouched', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, () => 'auto');
+    await station.presence(present(1));
+    await settle();
+    expect(station.cancel('lane-1')).toBe(true);
+    expect(runs[0]!.signal.reason).toBe('cancelled by the operator');
+    expect(station.views()[0]?.bay).toEqual({ state: 'failed', drive: expect.objectContaining({ device: '/dev/sdb' }), reason: 'cancelled by the operator', untouched: true });
+  });
+
+  it('cancels a bay still waiting for its guard verdict without ever starting its work', async () => {
+    const { ports, runs, guards } = rig({ holdGuard: true });
+    const station = createStation(MAP, ports, () => 'auto');
+    await station.presence(present(1));
+    expect(station.cancel('lane-1')).toBe(true);
+    for (const pass of guards) pass();
+    await settle();
+    expect(runs).toHaveLength(0);
+    expect(station.views()[0]?.bay).toMatchObject({ state: 'failed', reason: 'cancelled by the operator', untouched: true });
+  });
+
+  it('has nothing to cancel in an empty bay or after a pass', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, () => 'auto');
+    expect(station.cancel('lane-1')).toBe(false);
+    await station.presence(present(1));
+    await settle();
+    runs[0]!.emit({ type: 'checkin_allowed', jobId: 'job-1' });
+    runs[0]!.emit({ type: 'erase_passed' });
+    expect(station.cancel('lane-1')).toBe(false);
   });
 
   it('cancels one bay on its own', async () => {

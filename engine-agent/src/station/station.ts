@@ -1,5 +1,5 @@
 import type { StationBay } from '@erasure/shared';
-import { CANCELLED_BY_OPERATOR, EMPTY_BAY, REMOVED_DURING_ERASE, stepBay, type BayEvent, type BayState, type DriveFacts } from './bay-machine.js';
+import { CANCELLED_BY_OPERATOR, canCancel, EMPTY_BAY, REMOVED_DURING_ERASE, stepBay, type BayEvent, type BayState, type DriveFacts } from './bay-machine.js';
 import type { Presence } from './debounce.js';
 import type { Lane } from './lanes.js';
 
@@ -19,8 +19,11 @@ export interface StationPorts {
   probe(device: string): Promise<DriveFacts>;
   /** SMART overall health, which can take seconds: read beside the check-in, never before it. */
   health?(device: string): Promise<DriveFacts['health']>;
-  /** The safety guard: the boot medium, anything mounted or held is refused. */
-  guard(device: string): Promise<{ ok: true } | { ok: false; reason: string }>;
+  /**
+   * The safety guard: the boot medium, the ERASURE-DATA volume, anything mounted or held is
+   * refused; `own` marks the station's own media (boot medium, data volume), which it never lists.
+   */
+  guard(device: string): Promise<{ ok: true } | { ok: false; reason: string; own?: boolean }>;
   /** One bay's check-in, erase and result, reporting back as bay events; ends when the bay's work is over. */
   runBay(job: { device: string; bay: StationBay; signal: AbortSignal; emit: (e: BayEvent) => void }): Promise<void>;
   changed(): void;
@@ -58,14 +61,17 @@ export function createStation(map: StationMap, ports: StationPorts, policy: () =
   const start = async (lane: string) => {
     const bay = bays.get(lane);
     if (bay?.state !== 'checking_in') return;
-    const verdict = await ports.guard(bay.drive.device);
-    if (!verdict.ok) {
-      apply(lane, { type: 'refused', reason: verdict.reason });
-      return;
-    }
+    // Armed before the guard: a pull-out or a cancel from here on stops the bay's work, and the
+    // check-in is never sent when it comes before it.
     const abort = new AbortController();
     running.set(lane, abort);
     try {
+      const verdict = await ports.guard(bay.drive.device);
+      if (abort.signal.aborted) return;
+      if (!verdict.ok) {
+        apply(lane, { type: 'refused', reason: verdict.reason });
+        return;
+      }
       await ports.runBay({
         device: bay.drive.device,
         bay: { bay: labels.get(lane) ?? lane, chassis: map.name },
@@ -128,12 +134,13 @@ export function createStation(map: StationMap, ports: StationPorts, policy: () =
       return true;
     },
     cancel(lane: string): boolean {
-      const state = bays.get(lane)?.state;
-      if (state === 'awaiting_confirmation') {
+      const bay = bays.get(lane);
+      if (!bay || !canCancel(bay)) return false;
+      if (bay.state === 'awaiting_confirmation') {
         apply(lane, { type: 'cancelled' });
         return true;
       }
-      if (state !== 'erasing' && state !== 'verifying') return false;
+      // Checking in, erasing or verifying: as a pull-out in that phase, with the operator's reason.
       running.get(lane)?.abort(CANCELLED_BY_OPERATOR);
       apply(lane, { type: 'cancelled' });
       return true;

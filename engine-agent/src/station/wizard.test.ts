@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Connector } from './lanes.js';
-import { nextBayNumber, startWizard, stepWizard, type WizardEvent, type WizardState } from './wizard.js';
+import { labelRefusal, nextBayNumber, startWizard, stepWizard, type WizardEvent, type WizardState } from './wizard.js';
 
 const port = (n: number): Connector => ({ transport: 'sata', controller: '0000:00:1f.2', port: String(n) });
 const seen = (n: number): WizardEvent => ({ type: 'lane_seen', lane: `ata-${n}`, connector: port(n) });
@@ -78,5 +78,82 @@ describe('the bay mapping wizard', () => {
     expect(mapping(s).preexisting).toEqual([{ lane: 'ata-6', connector: port(6) }]);
     expect(mapping(s).proposal).toBeUndefined();
     expect(mapping(stepWizard(s, { type: 'lane_gone', lane: 'ata-6' })).preexisting).toEqual([]);
+  });
+
+  describe('going back from naming to mapping', () => {
+    // Bays 1 and 3 mapped, bay 2 skipped, a seated drive still to be asked about.
+    const seated = { lane: 'ata-9', connector: port(9) };
+    const mapped = () => run([seen(1), { type: 'accept' }, { type: 'skip' }, seen(3), { type: 'accept' }], startWizard([seated]));
+    const back = () => mapping(run([{ type: 'finish' }, { type: 'name', name: 'Front cage' }, { type: 'undo' }], mapped()));
+
+    it('keeps bays, skipped numbers, seated drives, grid and name', () => {
+      const sut = back();
+      expect(sut.bays.map((b) => [b.number, b.label])).toEqual([
+        [1, 'Bay 1'],
+        [3, 'Bay 3'],
+      ]);
+      expect(sut.skipped).toEqual([2]);
+      expect(sut.preexisting).toEqual([seated]);
+      expect(sut.name).toBe('Front cage');
+      expect(run([{ type: 'finish' }], sut)).toMatchObject({ step: 'naming', name: 'Front cage' });
+    });
+
+    it('goes on numbering after the highest bay, never proposing a label or cell twice', () => {
+      const sut = back();
+      expect(nextBayNumber(sut)).toBe(4);
+      expect(mapping(stepWizard(sut, seen(4))).proposal?.label).toBe('Bay 4');
+      const more = mapping(run([seen(4), { type: 'accept' }], sut));
+      expect(more.bays.map((b) => b.number)).toEqual([1, 3, 4]);
+    });
+
+    it('still lets a drive seated before mapping be assigned, without re-seating it', () => {
+      const sut = mapping(stepWizard(back(), { type: 'assign_preexisting', lane: 'ata-9' }));
+      expect(sut.bays.at(-1)).toEqual({ number: 4, lane: 'ata-9', connector: port(9), label: 'Bay 4' });
+      expect(sut.preexisting).toEqual([]);
+    });
+
+    it('asks about a drive seated while naming, and forgets one pulled then', () => {
+      const naming = run([{ type: 'finish' }], mapped());
+      const pulled = run([seen(5), { type: 'lane_gone', lane: 'ata-9' }, { type: 'undo' }], naming);
+      expect(mapping(pulled).preexisting).toEqual([{ lane: 'ata-5', connector: port(5) }]);
+      expect(mapping(pulled).proposal).toBeUndefined();
+    });
+
+    it('undoes the highest number first, then the one before it', () => {
+      const sut = back();
+      const once = mapping(stepWizard(sut, { type: 'undo' }));
+      expect([once.bays.map((b) => b.number), once.skipped]).toEqual([[1], [2]]);
+      const twice = mapping(stepWizard(once, { type: 'undo' }));
+      expect([twice.bays.map((b) => b.number), twice.skipped]).toEqual([[1], []]);
+      expect(nextBayNumber(twice)).toBe(2);
+    });
+  });
+
+  describe('bay labels are unique', () => {
+    const two = () => run([seen(1), { type: 'accept', label: 'Top left' }, seen(2)]);
+
+    it('refuses typing over the proposal with a label another bay has, saying which', () => {
+      const before = two();
+      expect(stepWizard(before, { type: 'accept', label: ' top   LEFT ' })).toBe(before);
+      expect(labelRefusal(mapping(before), ' top   LEFT ')).toBe('the label “top LEFT” is already used for bay 1: type a different one');
+      expect(mapping(stepWizard(before, { type: 'accept', label: 'Top right' })).bays.map((b) => b.label)).toEqual(['Top left', 'Top right']);
+    });
+
+    it('refuses assigning a seated drive under a label another bay has', () => {
+      const before = run([seen(1), { type: 'accept' }], startWizard([{ lane: 'ata-9', connector: port(9) }]));
+      expect(stepWizard(before, { type: 'assign_preexisting', lane: 'ata-9', label: 'bay 1' })).toBe(before);
+      expect(labelRefusal(mapping(before), 'bay 1')).toMatch(/already used for bay 1/);
+    });
+
+    it('does not propose "Bay N" when the operator already gave that label to another bay', () => {
+      const sut = mapping(run([seen(1), { type: 'accept', label: 'Bay 2' }, seen(2)]));
+      expect(sut.proposal?.label).toBe('Bay 2 (2)');
+      const assigned = mapping(run([seen(1), { type: 'accept', label: 'Bay 2' }, { type: 'assign_preexisting', lane: 'ata-9' }], startWizard([{ lane: 'ata-9', connector: port(9) }])));
+      expect(assigned.bays.map((b) => b.label)).toEqual(['Bay 2', 'Bay 2 (2)']);
+    });
+
+    it('has no refusal for a free label', () => {
+      expect(labelRefusal(mapping(two()), 'Top right')).toBeUndefined();
+    });
   });
 });

@@ -9,6 +9,9 @@ export interface MappedBay {
   readonly connector: Connector;
 }
 
+type Grid = { readonly rows: number; readonly columns: number };
+type SeatedLane = { readonly lane: string; readonly connector: Connector };
+
 /** The mapping wizard (STYLE C): one state per screen. */
 export type WizardState =
   | {
@@ -17,13 +20,22 @@ export type WizardState =
       /** Bay numbers the operator skipped (no slot behind them, or a broken one). */
       readonly skipped: readonly number[];
       /** Lanes that already held a drive when the wizard started: asked about, never assigned silently. */
-      readonly preexisting: readonly { readonly lane: string; readonly connector: Connector }[];
+      readonly preexisting: readonly SeatedLane[];
       /** A lane just seen, with the label proposed for it, waiting for the operator to accept or type over. */
       readonly proposal?: { readonly lane: string; readonly connector: Connector; readonly label: string };
-      readonly grid: { readonly rows: number; readonly columns: number };
+      readonly grid: Grid;
+      /** The map's name as typed on the naming screen, kept when the operator goes back to mapping. */
+      readonly name?: string;
     }
-  | { readonly step: 'naming'; readonly bays: readonly MappedBay[]; readonly grid: { readonly rows: number; readonly columns: number }; readonly name: string }
+  /**
+   * Naming keeps everything mapping had (skips, drives asked about), so "Back to mapping" resumes
+   * where the operator left: numbering goes on after the highest number used, and a seated drive
+   * is still offered without re-seating it.
+   */
+  | { readonly step: 'naming'; readonly bays: readonly MappedBay[]; readonly skipped: readonly number[]; readonly preexisting: readonly SeatedLane[]; readonly grid: Grid; readonly name: string }
   | { readonly step: 'saved'; readonly name: string; readonly bays: readonly MappedBay[] };
+
+type Mapping = Extract<WizardState, { step: 'mapping' }>;
 
 export type WizardEvent =
   /** A drive appeared in a lane (debounced). */
@@ -42,8 +54,12 @@ export type WizardEvent =
   | { readonly type: 'name'; readonly name: string }
   | { readonly type: 'saved' };
 
-/** The number of the bay being asked for next: one past the bays mapped and skipped so far. */
-export const nextBayNumber = (s: Extract<WizardState, { step: 'mapping' }>) => s.bays.length + s.skipped.length + 1;
+/**
+ * The number of the bay being asked for next: one past the highest number mapped or skipped. The
+ * number is the bay's grid cell, so it must never be handed out twice (a count of bays and skips
+ * would repeat one as soon as a number in the middle is missing).
+ */
+export const nextBayNumber = (s: Pick<Mapping, 'bays' | 'skipped'>) => Math.max(0, ...s.bays.map((b) => b.number), ...s.skipped) + 1;
 
 /** Starts the wizard; drives already seated are listed to be asked about. */
 export function startWizard(present: readonly { lane: string; connector: Connector }[], grid = { rows: 1, columns: 4 }): WizardState {
@@ -52,18 +68,51 @@ export function startWizard(present: readonly { lane: string; connector: Connect
 
 const clean = (label: string | undefined) => label?.trim().replace(/\s+/g, ' ') ?? '';
 
+/** Labels compare as the operator reads them: spacing and case do not make two bays different. */
+const sameLabel = (a: string, b: string) => clean(a).toLowerCase() === clean(b).toLowerCase();
+
+/**
+ * Why a label cannot be given to a new bay, in the operator's words, or undefined when it can:
+ * two bays with one label could not be told apart in the bay view, on the Erasure Report or in
+ * the wipes grid.
+ */
+export function labelRefusal(s: Pick<Mapping, 'bays'>, label: string | undefined): string | undefined {
+  const taken = s.bays.find((b) => sameLabel(b.label, label ?? ''));
+  return taken ? `the label “${clean(label)}” is already used for bay ${taken.number}: type a different one` : undefined;
+}
+
+/** `Bay N` for bay N, unless the operator already gave that label to another bay. */
+function proposedLabel(s: Pick<Mapping, 'bays' | 'skipped'>): string {
+  const n = nextBayNumber(s);
+  for (let k = 1; ; k++) {
+    const label = k === 1 ? `Bay ${n}` : `Bay ${n} (${k})`;
+    if (!labelRefusal(s, label)) return label;
+  }
+}
+
+/** The new bay's label: what the operator typed, else the proposal; undefined when it is taken. */
+function labelFor(s: Mapping, typed: string | undefined, proposed: string): string | undefined {
+  const label = clean(typed) || proposed;
+  return labelRefusal(s, label) ? undefined : label;
+}
+
+/** A drive seated while naming joins the drives mapping will ask about, unless its lane is known already. */
+const seatedWhileNaming = (s: Extract<WizardState, { step: 'naming' }>, lane: SeatedLane): WizardState =>
+  s.bays.some((b) => b.lane === lane.lane) || s.preexisting.some((p) => p.lane === lane.lane) ? s : { ...s, preexisting: [...s.preexisting, lane] };
+
 /**
  * The wizard's next state. The operator inserts a drive into each bay in turn: the new lane is
  * proposed as `Bay N`, which they accept or type over; they can skip a bay, undo the last one,
- * and set the grid shape. A lane already mapped is not proposed twice. Then they name the map,
- * and the station saves it (`saved` once the cloud answered).
+ * and set the grid shape. A lane already mapped is not proposed twice, and no two bays share a
+ * number (grid cell) or a label. Then they name the map, and the station saves it (`saved` once
+ * the cloud answered).
  */
 export function stepWizard(s: WizardState, e: WizardEvent): WizardState {
   if (s.step === 'mapping') {
     switch (e.type) {
       case 'lane_seen': {
         if (s.proposal || s.bays.some((b) => b.lane === e.lane) || s.preexisting.some((p) => p.lane === e.lane)) return s;
-        return { ...s, proposal: { lane: e.lane, connector: e.connector, label: `Bay ${nextBayNumber(s)}` } };
+        return { ...s, proposal: { lane: e.lane, connector: e.connector, label: proposedLabel(s) } };
       }
       case 'already_present': {
         if (s.proposal?.lane === e.lane || s.bays.some((b) => b.lane === e.lane) || s.preexisting.some((p) => p.lane === e.lane)) return s;
@@ -73,14 +122,16 @@ export function stepWizard(s: WizardState, e: WizardEvent): WizardState {
         return s.preexisting.some((p) => p.lane === e.lane) ? { ...s, preexisting: s.preexisting.filter((p) => p.lane !== e.lane) } : s;
       case 'accept': {
         if (!s.proposal) return s;
-        const label = clean(e.label) || s.proposal.label;
+        const label = labelFor(s, e.label, s.proposal.label);
+        if (!label) return s;
         const { proposal, ...rest } = s;
         return { ...rest, bays: [...s.bays, { number: nextBayNumber(s), lane: proposal.lane, connector: proposal.connector, label }] };
       }
       case 'assign_preexisting': {
         const found = s.preexisting.find((p) => p.lane === e.lane);
-        if (!found || s.proposal) return s;
-        return { ...s, preexisting: s.preexisting.filter((p) => p.lane !== e.lane), bays: [...s.bays, { number: nextBayNumber(s), lane: found.lane, connector: found.connector, label: clean(e.label) || `Bay ${nextBayNumber(s)}` }] };
+        const label = labelFor(s, e.label, proposedLabel(s));
+        if (!found || s.proposal || !label) return s;
+        return { ...s, preexisting: s.preexisting.filter((p) => p.lane !== e.lane), bays: [...s.bays, { number: nextBayNumber(s), lane: found.lane, connector: found.connector, label }] };
       }
       case 'skip':
         return s.proposal ? s : { ...s, skipped: [...s.skipped, nextBayNumber(s)] };
@@ -89,24 +140,37 @@ export function stepWizard(s: WizardState, e: WizardEvent): WizardState {
           const { proposal: _dropped, ...rest } = s;
           return rest;
         }
-        // Undo whichever came last: the last skip has the highest number of all.
-        const lastSkip = s.skipped.at(-1) ?? 0;
-        if (lastSkip === nextBayNumber(s) - 1 && lastSkip > 0) return { ...s, skipped: s.skipped.slice(0, -1) };
-        return s.bays.length > 0 ? { ...s, bays: s.bays.slice(0, -1) } : s;
+        // Undo whichever came last: numbers only grow, so it holds the highest number of all.
+        const last = nextBayNumber(s) - 1;
+        if (last === 0) return s;
+        return s.skipped.includes(last) ? { ...s, skipped: s.skipped.filter((n) => n !== last) } : { ...s, bays: s.bays.filter((b) => b.number !== last) };
       }
       case 'grid':
         return Number.isInteger(e.rows) && Number.isInteger(e.columns) && e.rows >= 1 && e.columns >= 1 && e.rows * e.columns <= 512 ? { ...s, grid: { rows: e.rows, columns: e.columns } } : s;
       case 'finish':
-        return s.bays.length > 0 && !s.proposal ? { step: 'naming', bays: s.bays, grid: s.grid, name: '' } : s;
+        return s.bays.length > 0 && !s.proposal ? { step: 'naming', bays: s.bays, skipped: s.skipped, preexisting: s.preexisting, grid: s.grid, name: s.name ?? '' } : s;
       default:
         return s;
     }
   }
   if (s.step === 'naming') {
-    if (e.type === 'name') return { ...s, name: e.name };
-    if (e.type === 'undo') return { step: 'mapping', bays: s.bays, skipped: [], preexisting: [], grid: s.grid };
-    if (e.type === 'saved' && clean(s.name)) return { step: 'saved', name: clean(s.name), bays: s.bays };
-    return s;
+    switch (e.type) {
+      case 'name':
+        return { ...s, name: e.name };
+      // Back to mapping with the whole state: see the naming state.
+      case 'undo':
+        return { step: 'mapping', bays: s.bays, skipped: s.skipped, preexisting: s.preexisting, grid: s.grid, ...(s.name ? { name: s.name } : {}) };
+      case 'saved':
+        return clean(s.name) ? { step: 'saved', name: clean(s.name), bays: s.bays } : s;
+      // A drive seated meanwhile cannot be proposed now: mapping asks about it if the operator goes back.
+      case 'lane_seen':
+      case 'already_present':
+        return seatedWhileNaming(s, { lane: e.lane, connector: e.connector });
+      case 'lane_gone':
+        return s.preexisting.some((p) => p.lane === e.lane) ? { ...s, preexisting: s.preexisting.filter((p) => p.lane !== e.lane) } : s;
+      default:
+        return s;
+    }
   }
   return s;
 }

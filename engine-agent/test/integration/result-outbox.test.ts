@@ -86,12 +86,51 @@ describe('wipe results kept on disk until the cloud took them', () => {
     await resultOutbox(join(dir, 'agent')).keep('6f1c2b1e-0000-4000-8000-000000000010', { job_id: '6f1c2b1e-0000-4000-8000-000000000010', wipe_status: 'completed' });
     const gateway = await startFakeGateway({ wipeResultFailures: 2 });
     closeGateway = gateway.close;
-    const loop = keepDeliveringResults(agentEnv(gateway.url), 20);
+    const loop = keepDeliveringResults(agentEnv(gateway.url), { intervalMs: 20 });
     try {
       const deadline = Date.now() + 5_000;
       while (Date.now() < deadline && (await resultOutbox(join(dir, 'agent')).pending()).length > 0) await new Promise((r) => setTimeout(r, 20));
       expect(await resultOutbox(join(dir, 'agent')).pending()).toEqual([]);
       expect(gateway.calls.filter((c) => c.path === '/api/wipe_result')).toHaveLength(3);
+    } finally {
+      loop.stop();
+    }
+  });
+
+  it('serve keeps offering for its whole life: a result kept after rounds found the outbox empty is still delivered', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'outbox-'));
+    const gateway = await startFakeGateway();
+    closeGateway = gateway.close;
+    const loop = keepDeliveringResults(agentEnv(gateway.url), { intervalMs: 20 });
+    try {
+      // Several rounds over an empty outbox: they call nobody.
+      await new Promise((r) => setTimeout(r, 150));
+      expect(gateway.calls).toEqual([]);
+      await resultOutbox(join(dir, 'agent')).keep('6f1c2b1e-0000-4000-8000-000000000011', { job_id: '6f1c2b1e-0000-4000-8000-000000000011', wipe_status: 'completed' });
+      const deadline = Date.now() + 5_000;
+      while (Date.now() < deadline && (await resultOutbox(join(dir, 'agent')).pending()).length > 0) await new Promise((r) => setTimeout(r, 20));
+      expect(await resultOutbox(join(dir, 'agent')).pending()).toEqual([]);
+      expect(gateway.calls.map((c) => [c.path, c.body.job_id])).toEqual([['/api/wipe_result', '6f1c2b1e-0000-4000-8000-000000000011']]);
+    } finally {
+      loop.stop();
+    }
+  });
+
+  it('a session that could not deliver its result has it offered again soon, not at the next minute', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'outbox-'));
+    // The session's own three attempts fail; the gateway is back for the fourth.
+    const gateway = await startFakeGateway({ wipeResultFailures: 3 });
+    closeGateway = gateway.close;
+    const base = agentEnv(gateway.url);
+    const loop = keepDeliveringResults(base, { intervalMs: 60_000, afterKeptMs: 50 });
+    try {
+      const env: AgentEnv = { ...base, onResultKept: () => loop.resultKept() };
+      const session = await runErase(env, simulatedDrives(env.config.DATA_DIR).slice(0, 1));
+      expect(session.phase === 'done' && session.reports[0]?.delivered).toBe(false);
+      const deadline = Date.now() + 5_000;
+      while (Date.now() < deadline && (await resultOutbox(env.config.DATA_DIR).pending()).length > 0) await new Promise((r) => setTimeout(r, 20));
+      expect(await resultOutbox(env.config.DATA_DIR).pending()).toEqual([]);
+      expect(gateway.calls.filter((c) => c.path === '/api/wipe_result')).toHaveLength(4);
     } finally {
       loop.stop();
     }

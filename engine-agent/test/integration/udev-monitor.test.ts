@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createToolStarter } from '../../src/adapters/runner.js';
 import { watchBays, type BayWatch } from '../../src/adapters/udev-monitor.js';
 import type { Presence } from '../../src/station/debounce.js';
 import { workspaceDir } from '../support/fixtures.js';
@@ -26,7 +27,7 @@ function watchReplay(stream: Array<{ delayMs: number; text: string }>): { presen
   watch = watchBays({
     settleMs: 300,
     onPresence: (p) => presences.push(p),
-    env: { ...process.env, PATH: [join(workspaceDir, 'test', 'fake-bin'), process.env.PATH ?? ''].join(delimiter), FAKE_UDEV_STREAM: join(dir, 'stream.json') },
+    start: createToolStarter({ env: { PATH: [join(workspaceDir, 'test', 'fake-bin'), process.env.PATH ?? ''].join(delimiter), FAKE_UDEV_STREAM: join(dir, 'stream.json') } }),
   });
   return { presences };
 }
@@ -69,7 +70,7 @@ describe('watching the bays with udevadm monitor (a real child process)', () => 
 
   it('tells when the monitor dies on its own, with what it printed', async () => {
     dir = mkdtempSync(join(tmpdir(), 'udev-'));
-    watch = watchBays({ onPresence: () => undefined, env: { ...process.env, PATH: dir } });
-    await expect(watch.ended).resolves.toMatchObject({ byStop: false });
+    watch = watchBays({ onPresence: () => undefined, start: createToolStarter({ env: { PATH: dir } }) });
+    await expect(watch.ended).resolves.toMatchObject({ byStop: false, stderr: 'could not start udevadm: ENOENT' });
   });
 });

@@ -5,7 +5,7 @@ import si from 'systeminformation';
 import type { AgentEnv } from '../../src/agent.js';
 import { createRunner } from '../../src/adapters/runner.js';
 import { nodeSystemView } from '../../src/adapters/system-view.js';
-import { buildServe } from '../../src/api/serve.js';
+import { buildServe, type RedeliveryTiming } from '../../src/api/serve.js';
 import { loadConfig } from '../../src/config.js';
 import { DEFAULT_LIMITS, type SessionLimits } from '../../src/session/types.js';
 import { startFakeGateway, type GatewayBehaviour } from './fake-gateway.js';
@@ -14,7 +14,7 @@ import { startFakeGateway, type GatewayBehaviour } from './fake-gateway.js';
  * `erasure-agent serve` in simulate mode (file-backed drives that are really overwritten and
  * verified) against a fake gateway on a real port, with short retry delays.
  */
-export async function simulatedServe(options: { gateway?: GatewayBehaviour; env?: Record<string, string>; notesDebounceMs?: number; limits?: Partial<SessionLimits> } = {}) {
+export async function simulatedServe(options: { gateway?: GatewayBehaviour; env?: Record<string, string>; notesDebounceMs?: number; limits?: Partial<SessionLimits>; redelivery?: RedeliveryTiming } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'agent-serve-'));
   const gateway = await startFakeGateway(options.gateway);
   const tokenFile = join(dir, 'device-token');
@@ -30,7 +30,7 @@ export async function simulatedServe(options: { gateway?: GatewayBehaviour; env?
     version: '0.1.0-test',
     limits: { ...DEFAULT_LIMITS, healthDelayMs: 5, retryBaseMs: 5, retryCapMs: 10, certificateLookupDelaysMs: [0, 20, 20, 20, 20], ...options.limits },
   };
-  const { app, controller } = await buildServe(env, options.notesDebounceMs ?? 50);
+  const { app, controller } = await buildServe(env, options.notesDebounceMs ?? 50, undefined, options.redelivery);
   return {
     app,
     controller,

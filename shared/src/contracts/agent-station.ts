@@ -11,6 +11,8 @@ export const StationConnector = Type.Object(
   {
     transport: Type.String(),
     controller: Type.String(),
+    /** A dual-port NVMe drive's other controllers (PCI addresses); `controller` is the lowest. */
+    other_controllers: Type.Optional(Type.Array(Type.String())),
     port: Type.Optional(Type.String()),
     phy: Type.Optional(Type.Integer()),
     expander: Type.Optional(Type.String()),

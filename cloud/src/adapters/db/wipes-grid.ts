@@ -17,6 +17,8 @@ export interface WipeGridRow {
   validation: string | null;
   certifiable: number;
   certificate_status: CertificateStatus | null;
+  /** Carries the station bay of a hotswap wipe (`…; bay=Bay 3; chassis=…`, shared station-components). */
+  tool_components: string | null;
   created_at: string;
   product: Product;
   user_email: string | null;
@@ -55,7 +57,7 @@ export function createWipeGridReader(db: ReadonlyDb): WipeGridReader {
   const select = (source: string) => `
     SELECT w.id, w.public_id, w.job_id, w.drive_serial, w.drive_model, w.drive_capacity_gb, w.wipe_method,
            w.passes_completed, w.started_at, w.completed_at, w.wipe_status, w.validation, w.certifiable,
-           w.certificate_status, w.created_at, t.product, t.user_email,
+           w.certificate_status, w.tool_components, w.created_at, t.product, t.user_email,
            a.public_id AS asset_public_id, a.model AS asset_model,
            a.serial_number AS asset_serial, d.media_type, ${certColumns}
       FROM ${source} w

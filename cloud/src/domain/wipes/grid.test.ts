@@ -65,14 +65,20 @@ describe('wipes grid derivations (spec 4.5)', () => {
     expect(certificateCell({ ...base, certifiable: 0, certificate_status: null })).toEqual({ kind: 'not_issued' });
   });
 
-  it('prefers the matched machine, then Hotswap, then nothing', () => {
-    expect(sourceCell({ asset_public_id: 'asset_a', asset_model: 'Latitude 7490', asset_serial: 'B5', product: 'hotswap' })).toEqual({
-      kind: 'asset',
-      asset_id: 'asset_a',
-      label: 'Latitude 7490 · B5',
-    });
-    expect(sourceCell({ asset_public_id: 'asset_a', asset_model: null, asset_serial: null, product: 'engine' })).toMatchObject({ label: 'asset_a' });
-    expect(sourceCell({ asset_public_id: null, asset_model: null, asset_serial: null, product: 'hotswap' })).toEqual({ kind: 'hotswap' });
-    expect(sourceCell({ asset_public_id: null, asset_model: null, asset_serial: null, product: 'engine' })).toEqual({ kind: 'none' });
+  it('shows a hotswap wipe as Hotswap even when its serial matches a machine (the chassis), then a match, then nothing', () => {
+    const matched = { asset_public_id: 'asset_a', asset_model: 'Latitude 7490', asset_serial: 'B5' };
+    const unmatched = { asset_public_id: null, asset_model: null, asset_serial: null };
+    expect(sourceCell({ ...matched, product: 'hotswap', tool_components: null })).toEqual({ kind: 'hotswap' });
+    expect(sourceCell({ ...matched, product: 'engine', tool_components: 'erasure-agent 0.1.0' })).toEqual({ kind: 'asset', asset_id: 'asset_a', label: 'Latitude 7490 · B5' });
+    expect(sourceCell({ ...matched, asset_model: null, asset_serial: null, product: 'engine', tool_components: null })).toMatchObject({ label: 'asset_a' });
+    expect(sourceCell({ ...unmatched, product: 'hotswap', tool_components: null })).toEqual({ kind: 'hotswap' });
+    expect(sourceCell({ ...unmatched, product: 'engine', tool_components: null })).toEqual({ kind: 'none' });
+  });
+
+  it('names the bay and chassis map of a hotswap wipe, and counts a station wipe on an engine token as hotswap', () => {
+    const matched = { asset_public_id: 'asset_chassis', asset_model: 'SC846', asset_serial: 'CH1' };
+    const components = 'erasure-agent 0.1.0; bay=Bay 3; chassis=Front cage; hdparm --security-erase';
+    expect(sourceCell({ ...matched, product: 'hotswap', tool_components: components })).toEqual({ kind: 'hotswap', bay: 'Bay 3', chassis: 'Front cage' });
+    expect(sourceCell({ ...matched, product: 'engine', tool_components: 'erasure-agent 0.1.0; bay=Rear 1' })).toEqual({ kind: 'hotswap', bay: 'Rear 1' });
   });
 });

@@ -1,3 +1,4 @@
+import { stationBayOf } from '@erasure/shared';
 import type { WipeGridRow } from '../../adapters/db/wipes-grid.js';
 import { driveVendor, mediaKind } from './vendor.js';
 
@@ -7,8 +8,8 @@ export type CertificateCell =
   | { kind: 'badge'; label: 'Pending' | 'Generating' | 'Complete' | 'Failed' }
   | { kind: 'not_issued' };
 
-/** Where the wiped drive came from (spec 4.5 rule 2). */
-export type SourceCell = { kind: 'asset'; asset_id: string; label: string } | { kind: 'hotswap' } | { kind: 'none' };
+/** Where the wiped drive came from (spec 4.5 rule 2); a hotswap wipe names its bay and chassis map when the station sent them. */
+export type SourceCell = { kind: 'asset'; asset_id: string; label: string } | { kind: 'hotswap'; bay?: string; chassis?: string } | { kind: 'none' };
 
 /** One grid row, derived once on the server; the page only sorts, filters and renders it. */
 export interface WipeView {
@@ -65,12 +66,21 @@ export function certificateCell(row: Pick<WipeGridRow, 'certifiable' | 'certific
   return { kind: 'badge', label };
 }
 
-export function sourceCell(row: Pick<WipeGridRow, 'asset_public_id' | 'asset_model' | 'asset_serial' | 'product'>): SourceCell {
+/**
+ * Spec 4.5 rule 2: a hotswap-station wipe shows Hotswap, whatever machine its serial matches. A
+ * station's drives only pass through its bays, so a match is no answer to where the drive was
+ * erased: it is the chassis itself when the drive sat in a bay at boot (its asset report listed
+ * it), or a machine the drive once came out of. A station wipe is one reported by a hotswap
+ * token, or one whose tool_components names its bay (`serve --station` on an engine token; the
+ * Erasure Report prints the same bay). Only other wipes are matched to a machine.
+ */
+export function sourceCell(row: Pick<WipeGridRow, 'asset_public_id' | 'asset_model' | 'asset_serial' | 'product' | 'tool_components'>): SourceCell {
+  const station = stationBayOf(row.tool_components);
+  if (row.product === 'hotswap' || station) return { kind: 'hotswap', ...station };
   if (row.asset_public_id) {
     const label = [row.asset_model, row.asset_serial].filter((part) => part !== null && part !== '').join(' · ');
     return { kind: 'asset', asset_id: row.asset_public_id, label: label || row.asset_public_id };
   }
-  if (row.product === 'hotswap') return { kind: 'hotswap' };
   return { kind: 'none' };
 }
 

@@ -40,8 +40,10 @@ export function certificateText(row: WipeView): string {
   return cell.kind === 'issued' ? cell.number : cell.kind === 'badge' ? cell.label : 'Not issued';
 }
 
+/** The Source cell as text (search, CSV): a hotswap wipe with its bay, e.g. `Hotswap · Bay 3`. */
 export function sourceText(row: WipeView): string {
-  return row.source.kind === 'asset' ? row.source.label : row.source.kind === 'hotswap' ? 'Hotswap' : '';
+  if (row.source.kind === 'hotswap') return ['Hotswap', row.source.bay].filter(Boolean).join(' · ');
+  return row.source.kind === 'asset' ? row.source.label : '';
 }
 
 function haystack(row: WipeView): string {
@@ -101,7 +103,7 @@ const CSV_COLUMNS: readonly [string, (row: WipeView) => string | number | null][
   ['Capacity (GB)', (r) => r.capacity_gb],
   ['Media Type', (r) => r.media_type],
   ['Method', (r) => r.method],
-  ['Source', (r) => (r.source.kind === 'asset' ? r.source.asset_id : r.source.kind === 'hotswap' ? 'Hotswap' : null)],
+  ['Source', (r) => (r.source.kind === 'asset' ? r.source.asset_id : r.source.kind === 'hotswap' ? sourceText(r) : null)],
   ['Duration (s)', (r) => r.duration_seconds],
   ['Status', (r) => r.status_label],
   ['Technician', (r) => r.technician],

@@ -35,7 +35,20 @@ function SourceCell({ row }: { row: WipeView }) {
       </Link>
     );
   }
-  if (row.source.kind === 'hotswap') return <Badge tone="neutral">Hotswap</Badge>;
+  if (row.source.kind === 'hotswap') {
+    // The bay fits under the badge (the cell wraps); the chassis map's name is there on hover.
+    return (
+      <>
+        <Badge tone="neutral">Hotswap</Badge>
+        {row.source.bay && (
+          <span className="muted small w-bay" title={row.source.chassis ? `${row.source.chassis}, ${row.source.bay}` : undefined}>
+            {' '}
+            {row.source.bay}
+          </span>
+        )}
+      </>
+    );
+  }
   return <span className="muted">—</span>;
 }
 

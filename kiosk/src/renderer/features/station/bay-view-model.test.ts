@@ -44,6 +44,12 @@ describe('the bay view', () => {
     expect(cell('lane-5').lines).toEqual(['NIST 800-88 Clear, overwrite — pass 1', '42% · 180 MB/s · 1 h 02 min left']);
   });
 
+  it('offers a cancel while a bay checks in, as the agent allows', () => {
+    expect(cell('lane-4')).toMatchObject({ headline: 'Checking in with the erasure service…', canStop: false });
+    const checking = stationBays({ bays: [stationBay(4, { state: 'checking_in', can: { confirm: false, cancel: true } })] });
+    expect(cell('lane-4', checking)).toMatchObject({ canStop: true });
+  });
+
   it('shows the read-back percent while verifying', () => {
     expect(cell('lane-6')).toMatchObject({ headline: 'Verifying', percent: 61.2, canStop: true });
     expect(cell('lane-6').lines[0]).toBe('Reading back — 61%');

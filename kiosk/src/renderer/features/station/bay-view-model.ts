@@ -136,7 +136,7 @@ export function bayGrid(station: StationView): { rows: number; columns: number; 
       percent: percentOf(b),
       canConfirm: b.state === 'awaiting_confirmation' && b.can.confirm,
       canLeave: b.state === 'awaiting_confirmation' && b.can.cancel,
-      canStop: (b.state === 'erasing' || b.state === 'verifying') && b.can.cancel,
+      canStop: (b.state === 'checking_in' || b.state === 'erasing' || b.state === 'verifying') && b.can.cancel,
       canLocate: b.can_locate,
       tooltip: tooltipOf(b),
     };

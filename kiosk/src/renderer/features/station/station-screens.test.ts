@@ -83,6 +83,12 @@ describe('the mapping wizard screen', () => {
     expect(typed).toMatch(/<input id="bay-label"[^>]*value="Top left"/);
   });
 
+  it('refuses a label another bay already has before Accept, saying which bay', () => {
+    const typed = render(stationWizard(), { edit: (d) => ({ ...d, station: { ...d.station, labelDraft: { lane: 'lane-2', text: 'bay 1' } } }) });
+    expect(typed).toMatch(/<button type="submit" id="accept-bay"[^>]*disabled=""[^>]*>Accept/);
+    expect(typed).toMatch(/role="alert">Cannot accept: the label “bay 1” is already used for bay 1: type a different one\.</);
+  });
+
   it('keeps finishing, skipping and assigning off while a slot waits to be accepted', () => {
     expect(html).toMatch(/<button[^>]*disabled=""[^>]*>Finish mapping/);
     expect(html).toMatch(/<button[^>]*disabled=""[^>]*>Skip this bay/);

@@ -36,7 +36,7 @@ function MappingStep({ wizard }: { wizard: WizardView }) {
           {v.instruction}
         </p>
         <p className="muted small">{v.progress}. Put one drive into each bay in turn; the slot it lands in is shown here to label.</p>
-        {v.proposal ? <Proposal proposal={v.proposal} busy={busy} /> : <p className="waiting">Waiting for a drive…</p>}
+        {v.proposal ? <Proposal proposal={v.proposal} problem={v.labelProblem} busy={busy} /> : <p className="waiting">Waiting for a drive…</p>}
         <div className="row">
           <button type="button" onClick={() => send({ action: 'skip' })} disabled={busy || !v.canSkip}>
             Skip this bay
@@ -72,7 +72,7 @@ function MappingStep({ wizard }: { wizard: WizardView }) {
 }
 
 /** The slot a drive was just seen in, with the label to accept or type over. */
-function Proposal({ proposal, busy }: { proposal: NonNullable<MappingView['proposal']>; busy: boolean }) {
+function Proposal({ proposal, problem, busy }: { proposal: NonNullable<MappingView['proposal']>; problem: string | undefined; busy: boolean }) {
   const actions = useActions();
   const input = useRef<HTMLInputElement>(null);
   // A new slot puts the cursor in its label, so the operator can type a name and press Enter.
@@ -83,7 +83,7 @@ function Proposal({ proposal, busy }: { proposal: NonNullable<MappingView['propo
       data-lane={proposal.lane}
       onSubmit={(e) => {
         e.preventDefault();
-        if (!busy) void actions.acceptBay(proposal.label);
+        if (!busy && !problem) void actions.acceptBay(proposal.label);
       }}
     >
       <h2>Drive found{proposal.device ? ` (${proposal.device})` : ''}</h2>
@@ -97,11 +97,26 @@ function Proposal({ proposal, busy }: { proposal: NonNullable<MappingView['propo
       </dl>
       <label htmlFor="bay-label">Label for this bay:</label>
       <div className="row">
-        <input id="bay-label" ref={input} value={proposal.label} maxLength={60} autoComplete="off" spellCheck={false} onChange={(e) => actions.editBayLabel(proposal.lane, e.target.value)} />
-        <button type="submit" id="accept-bay" className="primary big" disabled={busy}>
+        <input
+          id="bay-label"
+          ref={input}
+          value={proposal.label}
+          maxLength={60}
+          autoComplete="off"
+          spellCheck={false}
+          aria-invalid={problem !== undefined}
+          aria-describedby={problem ? 'bay-label-problem' : undefined}
+          onChange={(e) => actions.editBayLabel(proposal.lane, e.target.value)}
+        />
+        <button type="submit" id="accept-bay" className="primary big" disabled={busy || problem !== undefined}>
           Accept
         </button>
       </div>
+      {problem && (
+        <p id="bay-label-problem" className="error" role="alert">
+          Cannot accept: {problem}.
+        </p>
+      )}
     </form>
   );
 }

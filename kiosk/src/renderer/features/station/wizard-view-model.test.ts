@@ -28,6 +28,13 @@ describe('the mapping wizard', () => {
     expect(mappingView(wizard(), { ...noDrafts, labelDraft: { lane: 'lane-2', text: 'Front left 2' } }).proposal?.label).toBe('Front left 2');
   });
 
+  it('says at once when the label typed is another bay’s, spacing and case aside, and offers no Accept then', () => {
+    const sut = mappingView(wizard(), { ...noDrafts, labelDraft: { lane: 'lane-2', text: ' bay  1 ' } });
+    expect(sut.labelProblem).toBe('the label “bay 1” is already used for bay 1: type a different one');
+    expect(sut.canAccept).toBe(false);
+    expect(mappingView(wizard(), { ...noDrafts, labelDraft: { lane: 'lane-2', text: 'Bay 12' } })).toMatchObject({ labelProblem: undefined, canAccept: true });
+  });
+
   it('starts a new slot from the agent’s label, not from what was typed for another slot', () => {
     expect(mappingView(wizard(), { ...noDrafts, labelDraft: { lane: 'lane-1', text: 'Old' } }).proposal?.label).toBe('Bay 2');
   });

@@ -67,6 +67,8 @@ export interface MappingView {
   readonly instruction: string;
   readonly controllers: readonly { readonly controller: string; readonly text: string }[];
   readonly proposal: { readonly lane: string; readonly label: string; readonly facts: readonly Fact[]; readonly device: string | undefined } | undefined;
+  /** Why the label typed over the proposal would be refused (another bay has it), shown before Accept is pressed. */
+  readonly labelProblem: string | undefined;
   readonly preexisting: readonly { readonly lane: string; readonly title: string; readonly slot: string; readonly assignText: string }[];
   readonly progress: string;
   readonly grid: { readonly rows: string; readonly columns: string };
@@ -84,12 +86,25 @@ export function labelFor(proposal: { lane: string; label: string }, draft: Wizar
   return draft?.lane === proposal.lane ? draft.text : proposal.label;
 }
 
+/**
+ * The agent refuses a label another bay already has (spacing and case aside); the screen says so
+ * as the operator types, in the agent's words, instead of after Accept.
+ */
+export function labelProblem(w: Pick<WizardView, 'bays'>, text: string): string | undefined {
+  const norm = (t: string) => t.trim().replace(/\s+/g, ' ').toLowerCase();
+  const taken = norm(text) === '' ? undefined : w.bays.find((b) => norm(b.label) === norm(text));
+  return taken ? `the label “${text.trim().replace(/\s+/g, ' ')}” is already used for bay ${taken.number}: type a different one` : undefined;
+}
+
 export function mappingView(w: WizardView, drafts: WizardDrafts): MappingView {
   const pending = w.proposal !== undefined;
+  const label = w.proposal && labelFor(w.proposal, drafts.labelDraft);
+  const problem = label === undefined ? undefined : labelProblem(w, label);
   return {
     instruction: `Insert a drive into Bay ${w.next_bay}`,
     controllers: w.controllers.map((c) => ({ controller: c.controller, text: [c.transport.toUpperCase(), c.description].filter(Boolean).join(' · ') })),
-    proposal: w.proposal && { lane: w.proposal.lane, label: labelFor(w.proposal, drafts.labelDraft), facts: connectorFacts(w.proposal.connector), device: w.proposal.device },
+    proposal: w.proposal && { lane: w.proposal.lane, label: label ?? w.proposal.label, facts: connectorFacts(w.proposal.connector), device: w.proposal.device },
+    labelProblem: problem,
     preexisting: w.preexisting.map((p) => ({
       lane: p.lane,
       title: [p.model ?? p.device ?? 'Drive', p.serial ? `S/N ${p.serial}` : undefined].filter(Boolean).join(' · '),
@@ -98,7 +113,7 @@ export function mappingView(w: WizardView, drafts: WizardDrafts): MappingView {
     })),
     progress: `${plural(w.bays.length, 'bay', 'bays')} mapped${w.skipped.length ? `, ${plural(w.skipped.length, 'number', 'numbers')} skipped` : ''}`,
     grid: drafts.gridDraft ?? { rows: String(w.grid.rows), columns: String(w.grid.columns) },
-    canAccept: pending,
+    canAccept: pending && problem === undefined,
     canSkip: !pending,
     canUndo: pending || w.bays.length > 0 || w.skipped.length > 0,
     canAssign: !pending,

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { Presence } from '../station/debounce.js';
+import type { ErasePolicy } from '../station/station.js';
+import { StationController, type StationRuntimePorts } from './station-controller.js';
+
+/** The data volume on the AHCI port, and a customer drive in the one mapped bay (virtio-scsi target 0). */
+const DATA_VOLUME = '/dev/sda';
+const BAY_LANE = 'pci-0000:00:03.0-scsi-0:0:0:0';
+
+const seated = (device: string, idPath: string, action: 'add' | 'change' = 'change'): Presence => ({
+  devpath: `/devices/pci0000:00/x/block/${device.slice(5)}`,
+  present: true,
+  event: { action, devpath: `/devices/pci0000:00/x/block/${device.slice(5)}`, devname: device, devtype: 'disk', seqnum: undefined, properties: { ID_PATH: idPath } },
+});
+
+/** Fake ports of a station: the map found or not, presences fed by the test, the guard as the real one answers. */
+function rig(opts: { mapped?: boolean; savePolicy?: (p: ErasePolicy) => Promise<void> } = {}) {
+  let feed: (p: Presence) => void = () => undefined;
+  const log: string[] = [];
+  const ports: StationRuntimePorts = {
+    lookupMap: async () => (opts.mapped ? { ok: true, name: 'Front cage', bays: [{ lane: BAY_LANE, label: 'Bay 1', connector: {} }] } : { ok: true }),
+    saveMap: async () => ({ ok: true }),
+    watch: (onPresence) => {
+      feed = onPresence;
+      return { stop: async () => undefined, ended: new Promise(() => undefined) };
+    },
+    announcePresent: async () => undefined,
+    controllers: async () => [],
+    canLocate: async () => false,
+    locate: async () => false,
+    followCertificate: () => undefined,
+    certificateOf: () => undefined,
+    laneOf: async (p) => ({ lane: p.event.properties.ID_PATH ?? '', connector: { transport: 'scsi', controller: '0000:00:03.0' } }),
+    probe: async (device) => ({ device, health: 'unknown' }),
+    guard: async (device) => (device === DATA_VOLUME ? { ok: false, reason: `${device} holds the station's data volume (ERASURE-DATA)`, own: true } : { ok: true }),
+    runBay: () => new Promise(() => undefined),
+    log: (line) => log.push(line),
+    ...(opts.savePolicy ? { savePolicy: opts.savePolicy } : {}),
+  };
+  return { ports, log, feed: (p: Presence) => feed(p) };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 10));
+
+describe('the station controller', () => {
+  it('never lists or offers its own data volume: not in the wizard, not among the unmapped drives', async () => {
+    const wizard = rig();
+    const sut = new StationController(wizard.ports, 'auto', () => undefined);
+    await sut.start();
+    wizard.feed(seated(DATA_VOLUME, 'pci-0000:00:1f.2-ata-1'));
+    wizard.feed(seated('/dev/sdb', BAY_LANE));
+    await settle();
+    expect(sut.view().wizard?.preexisting.map((p) => p.device)).toEqual(['/dev/sdb']);
+    expect(wizard.log).toContain(`${DATA_VOLUME} is not a bay drive: ${DATA_VOLUME} holds the station's data volume (ERASURE-DATA)`);
+
+    const bays = rig({ mapped: true });
+    const station = new StationController(bays.ports, 'auto', () => undefined);
+    await station.start();
+    bays.feed(seated(DATA_VOLUME, 'pci-0000:00:1f.2-ata-1'));
+    await settle();
+    expect(station.view().unmapped).toEqual([]);
+  });
+
+  it('saves the policy chosen in settings, and keeps it in force for this boot when the save fails', async () => {
+    const saved: ErasePolicy[] = [];
+    const ok = rig({ mapped: true, savePolicy: async (p) => void saved.push(p) });
+    const sut = new StationController(ok.ports, 'auto', () => undefined);
+    await sut.start();
+    expect(await sut.setPolicy('confirm')).toEqual({ ok: true });
+    expect([sut.view().policy, saved]).toEqual(['confirm', ['confirm']]);
+
+    const failing = rig({ mapped: true, savePolicy: async () => Promise.reject(new Error('EROFS: read-only file system')) });
+    const unsaved = new StationController(failing.ports, 'auto', () => undefined);
+    await unsaved.start();
+    expect(await unsaved.setPolicy('confirm')).toEqual({ ok: true });
+    expect(unsaved.view().policy).toBe('confirm');
+    expect(failing.log.at(-1)).toBe('erase policy confirm is in force for this boot but was not saved: EROFS: read-only file system');
+  });
+});
