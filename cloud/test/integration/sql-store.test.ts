@@ -84,6 +84,14 @@ describe.each(stores)('the SQL store on %s', (_name, open) => {
     await db.close();
   });
 
+  it('refuses a statement on the database itself from inside its own transaction, at once', async () => {
+    const db = await open();
+    await expect(db.transaction(async () => db.one('SELECT 1 AS one'))).rejects.toThrow('use the transaction handle');
+    await expect(db.transaction(async () => db.transaction(async () => 1))).rejects.toThrow('use the transaction handle');
+    expect(await db.one('SELECT 1 AS one')).toEqual({ one: 1 });
+    await db.close();
+  });
+
   it('fires the asset_drives trigger on insert and on a changed fingerprint', async () => {
     const db = await open();
     const accountId = await seedAccount(db);
@@ -124,6 +132,21 @@ describe.each(stores)('the SQL store on %s', (_name, open) => {
       ),
     ).rejects.toThrow();
     await db.close();
+  });
+});
+
+describe('the PostgreSQL store', () => {
+  it('survives a connection killed mid-transaction: the call rejects, the pool goes on', async () => {
+    const db = PostgresDatabase.open(await postgres.createDatabase(), { max: 1 });
+    const killer = PostgresDatabase.open(postgres.adminUrl, { max: 1 });
+    const inside = db.transaction(async (tx) => {
+      const { pid } = (await tx.one<{ pid: number }>('SELECT pg_backend_pid() AS pid'))!;
+      await killer.one('SELECT pg_terminate_backend(@pid)', { pid });
+      await tx.one('SELECT 1 AS one');
+    });
+    await expect(inside).rejects.toThrow();
+    expect(await db.one('SELECT 1 AS one')).toEqual({ one: 1 });
+    await Promise.all([db.close(), killer.close()]);
   });
 });
 

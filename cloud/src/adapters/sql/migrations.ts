@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { migrate as migrateSqlite } from '../db/open.js';
-import type { PostgresDatabase } from './postgres.js';
+import { rollback, withClient, type PostgresDatabase } from './postgres.js';
 import type { SqliteDatabase } from './sqlite.js';
 
 /** SQLite's series is `migrations/NNN_*.sql`; PostgreSQL's is `migrations/postgres/NNN_*.sql`. */
@@ -15,8 +15,7 @@ const MIGRATION_FILE = /^\d{3}_[\w-]+\.sql$/;
 export async function migratePostgres(db: PostgresDatabase, dir: URL = POSTGRES_MIGRATIONS_DIR): Promise<string[]> {
   const files = readdirSync(dir).filter((f) => MIGRATION_FILE.test(f)).sort();
   const ran: string[] = [];
-  const client = await db.pool.connect();
-  try {
+  await withClient(db.pool, async (client, discard) => {
     for (const file of files) {
       await client.query('BEGIN');
       try {
@@ -31,13 +30,11 @@ export async function migratePostgres(db: PostgresDatabase, dir: URL = POSTGRES_
         }
         await client.query('COMMIT');
       } catch (error) {
-        await client.query('ROLLBACK');
+        await rollback(client, discard);
         throw error;
       }
     }
-  } finally {
-    client.release();
-  }
+  });
   return ran;
 }
 

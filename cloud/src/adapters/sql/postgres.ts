@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { bindPositional, toPositional, type PositionalSql } from './named-params.js';
 import type { Params, SqlDatabase, SqlRunner } from './database.js';
+import { inTransactionOf, refuseInsideOwnTransaction } from './transaction-scope.js';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -53,6 +54,31 @@ function runnerOn(on: Queryable): SqlRunner {
 }
 
 /**
+ * Runs `use` on a connection checked out of the pool for its whole duration. While checked out,
+ * pg-pool no longer listens for the client's `error` event, which a dropped connection emits
+ * even mid-query: unheard, it would crash the process, so it is heard here and that connection
+ * is destroyed instead of returned. `use` destroys it too by calling `discard` (a failed
+ * ROLLBACK leaves a connection in an unknown state).
+ */
+export async function withClient<T>(pool: pg.Pool, use: (client: pg.PoolClient, discard: (why: Error) => void) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const discard = (why: Error) => (broken ??= why);
+  client.on('error', discard);
+  try {
+    return await use(client, discard);
+  } finally {
+    client.off('error', discard);
+    client.release(broken);
+  }
+}
+
+/** Ends a failed transaction; a ROLLBACK that fails too discards the connection. The work's own error is what the caller sees. */
+export async function rollback(client: pg.PoolClient, discard: (why: Error) => void): Promise<void> {
+  await client.query('ROLLBACK').catch((error: Error) => discard(error));
+}
+
+/**
  * The PostgreSQL store behind the port: a connection pool; a statement outside a transaction
  * takes any free connection, a transaction holds one from BEGIN to COMMIT. Isolation is the
  * default READ COMMITTED: the guarantees (quota, idempotency, numbering, claims) live in single
@@ -72,35 +98,34 @@ export class PostgresDatabase implements SqlDatabase {
     return new PostgresDatabase(new pg.Pool({ connectionString: url, max: options.max ?? 10, types }));
   }
 
-  one<T>(sql: string, params?: Params): Promise<T | undefined> {
+  async one<T>(sql: string, params?: Params): Promise<T | undefined> {
+    refuseInsideOwnTransaction(this);
     return this.direct.one<T>(sql, params);
   }
 
-  many<T>(sql: string, params?: Params): Promise<T[]> {
+  async many<T>(sql: string, params?: Params): Promise<T[]> {
+    refuseInsideOwnTransaction(this);
     return this.direct.many<T>(sql, params);
   }
 
-  run(sql: string, params?: Params): Promise<number> {
+  async run(sql: string, params?: Params): Promise<number> {
+    refuseInsideOwnTransaction(this);
     return this.direct.run(sql, params);
   }
 
   async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
+    refuseInsideOwnTransaction(this);
+    return withClient(this.pool, async (client, discard) => {
       await client.query('BEGIN');
       try {
-        const value = await work(runnerOn(client));
+        const value = await inTransactionOf(this, () => work(runnerOn(client)));
         await client.query('COMMIT');
         return value;
       } catch (error) {
-        await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        await rollback(client, discard);
         throw error;
       }
-    } finally {
-      // A connection whose ROLLBACK failed is in an unknown state: destroy it, never reuse it.
-      client.release(broken);
-    }
+    });
   }
 
   async script(sql: string): Promise<void> {

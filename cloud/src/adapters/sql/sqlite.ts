@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { openDatabase, prepared } from '../db/open.js';
 import type { Params, SqlDatabase, SqlRunner } from './database.js';
+import { inTransactionOf, refuseInsideOwnTransaction } from './transaction-scope.js';
 
 /** better-sqlite3 binds numbers, strings, bigints, buffers and null: booleans become 0/1. */
 function bindable(params: Params | undefined): Record<string, unknown> | undefined {
@@ -48,6 +49,7 @@ export class SqliteDatabase implements SqlDatabase {
   }
 
   private async outside<T>(statement: () => Promise<T>): Promise<T> {
+    refuseInsideOwnTransaction(this);
     while (this.busy) await this.idle;
     return statement();
   }
@@ -65,6 +67,7 @@ export class SqliteDatabase implements SqlDatabase {
   }
 
   async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    refuseInsideOwnTransaction(this);
     while (this.busy) await this.idle;
     this.busy = true;
     let release!: () => void;
@@ -74,7 +77,7 @@ export class SqliteDatabase implements SqlDatabase {
       // (busy_timeout) instead of failing at the first write with SQLITE_BUSY.
       this.handle.exec('BEGIN IMMEDIATE');
       try {
-        const value = await work(this.direct);
+        const value = await inTransactionOf(this, () => work(this.direct));
         this.handle.exec('COMMIT');
         return value;
       } catch (error) {
