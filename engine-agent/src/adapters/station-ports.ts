@@ -8,7 +8,7 @@ import type { DriveFacts } from '../station/bay-machine.js';
 import { resolveLane } from '../station/lanes.js';
 import { denialReason } from './cloud-client.js';
 import type { StationChassis } from './chassis-fingerprint.js';
-import { blinkLocate, locateAttribute } from './locate-led.js';
+import { locatePorts } from './locate-led.js';
 import { stationBayRunner } from './station-bay-runner.js';
 import { saveStationSettings } from './station-settings.js';
 import { watchBays } from './udev-monitor.js';
@@ -52,7 +52,7 @@ async function smartHealth(env: AgentEnv, device: string): Promise<DriveFacts['h
 
 /**
  * The station's real ports: udev through `udevadm`, lanes from sysfs, the gateway for the map
- * and each bay's session, the SES locate LED. `boot` is this boot's unlocked session.
+ * and each bay's session, the locate LEDs (SES slot, else ledctl). `boot` is this boot's unlocked session.
  */
 export function stationPorts(
   env: AgentEnv,
@@ -104,8 +104,7 @@ export function stationPorts(
       return v.ok ? { ok: true } : { ok: false, reason: v.reason, own: v.code === 'boot_medium' || v.code === 'data_volume' };
     },
     runBay: stationBayRunner(env, boot),
-    canLocate: async (device) => (await locateAttribute(env.sys, basename(device))) !== undefined,
-    locate: (device) => blinkLocate(env.sys, basename(device)),
+    ...locatePorts({ sys: env.sys, run: env.run }),
     followCertificate: (jobId) => certificates.follow(jobId),
     certificateOf: (jobId) => certificates.numberOf(jobId),
     log: (line) => process.stdout.write(`erasure-agent: station: ${line}\n`),

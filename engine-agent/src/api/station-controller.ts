@@ -15,6 +15,12 @@ export interface ControllerFound {
   readonly description?: string;
 }
 
+/** What a bay's locate LED can be found by: its drive, when one is seated, and its SES slot, when its connector records one. */
+export interface LocateTarget {
+  readonly device?: string;
+  readonly enclosure?: { readonly id: string; readonly slot: string };
+}
+
 /** What the station controller needs from the machine and the gateway; `serve` passes the real ones, tests fakes. */
 export interface StationRuntimePorts extends Omit<StationPorts, 'changed'> {
   /** The chassis map of this chassis (`POST /api/chassis_map/lookup`); a failed lookup says why. */
@@ -26,9 +32,10 @@ export interface StationRuntimePorts extends Omit<StationPorts, 'changed'> {
   /** Asks udev to report the drives already seated (they arrive as change events on the watch). */
   announcePresent(): Promise<void>;
   controllers(): Promise<ControllerFound[]>;
-  /** True when the enclosure has a locate LED for this drive's slot. */
-  canLocate(device: string): Promise<boolean>;
-  locate(device: string): Promise<boolean>;
+  /** True when this bay's locate LED can blink: its SES slot (a drive in it or not), else ledctl for its drive. */
+  canLocate(target: LocateTarget): Promise<boolean>;
+  /** Blinks it for 15 s; false when nothing can. */
+  locate(target: LocateTarget): Promise<boolean>;
   /** Starts following a passed bay's certificate; `certificateOf` reads what is known. */
   followCertificate(jobId: string): void;
   certificateOf(jobId: string): string | undefined;
@@ -57,7 +64,10 @@ export class StationController {
   private watchError: string | undefined;
   /** Seated drives by device path, with their lane (the wizard lists them; re-mapping starts from them). */
   private readonly seated = new Map<string, { lane?: Lane; device: string; properties: Readonly<Record<string, string>> }>();
+  /** Whether a lane's locate LED blinks, as found for the first drive seen in it. */
   private readonly locatable = new Map<string, boolean>();
+  /** Whether a mapped bay's SES slot blinks with no drive in it, from the slot its connector records. */
+  private readonly slotLocatable = new Map<string, boolean>();
   private readonly followed = new Set<string>();
   private readonly loggedStates = new Map<string, string>();
 
@@ -114,6 +124,7 @@ export class StationController {
       },
       () => this.policy,
     );
+    void this.findLocatableSlots(bays);
     // Drives seated before the map existed (the wizard's own, or ones there at boot) wait for
     // the operator: a change event is how the station says "already seated".
     for (const [devpath, s] of this.seated) void this.station.presence({ devpath, present: true, event: { action: 'change', devpath, devname: s.device, devtype: 'disk', seqnum: undefined, properties: s.properties } });
@@ -159,7 +170,7 @@ export class StationController {
     this.ports.log?.(`${device} ${p.event.action === 'add' ? 'inserted' : 'seated'} (${p.event.properties.ID_PATH ?? 'no bus path'})`);
     const lane = await this.ports.laneOf(p);
     this.seated.set(p.devpath, { device, properties: p.event.properties, ...(lane ? { lane } : {}) });
-    if (lane && !this.locatable.has(lane.lane)) this.locatable.set(lane.lane, await this.ports.canLocate(device).catch(() => false));
+    if (lane && !this.locatable.has(lane.lane)) this.locatable.set(lane.lane, await this.ports.canLocate({ device, ...(lane.connector.enclosure ? { enclosure: lane.connector.enclosure } : {}) }).catch(() => false));
     if (this.wizard) {
       // The boot medium and anything mounted are never offered as a bay's drive.
       if (lane && verdict.ok) this.stepWizard(p.event.action === 'add' ? { type: 'lane_seen', lane: lane.lane, connector: lane.connector } : { type: 'already_present', lane: lane.lane, connector: lane.connector });
@@ -237,11 +248,40 @@ export class StationController {
     return this.station?.cancel(lane) ? { ok: true } : { ok: false, reason: 'that bay has nothing to cancel' };
   }
 
+  /**
+   * Blinks a bay's locate LED: by its drive, or by its SES slot when it is empty. A bay that
+   * turns out not to blink (ledctl refused its controller) is shown as one that cannot from then on.
+   */
   async locate(lane: string): Promise<Outcome> {
     const bay = this.station?.views().find((v) => v.lane === lane)?.bay;
-    if (!bay || bay.state === 'empty') return { ok: false, reason: 'no drive in that bay to locate' };
-    if (!(await this.ports.locate(bay.drive.device).catch(() => false))) return { ok: false, reason: 'this enclosure cannot blink a locate LED for that bay' };
+    const mapped = this.mapBays.find((b) => b.lane === lane);
+    const enclosure = mapped ? connectorOf(mapped)?.enclosure : undefined;
+    if (!bay || (bay.state === 'empty' && !enclosure)) return { ok: false, reason: 'no drive in that bay to locate' };
+    const target = { ...(bay.state === 'empty' ? {} : { device: bay.drive.device }), ...(enclosure ? { enclosure } : {}) };
+    if (!(await this.ports.locate(target).catch(() => false))) {
+      this.locatable.set(lane, false);
+      this.slotLocatable.set(lane, false);
+      this.changed();
+      return { ok: false, reason: 'this enclosure cannot blink a locate LED for that bay' };
+    }
     return { ok: true };
+  }
+
+  /** Finds which mapped bays' SES slots can blink while empty (the connector records the slot). */
+  private async findLocatableSlots(bays: readonly Bay[]): Promise<void> {
+    let found = false;
+    for (const b of bays) {
+      const enclosure = connectorOf(b)?.enclosure;
+      if (!enclosure || this.slotLocatable.has(b.lane)) continue;
+      this.slotLocatable.set(b.lane, await this.ports.canLocate({ enclosure }).catch(() => false));
+      found ||= this.slotLocatable.get(b.lane) === true;
+    }
+    if (found) this.changed();
+  }
+
+  /** A bay with a drive blinks by it or by its slot; an empty one only by its SES slot. */
+  private canLocate(lane: string, empty: boolean): boolean {
+    return this.slotLocatable.get(lane) === true || (!empty && this.locatable.get(lane) === true);
   }
 
   view(): StationView {
@@ -298,7 +338,7 @@ export class StationController {
     const connectors = new Map(this.mapBays.map((b) => [b.lane, connectorOf(b)]));
     return this.station.views().map(({ lane, label, bay }): StationBayView => {
       const connector = connectors.get(lane);
-      const base = { lane, label, ...(connector ? { connector } : {}), can_locate: this.locatable.get(lane) === true && bay.state !== 'empty' };
+      const base = { lane, label, ...(connector ? { connector } : {}), can_locate: this.canLocate(lane, bay.state === 'empty') };
       const can = { confirm: bay.state === 'awaiting_confirmation', cancel: canCancel(bay) };
       if (bay.state === 'empty') return { ...base, state: 'empty', can: { confirm: false, cancel: false } };
       const drive = driveView(bay.drive);

@@ -2,18 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import si from 'systeminformation';
 import type { Fingerprint, StationBayView } from '@erasure/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentEnv } from '../../src/agent.js';
-import { createRunner } from '../../src/adapters/runner.js';
 import { stationPorts } from '../../src/adapters/station-ports.js';
-import { nodeSystemView } from '../../src/adapters/system-view.js';
 import { StationController } from '../../src/api/station-controller.js';
-import { loadConfig } from '../../src/config.js';
-import { DEFAULT_LIMITS } from '../../src/session/types.js';
 import type { Presence } from '../../src/station/debounce.js';
 import { loopSkipReason, loopWith, makeWorkDir, removeDir } from '../support/loop.js';
+import { stationAgentEnv } from '../support/hotswap-stack.js';
 import { cloudCli, startService, stopService, type Service } from '../support/stack.js';
 
 const MiB = 1024 * 1024;
@@ -75,16 +70,7 @@ describe.skipIf(Boolean(loopSkipReason))('station bays denied at check-in, again
     const account = cloudCli(cloudEnv, ['admin', 'create-account', '--name', name]);
     const token = cloudCli(cloudEnv, ['admin', 'mint-device-token', '--account', String(account.id), '--product', 'hotswap', ...(opts.quota !== undefined ? ['--quota', String(opts.quota)] : [])]);
     writeFileSync(join(dir, 'device-token'), `${String(token.token)}\n`);
-    const env: AgentEnv = {
-      config: loadConfig({ ERASURE_GATEWAY_URL: opts.gatewayUrl ?? gateway.url, ERASURE_DEVICE_TOKEN_FILE: join(dir, 'device-token'), DATA_DIR: join(dir, 'agent') }),
-      run: createRunner(),
-      sys: nodeSystemView(),
-      si,
-      now: () => new Date(),
-      sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
-      version: '0.1.0',
-      limits: { ...DEFAULT_LIMITS, certificateLookupDelaysMs: [] },
-    };
+    const env = stationAgentEnv(opts.gatewayUrl ?? gateway.url, dir);
     const real = stationPorts(env, { account: name, recordId: 'CW-20261125-060000', fingerprint: async () => CHASSIS }, { follow: () => undefined, numberOf: () => undefined });
     expect(await real.saveMap({ name: 'Deny bench', bays: [0, 1].map((slot) => ({ lane: idPathOf(slot), label: `Bay ${slot + 1}`, connector: connectorOf(slot) })) })).toEqual({ ok: true });
     let feed: (p: Presence) => void = () => undefined;

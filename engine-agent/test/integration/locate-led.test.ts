@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { blinkLocate, locateAttribute } from '../../src/adapters/locate-led.js';
+import { locateAttribute, locatePorts } from '../../src/adapters/locate-led.js';
+import { createRunner } from '../../src/adapters/runner.js';
 import { nodeSystemView } from '../../src/adapters/system-view.js';
 
 let root = '';
@@ -35,14 +36,13 @@ describe('locate LEDs of enclosure slots', () => {
   it('says there is none for a disk on a plain SATA port, so the bay view can tell the operator', async () => {
     sysfs();
     expect(await locateAttribute(nodeSystemView(root), 'sda')).toBeUndefined();
-    expect(await blinkLocate(nodeSystemView(root), 'sda', { root })).toBe(false);
   });
 
   it('blinks: writes 1, then 0 after the blink time', async () => {
     const slot = sysfs();
     let wake: () => void = () => undefined;
     const sleep = () => new Promise<void>((r) => (wake = r));
-    expect(await blinkLocate(nodeSystemView(root), 'sdc', { root, sleep })).toBe(true);
+    expect(await locatePorts({ sys: nodeSystemView(root), run: createRunner(), root, sleep }).locate({ device: '/dev/sdc' })).toBe(true);
     expect(readFileSync(join(slot, 'locate'), 'utf8')).toBe('1');
     wake();
     await new Promise((r) => setTimeout(r, 20));

@@ -34,8 +34,13 @@ export async function startHotswapStack(work: string, quota: number): Promise<{ 
     stop();
     throw error;
   }
-  const env: AgentEnv = {
-    config: loadConfig({ ERASURE_GATEWAY_URL: gateway.url, ERASURE_DEVICE_TOKEN_FILE: join(work, 'device-token'), DATA_DIR: join(work, 'agent') }),
+  return { env: stationAgentEnv(gateway.url, work), stop };
+}
+
+/** The agent environment of a station on this machine: real runner and sysfs, token and data in `dir`. */
+export function stationAgentEnv(gatewayUrl: string, dir: string): AgentEnv {
+  return {
+    config: loadConfig({ ERASURE_GATEWAY_URL: gatewayUrl, ERASURE_DEVICE_TOKEN_FILE: join(dir, 'device-token'), DATA_DIR: join(dir, 'agent') }),
     run: createRunner(),
     sys: nodeSystemView(),
     si,
@@ -44,5 +49,4 @@ export async function startHotswapStack(work: string, quota: number): Promise<{ 
     version: '0.1.0',
     limits: { ...DEFAULT_LIMITS, certificateLookupDelaysMs: [] },
   };
-  return { env, stop };
 }
