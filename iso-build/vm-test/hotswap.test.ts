@@ -1,4 +1,5 @@
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { stationBayOf, type AgentState, type StationBayView } from '@erasure/shared';
@@ -11,6 +12,14 @@ import { Vm, vmSkipReason } from './qemu.js';
 
 const MiB = 1024 * 1024;
 const skip = vmSkipReason(BASE_ISO);
+
+/**
+ * Each bay's drive reads and writes at most this fast (a QMP throttle, like a real disk's speed):
+ * a 32 MiB drive then overwrites for 8 s or more and verifies for as long whatever the
+ * accelerator, so the erases of two drives seated together overlap, and a drive pulled once its
+ * erase has started is pulled mid-erase, without drives big enough to slow the whole run.
+ */
+const BAY_RATE = 4 * MiB;
 
 /** The agent's state through the host forward; undefined while it does not answer. */
 async function stateOf(url: string): Promise<AgentState | undefined> {
@@ -33,6 +42,44 @@ async function until<T>(what: () => Promise<T | undefined | false>, timeoutMs: n
   }
 }
 
+/** Every bay's state at one moment (host clock, ms). */
+interface BaySample {
+  readonly t: number;
+  readonly states: ReadonlyMap<string, StationBayView['state']>;
+}
+
+/** Samples the bay states about every 250 ms until stopped. */
+function sampleBays(url: string): { stop(): Promise<BaySample[]> } {
+  const samples: BaySample[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const bays = (await stateOf(url))?.station?.bays;
+      if (bays) samples.push({ t: performance.now(), states: new Map(bays.map((b) => [b.label, b.state])) });
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return samples;
+    },
+  };
+}
+
+/**
+ * When a bay was first and last seen erasing. The observed interval lies inside the real one
+ * (first seen after it began, last seen before it ended), so two observed intervals that
+ * overlap are two erases that really ran at the same time.
+ */
+function erasingInterval(samples: readonly BaySample[], label: string): { from: number; to: number } | undefined {
+  const seen = samples.filter((s) => s.states.get(label) === 'erasing').map((s) => s.t);
+  const from = seen[0];
+  const to = seen.at(-1);
+  return from !== undefined && to !== undefined ? { from, to } : undefined;
+}
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
@@ -42,7 +89,9 @@ const median = (xs: number[]) => {
 /**
  * A hotswap station booted from the image: a `hotswap` token, a virtio-scsi controller whose
  * targets 0-3 stand for four bays, and drives pushed in and pulled out over QMP while the kiosk
- * is driven with Playwright through a host-forwarded port. The cloud runs on the host.
+ * is driven with Playwright through a host-forwarded port. The cloud runs on the host. A small
+ * SATA disk labelled ERASURE-DATA is the station's data volume: the image mounts it as the
+ * agent's DATA_DIR, so the settings saved before the reboot are there after it.
  */
 describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU (virtio-scsi bays, QMP hot-plug)', () => {
   const work = workDir();
@@ -55,10 +104,13 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
   let accountId = '';
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
-  const figures = { checkedInMs: [] as number[], firstByteMs: [] as number[] };
+  const figures = { checkedInMs: [] as number[], firstByteMs: [] as number[], erasingOverlapMs: 0 };
+  const dataDisk = join(work.dir, 'erasure-data.img');
 
   async function boot(name: string): Promise<void> {
-    vm = new Vm({ name, workDir: work.dir, firmware: 'bios', smbios: identity, gatewayPort: Number(new URL(stack.gateway.url).port), agentHostPort, drives: [{ kind: 'cdrom', file: iso, boot: true }] });
+    // The data volume sits on the AHCI controller, away from the bays' virtio-scsi targets.
+    const disks = [{ kind: 'cdrom', file: iso, boot: true }, { kind: 'sata', file: dataDisk, serial: 'ERASURE-DATA-01' }] as const;
+    vm = new Vm({ name, workDir: work.dir, firmware: 'bios', smbios: identity, gatewayPort: Number(new URL(stack.gateway.url).port), agentHostPort, drives: disks });
     vm.start();
     url = `http://127.0.0.1:${agentHostPort}/`;
     await until(async () => (await stateOf(url))?.station, 20 * 60_000 * (SLOW / 4 + 0.25), 'the station agent', vm);
@@ -67,7 +119,7 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
   /** Seats a drive and times it to checked in and to its first byte erased (figures, never asserted). */
   async function seatAndTime(slot: number, file: string, serial: string, label: string): Promise<void> {
     const t0 = performance.now();
-    await vm.hotplug(slot, file, serial);
+    await vm.hotplug(slot, file, serial, { bytesPerSecond: BAY_RATE });
     const bay = async () => (await stateOf(url))?.station?.bays.find((b) => b.label === label);
     const checkedIn = (b: StationBayView | undefined) => b && ['erasing', 'verifying', 'passed'].includes(b.state);
     await until(async () => checkedIn(await bay()), 10 * 60_000, `${label} checked in`, vm);
@@ -84,7 +136,11 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     const account = await stack.cli('admin', 'create-account', '--name', 'Hotswap VM Refurb');
     accountId = String(account.id);
     const token = await stack.cli('admin', 'mint-device-token', '--account', accountId, '--product', 'hotswap', '--quota', '20');
-    iso = await personalizedIso(work.dir, 'hotswap', String(token.token), 'erasure.agent_listen=any');
+    // The boot option starts the station on auto; the policy saved in the kiosk must outrank it after the reboot.
+    iso = await personalizedIso(work.dir, 'hotswap', String(token.token), 'erasure.agent_listen=any erasure.station_policy=auto');
+    writeFileSync(dataDisk, '');
+    truncateSync(dataDisk, 16 * MiB);
+    execFileSync('mkfs.ext4', ['-q', '-F', '-L', 'ERASURE-DATA', dataDisk]);
     agentHostPort = await freePort();
     await boot('hotswap');
     browser = await launchChromium({ viewport: { width: 1280, height: 800 } });
@@ -114,13 +170,15 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
       if (slot === 0) {
         await page.screenshot({ path: join(SCREENS_DIR, 'hotswap-wizard-proposal-playwright.png') });
         // The wizard on the machine's own display, once its Chromium has drawn.
-        await vm.screendumpWhenDrawn(join(SCREENS_DIR, 'hotswap-vm-wizard.png'), 4 * 60_000);
+        expect(await vm.screendumpWhenDrawn(join(SCREENS_DIR, 'hotswap-vm-wizard.png'), 4 * 60_000), 'the wizard drawn on the machine’s own screen').toBe(true);
       }
       if (slot === 3) await page.fill('#bay-label', 'Bottom right');
       await page.click('#accept-bay');
       await expect.poll(async () => (await stateOf(url))?.station?.wizard?.bays.length, { timeout: 60_000 }).toBe(slot + 1);
       await vm.unplug(slot);
     }
+    // The data volume was seated all along: never offered to the wizard.
+    expect((await stateOf(url))?.station?.wizard?.preexisting).toEqual([]);
     await page.click('#finish-mapping');
     await page.fill('#map-name', 'QEMU backplane');
     await expect.poll(async () => (await stateOf(url))?.station?.wizard?.name, { timeout: 30_000 }).toBe('QEMU backplane');
@@ -137,7 +195,10 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     }
   });
 
-  it('finds the map after a reboot and opens the bay view', async () => {
+  it('keeps the erase policy saved in settings on the ERASURE-DATA volume across a reboot, finds the map and opens the bay view', async () => {
+    expect(vm.serial()).toMatch(/ERASURE-DATA volume \/dev\/\S+ mounted at \/var\/lib\/erasure/);
+    expect((await stateOf(url))?.station?.policy).toBe('auto');
+    await setPolicyInSettings('confirm');
     vm.stop();
     copyFileSync(vm.serialLog, join(SCREENS_DIR, `${vm.opts.name}-serial.log`));
     await boot('hotswap-reboot');
@@ -152,20 +213,46 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
       ['Bay 3', 'empty'],
       ['Bottom right', 'empty'],
     ]);
+    // The saved setting outranks the boot option (auto); the data volume is not listed as a drive.
+    expect(state?.station?.policy).toBe('confirm');
+    expect(state?.station?.unmapped).toEqual([]);
+    // Back to auto-start for the erases below.
+    await setPolicyInSettings('auto');
   });
 
+  /** Switches the erase policy on the kiosk's settings screen; resolves once the agent accepted (and saved) it, back on the bay view. */
+  async function setPolicyInSettings(policy: 'auto' | 'confirm'): Promise<void> {
+    await page.locator('nav.steps button', { hasText: 'Station settings' }).click();
+    const accepted = page.waitForResponse((r) => r.url().endsWith('/api/intents') && (r.request().postData() ?? '').includes('station_policy'), { timeout: 60_000 });
+    await page.click(`[data-policy="${policy}"]`);
+    expect((await accepted).ok()).toBe(true);
+    expect((await stateOf(url))?.station?.policy).toBe(policy);
+    await page.locator('nav.steps button', { hasText: /Station$/ }).click();
+    await page.waitForSelector('[data-screen="bay-view"]', { timeout: 60_000 });
+  }
+
+  // At BAY_RATE: Bays 1 and 2 erase for 8 s or more each, Bay 3 and Bottom right for 16 s or more.
   const drives = [
-    { slot: 0, label: 'Bay 1', serial: 'HS-BAY1-01', bytes: 16 * MiB },
-    { slot: 1, label: 'Bay 2', serial: 'HS-BAY2-01', bytes: 16 * MiB },
+    { slot: 0, label: 'Bay 1', serial: 'HS-BAY1-01', bytes: 32 * MiB },
+    { slot: 1, label: 'Bay 2', serial: 'HS-BAY2-01', bytes: 32 * MiB },
     { slot: 2, label: 'Bay 3', serial: 'HS-BAY3-01', bytes: 64 * MiB },
+    { slot: 3, label: 'Bottom right', serial: 'HS-BAY4-01', bytes: 64 * MiB },
   ].map((d) => ({ ...d, file: join(work.dir, `${d.serial}.img`) }));
   const originals = new Map<string, Set<string>>();
 
-  it('erases two hot-plugged drives at once, verifies them and certifies each with its bay label', async () => {
+  it('erases two hot-plugged drives at the same time, verifies them and certifies each with its bay label', async () => {
     for (const d of drives) originals.set(d.serial, writePattern(d.file, d.serial, d.bytes));
+    const sampler = sampleBays(url);
     await Promise.all(drives.slice(0, 2).map((d) => seatAndTime(d.slot, d.file, d.serial, d.label)));
     const bays = async () => (await stateOf(url))?.station?.bays ?? [];
     await until(async () => (await bays()).filter((b) => b.state === 'passed' && b.certificate_number).length === 2, 15 * 60_000, 'two certified bays', vm);
+    // Concurrently, not one after the other: the two bays' erasing intervals overlap.
+    const samples = await sampler.stop();
+    const one = erasingInterval(samples, 'Bay 1');
+    const two = erasingInterval(samples, 'Bay 2');
+    if (!one || !two) throw new Error(`Bay 1 and Bay 2 were not both seen erasing in ${samples.length} samples`);
+    figures.erasingOverlapMs = Math.round(Math.min(one.to, two.to) - Math.max(one.from, two.from));
+    expect(figures.erasingOverlapMs).toBeGreaterThan(0);
     await page.screenshot({ path: join(SCREENS_DIR, 'hotswap-bay-view-passed-playwright.png') });
     const certificates = (await stack.cli('admin', 'list-certificates', '--account', accountId)) as Array<{ drive_serial: string; certificate_number: string }>;
     expect(certificates.map((c) => c.drive_serial).sort()).toEqual(['HS-BAY1-01', 'HS-BAY2-01']);
@@ -183,17 +270,16 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     }
   });
 
-  it('reports a drive pulled mid-erase failed with "removed during erase" while the others pass, and erases it when re-plugged', async () => {
+  it('reports a drive pulled mid-erase failed with "removed during erase" while another bay erasing beside it carries on and passes, and erases it when re-plugged', async () => {
     const third = drives[2]!;
-    await vm.hotplug(third.slot, third.file, third.serial);
-    const bay3 = async () => (await stateOf(url))?.station?.bays.find((b) => b.label === 'Bay 3');
-    await until(async () => {
-      const b = await bay3();
-      return b?.state === 'erasing' && (b.progress?.percent ?? 0) > 0;
-    }, 10 * 60_000, 'Bay 3 erasing', vm);
+    const fourth = drives[3]!;
+    const bay = async (label: string) => (await stateOf(url))?.station?.bays.find((b) => b.label === label);
+    // Seated together: both are erasing once these resolve, Bottom right for 16 s or more yet.
+    await Promise.all([seatAndTime(third.slot, third.file, third.serial, third.label), seatAndTime(fourth.slot, fourth.file, fourth.serial, fourth.label)]);
+    expect((await bay('Bottom right'))?.state).toBe('erasing');
     await vm.unplug(third.slot);
     const pulled = await until(async () => {
-      const b = await bay3();
+      const b = await bay('Bay 3');
       return b?.state === 'pulled' ? b : undefined;
     }, 5 * 60_000, 'Bay 3 pulled', vm);
     expect(pulled.reason).toBe('removed during erase');
@@ -203,22 +289,28 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
       ['Bay 1', 'passed'],
       ['Bay 2', 'passed'],
       ['Bay 3', 'pulled'],
-      ['Bottom right', 'empty'],
+      ['Bottom right', expect.stringMatching(/^(erasing|verifying)$/)],
     ]);
+    // The other bay carries on to its certificate.
+    await until(async () => {
+      const b = await bay('Bottom right');
+      return b?.state === 'passed' && Boolean(b.certificate_number);
+    }, 15 * 60_000, 'Bottom right certified', vm);
     const db = (await import('better-sqlite3')).default(join(stack.dataDir, 'cloud.sqlite'), { readonly: true });
     try {
       const failed = await until(async () => db.prepare("SELECT wipe_status, verification_result FROM wipe_results WHERE drive_serial = 'HS-BAY3-01'").get() as { wipe_status: string; verification_result: string } | undefined, 5 * 60_000, 'the failed wipe result');
       expect(failed).toMatchObject({ wipe_status: 'failed', verification_result: expect.stringMatching(/removed during erase/) });
+      expect(db.prepare("SELECT wipe_status FROM wipe_results WHERE drive_serial = 'HS-BAY4-01'").all()).toEqual([{ wipe_status: 'completed' }]);
     } finally {
       db.close();
     }
     await seatAndTime(third.slot, third.file, third.serial, 'Bay 3');
     await until(async () => {
-      const b = await bay3();
+      const b = await bay('Bay 3');
       return b?.state === 'passed' && Boolean(b.certificate_number);
     }, 15 * 60_000, 'Bay 3 certified', vm);
     await page.screenshot({ path: join(SCREENS_DIR, 'hotswap-bay-view-replugged-playwright.png') });
-    await vm.screendumpWhenDrawn(join(SCREENS_DIR, 'hotswap-vm-bay-view.png'), 5 * 60_000);
+    expect(await vm.screendumpWhenDrawn(join(SCREENS_DIR, 'hotswap-vm-bay-view.png'), 5 * 60_000), 'the bay view drawn on the machine’s own screen').toBe(true);
   });
 
   it('leaves no block of the original pattern on any drive that passed', () => {
@@ -227,6 +319,7 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
       accelerator: SLOW === 1 ? 'kvm' : 'tcg',
       insertion_to_checked_in_median_ms: Math.round(median(figures.checkedInMs)),
       insertion_to_first_byte_erased_median_ms: Math.round(median(figures.firstByteMs)),
+      bays_1_and_2_erasing_overlap_ms: figures.erasingOverlapMs,
       samples: figures,
     };
     writeFileSync(join(SCREENS_DIR, 'hotswap-figures.json'), `${JSON.stringify(summary, null, 2)}\n`);

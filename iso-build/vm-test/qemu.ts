@@ -221,12 +221,15 @@ export class Vm {
   /**
    * Seats a drive backed by `file` in target `slot` of the virtio-scsi controller, as a drive
    * pushed into a backplane bay: `blockdev-add` then `device_add` (the guest sees a hot-add).
+   * `bytesPerSecond` caps the drive's reads and writes together (`block_set_io_throttle`), so an
+   * erase lasts at least size / rate whatever the accelerator, like a real disk's speed would.
    */
-  async hotplug(slot: number, file: string, serial: string): Promise<void> {
+  async hotplug(slot: number, file: string, serial: string, opts: { bytesPerSecond?: number } = {}): Promise<void> {
     const node = `hs${slot}-${++this.plugs}`;
     await this.qmp('blockdev-add', { driver: 'raw', 'node-name': node, file: { driver: 'file', filename: file, cache: { direct: false, 'no-flush': true } } });
     await this.qmp('device_add', { driver: 'scsi-hd', id: `bay${slot}`, drive: node, bus: 'scsi0.0', channel: 0, 'scsi-id': slot, lun: 0, serial });
     this.nodes.set(slot, node);
+    if (opts.bytesPerSecond) await this.qmp('block_set_io_throttle', { id: `bay${slot}`, bps: opts.bytesPerSecond, bps_rd: 0, bps_wr: 0, iops: 0, iops_rd: 0, iops_wr: 0 });
   }
 
   private readonly nodes = new Map<number, string>();
@@ -249,19 +252,22 @@ export class Vm {
   }
 
   /**
-   * The VM's screen once something is drawn on it: Chromium under cage starts minutes after the
-   * agent under TCG, so an early dump is black. Dumps every 10 s until more than 2 % of the
-   * pixels are lit (or the time is up: the last dump is kept either way, for a person to look at).
+   * The VM's screen once a page is drawn on it: Chromium under cage starts minutes after the
+   * agent under TCG, and paints its background (white, then the page's) well before the page's
+   * content. So a screen counts as drawn only when at least three colours each cover 0.5 % of
+   * it (the kiosk's dark header, its background, its cards), which a bare background or a
+   * cursor on black never does. Dumps every 10 s until then or the time is up; the last dump is
+   * kept either way, for a person to look at.
    */
   async screendumpWhenDrawn(png: string, timeoutMs: number): Promise<boolean> {
     const ppm = `${png}.ppm`;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       await this.qmp('screendump', { filename: ppm });
-      const lit = litFraction(readFileSync(ppm));
-      if (lit > 0.02 || Date.now() > deadline) {
+      const drawn = colourAreas(readFileSync(ppm)) >= 3;
+      if (drawn || Date.now() > deadline) {
         execFileSync('sh', ['-c', `pnmtopng "${ppm}" > "${png}" && rm -f "${ppm}"`]);
-        return lit > 0.02;
+        return drawn;
       }
       await new Promise((r) => setTimeout(r, 10_000));
     }
@@ -273,18 +279,22 @@ export class Vm {
   }
 }
 
-/** The share of pixels that are not black in a binary PPM (P6, 8-bit), sampling every 16th pixel. */
-function litFraction(ppm: Buffer): number {
+/**
+ * How many colours each cover at least 0.5 % of a binary PPM (P6, 8-bit) screen, sampling every
+ * 16th pixel and grouping colours by their top 4 bits per channel (anti-aliasing merges in).
+ */
+function colourAreas(ppm: Buffer): number {
   const header = /^P6\s+(\d+)\s+(\d+)\s+(\d+)\s/.exec(ppm.subarray(0, 64).toString('latin1'));
   if (!header) return 0;
   const start = (header[0] as string).length;
   const pixels = Number(header[1]) * Number(header[2]);
-  let lit = 0;
+  const counts = new Map<number, number>();
   let seen = 0;
   for (let i = 0; i < pixels; i += 16) {
     const at = start + i * 3;
+    const key = (((ppm[at] ?? 0) >> 4) << 8) | (((ppm[at + 1] ?? 0) >> 4) << 4) | ((ppm[at + 2] ?? 0) >> 4);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
     seen++;
-    if ((ppm[at] ?? 0) + (ppm[at + 1] ?? 0) + (ppm[at + 2] ?? 0) > 60) lit++;
   }
-  return seen ? lit / seen : 0;
+  return [...counts.values()].filter((n) => n >= seen * 0.005).length;
 }
