@@ -17,6 +17,7 @@ import { stationBayRunner } from '../engine-agent/dist/adapters/station-bay-runn
 import { nodeSystemView } from '../engine-agent/dist/adapters/system-view.js';
 import { loadConfig } from '../engine-agent/dist/config.js';
 import { overwriteAndVerify } from '../engine-agent/dist/erase/overwrite-verify.js';
+import { readDriveIdentity } from '../engine-agent/dist/probes/drive-identity.js';
 import { guardTarget } from '../engine-agent/dist/safety/guard.js';
 import { DEFAULT_LIMITS } from '../engine-agent/dist/session/types.js';
 import { createDebouncer, DEFAULT_SETTLE_MS } from '../engine-agent/dist/station/debounce.js';
@@ -95,7 +96,8 @@ async function stationPath(workDir, loops) {
       { name: 'Station bench', bays: [{ lane: 'bench-lane', label: 'Bay 1' }] },
       {
         laneOf: async () => ({ lane: 'bench-lane', connector: { transport: 'scsi', controller: '0000:00:03.0', target: '0:0:0:0' } }),
-        probe: async (d) => ({ device: d, health: 'unknown' }),
+        // The bay's work is bound to the disk probed, as the real probe binds it.
+        probe: async (d) => ({ device: d, health: 'unknown', identity: await readDriveIdentity(env.sys, d) }),
         guard: async (d) => {
           const v = await guardTarget(env.sys, d, [d]);
           return v.ok ? { ok: true } : { ok: false, reason: v.reason };

@@ -9,6 +9,7 @@ import type { SystemView } from './adapters/system-view.js';
 import type { AgentConfig } from './config.js';
 import { buildCapabilities } from './drives/capabilities.js';
 import { discoverDrives, probeDrive, type DiscoveredDrive } from './probes/discover-drives.js';
+import type { DriveIdentity } from './probes/drive-identity.js';
 import type { EraseMethod } from './drives/erase-methods.js';
 import { planErase, type ErasePolicy } from './drives/plan-erase.js';
 import type { ProgressSink } from './erase/progress.js';
@@ -127,6 +128,11 @@ export interface RunFrom {
   readonly product?: Product;
   /** Where the drive was erased, for a station bay: carried in tool_components to the certificate. */
   readonly bay?: StationBay;
+  /**
+   * A station bay's drive as its bay probed it: the check-in is not sent, and nothing is written,
+   * once its node no longer names that disk (a pull-out, treated as one).
+   */
+  readonly boundTo?: DriveIdentity;
 }
 
 /** Runs one session over the selected drives (none: only health, verify and the asset report) and returns its terminal state. */
@@ -145,7 +151,7 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
   };
   const executors = createExecutors(ctx, {
     client,
-    erase: { run: env.run, sleep: env.sleep, sys: env.sys, now: env.now, ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}), ...(from.eraseSignal ? { signal: from.eraseSignal } : {}) },
+    erase: { run: env.run, sleep: env.sleep, sys: env.sys, now: env.now, ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}), ...(from.eraseSignal ? { signal: from.eraseSignal } : {}), ...(from.boundTo ? { boundTo: from.boundTo } : {}) },
     fingerprint: from.fingerprint ?? (() => fingerprint(env)),
     sleep: abortableSleep(env.sleep, from.signal),
     jitterMs: () => Math.floor(Math.random() * 250),

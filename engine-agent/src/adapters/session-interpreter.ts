@@ -1,7 +1,8 @@
 import type { Fingerprint } from '@erasure/shared';
 import { denialReason, type CloudClient } from './cloud-client.js';
 import type { EraseDeps, EraseOutcome } from '../erase/erase-drive.js';
-import { eraseDrive } from '../erase/erase-drive.js';
+import { eraseDrive, REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
+import { driveChanged } from '../probes/drive-identity.js';
 import type { OverwriteScheme } from '../erase/overwrite-verify.js';
 import { initialSession, step, type Transition } from '../session/machine.js';
 import { isTerminal, type Effect, type Executors, type Session, type SessionContext, type SessionEvent } from '../session/types.js';
@@ -44,6 +45,10 @@ export function createExecutors(ctx: SessionContext, deps: ExecutorDeps): Execut
       // A station bay whose drive was pulled (or cancelled) before this point never checks in:
       // the check-in is the metered step, and there is nothing left to erase.
       const stop = deps.erase.signal;
+      if (stop?.aborted) return { type: 'withdrawn', reason: String(stop.reason ?? 'aborted') };
+      // Nor one whose node names another disk by now (pulled, and the name given to the next one).
+      const bound = deps.erase.boundTo;
+      if (bound && !deps.simulated && (await driveChanged(deps.erase.sys, bound))) return { type: 'withdrawn', reason: REMOVED_DURING_ERASE };
       if (stop?.aborted) return { type: 'withdrawn', reason: String(stop.reason ?? 'aborted') };
       const r = await client.call('checkin', {});
       // The schema requires a non-empty job_id: an allow without one never validates (fail closed).

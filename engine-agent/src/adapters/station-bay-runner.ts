@@ -1,16 +1,20 @@
 import { runErase, selectDrives, type AgentEnv } from '../agent.js';
+import { REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
 import { discoverDrive, type DiscoveredDrive } from '../probes/discover-drives.js';
+import { driveChanged } from '../probes/drive-identity.js';
 import type { BayEvent } from '../station/bay-machine.js';
 import type { StationPorts } from '../station/station.js';
 
 /**
  * The inserted drive with its erase plan, probed on its own: `selectDrives` would list and probe
  * every drive of the machine (lsblk, smartctl) while the other bays erase. The plan is the one
- * `selectDrives` makes for that drive. Simulate mode has no tools to spare: it keeps the listing.
+ * `selectDrives` makes for that drive; a device lsblk does not list is refused. Simulate mode has
+ * no tools to spare: it keeps the listing.
  */
 export async function selectInserted(env: AgentEnv, device: string): Promise<{ ok: true; drives: DiscoveredDrive[] } | { ok: false; reason: string }> {
   if (env.config.ERASURE_SIMULATE) return selectDrives(env, [device]);
   const found = await discoverDrive(env.run, device);
+  if ('listed' in found) return { ok: false, reason: found.reason };
   return found.plan.ok ? { ok: true, drives: [found] } : { ok: false, reason: `${device}: ${found.plan.reason}` };
 }
 
@@ -20,19 +24,34 @@ export async function selectInserted(env: AgentEnv, device: string): Promise<{ o
  * events. `signal` stops the bay's work when the drive is pulled or the operator cancels: before
  * the check-in is sent, nothing is sent; after, the erase stops (or never starts) and its wipe
  * result still goes out, `failed` saying "removed during erase", or `cancelled`.
+ *
+ * The work is bound to the disk the bay probed (`identity`): right before the check-in and again
+ * right before the first write the node is read again, and a node that is gone or names another
+ * disk (a pull udev has not settled yet; the kernel giving the name to the next disk seated,
+ * perhaps in another bay) stops the work as a pull-out, nothing written.
  */
 export function stationBayRunner(env: AgentEnv, boot: { account: string; recordId: string }): StationPorts['runBay'] {
-  return async ({ device, bay, signal, emit }) => {
+  return async ({ device, identity, bay, signal, emit }) => {
     // A drive pulled (or cancelled) before its check-in went out is never checked in: no quota spent.
     if (signal.aborted) return;
+    const simulated = env.config.ERASURE_SIMULATE;
+    // Gone before it could be probed: there is no disk to bind the work to.
+    if (!identity && !simulated) {
+      emit({ type: 'removed' });
+      return;
+    }
     const selection = await selectInserted(env, device);
     if (signal.aborted) return;
     if (!selection.ok) {
-      emit({ type: 'refused', reason: selection.reason });
+      // Not listed because it left: said as the pull-out it is, not as a refusal.
+      emit(identity && (await driveChanged(env.sys, identity)) ? { type: 'removed' } : { type: 'refused', reason: selection.reason });
       return;
     }
     // What the bay shows: the technique in words ("Overwrite", "Cryptographic Erase"), not the method id.
-    const method = selection.drives[0]?.plan.ok ? selection.drives[0].plan.technique : 'Overwrite';
+    const plan = selection.drives[0]?.plan;
+    const method = plan?.ok ? plan.technique : 'Overwrite';
+    // A firmware erase runs inside the drive once its command went out: the bay offers no cancel.
+    const firmware = plan?.ok === true && plan.method !== 'overwrite';
     let verifying = false;
     let allowed = false;
     const session = await runErase(
@@ -42,7 +61,7 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
         onState: (s) => {
           if (s.phase === 'erase' && !allowed) {
             allowed = true;
-            emit({ type: 'checkin_allowed', jobId: s.jobIds[0] ?? '' });
+            emit({ type: 'checkin_allowed', jobId: s.jobIds[0] ?? '', ...(firmware ? { firmware } : {}) });
           }
           if (s.phase === 'denied') emit({ type: 'checkin_denied', reason: s.reason });
         },
@@ -60,12 +79,17 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
         },
       },
       // The pull-out stops the erase, not the gateway calls: the failed result still goes out at once.
-      { account: boot.account, recordId: boot.recordId, eraseSignal: signal, product: 'hotswap', bay },
+      { account: boot.account, recordId: boot.recordId, eraseSignal: signal, product: 'hotswap', bay, ...(identity && !simulated ? { boundTo: identity } : {}) },
     );
     if (session.phase === 'denied') return; // said through onState
     const report = session.phase === 'done' || session.phase === 'failed' ? session.reports[0] : undefined;
     // Stopped before its check-in: nothing was sent, and the bay already says why.
     if (!report && signal.aborted) return;
+    // Withdrawn before its check-in because the node no longer names the probed disk: a pull-out.
+    if (!report && session.phase === 'failed' && session.reason.startsWith(`${REMOVED_DURING_ERASE} `)) {
+      emit({ type: 'removed' });
+      return;
+    }
     if (report?.outcome.failureCode === 'removed') emit({ type: 'removed' });
     else if (report?.outcome.ok) emit({ type: 'erase_passed' });
     else emit({ type: 'erase_failed', reason: report ? `${report.outcome.failureCode ?? 'failed'}: ${report.outcome.verification}` : session.phase === 'failed' ? session.reason : 'the session ended without a result' });

@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import type { Bay, Fingerprint } from '@erasure/shared';
 import { openCloud, sendRecord, type AgentEnv } from '../agent.js';
 import type { ControllerFound, StationRuntimePorts } from '../api/station-controller.js';
+import { readDriveIdentity } from '../probes/drive-identity.js';
 import { parseSmartctlJsonText } from '../probes/smartctl-json.js';
 import { guardTarget } from '../safety/guard.js';
 import type { DriveFacts } from '../station/bay-machine.js';
@@ -34,12 +35,16 @@ export async function storageControllers(env: AgentEnv): Promise<ControllerFound
   return found;
 }
 
-/** What the station shows of a seated drive at once: identity from udev, size from sysfs. */
+/**
+ * What the station shows of a seated drive at once: model and serial from udev, size from sysfs,
+ * and the disk's identity (dev_t, diskseq, serial) that the bay's work is bound to.
+ */
 async function seatedFacts(env: AgentEnv, device: string, properties: Readonly<Record<string, string>>): Promise<DriveFacts> {
+  const identity = await readDriveIdentity(env.sys, device);
   const sectors = Number((await env.sys.readText(`/sys/class/block/${basename(device)}/size`))?.trim());
   const model = properties.ID_MODEL?.replace(/_/g, ' ');
   const serial = properties.ID_SERIAL_SHORT;
-  return { device, health: 'unknown', ...(model ? { model } : {}), ...(serial ? { serial } : {}), ...(Number.isFinite(sectors) && sectors > 0 ? { sizeBytes: sectors * 512 } : {}) };
+  return { device, health: 'unknown', ...(identity ? { identity } : {}), ...(model ? { model } : {}), ...(serial ? { serial } : {}), ...(Number.isFinite(sectors) && sectors > 0 ? { sizeBytes: sectors * 512 } : {}) };
 }
 
 /** SMART overall health from smartctl; unknown when the drive (or its USB bridge) will not say. */

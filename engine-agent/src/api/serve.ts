@@ -16,17 +16,21 @@ export interface ServeMode {
   readonly station: boolean;
   readonly policy: ErasePolicy;
   readonly policySource?: PolicySource;
+  /** Why the saved settings file was not taken at its word (its policy is then `confirm`). */
+  readonly settingsUnreadable?: string;
 }
 
 /** Where a station's starting policy came from (said in the journal at start). */
-export type PolicySource = 'saved in settings' | '--policy' | 'boot option' | 'default';
+export type PolicySource = 'saved in settings' | 'unreadable settings file' | '--policy' | 'boot option' | 'default';
 
 /**
  * The policy a station starts with: a setting saved from the kiosk's settings screen wins over
  * what the station was started with (`serve --policy`, else the image's `erasure.station_policy`),
  * which wins over the default, auto-start on insert.
  */
-export function startingPolicy(choices: { saved?: ErasePolicy; flag?: ErasePolicy; bootOption?: ErasePolicy }): { policy: ErasePolicy; source: PolicySource } {
+export function startingPolicy(choices: { saved?: ErasePolicy; savedUnreadable?: boolean; flag?: ErasePolicy; bootOption?: ErasePolicy }): { policy: ErasePolicy; source: PolicySource } {
+  // A settings file that is there but unreadable may have switched auto-start off: confirm (fail closed).
+  if (choices.savedUnreadable) return { policy: 'confirm', source: 'unreadable settings file' };
   if (choices.saved) return { policy: choices.saved, source: 'saved in settings' };
   if (choices.flag) return { policy: choices.flag, source: '--policy' };
   if (choices.bootOption) return { policy: choices.bootOption, source: 'boot option' };
@@ -36,10 +40,11 @@ export function startingPolicy(choices: { saved?: ErasePolicy; flag?: ErasePolic
 /** A station when asked for (`serve --station`) or when the device token was minted for the hotswap product. */
 export async function serveMode(env: AgentEnv, flags: { station?: boolean; policy?: string }): Promise<ServeMode> {
   const token = await readFile(env.config.ERASURE_DEVICE_TOKEN_FILE, 'utf8').catch(() => undefined);
-  const saved = (await readStationSettings(env.config.DATA_DIR)).policy;
+  const settings = await readStationSettings(env.config.DATA_DIR);
+  const saved = settings.policy;
   const flag = flags.policy === 'auto' || flags.policy === 'confirm' ? flags.policy : undefined;
-  const { policy, source } = startingPolicy({ ...(saved ? { saved } : {}), ...(flag ? { flag } : {}), ...(env.config.ERASURE_STATION_POLICY ? { bootOption: env.config.ERASURE_STATION_POLICY } : {}) });
-  return { station: flags.station === true || productOfToken(token) === 'hotswap', policy, policySource: source };
+  const { policy, source } = startingPolicy({ ...(saved ? { saved } : {}), ...(settings.unreadable ? { savedUnreadable: true } : {}), ...(flag ? { flag } : {}), ...(env.config.ERASURE_STATION_POLICY ? { bootOption: env.config.ERASURE_STATION_POLICY } : {}) });
+  return { station: flags.station === true || productOfToken(token) === 'hotswap', policy, policySource: source, ...(settings.unreadable ? { settingsUnreadable: settings.unreadable } : {}) };
 }
 
 /** Longest a SIGTERM waits for a clean close before the process exits anyway. */
@@ -105,6 +110,7 @@ export async function serve(env: AgentEnv, flags: { station?: boolean; policy?: 
   const { app, controller } = await buildServe(env, NOTES_DEBOUNCE_MS, mode);
   const url = await listenLoopback(app, env.config);
   process.stdout.write(`erasure-agent listening on ${url}${mode.station ? ` (hotswap station, erase policy ${mode.policy}: ${mode.policySource ?? 'default'})` : ''}\n`);
+  if (mode.station && mode.settingsUnreadable) process.stdout.write(`erasure-agent: station: ${mode.settingsUnreadable}: every drive waits for confirmation until a policy is saved again in settings\n`);
   controller.bootUp().catch((error: unknown) => process.stderr.write(`erasure-agent: boot failed: ${(error as Error).message}\n`));
   let stopping = false;
   const stop = () => {

@@ -14,9 +14,12 @@ const seated = (device: string, idPath: string, action: 'add' | 'change' = 'chan
 });
 
 /** Fake ports of a station: the map found or not, presences fed by the test, the guard as the real one answers. */
-function rig(opts: { mapped?: boolean; savePolicy?: (p: ErasePolicy) => Promise<void> } = {}) {
+function rig(opts: { mapped?: boolean; savePolicy?: (p: ErasePolicy) => Promise<void>; holdGuard?: boolean } = {}) {
   let feed: (p: Presence) => void = () => undefined;
   const log: string[] = [];
+  const runs: string[] = [];
+  // With holdGuard, each guard verdict waits for the test to pass it (a pull-out meanwhile).
+  const guards: Array<() => void> = [];
   const ports: StationRuntimePorts = {
     lookupMap: async () => (opts.mapped ? { ok: true, name: 'Front cage', bays: [{ lane: BAY_LANE, label: 'Bay 1', connector: {} }] } : { ok: true }),
     saveMap: async () => ({ ok: true }),
@@ -32,12 +35,18 @@ function rig(opts: { mapped?: boolean; savePolicy?: (p: ErasePolicy) => Promise<
     certificateOf: () => undefined,
     laneOf: async (p) => ({ lane: p.event.properties.ID_PATH ?? '', connector: { transport: 'scsi', controller: '0000:00:03.0' } }),
     probe: async (device) => ({ device, health: 'unknown' }),
-    guard: async (device) => (device === DATA_VOLUME ? { ok: false, reason: `${device} holds the station's data volume (ERASURE-DATA)`, own: true } : { ok: true }),
-    runBay: () => new Promise(() => undefined),
+    guard: async (device) => {
+      if (opts.holdGuard) await new Promise<void>((pass) => guards.push(pass));
+      return device === DATA_VOLUME ? { ok: false, reason: `${device} holds the station's data volume (ERASURE-DATA)`, own: true } : { ok: true };
+    },
+    runBay: (job) => {
+      runs.push(job.device);
+      return new Promise(() => undefined);
+    },
     log: (line) => log.push(line),
     ...(opts.savePolicy ? { savePolicy: opts.savePolicy } : {}),
   };
-  return { ports, log, feed: (p: Presence) => feed(p) };
+  return { ports, log, runs, guards, feed: (p: Presence) => feed(p) };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 10));
@@ -59,6 +68,48 @@ describe('the station controller', () => {
     bays.feed(seated(DATA_VOLUME, 'pci-0000:00:1f.2-ata-1'));
     await settle();
     expect(station.view().unmapped).toEqual([]);
+  });
+
+  it('never starts a drive pulled while the guard looked at it: the pull is not lost, the bay stays empty', async () => {
+    const sut = rig({ mapped: true, holdGuard: true });
+    const station = new StationController(sut.ports, 'auto', () => undefined);
+    await station.start();
+    const drive = seated('/dev/sdb', BAY_LANE, 'add');
+    sut.feed(drive);
+    sut.feed({ devpath: drive.devpath, present: false });
+    await settle();
+    for (const pass of sut.guards.splice(0)) pass();
+    await settle();
+    expect(sut.runs).toEqual([]);
+    expect(station.view().bays.map((b) => b.state)).toEqual(['empty']);
+    expect(station.view().unmapped).toEqual([]);
+    // Seated again, it starts as any insertion (the controller's guard, then the bay's own).
+    sut.feed(drive);
+    for (let round = 0; round < 2; round++) {
+      await settle();
+      for (const pass of sut.guards.splice(0)) pass();
+    }
+    await settle();
+    expect(sut.runs).toEqual(['/dev/sdb']);
+  });
+
+  it('saves two quick policy changes one after the other, the last choice last', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const order: ErasePolicy[] = [];
+    const slow = rig({
+      mapped: true,
+      savePolicy: async (p) => {
+        most = Math.max(most, ++inFlight);
+        await new Promise((r) => setTimeout(r, 20));
+        order.push(p);
+        inFlight--;
+      },
+    });
+    const sut = new StationController(slow.ports, 'auto', () => undefined);
+    await sut.start();
+    await Promise.all([sut.setPolicy('confirm'), sut.setPolicy('auto')]);
+    expect({ most, order, policy: sut.view().policy }).toEqual({ most: 1, order: ['confirm', 'auto'], policy: 'auto' });
   });
 
   it('saves the policy chosen in settings, and keeps it in force for this boot when the save fails', async () => {

@@ -2,6 +2,7 @@ import type { Bay, StationBayView, StationView, WizardAction, WizardView } from 
 import { canCancel, type DriveFacts } from '../station/bay-machine.js';
 import type { Presence } from '../station/debounce.js';
 import { isNvmeMultipathHead, type Lane } from '../station/lanes.js';
+import { createPresenceQueue } from '../station/presence-queue.js';
 import { connectorOf, gridOfMap, mapToSave, wireConnector, type SavedMap } from '../station/map-layout.js';
 import { createStation, type ErasePolicy, type StationPorts } from '../station/station.js';
 import { labelRefusal, nextBayNumber, startWizard, stepWizard, type WizardState } from '../station/wizard.js';
@@ -70,6 +71,10 @@ export class StationController {
   private readonly slotLocatable = new Map<string, boolean>();
   private readonly followed = new Set<string>();
   private readonly loggedStates = new Map<string, string>();
+  /** A device path's presences, one at a time; an insertion whose removal arrives meanwhile is dropped. */
+  private readonly presences = createPresenceQueue();
+  /** The policy saves, one after another in the order chosen: the last choice is the one on disk. */
+  private policySaves: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly ports: StationRuntimePorts,
@@ -127,7 +132,11 @@ export class StationController {
     void this.findLocatableSlots(bays);
     // Drives seated before the map existed (the wizard's own, or ones there at boot) wait for
     // the operator: a change event is how the station says "already seated".
-    for (const [devpath, s] of this.seated) void this.station.presence({ devpath, present: true, event: { action: 'change', devpath, devname: s.device, devtype: 'disk', seqnum: undefined, properties: s.properties } });
+    const station = this.station;
+    for (const [devpath, s] of this.seated) {
+      const seated: Presence = { devpath, present: true, event: { action: 'change', devpath, devname: s.device, devtype: 'disk', seqnum: undefined, properties: s.properties } };
+      void this.presences.run(devpath, false, (current) => station.presence(seated, current)).catch((error: unknown) => this.ports.log?.(`${s.device}: ${(error as Error).message}`));
+    }
   }
 
   /** Passed bays get their certificate followed once; the view reads the number when it arrives. */
@@ -146,7 +155,14 @@ export class StationController {
     this.changed();
   }
 
-  private async onPresence(p: Presence): Promise<void> {
+  /** Queues a settled presence behind its device path's earlier ones (a removal also drops an insertion still being looked at). */
+  private onPresence(p: Presence): Promise<void> {
+    return this.presences.run(p.devpath, !p.present, (current) =>
+      this.handlePresence(p, current).catch((error: unknown) => this.ports.log?.(`${p.devpath}: ${(error as Error).message}`)),
+    );
+  }
+
+  private async handlePresence(p: Presence, current: () => boolean): Promise<void> {
     if (!p.present) {
       const was = this.seated.get(p.devpath);
       if (was) this.ports.log?.(`${was.device} removed`);
@@ -163,21 +179,25 @@ export class StationController {
     const device = p.event.devname ?? p.devpath;
     // Nor is the station's own boot stick or ERASURE-DATA volume: never listed, never offered.
     const verdict = await this.ports.guard(device);
+    // Pulled while the guard looked: its removal, queued behind this, has nothing to undo.
+    if (!current()) return;
     if (!verdict.ok && verdict.own) {
       this.ports.log?.(`${device} is not a bay drive: ${verdict.reason}`);
       return;
     }
     this.ports.log?.(`${device} ${p.event.action === 'add' ? 'inserted' : 'seated'} (${p.event.properties.ID_PATH ?? 'no bus path'})`);
     const lane = await this.ports.laneOf(p);
+    if (!current()) return;
     this.seated.set(p.devpath, { device, properties: p.event.properties, ...(lane ? { lane } : {}) });
     if (lane && !this.locatable.has(lane.lane)) this.locatable.set(lane.lane, await this.ports.canLocate({ device, ...(lane.connector.enclosure ? { enclosure: lane.connector.enclosure } : {}) }).catch(() => false));
+    if (!current()) return;
     if (this.wizard) {
       // The boot medium and anything mounted are never offered as a bay's drive.
       if (lane && verdict.ok) this.stepWizard(p.event.action === 'add' ? { type: 'lane_seen', lane: lane.lane, connector: lane.connector } : { type: 'already_present', lane: lane.lane, connector: lane.connector });
       this.changed();
       return;
     }
-    await this.station?.presence(p);
+    await this.station?.presence(p, current);
     this.changed();
   }
 
@@ -232,11 +252,14 @@ export class StationController {
   /**
    * Settings: the erase policy, in force at once and saved for the next boots. A save that fails
    * (DATA_DIR unwritable) still leaves the choice in force for this boot, and the journal says so.
+   * Saves run one at a time, in order: two quick changes never write the file at once.
    */
   async setPolicy(policy: ErasePolicy): Promise<Outcome> {
     this.policy = policy;
     this.changed();
-    await this.ports.savePolicy?.(policy).catch((error: unknown) => this.ports.log?.(`erase policy ${policy} is in force for this boot but was not saved: ${(error as Error).message}`));
+    const save = this.policySaves.then(() => this.ports.savePolicy?.(policy)).catch((error: unknown) => this.ports.log?.(`erase policy ${policy} is in force for this boot but was not saved: ${(error as Error).message}`));
+    this.policySaves = save;
+    await save;
     return { ok: true };
   }
 
@@ -245,7 +268,9 @@ export class StationController {
   }
 
   cancel(lane: string): Outcome {
-    return this.station?.cancel(lane) ? { ok: true } : { ok: false, reason: 'that bay has nothing to cancel' };
+    if (this.station?.cancel(lane)) return { ok: true };
+    const bay = this.station?.views().find((v) => v.lane === lane)?.bay;
+    return { ok: false, reason: bay?.state === 'erasing' && bay.firmware ? 'a firmware erase runs inside the drive and cannot be stopped: it completes on its own' : 'that bay has nothing to cancel' };
   }
 
   /**

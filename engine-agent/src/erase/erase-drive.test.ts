@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ToolResult } from '../adapters/runner.js';
 import type { SystemView } from '../adapters/system-view.js';
 import { CANCELLED_BY_OPERATOR, eraseDrive, REMOVED_DURING_ERASE, type EraseDeps } from './erase-drive.js';
 
@@ -54,5 +55,78 @@ describe('erasing a drive whose bay work was stopped', () => {
     const sut = await eraseDrive(request, deps());
     expect(sut).toMatchObject({ ok: false, refused: true, failureCode: 'not_selected' });
     expect(sut.verification).toMatch(/^refused: /);
+  });
+});
+
+/**
+ * A machine where /dev/sdq is a plain whole disk the guard lets through (8:16, nothing mounted or
+ * held) and whose kernel disk sequence number is `diskseq`: a new disk under the same name gets a new one.
+ */
+function seatedDisk(diskseq: string) {
+  const files: Record<string, string> = { '/sys/class/block/sdq/dev': '8:16\n', '/sys/class/block/sdq/diskseq': `${diskseq}\n` };
+  const links: Record<string, string> = { '/dev/sdq': '/dev/sdq', '/sys/dev/block/8:16': '/sys/devices/pci0000:00/0000:00:17.0/ata3/host2/target2:0:0/2:0:0:0/block/sdq' };
+  const sys: SystemView = {
+    listDir: async () => [],
+    readText: async (p) => files[p],
+    realPath: async (p) => links[p],
+    deviceNumber: async (p) => (p === '/dev/sdq' ? '8:16' : undefined),
+  };
+  return sys;
+}
+
+const ran = (exitCode = 0): ToolResult => ({ exitCode, stdout: '', stderr: '', timedOut: false, outputTruncated: false, durationMs: 1 });
+const BOUND = { device: '/dev/sdq', devT: '8:16', diskseq: '42' };
+
+describe('erasing a station bay\'s drive, bound to the disk its bay probed', () => {
+  it.each(['overwrite', 'scsi-sanitize-crypto'] as const)('%s: stops as "removed during erase", writing nothing, once /dev/sdq names another disk', async (method) => {
+    const commands: string[] = [];
+    const sut = await eraseDrive(
+      { device: '/dev/sdq', method, selected: ['/dev/sdq'] },
+      { run: async (tool) => (commands.push(tool), ran()), sleep: async () => undefined, sys: seatedDisk('43'), now: () => new Date('2026-01-01T00:00:00Z'), signal: new AbortController().signal, boundTo: BOUND },
+    );
+    expect(sut).toMatchObject({ ok: false, refused: true, failureCode: 'removed', commands: [], verification: 'removed during erase: /dev/sdq is another disk now (diskseq 43, was 42); nothing was written' });
+    expect(commands).toEqual([]);
+  });
+
+  it('goes ahead with the disk it was bound to', async () => {
+    const sut = await eraseDrive(
+      { device: '/dev/sdq', method: 'scsi-sanitize-crypto', selected: ['/dev/sdq'] },
+      { run: async () => ran(), sleep: async () => undefined, sys: seatedDisk('42'), now: () => new Date('2026-01-01T00:00:00Z'), boundTo: BOUND },
+    );
+    expect(sut).toMatchObject({ ok: true, commands: ['sg_sanitize --crypto --quick /dev/sdq'] });
+  });
+});
+
+describe('a firmware erase and the operator\'s cancel', () => {
+  /** sg_sanitize runs; `during` is what happens to the bay while it does (the drive carries the sanitize out either way). */
+  const sanitizeWith = async (during: (c: AbortController) => void, exitCode = 0) => {
+    const stop = new AbortController();
+    return eraseDrive(
+      { device: '/dev/sdq', method: 'scsi-sanitize-crypto', selected: ['/dev/sdq'] },
+      {
+        run: async () => (during(stop), ran(exitCode)),
+        sleep: async () => undefined,
+        sys: seatedDisk('42'),
+        now: () => new Date('2026-01-01T00:00:00Z'),
+        signal: stop.signal,
+      },
+    );
+  };
+
+  it('reports a sanitize that completed after a cancel as completed: it cannot be stopped, the drive was purged', async () => {
+    const sut = await sanitizeWith((c) => c.abort(CANCELLED_BY_OPERATOR));
+    expect(sut).toMatchObject({ ok: true, refused: false, commands: ['sg_sanitize --crypto --quick /dev/sdq'] });
+    expect(sut.failureCode).toBeUndefined();
+    expect(sut.verification).toBe('SCSI Sanitize, Cryptographic Erase: SCSI SANITIZE (crypto) completed; cancelled by the operator after the firmware erase had started, which cannot be stopped');
+  });
+
+  it('reports a sanitize that failed after a cancel as the failure it was, not as cancelled', async () => {
+    const sut = await sanitizeWith((c) => c.abort(CANCELLED_BY_OPERATOR), 1);
+    expect(sut).toMatchObject({ ok: false, failureCode: 'erase_failed' });
+  });
+
+  it('still fails a drive pulled while its sanitize ran as "removed during erase"', async () => {
+    const sut = await sanitizeWith((c) => c.abort(REMOVED_DURING_ERASE));
+    expect(sut).toMatchObject({ ok: false, failureCode: 'removed' });
   });
 });

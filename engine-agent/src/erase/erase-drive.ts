@@ -1,10 +1,11 @@
-import type { SystemView } from '../adapters/system-view.js';
+import { splitDevT, type SystemView } from '../adapters/system-view.js';
 import { METHOD_INFO, type EraseMethod } from '../drives/erase-methods.js';
 import type { ErasePrecondition } from '../drives/plan-erase.js';
+import { driveChanged, type DriveIdentity } from '../probes/drive-identity.js';
 import { guardTarget } from '../safety/guard.js';
 import { ataSanitize, ataSecureErase, restoreHpa } from './ata.js';
 import type { DriverDeps, DriverResult } from './driver-kit.js';
-import { openMedium, MediumOpenError } from './medium.js';
+import { openMedium, MediumOpenError, type Medium } from './medium.js';
 import { DEFAULT_FIRMWARE_TIMING, nvmeFormat, nvmeSanitize, type FirmwareTiming } from './nvme.js';
 import { overwriteAndVerify, type OverwriteScheme } from './overwrite-verify.js';
 import type { IoTuning, ProgressSink } from './progress.js';
@@ -36,6 +37,21 @@ export interface EraseDeps extends DriverDeps {
    * abort reason becomes the failure's code and text.
    */
   readonly signal?: AbortSignal;
+  /**
+   * A station bay's drive as the bay probed it. Right before the first write (the HPA restore,
+   * the firmware command, the overwrite's open device) the node is read again; gone or another
+   * disk, the erase stops as `removed`, having written nothing.
+   */
+  readonly boundTo?: DriveIdentity;
+}
+
+/** The device node no longer names the disk the bay probed (the erase's own pull-out check). */
+export class DriveReplacedError extends Error {
+  readonly code = 'removed';
+  constructor(readonly why: string) {
+    super(why);
+    this.name = 'DriveReplacedError';
+  }
 }
 
 /** What happened to one drive, with everything the wipe result and certificate need. */
@@ -125,6 +141,14 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
   }
   const commands: string[] = [];
   const timing = deps.firmwareTiming ?? DEFAULT_FIRMWARE_TIMING;
+  // A station bay's drive is pulled, and its name given to the next disk seated (maybe in another
+  // bay), in the time the guard and the check-in take: it must still be the drive its bay probed.
+  const boundTo = req.simulated ? undefined : deps.boundTo;
+  const replaced = (why: string) =>
+    end({ ok: false, refused: commands.length === 0, failureCode: 'removed', passes: null, verification: `${REMOVED_DURING_ERASE}: ${why}; ${commands.length === 0 ? 'nothing was written' : 'stopped before the erase command'}`, commands: [...commands] });
+  const changed = async () => (boundTo ? driveChanged(deps.sys, boundTo) : undefined);
+  const before = await changed();
+  if (before) return replaced(before);
   if (req.preconditions?.includes('restore-hpa')) {
     const hpa = await restoreHpa(deps, req.device, timing);
     commands.push(...hpa.commands);
@@ -132,10 +156,12 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
   }
   if (req.method === 'overwrite') {
     try {
-      const r = await overwriteAndVerify(req.device, req.overwrite ?? 'zero', { onProgress: deps.onProgress, tuning: deps.tuning, ...(deps.signal ? { signal: deps.signal } : {}) });
+      const beforeWrite = boundTo ? { beforeWrite: (medium: Medium) => checkOpened(deps.sys, boundTo, medium) } : {};
+      const r = await overwriteAndVerify(req.device, req.overwrite ?? 'zero', { onProgress: deps.onProgress, tuning: deps.tuning, ...(deps.signal ? { signal: deps.signal } : {}), ...beforeWrite });
       if (deps.signal?.aborted) return stopped([...commands, METHOD_INFO.overwrite.command]);
       return end({ ok: r.verified, refused: false, ...(r.verified ? {} : { failureCode: 'not_verified' }), passes: r.passes, verificationHash: r.sha256, verification: r.summary, commands: [...commands, METHOD_INFO.overwrite.command], bytesWritten: r.bytesWritten });
     } catch (error) {
+      if (error instanceof DriveReplacedError) return replaced(error.why);
       if (deps.signal?.aborted) return stopped([...commands, METHOD_INFO.overwrite.command]);
       // A drive pulled out of its bay fails its writes before udev has told anyone it left.
       if (await vanished(deps, req.device)) {
@@ -146,12 +172,20 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
       return end({ ok: false, refused: busy, failureCode: busy ? 'in_use' : 'io_error', passes: null, verification: `overwrite failed: ${(error as Error).message}`, commands });
     }
   }
+  // The HPA restore took its time: the same two checks again, right before the firmware command.
+  if (deps.signal?.aborted) return stopped(commands);
+  const late = commands.length > 0 ? await changed() : undefined;
+  if (late) return replaced(late);
   const result = await firmwareErase(deps, req.device, req.method, timing);
   commands.push(...result.commands);
-  // A firmware erase runs inside the drive and cannot be stopped; a drive pulled meanwhile still failed.
-  if (deps.signal?.aborted) return stopped(commands);
-  if (!result.ok) return end({ ok: false, refused: false, failureCode: result.code, passes: null, verification: result.reason, commands });
-  return end({ ok: true, refused: false, passes: null, verification: `${METHOD_INFO[req.method].technique}: ${result.detail}`, commands, ...(await sampleHash(req.device)) });
+  // A firmware erase runs inside the drive and cannot be stopped: a cancel that came once its
+  // command was out changed nothing, so the drive's own outcome is reported (a purged drive is
+  // never reported as cancelled). A drive pulled meanwhile still failed.
+  const cancelledLate = deps.signal?.aborted === true && stopCodeOf(deps.signal.reason) === 'cancelled';
+  if (deps.signal?.aborted && !cancelledLate) return stopped(commands);
+  const tooLate = cancelledLate ? `; ${CANCELLED_BY_OPERATOR} after the firmware erase had started, which cannot be stopped` : '';
+  if (!result.ok) return end({ ok: false, refused: false, failureCode: result.code, passes: null, verification: `${result.reason}${tooLate}`, commands });
+  return end({ ok: true, refused: false, passes: null, verification: `${METHOD_INFO[req.method].technique}: ${result.detail}${tooLate}`, commands, ...(await sampleHash(req.device)) });
 }
 
 /** The reason a drive that left mid-erase is reported with. */
@@ -168,6 +202,18 @@ function stopCodeOf(reason: unknown): 'removed' | 'cancelled' | 'aborted' {
   if (reason === REMOVED_DURING_ERASE) return 'removed';
   if (reason === CANCELLED_BY_OPERATOR) return 'cancelled';
   return 'aborted';
+}
+
+/**
+ * The overwrite's own check, on the device it opened (O_EXCL) and before its first write: the
+ * open file's dev_t is the bound one and the node still names that disk. Checked after the open,
+ * so no swap can slip in between the check and the open.
+ */
+async function checkOpened(sys: SystemView, bound: DriveIdentity, medium: Medium): Promise<void> {
+  if (medium.kind !== 'block') return;
+  const opened = splitDevT((await medium.handle.stat({ bigint: true })).rdev);
+  const why = opened !== bound.devT ? `${bound.device} opened device ${opened}, not ${bound.devT}` : await driveChanged(sys, bound);
+  if (why) throw new DriveReplacedError(why);
 }
 
 /** True when the device node went away within a couple of seconds of an I/O error: the drive was pulled. */

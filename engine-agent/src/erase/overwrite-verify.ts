@@ -1,4 +1,4 @@
-import { openMedium } from './medium.js';
+import { openMedium, type Medium } from './medium.js';
 import { writePass } from './overwrite.js';
 import { patternLabel, prngPattern, ZERO, type Pattern } from './pattern.js';
 import type { IoTuning, ProgressSink } from './progress.js';
@@ -22,15 +22,17 @@ const patternsOf = (scheme: OverwriteScheme): Pattern[] =>
 /**
  * NIST Clear by overwrite: every pass over the whole medium, then a full read-back of the last
  * pass compared against the regenerated pattern and hashed. The device stays open O_EXCL for the
- * whole run so nothing can mount it half-way.
+ * whole run so nothing can mount it half-way. `beforeWrite` sees the opened medium before the
+ * first byte is written and stops the run by throwing (a station checks it is still its drive).
  */
 export async function overwriteAndVerify(
   path: string,
   scheme: OverwriteScheme,
-  options: { onProgress?: ProgressSink | undefined; tuning?: Partial<IoTuning> | undefined; signal?: AbortSignal } = {},
+  options: { onProgress?: ProgressSink | undefined; tuning?: Partial<IoTuning> | undefined; signal?: AbortSignal; beforeWrite?: (medium: Medium) => Promise<void> } = {},
 ): Promise<OverwriteResult> {
   const medium = await openMedium(path);
   try {
+    await options.beforeWrite?.(medium);
     const patterns = patternsOf(scheme);
     let written = 0;
     for (const [index, pattern] of patterns.entries()) {

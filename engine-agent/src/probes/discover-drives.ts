@@ -75,13 +75,23 @@ export async function discoverDrives(run: Runner, policy: ErasePolicy = {}): Pro
 /**
  * One drive, found and planned as `discoverDrives` would find and plan it, without listing or
  * probing any other (a station bay's drive, while the other bays erase): `lsblk` of that device
- * only, then its own smartctl/nvme/hdparm calls. A device lsblk does not call a disk (a loop
- * device, or one lsblk cannot read) is probed with every tool, as a device named by the operator.
- * The result carries `device` as given. Selection only: the safety guard still runs before the erase.
+ * only, then its own smartctl/nvme/hdparm calls. A device lsblk lists but does not call a disk (a
+ * loop device) is probed with every tool, as a device named by the operator. A device lsblk does
+ * not list at all is refused: its node is gone (the drive was pulled, its name may soon be another
+ * disk's) or it is no block device. The result carries `device` as given. Selection only: the
+ * safety guard still runs before the erase.
  */
-export async function discoverDrive(run: Runner, device: string, policy: ErasePolicy = {}): Promise<DiscoveredDrive> {
+export async function discoverDrive(run: Runner, device: string, policy: ErasePolicy = {}): Promise<DiscoveredDrive | NotListed> {
   const own = (await lsblkTree(run, ['-J', '-b', '-O', device]))?.[0];
-  if (own?.type === 'disk') return { ...(await discoverDisk(run, own, policy)), device };
+  if (!own) return { listed: false, device, reason: `${device} is not listed by lsblk (gone, or not a block device): not erased` };
+  if (own.type === 'disk') return { ...(await discoverDisk(run, own, policy)), device };
   const capabilities = buildCapabilities(await probeDrive(run, device, own));
   return { device, internal: false, capabilities, plan: planErase(capabilities, policy) };
+}
+
+/** What `discoverDrive` answers for a device lsblk does not list. */
+export interface NotListed {
+  readonly listed: false;
+  readonly device: string;
+  readonly reason: string;
 }

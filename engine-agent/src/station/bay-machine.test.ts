@@ -9,6 +9,7 @@ const detected = run([{ type: 'inserted', drive }]);
 const checkingIn = run([{ type: 'auto_start' }], detected);
 const erasing = run([{ type: 'checkin_allowed', jobId: 'job-1' }], checkingIn);
 const verifying = run([{ type: 'verify_started' }], erasing);
+const sanitizing = run([{ type: 'checkin_allowed', jobId: 'job-2', firmware: true }], checkingIn);
 const passed = run([{ type: 'erase_passed' }], verifying);
 
 describe('a bay of the hotswap station', () => {
@@ -68,6 +69,12 @@ describe('a bay of the hotswap station', () => {
     expect(stepBay(verifying, { type: 'cancelled' })).toMatchObject({ state: 'failed', reason: 'cancelled by the operator' });
   });
 
+  it('cannot be cancelled while a firmware erase runs: the drive carries it out whatever the station does', () => {
+    expect(sanitizing).toEqual({ state: 'erasing', drive, jobId: 'job-2', firmware: true });
+    expect(stepBay(sanitizing, { type: 'cancelled' })).toBe(sanitizing);
+    expect(stepBay(sanitizing, { type: 'erase_passed' })).toEqual({ state: 'passed', drive, jobId: 'job-2' });
+  });
+
   it('can be cancelled while checking in, failing with the operator\'s reason and the drive untouched', () => {
     expect(stepBay(checkingIn, { type: 'cancelled' })).toEqual({ state: 'failed', drive, reason: CANCELLED_BY_OPERATOR, untouched: true });
   });
@@ -78,6 +85,7 @@ describe('a bay of the hotswap station', () => {
     ['waiting for confirmation', run([{ type: 'await_confirmation' }], detected), true],
     ['checking in', checkingIn, true],
     ['erasing', erasing, true],
+    ['erasing by firmware (sanitize, secure erase, format)', sanitizing, false],
     ['verifying', verifying, true],
     ['passed', passed, false],
     ['pulled', stepBay(erasing, { type: 'removed' }), false],

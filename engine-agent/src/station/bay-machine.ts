@@ -1,6 +1,10 @@
+import type { DriveIdentity } from '../probes/drive-identity.js';
+
 /** What the station knows of a drive once it is seated. */
 export interface DriveFacts {
   readonly device: string;
+  /** The disk behind `device` when it was probed (dev_t, diskseq, serial): the bay's work is bound to it. */
+  readonly identity?: DriveIdentity;
   readonly model?: string;
   readonly serial?: string;
   readonly sizeBytes?: number;
@@ -25,7 +29,8 @@ export type BayState =
   | { readonly state: 'detected'; readonly drive: DriveFacts }
   | { readonly state: 'awaiting_confirmation'; readonly drive: DriveFacts }
   | { readonly state: 'checking_in'; readonly drive: DriveFacts }
-  | { readonly state: 'erasing'; readonly drive: DriveFacts; readonly jobId: string; readonly progress?: EraseProgressFacts }
+  /** `firmware`: the erase runs inside the drive (sanitize, secure erase, format) and cannot be stopped. */
+  | { readonly state: 'erasing'; readonly drive: DriveFacts; readonly jobId: string; readonly firmware?: boolean; readonly progress?: EraseProgressFacts }
   | { readonly state: 'verifying'; readonly drive: DriveFacts; readonly jobId: string; readonly percent?: number }
   | { readonly state: 'passed'; readonly drive: DriveFacts; readonly jobId: string; readonly certificateNumber?: string }
   | { readonly state: 'failed'; readonly drive: DriveFacts; readonly reason: string; readonly jobId?: string; readonly untouched: boolean }
@@ -42,7 +47,8 @@ export type BayEvent =
   | { readonly type: 'confirm' }
   /** Policy: auto-start on insert; the station sends it right after `inserted`. */
   | { readonly type: 'auto_start' }
-  | { readonly type: 'checkin_allowed'; readonly jobId: string }
+  /** `firmware`: the planned erase is a firmware one (see the `erasing` state). */
+  | { readonly type: 'checkin_allowed'; readonly jobId: string; readonly firmware?: boolean }
   | { readonly type: 'checkin_denied'; readonly reason: string }
   | { readonly type: 'progress'; readonly progress: EraseProgressFacts }
   | { readonly type: 'verify_started' }
@@ -64,9 +70,13 @@ export const EMPTY_BAY: BayState = { state: 'empty' };
 export { CANCELLED_BY_OPERATOR, REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
 import { CANCELLED_BY_OPERATOR, REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
 
-/** States whose work the operator can cancel: waiting for them, checking in, erasing, verifying. */
+/**
+ * States whose work the operator can cancel: waiting for them, checking in, erasing, verifying.
+ * Not a firmware erase: the drive carries it out whatever the station does, and it completes.
+ */
 export function canCancel(s: BayState): boolean {
-  return s.state === 'awaiting_confirmation' || s.state === 'checking_in' || s.state === 'erasing' || s.state === 'verifying';
+  if (s.state === 'erasing') return s.firmware !== true;
+  return s.state === 'awaiting_confirmation' || s.state === 'checking_in' || s.state === 'verifying';
 }
 
 /**
@@ -104,7 +114,7 @@ export function stepBay(s: BayState, e: BayEvent): BayState {
       if (e.type === 'cancelled') return { state: 'detected', drive: s.drive };
       return s;
     case 'checking_in':
-      if (e.type === 'checkin_allowed') return { state: 'erasing', drive: s.drive, jobId: e.jobId };
+      if (e.type === 'checkin_allowed') return { state: 'erasing', drive: s.drive, jobId: e.jobId, ...(e.firmware ? { firmware: true } : {}) };
       // A denial (quota, revoked, inactive account, unreachable) leaves the drive untouched.
       if (e.type === 'checkin_denied') return { state: 'failed', drive: s.drive, reason: e.reason, untouched: true };
       // The erase checks its abort before it touches the drive: a cancel here writes nothing. A
@@ -116,7 +126,7 @@ export function stepBay(s: BayState, e: BayEvent): BayState {
       if (e.type === 'verify_started') return { state: 'verifying', drive: s.drive, jobId: s.jobId };
       if (e.type === 'erase_passed') return { state: 'passed', drive: s.drive, jobId: s.jobId };
       if (e.type === 'erase_failed') return { state: 'failed', drive: s.drive, jobId: s.jobId, reason: e.reason, untouched: false };
-      if (e.type === 'cancelled') return { state: 'failed', drive: s.drive, jobId: s.jobId, reason: CANCELLED_BY_OPERATOR, untouched: false };
+      if (e.type === 'cancelled' && canCancel(s)) return { state: 'failed', drive: s.drive, jobId: s.jobId, reason: CANCELLED_BY_OPERATOR, untouched: false };
       return s;
     case 'verifying':
       if (e.type === 'verify_progress') return { ...s, percent: e.percent };

@@ -14,19 +14,22 @@ const present = (n: number, lane = `lane-${n}`): Extract<Presence, { present: tr
 const absent = (n: number): Presence => ({ devpath: `/devices/x/block/sd${'abcdefgh'[n]}`, present: false });
 
 /** Fake ports: each bay run waits until the test finishes it, so bays overlap as on a real station. */
-function rig(opts: { refuse?: string; holdGuard?: boolean } = {}) {
-  const runs: Array<{ device: string; bay: { bay: string; chassis?: string }; signal: AbortSignal; emit: (e: BayEvent) => void; finish: () => void }> = [];
+function rig(opts: { refuse?: string; holdGuard?: boolean; holdLane?: boolean; holdProbe?: boolean } = {}) {
+  const runs: Array<{ device: string; identity: unknown; bay: { bay: string; chassis?: string }; signal: AbortSignal; emit: (e: BayEvent) => void; finish: () => void }> = [];
   // With holdGuard, each guard verdict waits for the test to pass it (a pull-out or a cancel meanwhile).
   const guards: Array<() => void> = [];
+  // With holdLane or holdProbe, the lane lookup or the probe waits for the test likewise.
+  const held: Array<() => void> = [];
+  const hold = <T>(on: boolean | undefined, value: T): Promise<T> => (on ? new Promise((pass) => held.push(() => pass(value))) : Promise.resolve(value));
   const verdict = (device: string) => (opts.refuse && device === opts.refuse ? { ok: false as const, reason: `${device} is mounted at /mnt` } : { ok: true as const });
   const ports: StationPorts = {
-    laneOf: async (p) => ({ lane: p.event.properties.ID_PATH ?? '', connector: { transport: 'sata', controller: '0000:00:1f.2' } }),
-    probe: async (device) => ({ device, model: 'ST2000DM008', serial: `SN-${device.slice(-1)}`, sizeBytes: 2e12, health: 'passed' }),
+    laneOf: (p) => hold(opts.holdLane, { lane: p.event.properties.ID_PATH ?? '', connector: { transport: 'sata', controller: '0000:00:1f.2' } }),
+    probe: (device) => hold(opts.holdProbe, { device, identity: { device, devT: '8:16', diskseq: '42' }, model: 'ST2000DM008', serial: `SN-${device.slice(-1)}`, sizeBytes: 2e12, health: 'passed' as const }),
     guard: (device) => (opts.holdGuard ? new Promise((pass) => guards.push(() => pass(verdict(device)))) : Promise.resolve(verdict(device))),
     runBay: (job) => new Promise<void>((finish) => runs.push({ ...job, finish })),
     changed: () => undefined,
   };
-  return { ports, runs, guards };
+  return { ports, runs, guards, held };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
@@ -39,6 +42,46 @@ describe('the hotswap station', () => {
     await settle();
     expect(runs.map((r) => [r.device, r.bay])).toEqual([['/dev/sdb', { bay: 'Bay 1', chassis: 'Front cage' }]]);
     expect(station.views()[0]?.bay.state).toBe('checking_in');
+  });
+
+  it('binds the bay\'s work to the disk its probe found (dev_t, diskseq): the run gets that identity', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, () => 'auto');
+    await station.presence(present(1));
+    await settle();
+    expect(runs[0]?.identity).toEqual({ device: '/dev/sdb', devT: '8:16', diskseq: '42' });
+  });
+
+  it.each([
+    ['resolves its lane', { holdLane: true }],
+    ['probes it', { holdProbe: true }],
+  ])('drops a drive pulled while the station %s: the pull is not lost, the bay stays empty, nothing starts', async (_while, hold) => {
+    const { ports, runs, held } = rig(hold);
+    const station = createStation(MAP, ports, () => 'auto');
+    const inserted = station.presence(present(1));
+    const pulled = station.presence(absent(1));
+    for (const pass of held.splice(0)) pass();
+    await Promise.all([inserted, pulled]);
+    await settle();
+    expect(runs).toHaveLength(0);
+    expect(station.views()[0]?.bay).toEqual({ state: 'empty' });
+    // Seated again: a new insertion, taken as usual.
+    const again = station.presence(present(1));
+    await settle();
+    for (const pass of held.splice(0)) pass();
+    await again;
+    await settle();
+    expect(runs).toHaveLength(1);
+    expect(station.views()[0]?.bay.state).toBe('checking_in');
+  });
+
+  it('drops an insertion its caller no longer stands behind (the controller saw the pull first)', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, () => 'auto');
+    await station.presence(present(1), () => false);
+    await settle();
+    expect(runs).toHaveLength(0);
+    expect(station.views()[0]?.bay).toEqual({ state: 'empty' });
   });
 
   it('runs each bay through check-in, erase and verify to a pass', async () => {
@@ -186,6 +229,18 @@ describe('the hotswap station', () => {
     runs[0]!.emit({ type: 'checkin_allowed', jobId: 'job-1' });
     runs[0]!.emit({ type: 'erase_passed' });
     expect(station.cancel('lane-1')).toBe(false);
+  });
+
+  it('has nothing to cancel while a bay erases by firmware: its run goes on to the drive\'s own outcome', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, () => 'auto');
+    await station.presence(present(1));
+    await settle();
+    runs[0]!.emit({ type: 'checkin_allowed', jobId: 'job-1', firmware: true });
+    expect(station.cancel('lane-1')).toBe(false);
+    expect(runs[0]!.signal.aborted).toBe(false);
+    runs[0]!.emit({ type: 'erase_passed' });
+    expect(station.views()[0]?.bay).toMatchObject({ state: 'passed', jobId: 'job-1' });
   });
 
   it('cancels one bay on its own', async () => {

@@ -1,7 +1,9 @@
 import type { StationBay } from '@erasure/shared';
 import { CANCELLED_BY_OPERATOR, canCancel, EMPTY_BAY, REMOVED_DURING_ERASE, stepBay, type BayEvent, type BayState, type DriveFacts } from './bay-machine.js';
 import type { Presence } from './debounce.js';
+import type { DriveIdentity } from '../probes/drive-identity.js';
 import type { Lane } from './lanes.js';
+import { createPresenceQueue } from './presence-queue.js';
 
 /** Erase policy of a station: start every mapped drive on insert, or wait for the operator per drive. */
 export type ErasePolicy = 'auto' | 'confirm';
@@ -24,8 +26,12 @@ export interface StationPorts {
    * refused; `own` marks the station's own media (boot medium, data volume), which it never lists.
    */
   guard(device: string): Promise<{ ok: true } | { ok: false; reason: string; own?: boolean }>;
-  /** One bay's check-in, erase and result, reporting back as bay events; ends when the bay's work is over. */
-  runBay(job: { device: string; bay: StationBay; signal: AbortSignal; emit: (e: BayEvent) => void }): Promise<void>;
+  /**
+   * One bay's check-in, erase and result, reporting back as bay events; ends when the bay's work
+   * is over. `identity` is the disk the probe found behind `device` (undefined: it was gone by
+   * then): the work stops, writing nothing, once the node no longer names that disk.
+   */
+  runBay(job: { device: string; identity: DriveIdentity | undefined; bay: StationBay; signal: AbortSignal; emit: (e: BayEvent) => void }): Promise<void>;
   changed(): void;
 }
 
@@ -47,6 +53,7 @@ export function createStation(map: StationMap, ports: StationPorts, policy: () =
   const laneOfPath = new Map<string, string>();
   const running = new Map<string, AbortController>();
   const unmapped = new Map<string, string>();
+  const queue = createPresenceQueue();
 
   const apply = (lane: string, e: BayEvent) => {
     const before = bays.get(lane) ?? EMPTY_BAY;
@@ -74,6 +81,7 @@ export function createStation(map: StationMap, ports: StationPorts, policy: () =
       }
       await ports.runBay({
         device: bay.drive.device,
+        identity: bay.drive.identity,
         bay: { bay: labels.get(lane) ?? lane, chassis: map.name },
         signal: abort.signal,
         // Events from a bay whose drive was pulled are late: the bay has moved on without them.
@@ -98,34 +106,47 @@ export function createStation(map: StationMap, ports: StationPorts, policy: () =
     unmapped(): string[] {
       return [...unmapped.values()];
     },
-    async presence(p: Presence): Promise<void> {
-      if (!p.present) {
-        unmapped.delete(p.devpath);
-        const lane = laneOfPath.get(p.devpath);
-        if (!lane) return;
-        laneOfPath.delete(p.devpath);
-        running.get(lane)?.abort(REMOVED_DURING_ERASE);
-        apply(lane, { type: 'removed' });
-        return;
-      }
-      const lane = await ports.laneOf(p);
-      const device = p.event.devname ?? p.devpath;
-      if (!lane || !labels.has(lane.lane)) {
-        unmapped.set(p.devpath, device);
-        ports.changed();
-        return;
-      }
-      laneOfPath.set(p.devpath, lane.lane);
-      apply(lane.lane, { type: 'inserted', drive: await ports.probe(device) });
-      void ports.health?.(device).then(
-        (health) => apply(lane.lane, { type: 'health', device, health }),
-        () => undefined,
-      );
-      // A drive first seen through a change event was already seated when the station started
-      // (its start-up trigger): nobody inserted it for this station, so it waits for the operator.
-      const inserted = p.event.action === 'add';
-      apply(lane.lane, inserted && policy() === 'auto' ? { type: 'auto_start' } : { type: 'await_confirmation' });
-      void start(lane.lane);
+    /**
+     * A settled presence. A path's presences are handled one at a time, in order; an insertion
+     * still resolving its lane or probing when its removal arrives is dropped (`current`: also
+     * the caller's own view, when it awaited things of its own before passing the presence on).
+     */
+    presence(p: Presence, stillCurrent: () => boolean = () => true): Promise<void> {
+      return queue.run(p.devpath, !p.present, async (queued) => {
+        const current = () => queued() && stillCurrent();
+        if (!p.present) {
+          unmapped.delete(p.devpath);
+          const lane = laneOfPath.get(p.devpath);
+          if (!lane) return;
+          laneOfPath.delete(p.devpath);
+          running.get(lane)?.abort(REMOVED_DURING_ERASE);
+          apply(lane, { type: 'removed' });
+          return;
+        }
+        if (!current()) return;
+        const lane = await ports.laneOf(p);
+        if (!current()) return;
+        const device = p.event.devname ?? p.devpath;
+        if (!lane || !labels.has(lane.lane)) {
+          unmapped.set(p.devpath, device);
+          ports.changed();
+          return;
+        }
+        const drive = await ports.probe(device);
+        // Pulled while probed: its removal is queued behind this and finds nothing to undo.
+        if (!current()) return;
+        laneOfPath.set(p.devpath, lane.lane);
+        apply(lane.lane, { type: 'inserted', drive });
+        void ports.health?.(device).then(
+          (health) => apply(lane.lane, { type: 'health', device, health }),
+          () => undefined,
+        );
+        // A drive first seen through a change event was already seated when the station started
+        // (its start-up trigger): nobody inserted it for this station, so it waits for the operator.
+        const inserted = p.event.action === 'add';
+        apply(lane.lane, inserted && policy() === 'auto' ? { type: 'auto_start' } : { type: 'await_confirmation' });
+        void start(lane.lane);
+      });
     },
     confirm(lane: string): boolean {
       if (bays.get(lane)?.state !== 'awaiting_confirmation') return false;

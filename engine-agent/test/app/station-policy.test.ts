@@ -60,11 +60,12 @@ describe('the station erase policy across reboots', () => {
     expect(await serveMode(bootedWith('boot=live'), { station: true })).toMatchObject({ policy: 'confirm', policySource: 'saved in settings' });
   });
 
-  it('treats an unreadable settings file as nothing saved, never as a policy', async () => {
+  it('treats an unreadable settings file as confirm (fail closed), whatever the boot option says', async () => {
     mkdirSync(join(dir, 'data'), { recursive: true });
     writeFileSync(join(dir, 'data', 'station-settings.json'), '{"policy":"yolo"');
-    expect(await serveMode(bootedWith('boot=live erasure.station_policy=confirm'), { station: true })).toMatchObject({ policy: 'confirm', policySource: 'boot option' });
+    expect(await serveMode(bootedWith('boot=live erasure.station_policy=auto'), { station: true })).toMatchObject({ policy: 'confirm', policySource: 'unreadable settings file', settingsUnreadable: 'station-settings.json is not valid JSON' });
     writeFileSync(join(dir, 'data', 'station-settings.json'), '{"policy":"yolo"}');
-    expect(await serveMode(bootedWith('boot=live'), { station: true })).toMatchObject({ policy: 'auto', policySource: 'default' });
+    expect(await serveMode(bootedWith('boot=live'), { station: true })).toMatchObject({ policy: 'confirm', policySource: 'unreadable settings file' });
+    expect(await serveMode(bootedWith('boot=live'), { station: true, policy: 'auto' })).toMatchObject({ policy: 'confirm', policySource: 'unreadable settings file' });
   });
 });

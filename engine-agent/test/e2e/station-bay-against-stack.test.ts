@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runErase, type AgentEnv } from '../../src/agent.js';
 import { planErase } from '../../src/drives/plan-erase.js';
 import { buildCapabilities } from '../../src/drives/capabilities.js';
+import { readDriveIdentity } from '../../src/probes/drive-identity.js';
 import { guardTarget } from '../../src/safety/guard.js';
 import { createStation } from '../../src/station/station.js';
 import { stationBayRunner } from '../../src/adapters/station-bay-runner.js';
@@ -69,7 +70,8 @@ describe.skipIf(Boolean(loopSkipReason))('a hotswap station bay against a real c
       {
         // Loop devices have no bus path: the test maps them to lanes as a dock's ports would be.
         laneOf: async (p) => ({ lane: lanes.get(p.event.devname ?? '') ?? 'none', connector: { transport: 'usb', controller: 'test' } }),
-        probe: async (device) => ({ device, sizeBytes: 4 * MiB, health: 'unknown' }),
+        // The identity binds each bay's work to its loop device as probed, as the real probe does.
+        probe: async (device) => ({ device, sizeBytes: 4 * MiB, health: 'unknown', identity: await readDriveIdentity(env.sys, device) }),
         guard: async (device) => {
           const v = await guardTarget(env.sys, device, [device]);
           return v.ok ? { ok: true } : { ok: false, reason: v.reason };

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,11 +9,15 @@ import { createRunner, type Runner } from '../../src/adapters/runner.js';
 import { selectInserted, stationBayRunner } from '../../src/adapters/station-bay-runner.js';
 import { nodeSystemView } from '../../src/adapters/system-view.js';
 import { loadConfig } from '../../src/config.js';
+import { buildCapabilities } from '../../src/drives/capabilities.js';
+import { planErase } from '../../src/drives/plan-erase.js';
+import { eraseDrive } from '../../src/erase/erase-drive.js';
+import { readDriveIdentity } from '../../src/probes/drive-identity.js';
 import { CANCELLED_BY_OPERATOR, REMOVED_DURING_ERASE, type BayEvent } from '../../src/station/bay-machine.js';
 import { DEFAULT_LIMITS } from '../../src/session/types.js';
 import { startFakeGateway } from '../support/fake-gateway.js';
 import { FIXTURES_SKIP_NOTE, fixtureText, fixturesPresent } from '../support/fixtures.js';
-import { loopSkipReason, loopWith, makeWorkDir, removeDir } from '../support/loop.js';
+import { detachLoop, loopSkipReason, loopWith, makeWorkDir, removeDir } from '../support/loop.js';
 
 const MiB = 1024 * 1024;
 const BOOT = { account: 'Station Refurb', recordId: 'CW-20261125-010000' };
@@ -55,7 +60,7 @@ describe('a bay stopped before its check-in went out', () => {
   it('never checks in a drive pulled while the bay probes it: no quota spent, nothing reported', async () => {
     const abort = new AbortController();
     const events: BayEvent[] = [];
-    const run = stationBayRunner(env, BOOT)({ device: '/dev/loop-not-seated', bay: BAY, signal: abort.signal, emit: (e) => events.push(e) });
+    const run = stationBayRunner(env, BOOT)({ device: '/dev/loop-not-seated', identity: { device: '/dev/loop-not-seated', devT: '7:99' }, bay: BAY, signal: abort.signal, emit: (e) => events.push(e) });
     abort.abort(REMOVED_DURING_ERASE); // the bay is selecting its drive (lsblk runs) when the pull-out lands
     gateway.release('/api/checkin');
     await run;
@@ -63,11 +68,23 @@ describe('a bay stopped before its check-in went out', () => {
     expect(events).toEqual([]);
   });
 
+  it('refuses a device lsblk does not list: its node is gone (a pull not yet settled), nothing is planned for it', async () => {
+    expect(await selectInserted(env, '/dev/loop-not-seated')).toEqual({ ok: false, reason: '/dev/loop-not-seated is not listed by lsblk (gone, or not a block device): not erased' });
+  });
+
+  it('says a drive gone before its bay could probe it was removed, and checks nothing in', async () => {
+    const events: BayEvent[] = [];
+    await stationBayRunner(env, BOOT)({ device: '/dev/loop-not-seated', identity: undefined, bay: BAY, signal: new AbortController().signal, emit: (e) => events.push(e) });
+    expect(events).toEqual([{ type: 'removed' }]);
+    expect(paths()).toEqual([]);
+  });
+
   it('never sends the check-in of a session whose drive was withdrawn before it', async () => {
     const abort = new AbortController();
     abort.abort(CANCELLED_BY_OPERATOR);
-    const drive = (await selectInserted(env, '/dev/loop-not-seated')) as { ok: true; drives: Parameters<typeof runErase>[1] };
-    const sut = await runErase(env, drive.drives, {}, { ...BOOT, product: 'hotswap', bay: BAY, eraseSignal: abort.signal });
+    const capabilities = buildCapabilities({ device: '/dev/loop-not-seated' });
+    const drives = [{ device: '/dev/loop-not-seated', internal: false, capabilities, plan: planErase(capabilities, { forceMethod: 'overwrite' }) }];
+    const sut = await runErase(env, drives, {}, { ...BOOT, product: 'hotswap', bay: BAY, eraseSignal: abort.signal });
     expect(sut).toEqual({ phase: 'failed', reason: 'cancelled by the operator before check-in: nothing was sent', reports: [] });
     expect(paths()).toEqual([]);
   });
@@ -85,7 +102,8 @@ describe.skipIf(Boolean(loopSkipReason))('a bay stopped while its check-in is on
     symlinkSync(loop.device, node);
     const abort = new AbortController();
     const events: BayEvent[] = [];
-    const run = stationBayRunner(env, BOOT)({ device: node, bay: BAY, signal: abort.signal, emit: (e) => events.push(e) });
+    const identity = await readDriveIdentity(env.sys, node);
+    const run = stationBayRunner(env, BOOT)({ device: node, identity, bay: BAY, signal: abort.signal, emit: (e) => events.push(e) });
     await until(() => paths().includes('/api/checkin'));
     const finish = async () => {
       gateway.release('/api/checkin');
@@ -95,8 +113,71 @@ describe.skipIf(Boolean(loopSkipReason))('a bay stopped while its check-in is on
       loop.cleanup();
       return { result, untouched, events };
     };
-    return { abort, pull: () => unlinkSync(node), finish };
+    return { abort, pull: () => unlinkSync(node), swap: () => seatAnother(loop.device, name), finish };
   }
+
+  /**
+   * The pull-out the station missed, and the kernel's next disk under the same name: the loop
+   * device detached and attached again to another file (same dev_t, new diskseq), as sdb is
+   * given to the next disk seated. Returns that disk's bytes and backing file.
+   */
+  function seatAnother(device: string, name: string): { file: string; bytes: Buffer } {
+    const bytes = randomBytes(4 * MiB);
+    const file = join(work, `${name}-next.img`);
+    writeFileSync(file, bytes);
+    detachLoop(device);
+    execFileSync('losetup', ['--direct-io=on', device, file]);
+    return { file, bytes };
+  }
+
+  it('never checks in a bay whose node names another disk by the check-in: said as a pull-out, nothing sent, nothing written', async () => {
+    const bytes = randomBytes(4 * MiB);
+    const loop = loopWith(work, 'renamed.img', bytes);
+    const node = join(work, 'renamed');
+    symlinkSync(loop.device, node);
+    try {
+      const identity = await readDriveIdentity(env.sys, node);
+      expect(identity).toMatchObject({ device: node, devT: expect.stringMatching(/^7:\d+$/), diskseq: expect.stringMatching(/^\d+$/) });
+      const next = seatAnother(loop.device, 'renamed');
+      const events: BayEvent[] = [];
+      await stationBayRunner(env, BOOT)({ device: node, identity, bay: BAY, signal: new AbortController().signal, emit: (e) => events.push(e) });
+      expect(paths()).toEqual([]);
+      expect(events).toEqual([{ type: 'removed' }]);
+      expect(readFileSync(loop.file).equals(bytes)).toBe(true);
+      expect(readFileSync(next.file).equals(next.bytes)).toBe(true);
+    } finally {
+      loop.cleanup();
+    }
+  });
+
+  it('checks the device the overwrite opened before its first write: a disk swapped in after the last check is still caught', async () => {
+    const bytes = randomBytes(4 * MiB);
+    const loop = loopWith(work, 'opened.img', bytes);
+    try {
+      const identity = await readDriveIdentity(env.sys, loop.device);
+      if (!identity) throw new Error('no identity for the loop device');
+      const next = seatAnother(loop.device, 'opened');
+      // The check before the erase reads sysfs as it was (the swap lands right after it); the one after the open does not.
+      let stale = true;
+      const sys = { ...env.sys, readText: async (p: string) => (p.endsWith('/diskseq') && stale ? ((stale = false), `${identity.diskseq}\n`) : env.sys.readText(p)) };
+      const sut = await eraseDrive({ device: loop.device, method: 'overwrite', selected: [loop.device] }, { run: env.run, sleep: env.sleep, sys, now: env.now, boundTo: identity });
+      expect(sut).toMatchObject({ ok: false, refused: true, failureCode: 'removed', commands: [], verification: expect.stringMatching(/^removed during erase: .* is another disk now/) });
+      expect(stale).toBe(false);
+      expect(readFileSync(next.file).equals(next.bytes)).toBe(true);
+    } finally {
+      loop.cleanup();
+    }
+  });
+
+  it('writes nothing when the node names another disk by the time the check-in is answered: failed, "removed during erase"', async () => {
+    const bay = await seatedBayCheckingIn('swapped');
+    const next = bay.swap();
+    const { result, untouched, events } = await bay.finish();
+    expect(result).toMatchObject({ wipe_status: 'failed', validation: 'rejected', verification_result: expect.stringMatching(/^removed during erase: .* is another disk now \(diskseq \d+, was \d+\); nothing was written$/) });
+    expect(events.at(-1)).toEqual({ type: 'removed' });
+    expect(untouched).toBe(true);
+    expect(readFileSync(next.file).equals(next.bytes)).toBe(true);
+  });
 
   it('reports a drive pulled meanwhile as failed, "removed during erase", and writes nothing', async () => {
     const bay = await seatedBayCheckingIn('pulled');
