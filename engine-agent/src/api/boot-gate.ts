@@ -151,7 +151,7 @@ export class BootGate {
     );
     if (end.phase === 'denied') {
       // A locked machine whose clock never synced says so: the clock may be why it is locked.
-      const synced = this.env.config.ERASURE_SIMULATE ? undefined : await clockSynchronized(this.env.run);
+      const synced = this.env.config.ERASURE_SIMULATE ? undefined : await clockSynchronized(this.env.run, this.env.sys);
       this.view_ = { phase: 'denied', reason: end.reason, ...(synced === undefined ? {} : { clock_synchronized: synced }) };
     }
     else if (!this.view_.asset_id) this.hooks.recordFailed();
