@@ -21,5 +21,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Browser and stack tests poll the page; on a loaded 2-core CI machine a second is not enough.
+    expect: { poll: { timeout: 15_000 } },
   },
 });

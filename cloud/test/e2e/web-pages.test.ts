@@ -262,6 +262,7 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
   });
 
   it('shows admins the account state derived from the subscription', async () => {
+    await signInAs('admin@acme.test');
     cloud.db.prepare("UPDATE accounts SET subscription_status = 'past_due', current_period_end = '2099-01-31T00:00:00Z' WHERE name = 'Acme Refurbishing'").run();
     await page.goto(`${cloud.base}/wipes`);
     await page.waitForSelector('.banner');
