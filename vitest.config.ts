@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 
 // Tests run against the TypeScript sources; the alias keeps `@erasure/shared`
 // pointing at src so a change there needs no rebuild before `npm test`.
+/** Tests that run on both stores: every cloud test that goes through `startCloud` or the store port. */
+const CLOUD_ON_POSTGRES = ['cloud/test/app/**/*.test.ts', 'cloud/src/adapters/db/**/*.test.ts'];
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -15,7 +18,6 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['*/src/**/*.test.ts', '*/test/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
@@ -23,5 +25,22 @@ export default defineConfig({
     pool: 'forks',
     // Browser and stack tests poll the page; on a loaded 2-core CI machine a second is not enough.
     expect: { poll: { timeout: 15_000 } },
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['*/src/**/*.test.ts', '*/test/**/*.test.ts', 'test/**/*.test.ts'] },
+      },
+      {
+        // The cloud's repository and API tests once more, on PostgreSQL (issue 14): the same test
+        // code, with `startCloud` opening a fresh database in a throwaway cluster for each cloud.
+        extends: true,
+        test: {
+          name: 'cloud on postgres',
+          include: CLOUD_ON_POSTGRES,
+          env: { ERASURE_TEST_STORE: 'postgres' },
+          globalSetup: ['test/postgres-global-setup.ts'],
+        },
+      },
+    ],
   },
 });

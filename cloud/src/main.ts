@@ -1,4 +1,4 @@
-import { openDatabase } from './adapters/db/open.js';
+import { SqliteDatabase } from './adapters/sql/sqlite.js';
 import { concretePort } from './adapters/free-port.js';
 import { systemClock } from './adapters/clock.js';
 import { parseArgs } from './cli/args.js';
@@ -11,10 +11,10 @@ import pino from 'pino';
 import { certificatePublicKey, leaseMsFromFlags, loadCertificateRuntime, rotateCertificateKey, verifyPdf } from './cli/certificates.js';
 import { createWebhookRuntime } from './jobs/webhook-runtime.js';
 import type { CloudConfig } from './config.js';
-import type { WritableDb } from './adapters/db/open.js';
+import type { SqlDatabase } from './adapters/sql/database.js';
 
 /** Webhooks of this process (outbox, routes, delivery worker) from the configuration. */
-const webhookRuntime = (config: CloudConfig, db: WritableDb) =>
+const webhookRuntime = (config: CloudConfig, db: SqlDatabase) =>
   createWebhookRuntime({
     db,
     clock: systemClock,
@@ -53,7 +53,7 @@ async function serve(): Promise<void> {
   const env = { ...process.env };
   env.PORT = String(await concretePort(env.HOST || '127.0.0.1', Number(env.PORT || 3000)));
   const config = loadConfig(env);
-  const db = openDatabase(config.databasePath);
+  const db = SqliteDatabase.open(config.databasePath);
   const certificates = loadCertificateRuntime(config);
   const webhooks = webhookRuntime(config, db);
   const app = buildCloudApp({
@@ -77,7 +77,7 @@ async function serve(): Promise<void> {
     clock: systemClock,
     log: app.log,
     inServer: true,
-    onCertificateGenerated: (certificate) => webhooks.events.certificateGenerated(certificate),
+    onCertificateGenerated: (tx, certificate) => webhooks.events.certificateGenerated(tx, certificate),
   });
   // The in-process webhook delivery worker; `erasure-cloud worker` runs more beside it.
   webhooks.startWorker({ log: app.log });
@@ -87,7 +87,7 @@ async function serve(): Promise<void> {
     await worker.stop();
     await webhooks.stop();
     await app.close();
-    db.close();
+    await db.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);
@@ -97,7 +97,7 @@ async function serve(): Promise<void> {
 /** `erasure-cloud worker`: certificate jobs and webhook deliveries, no HTTP; stops cleanly on SIGINT/SIGTERM. */
 async function runWorker(leaseMs: number | undefined): Promise<void> {
   const config = loadConfig(process.env);
-  const db = openDatabase(config.databasePath);
+  const db = SqliteDatabase.open(config.databasePath);
   const log = pino({ name: 'erasure-cloud-worker' }, pino.destination(2));
   const webhooks = webhookRuntime(config, db);
   const worker = await loadCertificateRuntime(config).startWorker({
@@ -105,7 +105,7 @@ async function runWorker(leaseMs: number | undefined): Promise<void> {
     clock: systemClock,
     log,
     ...(leaseMs ? { leaseMs } : {}),
-    onCertificateGenerated: (certificate) => webhooks.events.certificateGenerated(certificate),
+    onCertificateGenerated: (tx, certificate) => webhooks.events.certificateGenerated(tx, certificate),
   });
   webhooks.startWorker({ log });
   process.stdout.write(`erasure-cloud worker running (pid ${process.pid})\n`);
@@ -115,7 +115,7 @@ async function runWorker(leaseMs: number | undefined): Promise<void> {
   });
   await worker.stop();
   await webhooks.stop();
-  db.close();
+  await db.close();
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -152,7 +152,7 @@ async function main(argv: string[]): Promise<number> {
     case 'admin': {
       refusePostgresStore('admin');
       const config = loadConfig(process.env);
-      const db = openDatabase(config.databasePath);
+      const db = SqliteDatabase.open(config.databasePath);
       try {
         print(
           await runAdmin(
@@ -169,7 +169,7 @@ async function main(argv: string[]): Promise<number> {
           json,
         );
       } finally {
-        db.close();
+        await db.close();
       }
       return 0;
     }

@@ -5,7 +5,8 @@ import { signServiceRequest } from '@erasure/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../src/adapters/clock.js';
 import { createAccount, setSubscriptionStatus, type SubscriptionStatus } from '../src/adapters/db/accounts.js';
-import { openDatabase, type WritableDb } from '../src/adapters/db/open.js';
+import type { SqlDatabase, SqlRunner } from '../src/adapters/sql/database.js';
+import { openTestStore } from './support/test-store.js';
 import { createToken, recordCheckin, setTokenStatus, type TokenRow } from '../src/adapters/db/tokens.js';
 import { issuedJobIdOf } from '../src/domain/device/issued-job.js';
 import { buildCloudApp, type CloudAppDeps } from '../src/http/app.js';
@@ -28,13 +29,14 @@ export function testClock(start = '2026-11-22T12:00:00.000Z'): Clock & { set(iso
 
 export interface Cloud {
   app: FastifyInstance;
-  db: WritableDb;
+  /** The store the app runs on: SQLite, or PostgreSQL in the `cloud on postgres` run (support/test-store.ts). */
+  db: SqlDatabase;
   clock: ReturnType<typeof testClock>;
   dir: string;
   /** POST with a valid HMAC over exactly the bytes sent. */
   post(url: string, body: unknown): Promise<{ status: number; json: any; text: string }>;
-  account(name?: string, status?: SubscriptionStatus): { id: number; publicId: string; name: string };
-  token(accountId: number, options?: { quota?: number | null; status?: TokenRow['status']; userEmail?: string; product?: 'engine' | 'hotswap' }): TokenRow;
+  account(name?: string, status?: SubscriptionStatus): Promise<{ id: number; publicId: string; name: string }>;
+  token(accountId: number, options?: { quota?: number | null; status?: TokenRow['status']; userEmail?: string; product?: 'engine' | 'hotswap' }): Promise<TokenRow>;
   /** A metered check-in through the real validate route; the job_id it issued. */
   checkin(jti: string): Promise<string>;
   close(): Promise<void>;
@@ -45,28 +47,29 @@ export interface Cloud {
  * an engine token), through the adapter the validate route uses, so tests can keep readable
  * job_ids; tests of the check-in rule itself use the real route ({@link Cloud.checkin}).
  */
-export function issueCheckin(db: WritableDb, jti: string, jobId: string): void {
-  const token = db.prepare('SELECT id, account_id, product FROM license_tokens WHERE jti = ?').get(jti) as
-    | { id: number; account_id: number; product: 'engine' | 'hotswap' }
-    | undefined;
+export async function issueCheckin(db: SqlRunner, jti: string, jobId: string): Promise<void> {
+  const token = await db.one<{ id: number; account_id: number; product: 'engine' | 'hotswap' }>(
+    'SELECT id, account_id, product FROM license_tokens WHERE jti = @jti',
+    { jti },
+  );
   const issued = token && issuedJobIdOf(token.product, jobId);
   if (!token || !issued) return;
-  if (db.prepare('SELECT 1 FROM checkins WHERE job_id = ?').get(issued)) return;
-  recordCheckin(db, issued, token, new Date().toISOString());
+  if (await db.one('SELECT 1 AS found FROM checkins WHERE job_id = @issued', { issued })) return;
+  await recordCheckin(db, issued, token, new Date().toISOString());
 }
 
-/** A real cloud app over a real SQLite file in a temp dir, driven with `inject`. */
+/** A real cloud app over a real store (a SQLite file in a temp dir, or a fresh PostgreSQL database), driven with `inject`. */
 export async function startCloud(
   options: { secret?: string | undefined; deps?: Partial<Omit<CloudAppDeps, 'db' | 'clock' | 'internalApiSecret'>> } = {},
 ): Promise<Cloud> {
   const dir = mkdtempSync(join(tmpdir(), 'erasure-cloud-'));
-  const db = openDatabase(join(dir, 'cloud.sqlite'));
+  const db = await openTestStore(dir);
   const clock = testClock();
   const secret = 'secret' in options ? options.secret : SECRET;
   const app = buildCloudApp({ ...options.deps, db, clock, internalApiSecret: secret });
   await app.ready();
   const nowIso = () => clock.now().toISOString();
-  return {
+  const cloud: Cloud = {
     app,
     db,
     clock,
@@ -77,13 +80,13 @@ export async function startCloud(
       const res = await app.inject({ method: 'POST', url, payload, headers: { ...headers, 'content-type': 'application/json' } });
       return { status: res.statusCode, json: res.body ? safeJson(res.body) : undefined, text: res.body };
     },
-    account(name = 'Acme Refurb', status = 'active') {
-      const row = createAccount(db, { name, subscriptionStatus: 'active', now: nowIso() });
-      if (status !== 'active') setSubscriptionStatus(db, row.id, status, nowIso());
+    async account(name = 'Acme Refurb', status = 'active') {
+      const row = await createAccount(db, { name, subscriptionStatus: 'active', now: nowIso() });
+      if (status !== 'active') await setSubscriptionStatus(db, row.id, status, nowIso());
       return { id: row.id, publicId: row.public_id, name: row.name };
     },
-    token(accountId, opts = {}) {
-      const row = createToken(db, {
+    async token(accountId, opts = {}) {
+      const row = await createToken(db, {
         accountId,
         product: opts.product ?? 'engine',
         quotaLimit: opts.quota ?? null,
@@ -91,19 +94,20 @@ export async function startCloud(
         expiresAt: null,
         now: nowIso(),
       });
-      return opts.status && opts.status !== 'active' ? setTokenStatus(db, row.jti, opts.status, nowIso())! : row;
+      return opts.status && opts.status !== 'active' ? (await setTokenStatus(db, row.jti, opts.status, nowIso()))! : row;
     },
     async checkin(jti) {
-      const res = await this.post('/internal/tokens/validate', { jti });
+      const res = await cloud.post('/internal/tokens/validate', { jti });
       if (res.status !== 200 || typeof res.json?.job_id !== 'string') throw new Error(`check-in failed: ${res.status} ${res.text}`);
       return res.json.job_id as string;
     },
     async close() {
       await app.close();
-      db.close();
+      await db.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return cloud;
 }
 
 function safeJson(text: string): unknown {

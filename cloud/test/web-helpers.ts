@@ -65,7 +65,7 @@ export async function reportAsset(cloud: Cloud, jti: string, recordId: string, f
 
 /** Reports one wipe result through the internal API. */
 export async function reportWipe(cloud: Cloud, jti: string, fields: Record<string, unknown>) {
-  if (typeof fields.job_id === 'string') issueCheckin(cloud.db, jti, fields.job_id);
+  if (typeof fields.job_id === 'string') await issueCheckin(cloud.db, jti, fields.job_id);
   const res = await cloud.post('/internal/wipe_results', {
     jti,
     drive_model: 'SAMSUNG MZVLB512HAJQ',

@@ -8,7 +8,7 @@ import { signServiceRequest } from '@erasure/shared';
 import type { FastifyInstance } from 'fastify';
 import { systemClock } from '../src/adapters/clock.js';
 import { createAccount } from '../src/adapters/db/accounts.js';
-import { openDatabase, type WritableDb } from '../src/adapters/db/open.js';
+import { SqliteDatabase } from '../src/adapters/sql/sqlite.js';
 import { createToken, type TokenRow } from '../src/adapters/db/tokens.js';
 import { buildCloudApp } from '../src/http/app.js';
 import { createWebhook } from '../src/domain/webhooks/manage.js';
@@ -70,26 +70,37 @@ export function signatureValid(secret: string, received: Received, nowSeconds = 
   return given.some((one) => one.length === expected.length && timingSafeEqual(expected, Buffer.from(one)));
 }
 
-export async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
+/** A ledger row with its event, as the tests read it. */
+export interface Delivery {
+  event_type: string;
+  status: string;
+  attempts: number;
+  response_code: number | null;
+  event_id: string;
+  payload: string;
+}
+
 export interface WebhookCloud {
   app: FastifyInstance;
-  db: WritableDb;
+  /** The store the app runs on; `db.handle` is the raw better-sqlite3 connection. */
+  db: SqliteDatabase;
   dir: string;
   runtime: WebhookRuntime;
   post(url: string, body: unknown): Promise<{ status: number; json: any }>;
-  account(name?: string): { id: number; publicId: string };
-  token(accountId: number, options?: { quota?: number | null; product?: 'engine' | 'hotswap' }): TokenRow;
-  subscribe(accountId: number, eventType: WebhookEventType, url: string, auth?: Record<string, string>): { id: string; secret: string };
-  deliveries(): { event_type: string; status: string; attempts: number; response_code: number | null; event_id: string; payload: string }[];
+  account(name?: string): Promise<{ id: number; publicId: string }>;
+  token(accountId: number, options?: { quota?: number | null; product?: 'engine' | 'hotswap' }): Promise<TokenRow>;
+  subscribe(accountId: number, eventType: WebhookEventType, url: string, auth?: Record<string, string>): Promise<{ id: string; secret: string }>;
+  deliveries(): Promise<Delivery[]>;
   /** Stops worker, app and database, keeping the SQLite file (a restart reopens it). */
   stop(): Promise<void>;
   close(): Promise<void>;
@@ -101,7 +112,7 @@ export interface WebhookCloud {
  */
 export async function startWebhookCloud(options: { dir?: string; retryBaseMs?: number; worker?: boolean; concurrency?: number } = {}): Promise<WebhookCloud> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'erasure-webhooks-'));
-  const db = openDatabase(join(dir, 'cloud.sqlite'));
+  const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
   const publicBaseUrl = 'https://cloud.example.test';
   const runtime = createWebhookRuntime({ db, clock: systemClock, publicBaseUrl, outbound: { allowHttp: true, allowLoopback: true }, retryBaseMs: options.retryBaseMs ?? 2 });
   const app = buildCloudApp({ db, clock: systemClock, internalApiSecret: SECRET, publicBaseUrl, outbound: { allowHttp: true, allowLoopback: true }, webhooks: runtime });
@@ -114,7 +125,7 @@ export async function startWebhookCloud(options: { dir?: string; retryBaseMs?: n
     stopped = true;
     await runtime.stop();
     await app.close();
-    db.close();
+    await db.close();
   };
   return {
     app,
@@ -126,25 +137,23 @@ export async function startWebhookCloud(options: { dir?: string; retryBaseMs?: n
       const res = await app.inject({ method: 'POST', url, payload, headers: { ...signServiceRequest(SECRET, payload), 'content-type': 'application/json' } });
       return { status: res.statusCode, json: res.body ? JSON.parse(res.body) : undefined };
     },
-    account(name = 'Acme Refurb') {
-      const row = createAccount(db, { name, subscriptionStatus: 'active', now: now() });
+    async account(name = 'Acme Refurb') {
+      const row = await createAccount(db, { name, subscriptionStatus: 'active', now: now() });
       return { id: row.id, publicId: row.public_id };
     },
     token(accountId, opts = {}) {
       return createToken(db, { accountId, product: opts.product ?? 'engine', quotaLimit: opts.quota ?? null, userEmail: 'tech@example.com', expiresAt: null, now: now() });
     },
-    subscribe(accountId, eventType, url, auth = {}) {
-      const created = createWebhook(runtime.manage, accountId, { event_type: eventType, url, ...auth });
+    async subscribe(accountId, eventType, url, auth = {}) {
+      const created = await createWebhook(runtime.manage, accountId, { event_type: eventType, url, ...auth });
       if (!created.ok) throw new Error(created.error);
       return { id: created.value.row.public_id, secret: created.value.signingSecret };
     },
     deliveries() {
-      return db
-        .prepare(
-          `SELECT e.event_type, d.status, d.attempts, d.response_code, e.event_id, e.payload
-             FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id ORDER BY d.id`,
-        )
-        .all() as ReturnType<WebhookCloud['deliveries']>;
+      return db.many<Delivery>(
+        `SELECT e.event_type, d.status, d.attempts, d.response_code, e.event_id, e.payload
+           FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id ORDER BY d.id`,
+      );
     },
     stop,
     async close() {

@@ -28,7 +28,8 @@ export interface GatewayConfig {
   readonly devicePublicKey: KeyObject | undefined;
   /** HMAC key of the internal channel; `undefined` means nothing can be forwarded (503). */
   readonly internalApiSecret: string | undefined;
-  readonly cloudInternalUrl: string;
+  /** One base URL, or several cloud instances on one database (CLOUD_INTERNAL_URL comma-separated). */
+  readonly cloudInternalUrls: readonly string[];
 }
 
 /** A setting that is present but unusable: the process refuses to start rather than guess. */
@@ -60,14 +61,17 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>> = p
 
   const port = Number(PORT);
   if (port > 65_535) throw new ConfigError(`PORT must be 0..65535, got ${PORT}`);
-  if (!URL.canParse(CLOUD_INTERNAL_URL)) throw new ConfigError('CLOUD_INTERNAL_URL is not a URL');
+  const cloudInternalUrls = CLOUD_INTERNAL_URL.split(',').map((url) => url.trim());
+  for (const url of cloudInternalUrls) {
+    if (!/^https?:\/\//.test(url) || !URL.canParse(url)) throw new ConfigError(`CLOUD_INTERNAL_URL ${JSON.stringify(url)} is not an http(s) URL`);
+  }
 
   return Object.freeze({
     host: HOST,
     port,
     devicePublicKey: DEVICE_TOKEN_PUBKEY === undefined ? undefined : publicKeyOf(DEVICE_TOKEN_PUBKEY),
     internalApiSecret: INTERNAL_API_SECRET,
-    cloudInternalUrl: CLOUD_INTERNAL_URL,
+    cloudInternalUrls: Object.freeze(cloudInternalUrls),
   });
 }
 

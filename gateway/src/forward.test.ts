@@ -33,7 +33,7 @@ describe('createForwarder', () => {
   afterAll(() => cloud.close());
   beforeEach(() => cloud.reset());
 
-  const withForwarder = async (options: { secret?: string | undefined; timeoutMs?: number; maxResponseBytes?: number; base?: string }, use: (f: ReturnType<typeof createForwarder>) => Promise<void>) => {
+  const withForwarder = async (options: { secret?: string | undefined; timeoutMs?: number; maxResponseBytes?: number; base?: string | string[] }, use: (f: ReturnType<typeof createForwarder>) => Promise<void>) => {
     const sut = createForwarder({
       baseUrl: options.base ?? cloud.url,
       secret: 'secret' in options ? options.secret : SECRET,
@@ -95,6 +95,57 @@ describe('createForwarder', () => {
     const gone = await startFakeCloud(SECRET);
     await gone.close();
     await withForwarder({ base: gone.url }, async (sut) => {
+      expect(await sut.post('/internal/assets', '{}')).toMatchObject({ kind: 'unavailable' });
+    });
+  });
+
+  it('spreads calls round-robin over several cloud instances', async () => {
+    const other = await startFakeCloud(SECRET);
+    try {
+      cloud.script(() => ({ status: 200, json: { from: 'a' } }));
+      other.script(() => ({ status: 200, json: { from: 'b' } }));
+      await withForwarder({ base: [cloud.url, other.url] }, async (sut) => {
+        const answers = [];
+        for (let i = 0; i < 4; i++) answers.push(await sut.post('/internal/assets', '{}'));
+        expect(answers.map((a) => (a.kind === 'answered' ? (a.body as { from: string }).from : a.kind))).toEqual(['a', 'b', 'a', 'b']);
+      });
+      expect(cloud.seen).toHaveLength(2);
+      expect(other.seen).toHaveLength(2);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('sends a call to the next instance when one refuses the connection, so nothing was sent twice', async () => {
+    const gone = await startFakeCloud(SECRET);
+    await gone.close();
+    cloud.script(() => ({ status: 200, json: { ok: true } }));
+    await withForwarder({ base: [gone.url, cloud.url] }, async (sut) => {
+      for (let i = 0; i < 3; i++) expect(await sut.post('/internal/assets', '{}')).toEqual({ kind: 'answered', status: 200, body: { ok: true } });
+    });
+    expect(cloud.seen).toHaveLength(3);
+  });
+
+  it('does not resend a call an instance received but did not answer in time', async () => {
+    const other = await startFakeCloud(SECRET);
+    try {
+      cloud.script(() => ({ hang: true }));
+      other.script(() => ({ status: 200, json: { ok: true } }));
+      await withForwarder({ base: [cloud.url, other.url], timeoutMs: 150 }, async (sut) => {
+        expect(await sut.post('/internal/tokens/validate', '{}')).toMatchObject({ kind: 'unavailable' });
+      });
+      expect(other.seen).toHaveLength(0);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('is unavailable when no instance listens', async () => {
+    const a = await startFakeCloud(SECRET);
+    const b = await startFakeCloud(SECRET);
+    await a.close();
+    await b.close();
+    await withForwarder({ base: [a.url, b.url] }, async (sut) => {
       expect(await sut.post('/internal/assets', '{}')).toMatchObject({ kind: 'unavailable' });
     });
   });

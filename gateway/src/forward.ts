@@ -21,8 +21,11 @@ export interface Forwarder {
 
 /** How to reach and authenticate to the cloud; only `baseUrl` and `secret` come from config. */
 export interface ForwarderOptions {
-  /** CONTRACT.md `CLOUD_INTERNAL_URL`; a path part is kept as a prefix. */
-  readonly baseUrl: string;
+  /**
+   * CONTRACT.md `CLOUD_INTERNAL_URL`; a path part is kept as a prefix. Several URLs are cloud
+   * instances sharing one database: calls go round-robin over them.
+   */
+  readonly baseUrl: string | readonly string[];
   /** Unset: every call is `unavailable` without touching the network (fail closed). */
   readonly secret: string | undefined;
   /** Connect, first-byte and whole-call budget; 10 s by default, small in tests. */
@@ -39,22 +42,58 @@ export const DEFAULT_FORWARD_TIMEOUT_MS = 10_000;
 /** Far above any contract answer, low enough that a hostile cloud cannot exhaust memory. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 
-/** A pooled, signing client for the internal channel (spec 5.2). */
+/** How long an instance that refused a connection is passed over before it is tried again. */
+export const DOWN_INSTANCE_PAUSE_MS = 2_000;
+
+/**
+ * Errors raised while connecting, before a byte of the request left: trying another instance
+ * then cannot apply a call twice. Anything later (a reset mid-answer, a timeout) may follow a
+ * committed write, so it is never retried: the device hears "unavailable" and retries itself.
+ */
+const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const isConnectError = (error: unknown): boolean => CONNECT_ERRORS.has(String((error as { code?: unknown })?.code));
+
+interface Upstream {
+  pool: Pool;
+  prefix: string;
+  /** Clock time (ms) before which this instance is skipped, after it refused a connection. */
+  downUntil: number;
+}
+
+/** A pooled, signing client for the internal channel (spec 5.2), over one or more cloud instances. */
 export function createForwarder(options: ForwarderOptions): Forwarder {
   const timeoutMs = options.timeoutMs ?? DEFAULT_FORWARD_TIMEOUT_MS;
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const clock = options.clock ?? systemClock;
-  const base = new URL(options.baseUrl);
-  const prefix = base.pathname.replace(/\/+$/, '');
-  const pool = new Pool(base.origin, {
-    connections: options.connections ?? 64,
-    pipelining: 1,
-    connectTimeout: timeoutMs,
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    // keepAliveTimeout stays undici's short default (and the server's Keep-Alive hint): a POST
-    // is never retried, so reusing a socket the cloud already closed would cost a device a 503.
+  const urls = typeof options.baseUrl === 'string' ? [options.baseUrl] : options.baseUrl;
+  if (urls.length === 0) throw new Error('createForwarder needs at least one cloud URL');
+  const connections = Math.max(1, Math.ceil((options.connections ?? 64) / urls.length));
+  const upstreams: Upstream[] = urls.map((url) => {
+    const base = new URL(url);
+    return {
+      prefix: base.pathname.replace(/\/+$/, ''),
+      downUntil: 0,
+      pool: new Pool(base.origin, {
+        connections,
+        pipelining: 1,
+        connectTimeout: timeoutMs,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        // keepAliveTimeout stays undici's short default (and the server's Keep-Alive hint): a POST
+        // is never retried, so reusing a socket the cloud already closed would cost a device a 503.
+      }),
+    };
   });
+  let next = 0;
+
+  /** Every instance once, starting at the next in turn; those marked down go last. */
+  function order(): Upstream[] {
+    const start = next;
+    next = (next + 1) % upstreams.length;
+    const turn = upstreams.map((_, i) => upstreams[(start + i) % upstreams.length]!);
+    const now = clock().getTime();
+    return [...turn.filter((u) => u.downUntil <= now), ...turn.filter((u) => u.downUntil > now)];
+  }
 
   async function post(path: string, json: string): Promise<CloudAnswer> {
     const secret = options.secret;
@@ -62,23 +101,29 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     // Sign and send the very same bytes: the cloud recomputes the HMAC over what it receives.
     const bytes = Buffer.from(json, 'utf8');
     const signed = signServiceRequest(secret, bytes, Math.floor(clock().getTime() / 1000));
-    try {
-      const response = await pool.request({
-        method: 'POST',
-        path: `${prefix}${path}`,
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...signed },
-        body: bytes,
-        // undici's own timeouts are per phase; this bounds a cloud that trickles bytes forever.
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const text = await readCapped(response.body, maxBytes);
-      return { kind: 'answered', status: response.statusCode, body: text === undefined ? undefined : jsonOrUndefined(text) };
-    } catch (error) {
-      return { kind: 'unavailable', cause: describe(error) };
+    let cause = 'no cloud instance';
+    for (const upstream of order()) {
+      try {
+        const response = await upstream.pool.request({
+          method: 'POST',
+          path: `${upstream.prefix}${path}`,
+          headers: { 'content-type': 'application/json', accept: 'application/json', ...signed },
+          body: bytes,
+          // undici's own timeouts are per phase; this bounds a cloud that trickles bytes forever.
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        const text = await readCapped(response.body, maxBytes);
+        return { kind: 'answered', status: response.statusCode, body: text === undefined ? undefined : jsonOrUndefined(text) };
+      } catch (error) {
+        cause = describe(error);
+        if (!isConnectError(error)) break;
+        upstream.downUntil = clock().getTime() + DOWN_INSTANCE_PAUSE_MS;
+      }
     }
+    return { kind: 'unavailable', cause };
   }
 
-  return { post, close: () => pool.close() };
+  return { post, close: async () => void (await Promise.all(upstreams.map((u) => u.pool.close()))) };
 }
 
 /**

@@ -15,7 +15,7 @@ async function main(argv: readonly string[]): Promise<void> {
   }
 
   const config = configOrExit();
-  const forwarder = createForwarder({ baseUrl: config.cloudInternalUrl, secret: config.internalApiSecret });
+  const forwarder = createForwarder({ baseUrl: config.cloudInternalUrls, secret: config.internalApiSecret });
   const app = buildGatewayApp({ publicKey: config.devicePublicKey, forwarder, logger: { level: 'info' } });
   // Say so at start, not per request: a gateway without these refuses every call by design,
   // and the operator should not have to infer that from a stream of 401s and 503s.

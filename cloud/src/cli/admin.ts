@@ -4,7 +4,7 @@ import { webhookStore } from '../adapters/db/webhook-store.js';
 import { rotateWebhookSecret } from '../domain/webhooks/manage.js';
 import { signDeviceToken, devicePrivateKey, PRODUCTS, TOKEN_STATUSES, type Product, type TokenStatus } from '@erasure/shared';
 import { createAccount, findAccount, setSubscriptionStatus } from '../adapters/db/accounts.js';
-import type { WritableDb } from '../adapters/db/open.js';
+import type { SqlDatabase } from '../adapters/sql/database.js';
 import { createToken, setTokenStatus, type TokenRow } from '../adapters/db/tokens.js';
 import { createUser, ROLES, type Role } from '../adapters/db/users.js';
 import { hashPassword } from '../adapters/passwords.js';
@@ -20,7 +20,7 @@ export class UsageError extends Error {
 }
 
 export interface AdminDeps {
-  db: WritableDb;
+  db: SqlDatabase;
   clock: Clock;
   /** base64 seed from DEVICE_TOKEN_PRIVATE_KEY; minting refuses without it. */
   deviceTokenPrivateKey: string | undefined;
@@ -45,9 +45,9 @@ function oneOf<T extends string>(value: string, allowed: readonly T[], name: str
   return value as T;
 }
 
-function account(deps: AdminDeps, flags: Flags) {
+async function account(deps: AdminDeps, flags: Flags) {
   const ref = required(flags, 'account');
-  const found = findAccount(deps.db, ref, deps.clock.now().toISOString());
+  const found = await findAccount(deps.db, ref, deps.clock.now().toISOString());
   if (!found) throw new UsageError(`account ${ref} not found`);
   return found;
 }
@@ -83,7 +83,7 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
   const now = deps.clock.now().toISOString();
   switch (command) {
     case 'create-account': {
-      const created = createAccount(deps.db, {
+      const created = await createAccount(deps.db, {
         name: required(flags, 'name'),
         subscriptionStatus: flags.inactive ? 'canceled' : 'active',
         now,
@@ -91,17 +91,17 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
       return accountView(created);
     }
     case 'set-account-active': {
-      const target = account(deps, flags);
+      const target = await account(deps, flags);
       const active = oneOf(required(flags, 'active'), ['true', 'false'] as const, 'active');
-      setSubscriptionStatus(deps.db, target.id, active === 'true' ? 'active' : 'canceled', now);
-      return accountView(findAccount(deps.db, target.public_id, now)!);
+      await setSubscriptionStatus(deps.db, target.id, active === 'true' ? 'active' : 'canceled', now);
+      return accountView((await findAccount(deps.db, target.public_id, now))!);
     }
     case 'create-user': {
-      const target = account(deps, flags);
+      const target = await account(deps, flags);
       const role = oneOf(typeof flags.role === 'string' ? flags.role : 'admin', ROLES, 'role') as Role;
       const password = required(flags, 'password');
       if (password.length < 8) throw new UsageError('--password must be at least 8 characters');
-      return createUser(deps.db, {
+      return await createUser(deps.db, {
         accountId: target.id,
         email: required(flags, 'email'),
         passwordHash: await hashPassword(password),
@@ -113,7 +113,7 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
     case 'mint-device-token': {
       if (!deps.deviceTokenPrivateKey) throw new UsageError('DEVICE_TOKEN_PRIVATE_KEY is not set: cannot sign device tokens');
       const key = devicePrivateKey(deps.deviceTokenPrivateKey);
-      const target = account(deps, flags);
+      const target = await account(deps, flags);
       const product = oneOf(typeof flags.product === 'string' ? flags.product : 'engine', PRODUCTS, 'product') as Product;
       const quota = typeof flags.quota === 'string' ? Number(flags.quota) : null;
       if (quota !== null && (!Number.isSafeInteger(quota) || quota < 0)) throw new UsageError('--quota must be a non-negative integer');
@@ -121,7 +121,7 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
       if (lifetime === undefined) throw new UsageError('--expires-in must look like 90d, 12h, 30m or 1y');
       const iat = Math.floor(deps.clock.now().getTime() / 1000);
       const exp = iat + lifetime;
-      const row = createToken(deps.db, {
+      const row = await createToken(deps.db, {
         accountId: target.id,
         product,
         quotaLimit: quota,
@@ -134,32 +134,32 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
     }
     case 'set-token-status': {
       const status = oneOf(required(flags, 'status'), TOKEN_STATUSES, 'status') as TokenStatus;
-      const row = setTokenStatus(deps.db, required(flags, 'jti'), status, now);
+      const row = await setTokenStatus(deps.db, required(flags, 'jti'), status, now);
       if (!row) throw new UsageError(`token ${String(flags.jti)} not found`);
       return tokenView(row);
     }
     case 'mint-api-key': {
-      const target = account(deps, flags);
-      const { row, apiKey } = mintApiKey(deps, { accountId: target.id, name: flags.name, createdByUserId: null });
+      const target = await account(deps, flags);
+      const { row, apiKey } = await mintApiKey(deps, { accountId: target.id, name: flags.name, createdByUserId: null });
       return { id: row.public_id, api_key: apiKey };
     }
     case 'revoke-api-key': {
-      const row = revokeKey(deps, required(flags, 'id'));
+      const row = await revokeKey(deps, required(flags, 'id'));
       if (!row) throw new UsageError(`API key ${String(flags.id)} not found`);
       return { id: row.public_id, revoked_at: row.revoked_at };
     }
     case 'list-certificates':
-      return listCertificates(deps.db, account(deps, flags).id);
+      return await listCertificates(deps.db, (await account(deps, flags)).id);
     case 'create-webhook':
       try {
-        return createWebhookFromCli({ db: deps.db, clock: deps.clock, outbound: deps.outbound ?? STRICT_OUTBOUND }, flags);
+        return await createWebhookFromCli({ db: deps.db, clock: deps.clock, outbound: deps.outbound ?? STRICT_OUTBOUND }, flags);
       } catch (error) {
         throw error instanceof WebhookCliError ? new UsageError(error.message) : error;
       }
     case 'rotate-webhook-secret': {
-      const row = findSubscription(deps.db, required(flags, 'id'));
+      const row = await findSubscription(deps.db, required(flags, 'id'));
       if (!row) throw new UsageError(`webhook ${String(flags.id)} not found`);
-      const rotated = rotateWebhookSecret({ db: deps.db, clock: deps.clock, store: webhookStore, secretRolloverMs: deps.webhookSecretRolloverMs }, row);
+      const rotated = await rotateWebhookSecret({ db: deps.db, clock: deps.clock, store: webhookStore, secretRolloverMs: deps.webhookSecretRolloverMs }, row);
       return { id: row.public_id, signing_secret: rotated.signingSecret, previous_secret_expires_at: rotated.previousSecretExpiresAt };
     }
     default:

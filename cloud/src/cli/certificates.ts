@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { devicePublicKey } from '@erasure/shared';
 import type { Clock } from '../adapters/clock.js';
-import type { WritableDb } from '../adapters/db/open.js';
 import { localObjectStore, type LocalObjectStore } from '../adapters/objects/local-store.js';
+import type { SqlDatabase, SqlRunner } from '../adapters/sql/database.js';
 import { loadCertificateKeys, type CertificateKeys } from '../adapters/secret-files.js';
 import { rawPublicKeyBase64, readKeyring, rotateSigningKey } from '../adapters/certificate-keyring.js';
 import type { CloudConfig } from '../config.js';
@@ -24,13 +24,13 @@ export interface CertificateRuntime {
   routes: { store: LocalObjectStore; publicKeys: CertificateKeys['publicKeys']; urlSigningSecret: Buffer };
   /** Starts the render threads (failing if the fonts are missing), then the worker loop. */
   startWorker(input: {
-    db: WritableDb;
+    db: SqlDatabase;
     clock: Clock;
     /** True inside `serve`: one core stays with the HTTP event loop. */
     inServer?: boolean;
     leaseMs?: number;
     log?: WorkerLog;
-    onCertificateGenerated?: (c: GeneratedCertificate) => void;
+    onCertificateGenerated?: (tx: SqlRunner, c: GeneratedCertificate) => Promise<void>;
   }): Promise<CertificateWorker>;
 }
 

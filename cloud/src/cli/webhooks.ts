@@ -1,7 +1,7 @@
 import type { OutboundPolicy } from '../domain/webhooks/ssrf.js';
 import { webhookStore } from '../adapters/db/webhook-store.js';
 import { findAccount } from '../adapters/db/accounts.js';
-import type { WritableDb } from '../adapters/db/open.js';
+import type { SqlDatabase } from '../adapters/sql/database.js';
 import type { Clock } from '../adapters/clock.js';
 import { createWebhook } from '../domain/webhooks/manage.js';
 import { productionPolicy } from '../domain/webhooks/policy.js';
@@ -20,12 +20,12 @@ const flag = (flags: Flags, name: string) => (typeof flags[name] === 'string' ? 
  * `signing_secret`, the only time it is shown. The same checks as the web page apply (https
  * unless WEBHOOK_ALLOW_HTTP=1, six event types, credentials matching the auth type).
  */
-export function createWebhookFromCli(deps: { db: WritableDb; clock: Clock; outbound: OutboundPolicy }, flags: Flags) {
+export async function createWebhookFromCli(deps: { db: SqlDatabase; clock: Clock; outbound: OutboundPolicy }, flags: Flags) {
   const ref = flag(flags, 'account');
   if (!ref) throw new WebhookCliError('--account is required');
-  const account = findAccount(deps.db, ref, deps.clock.now().toISOString());
+  const account = await findAccount(deps.db, ref, deps.clock.now().toISOString());
   if (!account) throw new WebhookCliError(`account ${ref} not found`);
-  const created = createWebhook(
+  const created = await createWebhook(
     {
       ...deps,
       store: webhookStore,

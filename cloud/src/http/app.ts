@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { ERRORS } from '@erasure/shared';
 import type { Clock } from '../adapters/clock.js';
-import type { WritableDb } from '../adapters/db/open.js';
+import type { SqlDatabase } from '../adapters/sql/database.js';
 import { guardInternalNamespace, registerInternalAuth } from './internal-auth.js';
 import { registerInternalRoutes } from './routes/internal.js';
 import { createFastify } from './fastify.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createWebhookRuntime, type WebhookRuntime } from '../jobs/webhook-runtime.js';
-import { GroupCommit } from '../adapters/db/group-commit.js';
+import { commitsFor } from '../adapters/db/group-commit.js';
 import { sqliteWindowStore } from '../adapters/db/rate-windows.js';
 import { deviceStore } from '../adapters/db/device-store.js';
 import { posterOf, type HttpPoster } from '../adapters/http-post.js';
@@ -26,7 +26,7 @@ import { registerAppApiKeys } from './routes/app-api-keys.js';
 import { registerCertificateRoutes, type CertificateRouteDeps } from './routes/certificates.js';
 
 export interface CloudAppDeps {
-  db: WritableDb;
+  db: SqlDatabase;
   clock: Clock;
   /** HMAC key of /internal/*; undefined makes the namespace answer 503. */
   internalApiSecret: string | undefined;
@@ -74,7 +74,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   guardInternalNamespace(app, deps.internalApiSecret);
   app.register(async (internal) => {
     registerInternalAuth(internal, deps.internalApiSecret, deps.clock);
-    registerInternalRoutes(internal, { db: deps.db, clock: deps.clock, store: deviceStore, events: webhooks.events }, new GroupCommit(deps.db));
+    registerInternalRoutes(internal, { db: deps.db, clock: deps.clock, store: deviceStore, events: webhooks.events }, commitsFor(deps.db));
   });
 
   // Web application (sessions, sign-in, pages, /app/api/*) and the public API /api/v1.

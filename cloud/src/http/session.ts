@@ -2,8 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../adapters/clock.js';
 import type { SubscriptionStatus } from '../adapters/db/accounts.js';
-import type { WritableDb } from '../adapters/db/open.js';
 import type { Role } from '../adapters/db/users.js';
+import type { SqlDatabase } from '../adapters/sql/database.js';
 import { lookupSession } from '../domain/sessions/sign-in.js';
 import { sessionStore } from '../adapters/db/session-store.js';
 
@@ -61,12 +61,12 @@ export function clearedSessionCookie(secure: boolean): string {
  * Loads the session named by the cookie onto `request.signedIn` for every request. Only a
  * request that carries the cookie costs a lookup; devices and API clients never do.
  */
-export function registerSessions(app: FastifyInstance, deps: { db: WritableDb; clock: Clock }): void {
+export function registerSessions(app: FastifyInstance, deps: { db: SqlDatabase; clock: Clock }): void {
   app.decorateRequest('signedIn', null);
   const sessions = { ...deps, store: sessionStore };
   app.addHook('onRequest', async (request) => {
     const value = readCookie(request, SESSION_COOKIE);
-    const row = value ? lookupSession(sessions, value) : undefined;
+    const row = value ? await lookupSession(sessions, value) : undefined;
     if (!row) return;
     request.signedIn = {
       sessionId: row.session_id,

@@ -10,9 +10,9 @@ import {
   type CertificateRow,
 } from '../adapters/db/certificates.js';
 import { claimJob, finishJob, hasDueJob, releaseJob, stillHeld, type ClaimedJob } from '../adapters/db/jobs.js';
-import type { WritableDb } from '../adapters/db/open.js';
 import { CERTIFICATE_JOB } from '../adapters/db/wipe-results.js';
 import type { ObjectStore } from '../adapters/objects/local-store.js';
+import type { SqlDatabase, SqlRunner } from '../adapters/sql/database.js';
 import { buildCertificateContent, buildReportData } from '../domain/certificates/build-content.js';
 import { canonicalJson, keyedSignature, signContent, type CertificateContent } from '../domain/certificates/certificate-content.js';
 import type { SigningKey } from '../adapters/certificate-keyring.js';
@@ -30,7 +30,7 @@ export interface GeneratedCertificate {
 
 /** Ports of the certificate job. */
 export interface CertificateJobDeps {
-  db: WritableDb;
+  db: SqlDatabase;
   clock: Clock;
   store: ObjectStore;
   /** Renders both PDFs: on this thread in tests, on worker threads in the CLI. */
@@ -40,12 +40,12 @@ export interface CertificateJobDeps {
   /** `PUBLIC_BASE_URL`: the verify link printed on the certificate. */
   publicBaseUrl: string;
   /**
-   * Hook for the `certificate_generated` webhook. Called synchronously inside the transaction
-   * that marks the certificate complete, so a delivery row it inserts commits atomically with
-   * the status (no lost or phantom event on a crash). It must not do network I/O; if it throws,
-   * the completion rolls back and the job is retried.
+   * Hook for the `certificate_generated` webhook. Called inside the transaction that marks the
+   * certificate complete and given it (`tx`), so a delivery row it inserts there commits
+   * atomically with the status (no lost or phantom event on a crash). It must not do network
+   * I/O; if it throws, the completion rolls back and the job is retried.
    */
-  onCertificateGenerated?: (certificate: GeneratedCertificate) => void;
+  onCertificateGenerated?: (tx: SqlRunner, certificate: GeneratedCertificate) => Promise<void>;
   /** How long a claim is held before another worker may take the job over. */
   leaseMs: number;
   /** Claims allowed per job, crashes included; past it the certificate is `failed`. */
@@ -82,8 +82,8 @@ const iso = (clock: Clock, plusMs = 0) => new Date(clock.now().getTime() + plusM
  * claim resumes from the stored state.
  */
 export async function runNextCertificateJob(deps: CertificateJobDeps): Promise<boolean> {
-  if (!hasDueJob(deps.db, CERTIFICATE_JOB, iso(deps.clock))) return false;
-  const claimed = deps.db.transaction(() => claimAndSign(deps)).immediate();
+  if (!(await hasDueJob(deps.db, CERTIFICATE_JOB, iso(deps.clock)))) return false;
+  const claimed = await deps.db.transaction((tx) => claimAndSign(deps, tx));
   if (claimed === 'none') return false;
   if (claimed === 'given_up') return true; // work was done; a drain loop goes on
   try {
@@ -93,11 +93,11 @@ export async function runNextCertificateJob(deps: CertificateJobDeps): Promise<b
     const message = error instanceof Error ? error.message : String(error);
     const exhausted = job.attempts >= deps.maxAttempts;
     const runAt = exhausted ? null : iso(deps.clock, deps.retryDelayMs(job.attempts));
-    deps.db.transaction(() => {
-      if (releaseJob(deps.db, job, { runAt, error: message, now: iso(deps.clock) })) {
-        setCertificateStatus(deps.db, cert.id, exhausted ? 'failed' : 'pending', iso(deps.clock), message);
+    await deps.db.transaction(async (tx) => {
+      if (await releaseJob(tx, job, { runAt, error: message, now: iso(deps.clock) })) {
+        await setCertificateStatus(tx, cert.id, exhausted ? 'failed' : 'pending', iso(deps.clock), message);
       }
-    }).immediate();
+    });
   }
   return true;
 }
@@ -109,31 +109,31 @@ interface Claimed {
   accountPublicId: string;
 }
 
-/** Runs inside the claim transaction: claim, `generating`, and the signature on first attempt. */
-function claimAndSign(deps: CertificateJobDeps): Claimed | 'none' | 'given_up' {
+/** Runs inside the claim transaction `tx`: claim, `generating`, and the signature on first attempt. */
+async function claimAndSign(deps: CertificateJobDeps, tx: SqlRunner): Promise<Claimed | 'none' | 'given_up'> {
   const now = iso(deps.clock);
-  const job = claimJob(deps.db, CERTIFICATE_JOB, now, iso(deps.clock, deps.leaseMs));
+  const job = await claimJob(tx, CERTIFICATE_JOB, now, iso(deps.clock, deps.leaseMs));
   if (!job) return 'none';
-  const sources = readCertificateSources(deps.db, job.subject_id);
+  const sources = await readCertificateSources(tx, job.subject_id);
   if (!sources) {
-    releaseJob(deps.db, job, { runAt: null, error: 'wipe result is gone', now });
+    await releaseJob(tx, job, { runAt: null, error: 'wipe result is gone', now });
     return 'given_up';
   }
-  let cert = ensureCertificate(deps, sources.wipe);
+  let cert = await ensureCertificate(tx, sources.wipe, now);
   if (job.attempts > deps.maxAttempts) {
     // Every allowed attempt was claimed and none finished (crashes count): give up.
-    releaseJob(deps.db, job, { runAt: null, error: 'attempts exhausted', now });
-    setCertificateStatus(deps.db, cert.id, 'failed', now, 'attempts exhausted');
+    await releaseJob(tx, job, { runAt: null, error: 'attempts exhausted', now });
+    await setCertificateStatus(tx, cert.id, 'failed', now, 'attempts exhausted');
     return 'given_up';
   }
-  setCertificateStatus(deps.db, cert.id, 'generating', now);
+  await setCertificateStatus(tx, cert.id, 'generating', now);
   if (cert.content === null || cert.signature === null) {
     const content = buildCertificateContent({ ...inputsOf(cert, sources), signedAt: now, publicBaseUrl: deps.publicBaseUrl });
     const key = deps.signing();
     const signature = keyedSignature(key.keyId, signContent(key.privateKey, content));
-    cert = saveSignedContent(deps.db, cert.id, { content: canonicalJson(content), signature, signedAt: content.signed_at, now });
+    cert = await saveSignedContent(tx, cert.id, { content: canonicalJson(content), signature, signedAt: content.signed_at, now });
   }
-  const account = deps.db.prepare('SELECT public_id FROM accounts WHERE id = ?').get(cert.account_id) as { public_id: string };
+  const account = (await tx.one<{ public_id: string }>('SELECT public_id FROM accounts WHERE id = @id', { id: cert.account_id }))!;
   return { job, cert, sources, accountPublicId: account.public_id };
 }
 
@@ -145,12 +145,12 @@ const inputsOf = (cert: CertificateRow, sources: CertificateSources) => ({
   machine: sources.machine,
 });
 
-/** The job's certificate; created here for wipe results stored before certificates existed. */
-function ensureCertificate(deps: CertificateJobDeps, wipe: { id: number; account_id: number }): CertificateRow {
-  const existing = findCertificateByWipeResult(deps.db, wipe.id);
+/** The job's certificate; created here (in the claim transaction) for wipe results stored before certificates existed. */
+async function ensureCertificate(tx: SqlRunner, wipe: { id: number; account_id: number }, now: string): Promise<CertificateRow> {
+  const existing = await findCertificateByWipeResult(tx, wipe.id);
   if (existing) return existing;
-  createCertificate(deps.db, { accountId: wipe.account_id, wipeResultId: wipe.id, now: iso(deps.clock) });
-  return findCertificateByWipeResult(deps.db, wipe.id)!;
+  await createCertificate(tx, { accountId: wipe.account_id, wipeResultId: wipe.id, now });
+  return (await findCertificateByWipeResult(tx, wipe.id))!;
 }
 
 async function renderAndStore(deps: CertificateJobDeps, { job, cert, sources, accountPublicId }: Claimed): Promise<void> {
@@ -160,21 +160,21 @@ async function renderAndStore(deps: CertificateJobDeps, { job, cert, sources, ac
   const { certificate: certificatePdf, report: reportPdf } = rendered;
   const keys = objectKeys(accountPublicId, cert);
   // A worker that outlived its lease stops before writing: the new holder owns the objects.
-  if (!stillHeld(deps.db, job)) return;
+  if (!(await stillHeld(deps.db, job))) return;
   // Both fsyncs run at once; completion below waits for both.
   await Promise.all([deps.store.put(keys.certificate, certificatePdf), deps.store.put(keys.report, reportPdf)]);
 
   const now = iso(deps.clock);
-  deps.db.transaction(() => {
-    if (!finishJob(deps.db, job, now)) return; // lease lost after the puts: the holder completes
-    markCertificateComplete(deps.db, cert.id, {
+  await deps.db.transaction(async (tx) => {
+    if (!(await finishJob(tx, job, now))) return; // lease lost after the puts: the holder completes
+    await markCertificateComplete(tx, cert.id, {
       certificateKey: keys.certificate,
       certificateSha256: sha256(certificatePdf),
       reportKey: keys.report,
       reportSha256: sha256(reportPdf),
       now,
     });
-    deps.onCertificateGenerated?.({
+    await deps.onCertificateGenerated?.(tx, {
       id: cert.public_id,
       certificate_number: cert.certificate_number,
       account_id: cert.account_id,
@@ -182,5 +182,5 @@ async function renderAndStore(deps: CertificateJobDeps, { job, cert, sources, ac
       signed_at: content.signed_at,
       generated_at: now,
     });
-  }).immediate();
+  });
 }

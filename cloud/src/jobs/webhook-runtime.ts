@@ -1,5 +1,5 @@
 import type { Clock } from '../adapters/clock.js';
-import type { WritableDb } from '../adapters/db/open.js';
+import type { SqlDatabase } from '../adapters/sql/database.js';
 import { createOutboundClient, type OutboundClient, type Resolve } from '../adapters/outbound-http.js';
 import type { OutboundPolicy } from '../domain/webhooks/ssrf.js';
 import { webhookEventStore, webhookStore } from '../adapters/db/webhook-store.js';
@@ -32,7 +32,7 @@ export interface WebhookRuntime {
  * whose commits wake the in-process worker.
  */
 export function createWebhookRuntime(input: {
-  db: WritableDb;
+  db: SqlDatabase;
   clock: Clock;
   publicBaseUrl: string;
   outbound: OutboundPolicy;
@@ -48,7 +48,7 @@ export function createWebhookRuntime(input: {
   const sender = createOutboundClient({ ...input.outbound, timeoutMs: policy.timeoutMs, resolve: input.resolve });
   let worker: WebhookWorker | undefined;
   const onDue = () => worker?.wake();
-  const events = createWebhookEvents({ db: input.db, clock: input.clock, store: webhookEventStore, publicBaseUrl: input.publicBaseUrl, maxAttempts: policy.maxAttempts, onDue });
+  const events = createWebhookEvents({ clock: input.clock, store: webhookEventStore, publicBaseUrl: input.publicBaseUrl, maxAttempts: policy.maxAttempts, onDue });
   return {
     events,
     policy,

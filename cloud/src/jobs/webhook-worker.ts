@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../adapters/clock.js';
-import type { WritableDb } from '../adapters/db/open.js';
+import type { SqlDatabase } from '../adapters/sql/database.js';
 import { claimDeliveries, nextDueAt, pruneLedger, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../adapters/db/webhook-deliveries.js';
 import type { WebhookSender } from '../adapters/outbound-http.js';
 import { attemptError, nextStep, type DeliveryPolicy } from '../domain/webhooks/policy.js';
 import { signedDeliveryHeaders } from '../domain/webhooks/signing.js';
 
 export interface WebhookWorkerDeps {
-  db: WritableDb;
+  db: SqlDatabase;
   clock: Clock;
   sender: WebhookSender;
   policy: DeliveryPolicy;
@@ -71,18 +71,24 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   };
 
   /** One transaction: record what finished, then claim up to the free slots (none once stopping). */
-  const turn = (): number => {
+  const turn = async (): Promise<number> => {
     const records = finished.splice(0);
     const now = deps.clock.now();
     const iso = now.toISOString();
-    const claimed = deps.db
-      .transaction(() => {
-        for (const record of records) recordAttempt(deps.db, record, { now: iso, autoDisableAfter: deps.policy.autoDisableAfter });
+    let claimed: ClaimedDelivery[];
+    try {
+      claimed = await deps.db.transaction(async (tx) => {
+        for (const record of records) await recordAttempt(tx, record, { now: iso, autoDisableAfter: deps.policy.autoDisableAfter });
         const free = concurrency - inFlight.size;
         if (stopped || free <= 0) return [];
-        return claimDeliveries(deps.db, { now: iso, leaseUntil: new Date(now.getTime() + leaseMs).toISOString(), limit: free });
-      })
-      .immediate();
+        return claimDeliveries(tx, { now: iso, leaseUntil: new Date(now.getTime() + leaseMs).toISOString(), limit: free });
+      });
+    } catch (error) {
+      // Rolled back, so none of them was recorded: back to the queue for the next turn, while
+      // their leases still hold (dropped, each would be attempted again after its lease ran out).
+      finished.unshift(...records);
+      throw error;
+    }
     for (const delivery of claimed) {
       const running: Promise<void> = attempt(delivery)
         .catch((error: unknown) => deps.log?.error({ err: error }, 'webhook attempt failed unexpectedly'))
@@ -96,8 +102,8 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   };
 
   /** How long to sleep when idle: until the next retry is due, at most `pollMs`. */
-  const idleMs = (): number => {
-    const due = nextDueAt(deps.db, deps.clock.now().toISOString());
+  const idleMs = async (): Promise<number> => {
+    const due = await nextDueAt(deps.db, deps.clock.now().toISOString());
     if (due === undefined) return pollMs;
     return Math.min(pollMs, Math.max(1, Date.parse(due) - deps.clock.now().getTime()));
   };
@@ -106,11 +112,11 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   const pruneEveryMs = deps.pruneEveryMs ?? WEBHOOK_WORKER_DEFAULTS.pruneEveryMs;
   let lastPruneMs = -Infinity;
   /** Ledger retention, one bounded batch per turn until nothing old is left, then once per period. */
-  const pruneIfDue = () => {
+  const pruneIfDue = async () => {
     const nowMs = deps.clock.now().getTime();
     if (nowMs - lastPruneMs < pruneEveryMs) return;
     const before = new Date(nowMs - retentionMs).toISOString();
-    const pruned = deps.db.transaction(() => pruneLedger(deps.db, { before, limit: PRUNE_BATCH })).immediate();
+    const pruned = await deps.db.transaction((tx) => pruneLedger(tx, { before, limit: PRUNE_BATCH }));
     if (pruned < PRUNE_BATCH) lastPruneMs = nowMs;
   };
 
@@ -118,14 +124,14 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     while (!stopped) {
       let claimed = 0;
       try {
-        claimed = turn();
-        pruneIfDue();
+        claimed = await turn();
+        await pruneIfDue();
       } catch (error) {
         // e.g. the database busy past its timeout: the records stay queued for the next turn.
         deps.log?.error({ err: error }, 'webhook worker turn failed');
       }
       if (stopped) break;
-      const wait = claimed > 0 || inFlight.size > 0 ? pollMs : idleMs();
+      const wait = claimed > 0 || inFlight.size > 0 ? pollMs : await idleMs();
       if (!signal.signal.aborted) await sleep(wait, undefined, { signal: signal.signal }).catch(() => undefined);
       signal = new AbortController();
       // Let the completions of this tick gather so one transaction records them all.
@@ -139,7 +145,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       nudge();
       await loop;
       while (inFlight.size > 0) await Promise.all([...inFlight]);
-      turn();
+      await turn();
     },
     wake: nudge,
   };

@@ -5,7 +5,7 @@ import { posterOf, type HttpPoster } from '../adapters/http-post.js';
 import { createOutboundClient } from '../adapters/outbound-http.js';
 import { deviceStore } from '../adapters/db/device-store.js';
 import { GroupCommit } from '../adapters/db/group-commit.js';
-import type { WritableDb } from '../adapters/db/open.js';
+import type { SqlDatabase } from '../adapters/sql/database.js';
 import type { DeviceDeps } from '../domain/device/deps.js';
 import { SINGLE_ATTEMPT_POLICY } from '../domain/webhooks/policy.js';
 import { createFastify } from '../http/fastify.js';
@@ -24,7 +24,8 @@ import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createSandboxWebhooks, type SandboxWebhooks } from './webhooks/delivery.js';
 
 export interface SandboxAppDeps {
-  db: WritableDb;
+  /** The sandbox's own SQLite store (DATA_DIR/sandbox.sqlite): the attempts rely on its single writer. */
+  db: SqlDatabase;
   clock: Clock;
   /** HMAC key of the `/internal/*` mirror; unset, the mirror takes unsigned calls (spec 5.2). */
   internalApiSecret: string | undefined;

@@ -13,9 +13,9 @@ import { canonicalJson, signContent } from '../domain/certificates/certificate-c
  * too (minus the PDF hashes); the source machine comes from a fingerprint scan (spec 1).
  */
 export function synchronousCertificates(deps: { signingKey: KeyObject; publicBaseUrl: string }): CertificateIssuer {
-  return (db, subject) => {
-    const certificate = createCertificate(db, subject);
-    const sources = readCertificateSources(db, subject.wipeResultId);
+  return async (db, subject) => {
+    const certificate = await createCertificate(db, subject);
+    const sources = await readCertificateSources(db, subject.wipeResultId);
     // Broken invariant, not an outcome: the row was inserted in this very transaction.
     if (!sources) throw new Error(`wipe result ${subject.wipeResultId} vanished while certifying it`);
     const content = buildCertificateContent({
@@ -23,17 +23,17 @@ export function synchronousCertificates(deps: { signingKey: KeyObject; publicBas
       wipe: sources.wipe,
       accountName: sources.accountName,
       operator: sources.operator,
-      machine: findMachineByDriveScan(db, subject.accountId, sources.wipe.record.drive_serial),
+      machine: await findMachineByDriveScan(db, subject.accountId, sources.wipe.record.drive_serial),
       signedAt: subject.now,
       publicBaseUrl: deps.publicBaseUrl,
     });
-    saveSignedContent(db, certificate.id, {
+    await saveSignedContent(db, certificate.id, {
       content: canonicalJson(content),
       signature: signContent(deps.signingKey, content),
       signedAt: content.signed_at,
       now: subject.now,
     });
-    setCertificateStatus(db, certificate.id, 'complete', subject.now);
+    await setCertificateStatus(db, certificate.id, 'complete', subject.now);
     return 'complete';
   };
 }

@@ -29,7 +29,7 @@ export async function serveSandbox(env: Readonly<Record<string, string | undefin
   process.stdout.write(`erasure-cloud sandbox listening on ${address}\n`);
   const stop = async () => {
     await app.close();
-    db.close();
+    await db.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);

@@ -11,19 +11,21 @@ describe('asset report, notes and tests (spec 4.2)', () => {
   let jti: string;
   beforeEach(async () => {
     cloud = await startCloud();
-    jti = cloud.token(cloud.account().id, { userEmail: 'ana@example.com' }).jti;
+    jti = (await cloud.token((await cloud.account()).id, { userEmail: 'ana@example.com' })).jti;
   });
   afterEach(() => cloud.close());
 
   const report = (recordId: string, fp: object = fingerprint()) =>
     cloud.post(ASSETS, { jti, record_id: recordId, engine_version: '1.4.0', fingerprint: fp });
-  const assetRow = (id: string) => cloud.db.prepare('SELECT * FROM assets WHERE public_id = ?').get(id) as Record<string, unknown>;
+  const assetRow = async (id: string) => (await cloud.db.one<Record<string, unknown>>('SELECT * FROM assets WHERE public_id = @id', { id }))!;
+  const accountOfToken = async () =>
+    (await cloud.db.one<{ account_id: number }>('SELECT account_id FROM license_tokens WHERE jti = @jti', { jti }))!.account_id;
 
   it('creates the asset on first report: 201 {ok, asset_id} with promoted columns and the first reporter', async () => {
     const res = await report('CW-20261122-120000');
     expect(res.status).toBe(201);
     expect(res.json).toEqual({ ok: true, asset_id: expect.stringMatching(/^asset_[0-9a-z]{20}$/) });
-    expect(assetRow(res.json.asset_id)).toMatchObject({
+    expect(await assetRow(res.json.asset_id)).toMatchObject({
       hardware_uid: '4c4c4544-0042-3510-8051-b4c04f564e32/B5QVN32',
       record_id: 'CW-20261122-120000',
       manufacturer: 'Dell Inc.',
@@ -42,9 +44,7 @@ describe('asset report, notes and tests (spec 4.2)', () => {
 
   it('refreshes the same asset on a later boot and keeps the first reporter and first_seen_at', async () => {
     const first = await report('CW-20261122-120000');
-    const laterToken = cloud.token(cloud.db.prepare('SELECT account_id FROM license_tokens WHERE jti = ?').pluck().get(jti) as number, {
-      userEmail: 'bo@example.com',
-    });
+    const laterToken = await cloud.token(await accountOfToken(), { userEmail: 'bo@example.com' });
     cloud.clock.set('2026-11-23T08:00:00.000Z');
     const second = await cloud.post(ASSETS, {
       jti: laterToken.jti,
@@ -54,7 +54,7 @@ describe('asset report, notes and tests (spec 4.2)', () => {
     });
     expect(second.status).toBe(201);
     expect(second.json.asset_id).toBe(first.json.asset_id);
-    expect(assetRow(first.json.asset_id)).toMatchObject({
+    expect(await assetRow(first.json.asset_id)).toMatchObject({
       record_id: 'CW-20261123-080000',
       engine_version: '1.5.0',
       memory_total_bytes: 34_359_738_368,
@@ -67,10 +67,10 @@ describe('asset report, notes and tests (spec 4.2)', () => {
   });
 
   it('records the technician by the user’s name when the token’s user has one', async () => {
-    const accountId = cloud.db.prepare('SELECT account_id FROM license_tokens WHERE jti = ?').pluck().get(jti) as number;
-    createUser(cloud.db, { accountId, email: 'ana@example.com', passwordHash: 'x', role: 'technician', now: '2026-11-22T12:00:00.000Z', name: 'Ana Lima' });
+    const accountId = await accountOfToken();
+    await createUser(cloud.db, { accountId, email: 'ana@example.com', passwordHash: 'x', role: 'technician', now: '2026-11-22T12:00:00.000Z', name: 'Ana Lima' });
     const res = await report('CW-20261122-120000');
-    expect(assetRow(res.json.asset_id).technician).toBe('Ana Lima');
+    expect((await assetRow(res.json.asset_id)).technician).toBe('Ana Lima');
   });
 
   it('keys a machine without DMI identity on its record_id', async () => {
@@ -78,11 +78,11 @@ describe('asset report, notes and tests (spec 4.2)', () => {
     const a = await report('CW-20261122-120000', fp);
     const b = await report('CW-20261122-120001', fp);
     expect(a.json.asset_id).not.toBe(b.json.asset_id);
-    expect(assetRow(a.json.asset_id).hardware_uid).toBe('CW-20261122-120000');
+    expect((await assetRow(a.json.asset_id)).hardware_uid).toBe('CW-20261122-120000');
   });
 
   it('keeps one asset per machine per account', async () => {
-    const otherToken = cloud.token(cloud.account('Other').id);
+    const otherToken = await cloud.token((await cloud.account('Other')).id);
     const mine = await report('CW-20261122-120000');
     const theirs = await cloud.post(ASSETS, { jti: otherToken.jti, record_id: 'CW-20261122-120000', fingerprint: fingerprint() });
     expect(theirs.json.asset_id).not.toBe(mine.json.asset_id);
@@ -106,7 +106,7 @@ describe('asset report, notes and tests (spec 4.2)', () => {
   });
 
   it.each(['revoked', 'suspended', 'disabled'] as const)('answers 403 token %s for a %s token', async (status) => {
-    const token = cloud.token(cloud.account().id, { status });
+    const token = await cloud.token((await cloud.account()).id, { status });
     for (const url of [ASSETS, NOTES, TESTS, '/internal/wipe_results', '/internal/chassis_maps', '/internal/chassis_maps/lookup']) {
       const res = await cloud.post(url, { jti: token.jti, record_id: 'CW-20261122-120000', fingerprint: fingerprint(), job_id: 'j' });
       expect(res.status, url).toBe(403);
@@ -115,7 +115,7 @@ describe('asset report, notes and tests (spec 4.2)', () => {
   });
 
   it('answers 404 unknown token for an unknown jti or another account’s account_id on every non-ladder endpoint', async () => {
-    const other = cloud.account('Other');
+    const other = await cloud.account('Other');
     for (const url of [ASSETS, NOTES, TESTS, '/internal/wipe_results', '/internal/chassis_maps', '/internal/chassis_maps/lookup']) {
       for (const body of [{ jti: 'nope' }, { jti, account_id: other.publicId }, {}]) {
         const res = await cloud.post(url, { ...body, record_id: 'CW-20261122-120000', fingerprint: fingerprint(), job_id: 'j' });
@@ -126,7 +126,7 @@ describe('asset report, notes and tests (spec 4.2)', () => {
   });
 
   it('accepts a lapsed account’s reports: only token status gates the non-ladder endpoints', async () => {
-    const token = cloud.token(cloud.account('Lapsed', 'canceled').id);
+    const token = await cloud.token((await cloud.account('Lapsed', 'canceled')).id);
     const res = await cloud.post(ASSETS, { jti: token.jti, record_id: 'CW-20261122-120000', fingerprint: fingerprint() });
     expect(res.status).toBe(201);
   });
@@ -136,7 +136,7 @@ describe('asset report, notes and tests (spec 4.2)', () => {
     const res = await cloud.post(NOTES, { jti, record_id: 'CW-20261122-120000', notes: 'Hinge cracked; 日本語 OK' });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ok: true, asset_id: asset.json.asset_id });
-    expect(assetRow(asset.json.asset_id).notes).toBe('Hinge cracked; 日本語 OK');
+    expect((await assetRow(asset.json.asset_id)).notes).toBe('Hinge cracked; 日本語 OK');
   });
 
   it('answers 404 unknown asset for notes or tests before the boot’s asset report landed', async () => {
@@ -153,7 +153,7 @@ describe('asset report, notes and tests (spec 4.2)', () => {
     const res = await cloud.post(TESTS, { jti, record_id: 'CW-20261122-120000', tests: { display: { status: 'passed' }, wifi_adapter: { status: 'detected' } } });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ok: true, asset_id: asset.json.asset_id });
-    expect(JSON.parse(assetRow(asset.json.asset_id).test_results as string)).toEqual({
+    expect(JSON.parse((await assetRow(asset.json.asset_id)).test_results as string)).toEqual({
       display: { status: 'passed' },
       wifi_adapter: { status: 'detected' },
     });

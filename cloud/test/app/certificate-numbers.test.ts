@@ -11,13 +11,13 @@ describe('POST /internal/certificates/lookup', () => {
   let jti: string;
   beforeEach(async () => {
     cloud = await startCloud();
-    jti = cloud.token(cloud.account().id).jti;
+    jti = (await cloud.token((await cloud.account()).id)).jti;
   });
   afterEach(() => cloud.close());
 
   /** A wipe result of a checked-in run (`run-0` is drive 0 of check-in `run`). */
   const wipe = async (tokenJti: string, jobId: string, extra: object = {}) => {
-    issueCheckin(cloud.db, tokenJti, jobId);
+    await issueCheckin(cloud.db, tokenJti, jobId);
     return (await cloud.post(WIPES, { jti: tokenJti, job_id: jobId, drive_serial: `S-${jobId}`, ...extra })).json as { wipe_result_id: string };
   };
 
@@ -37,7 +37,7 @@ describe('POST /internal/certificates/lookup', () => {
 
   it('is scoped to the token’s account: another account’s job ids read as unknown', async () => {
     await wipe(jti, 'shared-0');
-    const other = cloud.token(cloud.account('Other Refurb').id).jti;
+    const other = (await cloud.token((await cloud.account('Other Refurb')).id)).jti;
     await wipe(other, 'mine-0');
     const res = await cloud.post(LOOKUP, { jti: other, job_ids: ['shared-0', 'mine-0'] });
     // Numbering is per account, so the other account's first certificate is CW-000001 too.
@@ -46,13 +46,13 @@ describe('POST /internal/certificates/lookup', () => {
 
   it('follows the certificate as it moves on (status from the wipe result row)', async () => {
     await wipe(jti, 'moving-0');
-    cloud.db.prepare("UPDATE wipe_results SET certificate_status = 'complete'").run();
+    await cloud.db.run("UPDATE wipe_results SET certificate_status = 'complete'");
     expect((await cloud.post(LOOKUP, { jti, job_ids: ['moving-0'] })).json.certificates[0].certificate_status).toBe('complete');
   });
 
   it('answers 404 for an unknown token and 403 for a token that is not active, like the other non-ladder routes', async () => {
     expect(await cloud.post(LOOKUP, { jti: 'no-such-jti', job_ids: [] })).toMatchObject({ status: 404, json: { error: 'unknown token' } });
-    const revoked = cloud.token(cloud.account('Revoked Refurb').id, { status: 'revoked' }).jti;
+    const revoked = (await cloud.token((await cloud.account('Revoked Refurb')).id, { status: 'revoked' })).jti;
     expect(await cloud.post(LOOKUP, { jti: revoked, job_ids: [] })).toMatchObject({ status: 403, json: { error: 'token revoked' } });
   });
 

@@ -11,14 +11,14 @@ describe('certificate downloads and presigned files (spec 4.4, 5.4)', () => {
 
   beforeEach(async () => {
     sut = await startCertificateCloud();
-    const account = sut.account('Acme Refurb');
-    const other = sut.account('Other Recycler');
+    const account = await sut.account('Acme Refurb');
+    const other = await sut.account('Other Recycler');
     await addUser(sut, account.id, 'technician', 'ana@acme.test');
     await addUser(sut, other.id, 'admin', 'eve@other.test');
     owner = await signIn(sut, 'ana@acme.test');
     stranger = await signIn(sut, 'eve@other.test');
-    wipeId = (await submitWipe(sut, sut.token(account.id).jti, 'job-1-0')).wipe_result_id;
-    certId = certificateOf(sut, wipeId).public_id;
+    wipeId = (await submitWipe(sut, (await sut.token(account.id)).jti, 'job-1-0')).wipe_result_id;
+    certId = (await certificateOf(sut, wipeId)).public_id;
   });
   afterEach(() => sut.close());
 

@@ -8,9 +8,9 @@ describe('GET /certificates/{id}/verify: public tamper check (spec 4.4)', () => 
 
   beforeEach(async () => {
     sut = await startCertificateCloud();
-    const account = sut.account('Acme Refurb');
-    const wipe = await submitWipe(sut, sut.token(account.id).jti, 'job-1-0', { passes_completed: 3, wipe_method: 'NIST 800-88 R2 Clear' });
-    certId = certificateOf(sut, wipe.wipe_result_id).public_id;
+    const account = await sut.account('Acme Refurb');
+    const wipe = await submitWipe(sut, (await sut.token(account.id)).jti, 'job-1-0', { passes_completed: 3, wipe_method: 'NIST 800-88 R2 Clear' });
+    certId = (await certificateOf(sut, wipe.wipe_result_id)).public_id;
   });
   afterEach(() => sut.close());
 
@@ -64,17 +64,17 @@ describe('GET /certificates/{id}/verify: public tamper check (spec 4.4)', () => 
 
   it.each(edits)('editing the %s in the database flips valid to false', async (_name, sql) => {
     // A second certificate gives the signature swap a genuine signature of other content.
-    const account = sut.account('Other');
-    await submitWipe(sut, sut.token(account.id).jti, 'job-other');
+    const account = await sut.account('Other');
+    await submitWipe(sut, (await sut.token(account.id)).jti, 'job-other');
     await sut.drain();
     expect((await verify()).body.valid).toBe(true);
-    sut.db.prepare(`${sql} WHERE id = (SELECT ${sql.includes('wipe_results') ? 'wipe_result_id' : 'id'} FROM certificates WHERE public_id = ?)`).run(certId);
+    await sut.db.run(`${sql} WHERE id = (SELECT ${sql.includes('wipe_results') ? 'wipe_result_id' : 'id'} FROM certificates WHERE public_id = @id)`, { id: certId });
     expect((await verify()).body.valid).toBe(false);
   });
 
   it('a stored PDF that no longer matches its recorded hash, or is gone, flips valid to false', async () => {
     await sut.drain();
-    const { certificate_key, report_key } = certificateOf(sut, sut.row<{ public_id: string }>('SELECT public_id FROM wipe_results').public_id);
+    const { certificate_key, report_key } = await certificateOf(sut, (await sut.row<{ public_id: string }>('SELECT public_id FROM wipe_results')).public_id);
     const original = (await sut.store.get(certificate_key!))!;
     const edited = Buffer.from(original);
     edited[edited.length - 10] ^= 1;
@@ -88,13 +88,13 @@ describe('GET /certificates/{id}/verify: public tamper check (spec 4.4)', () => 
 
   it('renaming the account later keeps the certificate valid: it signed a snapshot of the name', async () => {
     await sut.drain();
-    sut.db.prepare(`UPDATE accounts SET name = 'Acme Renamed'`).run();
+    await sut.db.run(`UPDATE accounts SET name = 'Acme Renamed'`);
     expect((await verify()).body).toMatchObject({ valid: true, account: 'Acme Refurb' });
   });
 
   it('a failed certificate is never valid', async () => {
     await sut.drain({ store: { ...sut.store, put: () => Promise.reject(new Error('no space')) }, maxAttempts: 1 });
-    expect(sut.row<{ status: string }>('SELECT status FROM certificates').status).toBe('failed');
+    expect((await sut.row<{ status: string }>('SELECT status FROM certificates')).status).toBe('failed');
     expect((await verify()).body.valid).toBe(false);
   });
 });

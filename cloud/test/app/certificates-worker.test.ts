@@ -23,13 +23,13 @@ function pdfText(dir: string, name: string, bytes: Uint8Array): string {
 
 describe('certificate worker: generation, retries, leases', () => {
   let sut: CertificateCloud;
-  let account: ReturnType<CertificateCloud['account']>;
+  let account: Awaited<ReturnType<CertificateCloud['account']>>;
   let jti: string;
 
   beforeEach(async () => {
     sut = await startCertificateCloud();
-    account = sut.account('Acme Refurb');
-    jti = sut.token(account.id, { userEmail: 'ana@acme.test' }).jti;
+    account = await sut.account('Acme Refurb');
+    jti = (await sut.token(account.id, { userEmail: 'ana@acme.test' })).jti;
   });
   afterEach(() => sut.close());
 
@@ -47,12 +47,12 @@ describe('certificate worker: generation, retries, leases', () => {
     const wipe = await submitWipe(sut, jti, 'job-1-0');
     const events: GeneratedCertificate[] = [];
 
-    expect(await sut.drain({ onCertificateGenerated: (c) => events.push(c) })).toBe(1);
+    expect(await sut.drain({ onCertificateGenerated: async (_tx, c) => void events.push(c) })).toBe(1);
 
-    const cert = sut.row<Record<string, string>>('SELECT * FROM certificates');
+    const cert = await sut.row<Record<string, string>>('SELECT * FROM certificates');
     expect(cert).toMatchObject({ status: 'complete', certificate_number: 'CW-000001' });
-    expect(sut.row<{ certificate_status: string }>('SELECT certificate_status FROM wipe_results').certificate_status).toBe('complete');
-    expect(sut.row<{ status: string }>('SELECT status FROM jobs').status).toBe('done');
+    expect((await sut.row<{ certificate_status: string }>('SELECT certificate_status FROM wipe_results')).certificate_status).toBe('complete');
+    expect((await sut.row<{ status: string }>('SELECT status FROM jobs')).status).toBe('done');
     expect(events).toEqual([expect.objectContaining({ id: cert.public_id, certificate_number: 'CW-000001', wipe_result_id: wipe.wipe_result_id })]);
 
     const content = JSON.parse(cert.content!) as CertificateContent;
@@ -90,7 +90,7 @@ describe('certificate worker: generation, retries, leases', () => {
   it('a drive in no reported machine is certified without a source machine', async () => {
     await submitWipe(sut, jti, 'job-bay-0', { drive_serial: 'WD-LOOSE-1', drive_model: 'WDC WD10EZEX-08WN4A0' });
     await sut.drain();
-    const content = JSON.parse(sut.row<{ content: string }>('SELECT content FROM certificates').content) as CertificateContent;
+    const content = JSON.parse((await sut.row<{ content: string }>('SELECT content FROM certificates')).content) as CertificateContent;
     expect(content.source_machine).toBeNull();
     expect(content.drive).toMatchObject({ manufacturer: 'Western Digital', serial: 'WD-LOOSE-1' });
     expect(content.tool.version).toBeNull();
@@ -102,12 +102,12 @@ describe('certificate worker: generation, retries, leases', () => {
     const delays: number[] = [];
     for (let attempt = 1; attempt <= 5; attempt++) {
       expect(await sut.drain({ store: broken })).toBe(1);
-      const job = sut.row<{ status: string; attempts: number; run_at: string; last_error: string }>('SELECT * FROM jobs');
+      const job = await sut.row<{ status: string; attempts: number; run_at: string; last_error: string }>('SELECT * FROM jobs');
       expect(job.attempts).toBe(attempt);
       expect(job.last_error).toBe('disk full');
       if (attempt < 5) {
         expect(job.status).toBe('pending');
-        expect(certificateOf(sut, wipe.wipe_result_id).status).toBe('pending');
+        expect((await certificateOf(sut, wipe.wipe_result_id)).status).toBe('pending');
         const delay = Date.parse(job.run_at) - sut.clock.now().getTime();
         delays.push(delay);
         expect(await sut.drain({ store: broken })).toBe(0); // not due yet: nothing runs
@@ -118,22 +118,22 @@ describe('certificate worker: generation, retries, leases', () => {
     }
     expect(delays.every((d, i) => i === 0 || d > delays[i - 1]!)).toBe(true);
     expect(delays[0]).toBeGreaterThanOrEqual(2000);
-    expect(certificateOf(sut, wipe.wipe_result_id).status).toBe('failed');
-    expect(sut.row<{ certificate_status: string }>('SELECT certificate_status FROM wipe_results').certificate_status).toBe('failed');
+    expect((await certificateOf(sut, wipe.wipe_result_id)).status).toBe('failed');
+    expect((await sut.row<{ certificate_status: string }>('SELECT certificate_status FROM wipe_results')).certificate_status).toBe('failed');
     expect(await sut.drain()).toBe(0); // a failed job stays failed
   });
 
   it("a crashed worker's claim is taken over once its lease runs out, and the stale worker cannot finish", async () => {
     const wipe = await submitWipe(sut, jti, 'job-crash-0');
     const now = sut.clock.now().toISOString();
-    const crashed = claimJob(sut.db, 'certificate', now, new Date(sut.clock.now().getTime() + 60_000).toISOString())!;
+    const crashed = (await claimJob(sut.db, 'certificate', now, new Date(sut.clock.now().getTime() + 60_000).toISOString()))!;
     expect(crashed.attempts).toBe(1);
     expect(await sut.drain()).toBe(0); // leased: nobody else may take it
     sut.clock.advance(60_001);
     expect(await sut.drain()).toBe(1);
-    expect(certificateOf(sut, wipe.wipe_result_id).status).toBe('complete');
-    expect(sut.row<{ attempts: number; status: string }>('SELECT attempts, status FROM jobs')).toEqual({ attempts: 2, status: 'done' });
-    expect(finishJob(sut.db, crashed, sut.clock.now().toISOString())).toBe(false);
+    expect((await certificateOf(sut, wipe.wipe_result_id)).status).toBe('complete');
+    expect(await sut.row<{ attempts: number; status: string }>('SELECT attempts, status FROM jobs')).toEqual({ attempts: 2, status: 'done' });
+    expect(await finishJob(sut.db, crashed, sut.clock.now().toISOString())).toBe(false);
   });
 
   it('the worker loop picks up new results when woken and stops gracefully', async () => {
@@ -141,7 +141,7 @@ describe('certificate worker: generation, retries, leases', () => {
     try {
       const wipe = await submitWipe(sut, jti, 'job-live-0');
       worker.wake(); // the idle poll is a minute: only the wake can explain a prompt certificate
-      await waitFor(() => certificateOf(sut, wipe.wipe_result_id).status === 'complete', 10_000, 10, 'certificate complete');
+      await waitFor(async () => (await certificateOf(sut, wipe.wipe_result_id)).status === 'complete', 10_000, 10, 'certificate complete');
     } finally {
       await worker.stop();
     }
@@ -150,13 +150,13 @@ describe('certificate worker: generation, retries, leases', () => {
   it('re-running a job whose content is already signed renders byte-identical PDFs under the same keys', async () => {
     await submitWipe(sut, jti, 'job-same-0');
     await sut.drain();
-    const first = sut.row<Record<string, string>>('SELECT * FROM certificates');
+    const first = await sut.row<Record<string, string>>('SELECT * FROM certificates');
     // As if the worker had crashed after its puts but before recording completion.
-    sut.db.prepare(`UPDATE jobs SET status = 'pending', attempts = 1`).run();
-    sut.db.prepare(`UPDATE certificates SET status = 'generating', certificate_sha256 = NULL, report_sha256 = NULL`).run();
+    await sut.db.run(`UPDATE jobs SET status = 'pending', attempts = 1`);
+    await sut.db.run(`UPDATE certificates SET status = 'generating', certificate_sha256 = NULL, report_sha256 = NULL`);
     sut.clock.advance(3_600_000);
     await sut.drain();
-    const second = sut.row<Record<string, string>>('SELECT * FROM certificates');
+    const second = await sut.row<Record<string, string>>('SELECT * FROM certificates');
     expect(second).toMatchObject({
       status: 'complete',
       signed_at: first.signed_at,

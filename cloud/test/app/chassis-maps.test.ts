@@ -12,7 +12,7 @@ describe('chassis maps (spec 2, 4.2)', () => {
   let jti: string;
   beforeEach(async () => {
     cloud = await startCloud();
-    jti = cloud.token(cloud.account().id, { product: 'hotswap' }).jti;
+    jti = (await cloud.token((await cloud.account()).id, { product: 'hotswap' })).jti;
   });
   afterEach(() => cloud.close());
 
@@ -33,7 +33,7 @@ describe('chassis maps (spec 2, 4.2)', () => {
       chassis_map_id: expect.stringMatching(/^cmap_/),
       asset_id: expect.stringMatching(/^asset_/),
     });
-    const asset = cloud.db.prepare('SELECT serial_number, hardware_uid FROM assets WHERE public_id = ?').get(res.json.asset_id);
+    const asset = await cloud.db.one('SELECT serial_number, hardware_uid FROM assets WHERE public_id = @id', { id: res.json.asset_id });
     expect(asset).toEqual({ serial_number: SERIAL, hardware_uid: `${UUID}/${SERIAL}` });
   });
 
@@ -49,7 +49,7 @@ describe('chassis maps (spec 2, 4.2)', () => {
       expect(res.status).toBe(422);
       expect(res.json).toEqual({ error: 'map has no usable bays' });
     }
-    expect(cloud.db.prepare('SELECT COUNT(*) FROM assets').pluck().get()).toBe(0);
+    expect((await cloud.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM assets'))!.n).toBe(0);
   });
 
   it('answers 422 missing record_id or fingerprint', async () => {
@@ -76,7 +76,7 @@ describe('chassis maps (spec 2, 4.2)', () => {
 
   it('scopes the lookup to the token’s account', async () => {
     await save([{ lane: 'ata1', label: 'Bay 1' }]);
-    const stranger = cloud.token(cloud.account('Other').id, { product: 'hotswap' });
+    const stranger = await cloud.token((await cloud.account('Other')).id, { product: 'hotswap' });
     const res = await cloud.post(LOOKUP, { jti: stranger.jti, system: { uuid: UUID, serial: SERIAL } });
     expect(res.json).toEqual({ found: false });
   });
@@ -88,8 +88,8 @@ describe('the chassis asset in the web app shows its bay map (hotswap station)',
 
   it('returns the bays as the wizard labelled them with the asset, and none for an ordinary machine', async () => {
     cloud = await startCloud();
-    const account = cloud.account();
-    const jti = cloud.token(account.id, { product: 'hotswap' }).jti;
+    const account = await cloud.account();
+    const jti = (await cloud.token(account.id, { product: 'hotswap' })).jti;
     const bays = [
       { lane: 'pci-0000:00:03.0-scsi-0:0:0:0', label: 'Bay 1', connector: { transport: 'scsi' } },
       { lane: 'pci-0000:00:03.0-scsi-0:0:1:0', label: 'Bay 2', connector: { transport: 'scsi' } },
@@ -105,10 +105,10 @@ describe('the chassis asset in the web app shows its bay map (hotswap station)',
 
   it('never shows another account\u2019s map', async () => {
     cloud = await startCloud();
-    const owner = cloud.account('Owner');
-    const jti = cloud.token(owner.id, { product: 'hotswap' }).jti;
+    const owner = await cloud.account('Owner');
+    const jti = (await cloud.token(owner.id, { product: 'hotswap' })).jti;
     const saved = await cloud.post(SAVE, { jti, record_id: 'CW-20261122-120000', engine_version: '1.4.0', fingerprint: fingerprint(UUID, SERIAL), map: { name: 'Front cage', bays: [{ lane: 'l1', label: 'Bay 1' }] } });
-    const stranger = cloud.account('Stranger');
+    const stranger = await cloud.account('Stranger');
     await addUser(cloud, stranger.id, 'admin', 'admin@stranger.test');
     const who = await signIn(cloud, 'admin@stranger.test');
     expect((await who.get(`/app/api/assets/${saved.json.asset_id}`)).status).toBe(404);

@@ -26,7 +26,7 @@ describe.skipIf(Boolean(skip))('/downloads: a base image personalized with a fre
 
   async function as(role: 'admin' | 'technician', deps: { gatewayUrl?: string; imagesDir?: string } = {}): Promise<{ cloud: Cloud; who: Browser; accountId: number; publicId: string }> {
     cloud = await startCloud({ deps: { deviceTokenPrivateKey: keys.privateKey, images: bootImagesIn(deps.imagesDir ?? join(dir, 'images')), gatewayUrl: 'gatewayUrl' in deps ? deps.gatewayUrl : 'https://gw.acme.test' } });
-    const account = cloud.account('Acme Refurb');
+    const account = await cloud.account('Acme Refurb');
     await addUser(cloud, account.id, role, `${role}@acme.test`);
     return { cloud, who: await signIn(cloud, `${role}@acme.test`), accountId: account.id, publicId: account.publicId };
   }
@@ -59,7 +59,7 @@ describe.skipIf(Boolean(skip))('/downloads: a base image personalized with a fre
     const token = readIsoFile(iso, '/erasure/device-token')?.trim() ?? '';
     const check = await verifyDeviceToken(devicePublicKey(keys.publicKey), token, c.clock.now());
     expect(check).toMatchObject({ ok: true, sub: publicId, jti: res.headers['x-token-jti'] });
-    expect(c.db.prepare('SELECT user_email, product, status FROM license_tokens WHERE jti = ?').get(res.headers['x-token-jti'])).toEqual({ user_email: 'admin@acme.test', product: 'engine', status: 'active' });
+    expect(await c.db.one('SELECT user_email, product, status FROM license_tokens WHERE jti = @jti', { jti: res.headers['x-token-jti'] })).toEqual({ user_email: 'admin@acme.test', product: 'engine', status: 'active' });
     expect(readIsoFile(iso, '/erasure/gateway-url')).toBe('https://gw.acme.test\n');
     expect(bootPlatforms(iso)).toEqual(['BIOS', 'UEFI']);
   });
@@ -75,7 +75,7 @@ describe.skipIf(Boolean(skip))('/downloads: a base image personalized with a fre
     const { cloud: c, who } = await as('technician');
     const res = await download(c, who, 'product=engine');
     expect(res.statusCode).toBe(403);
-    expect(c.db.prepare('SELECT COUNT(*) FROM license_tokens').pluck().get()).toBe(0);
+    expect((await c.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM license_tokens'))!.n).toBe(0);
   });
 
   it('answers 503 without PUBLIC_GATEWAY_URL and mints nothing', async () => {
@@ -83,7 +83,7 @@ describe.skipIf(Boolean(skip))('/downloads: a base image personalized with a fre
     const res = await download(c, who, 'product=engine');
     expect(res.statusCode).toBe(503);
     expect(res.json().error).toMatch(/PUBLIC_GATEWAY_URL/);
-    expect(c.db.prepare('SELECT COUNT(*) FROM license_tokens').pluck().get()).toBe(0);
+    expect((await c.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM license_tokens'))!.n).toBe(0);
   });
 
   it('answers 404 for a name that is not an installed image, such as a path out of the folder', async () => {
@@ -92,6 +92,6 @@ describe.skipIf(Boolean(skip))('/downloads: a base image personalized with a fre
       const res = await download(c, who, `product=engine&image=${encodeURIComponent(name)}`);
       expect(res.statusCode).toBe(404);
     }
-    expect(c.db.prepare('SELECT COUNT(*) FROM license_tokens').pluck().get()).toBe(0);
+    expect((await c.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM license_tokens'))!.n).toBe(0);
   });
 });

@@ -18,7 +18,7 @@ describe('hostile input never yields a 5xx', () => {
   let jti: string;
   beforeAll(async () => {
     cloud = await startCloud();
-    jti = cloud.token(cloud.account().id).jti;
+    jti = (await cloud.token((await cloud.account()).id)).jti;
   });
   afterAll(() => cloud.close());
 
@@ -66,7 +66,7 @@ describe('hostile input never yields a 5xx', () => {
       `{"jti":"${jti}","record_id":"CW-deep","engine_version":"1","fingerprint":${fp},"map":{"name":"R","bays":[{"lane":"1","label":"A"}]}}`,
     );
     expect({ status: map.statusCode, json: JSON.parse(map.body) }).toEqual({ status: 422, json: { error: 'body nested too deeply (at most 64 levels)' } });
-    expect(cloud.db.prepare("SELECT COUNT(*) FROM assets WHERE record_id = 'CW-deep'").pluck().get()).toBe(0);
+    expect((await cloud.db.one<{ n: number }>("SELECT COUNT(*) AS n FROM assets WHERE record_id = 'CW-deep'"))!.n).toBe(0);
   });
 
   it('stores a fingerprint nested 60 levels deep (real ones are 4–5)', async () => {
@@ -85,7 +85,7 @@ describe('hostile input never yields a 5xx', () => {
     expect(res.status).toBe(201);
     const notes = await cloud.post('/internal/assets/notes', { jti, record_id: 'CW-20261122-120000', notes: nasty });
     expect(notes.status).toBe(200);
-    expect(cloud.db.prepare("SELECT notes FROM assets WHERE record_id = 'CW-20261122-120000'").pluck().get()).toBe(nasty);
+    expect((await cloud.db.one<{ notes: string }>("SELECT notes FROM assets WHERE record_id = 'CW-20261122-120000'"))!.notes).toBe(nasty);
   });
 
   it('refuses an oversized body with 413 and keeps answering', async () => {

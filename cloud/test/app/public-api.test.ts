@@ -6,15 +6,15 @@ import { reportAsset } from '../web-helpers.js';
 
 describe('public API /api/v1 (spec 4.3, 5.3, 7)', () => {
   let cloud: Cloud;
-  let account: ReturnType<Cloud['account']>;
+  let account: Awaited<ReturnType<Cloud['account']>>;
   let key: string;
   let jti: string;
 
   beforeEach(async () => {
     cloud = await startCloud();
-    account = cloud.account('Acme Refurb');
-    key = mintApiKey(cloud, { accountId: account.id, name: 'sync', createdByUserId: null }).apiKey;
-    jti = cloud.token(account.id, { userEmail: 'ana@example.com' }).jti;
+    account = await cloud.account('Acme Refurb');
+    key = (await mintApiKey(cloud, { accountId: account.id, name: 'sync', createdByUserId: null })).apiKey;
+    jti = (await cloud.token(account.id, { userEmail: 'ana@example.com' })).jti;
   });
   afterEach(() => cloud.close());
 
@@ -28,21 +28,21 @@ describe('public API /api/v1 (spec 4.3, 5.3, 7)', () => {
   };
 
   /** Inserts assets straight into the table: fast, with chosen updated_at values. */
-  function insertAssets(accountId: number, count: number, updatedAt: (i: number) => string) {
-    const insert = cloud.db.prepare(
-      `INSERT INTO assets (public_id, account_id, hardware_uid, record_id, fingerprint, serial_number, first_seen_at,
-                           last_booted_at, audited_at, updated_at)
-       VALUES (?, ?, ?, 'CW-20261122-120000', '{}', ?, ?, ?, ?, ?)`,
-    );
+  async function insertAssets(accountId: number, count: number, updatedAt: (i: number) => string) {
     const ids: string[] = [];
-    cloud.db.transaction(() => {
+    await cloud.db.transaction(async (tx) => {
       for (let i = 0; i < count; i++) {
         const id = newId('asset');
         const at = updatedAt(i);
-        insert.run(id, accountId, `uid-${accountId}-${i}`, `SN${i}`, at, at, at, at);
+        await tx.run(
+          `INSERT INTO assets (public_id, account_id, hardware_uid, record_id, fingerprint, serial_number, first_seen_at,
+                               last_booted_at, audited_at, updated_at)
+           VALUES (@id, @accountId, @uid, 'CW-20261122-120000', '{}', @serial, @at, @at, @at, @at)`,
+          { id, accountId, uid: `uid-${accountId}-${i}`, serial: `SN${i}`, at },
+        );
         ids.push(id);
       }
-    })();
+    });
     return ids;
   }
 
@@ -59,9 +59,9 @@ describe('public API /api/v1 (spec 4.3, 5.3, 7)', () => {
   });
 
   it('fails the very next request after revocation, and every one after it', async () => {
-    const minted = mintApiKey(cloud, { accountId: account.id, name: 'ci', createdByUserId: null });
+    const minted = await mintApiKey(cloud, { accountId: account.id, name: 'ci', createdByUserId: null });
     expect((await get('/api/v1/me', {}, minted.apiKey)).status).toBe(200);
-    revokeKey(cloud, minted.row.public_id);
+    await revokeKey(cloud, minted.row.public_id);
     for (let i = 0; i < 3; i++) {
       const res = await get('/api/v1/assets', {}, minted.apiKey);
       expect(res.status).toBe(401);
@@ -124,7 +124,7 @@ describe('public API /api/v1 (spec 4.3, 5.3, 7)', () => {
 
   it('pages through 250 assets newest first, every id exactly once, ties broken by id', async () => {
     // Groups of ten share an updated_at, so the order depends on the id tie-breaker too.
-    const ids = insertAssets(account.id, 250, (i) => new Date(Date.UTC(2026, 10, 1) + Math.floor(i / 10) * 60_000).toISOString());
+    const ids = await insertAssets(account.id, 250, (i) => new Date(Date.UTC(2026, 10, 1) + Math.floor(i / 10) * 60_000).toISOString());
     const seen: string[] = [];
     let pages = 0;
     for (let page = 1; ; page++) {
@@ -145,7 +145,7 @@ describe('public API /api/v1 (spec 4.3, 5.3, 7)', () => {
   });
 
   it('filters on since (at or after updated_at) in any ISO 8601 form, and on exact serial', async () => {
-    insertAssets(account.id, 5, (i) => `2026-11-2${i}T12:00:00.000Z`);
+    await insertAssets(account.id, 5, (i) => `2026-11-2${i}T12:00:00.000Z`);
     const count = async (query: string) => (await get(`/api/v1/assets?${query}`)).json.count;
     expect(await count('since=2026-11-22T12:00:00Z')).toBe(3);
     expect(await count('since=2026-11-22T12:00:00.001Z')).toBe(2);
@@ -179,9 +179,9 @@ describe('public API /api/v1 (spec 4.3, 5.3, 7)', () => {
   });
 
   it('never widens scope: account_id of its own account (acct_ or numeric) passes, any other is 404', async () => {
-    const other = cloud.account('Other Refurb');
-    insertAssets(account.id, 2, () => '2026-11-22T12:00:00.000Z');
-    insertAssets(other.id, 3, () => '2026-11-22T12:00:00.000Z');
+    const other = await cloud.account('Other Refurb');
+    await insertAssets(account.id, 2, () => '2026-11-22T12:00:00.000Z');
+    await insertAssets(other.id, 3, () => '2026-11-22T12:00:00.000Z');
     expect((await get(`/api/v1/assets?account_id=${account.publicId}`)).json.count).toBe(2);
     expect((await get(`/api/v1/assets?account_id=${account.id}`)).json.count).toBe(2);
     expect((await get('/api/v1/assets')).json.count).toBe(2);
@@ -193,8 +193,8 @@ describe('public API /api/v1 (spec 4.3, 5.3, 7)', () => {
   });
 
   it('answers the same 404 Asset not found for an unknown id and for another account’s asset', async () => {
-    const other = cloud.account('Other Refurb');
-    const [theirs] = insertAssets(other.id, 1, () => '2026-11-22T12:00:00.000Z');
+    const other = await cloud.account('Other Refurb');
+    const [theirs] = await insertAssets(other.id, 1, () => '2026-11-22T12:00:00.000Z');
     const unknown = await get('/api/v1/assets/asset_00000000000000000000');
     const foreign = await get(`/api/v1/assets/${theirs}`);
     expect(unknown.status).toBe(404);
@@ -223,7 +223,7 @@ describe('public API /api/v1 (spec 4.3, 5.3, 7)', () => {
   });
 
   it('returns exactly the key’s one account, and /me names the key and its account', async () => {
-    cloud.account('Other Refurb');
+    await cloud.account('Other Refurb');
     const accounts = await get('/api/v1/accounts');
     expect(conforms(AccountList, accounts.json)).toBe(true);
     expect(accounts.json).toEqual({
@@ -254,9 +254,9 @@ describe('public API rate limit', () => {
 
   it('counts per key in a fixed window with RateLimit-* headers, then 429 with Retry-After', async () => {
     cloud = await startCloud({ deps: { publicApiRateLimit: { limit: 3, windowMs: 60_000 } } });
-    const account = cloud.account();
-    const a = mintApiKey(cloud, { accountId: account.id, createdByUserId: null }).apiKey;
-    const b = mintApiKey(cloud, { accountId: account.id, createdByUserId: null }).apiKey;
+    const account = await cloud.account();
+    const a = (await mintApiKey(cloud, { accountId: account.id, createdByUserId: null })).apiKey;
+    const b = (await mintApiKey(cloud, { accountId: account.id, createdByUserId: null })).apiKey;
     const call = (key: string) => cloud.app.inject({ method: 'GET', url: '/api/v1/me', headers: { authorization: `Bearer ${key}` } });
     const remaining: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -278,7 +278,7 @@ describe('public API rate limit', () => {
 
   it('defaults to 600 requests a minute', async () => {
     cloud = await startCloud();
-    const key = mintApiKey(cloud, { accountId: cloud.account().id, createdByUserId: null }).apiKey;
+    const key = (await mintApiKey(cloud, { accountId: (await cloud.account()).id, createdByUserId: null })).apiKey;
     const res = await cloud.app.inject({ method: 'GET', url: '/api/v1/accounts', headers: { authorization: `Bearer ${key}` } });
     expect(res.headers['ratelimit-limit']).toBe('600');
     expect(res.headers['ratelimit-remaining']).toBe('599');

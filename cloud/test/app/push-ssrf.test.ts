@@ -68,7 +68,7 @@ describe('Push integration: the target URL (issue 11, SSRF)', () => {
 
   const start = async (outbound?: { allowHttp: boolean; allowLoopback: boolean }) => {
     cloud = await startCloud({ deps: outbound ? { outbound } : {} });
-    const account = cloud.account('Acme Refurb');
+    const account = await cloud.account('Acme Refurb');
     await addUser(cloud, account.id, 'admin', 'admin@acme.test');
     admin = await signIn(cloud, 'admin@acme.test');
     return account;
@@ -115,12 +115,12 @@ describe('Push integration: sending goes through the guarded outbound client', (
   /** A wipe to push and a signed-in admin; the target row is written directly, as an older, looser configuration would have saved it. */
   const prepare = async (targetUrl: string, outbound?: { allowHttp: boolean; allowLoopback: boolean }) => {
     cloud = await startCloud({ deps: outbound ? { outbound } : {} });
-    const account = cloud.account('Acme Refurb');
-    const jti = cloud.token(account.id).jti;
+    const account = await cloud.account('Acme Refurb');
+    const jti = (await cloud.token(account.id)).jti;
     const wipeId = await reportWipe(cloud, jti, { job_id: 'job-push-1', drive_serial: 'S1' });
     await addUser(cloud, account.id, 'admin', 'admin@acme.test');
     const admin = await signIn(cloud, 'admin@acme.test');
-    savePushIntegration(cloud.db, { accountId: account.id, url: targetUrl, secret: 'a-shared-secret-123', now: new Date().toISOString() });
+    await savePushIntegration(cloud.db, { accountId: account.id, url: targetUrl, secret: 'a-shared-secret-123', now: new Date().toISOString() });
     return { admin, wipeId };
   };
 

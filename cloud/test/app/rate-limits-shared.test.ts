@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/adapters/db/accounts.js';
-import { openDatabase, type WritableDb } from '../../src/adapters/db/open.js';
 import { mintApiKey } from '../../src/adapters/db/api-key-issuance.js';
+import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 import { buildCloudApp } from '../../src/http/app.js';
 import { SECRET, testClock } from '../helpers.js';
 
@@ -17,7 +17,7 @@ import { SECRET, testClock } from '../helpers.js';
 describe('rate limits shared through the database', () => {
   let dir: string;
   let path: string;
-  const open: { app: FastifyInstance; db: WritableDb }[] = [];
+  const open: { app: FastifyInstance; db: SqliteDatabase }[] = [];
   const clock = testClock();
 
   beforeEach(() => {
@@ -27,23 +27,23 @@ describe('rate limits shared through the database', () => {
   afterEach(async () => {
     for (const { app, db } of open.splice(0)) {
       await app.close();
-      db.close();
+      await db.close();
     }
     rmSync(dir, { recursive: true, force: true });
   });
 
   /** One cloud process's app over the shared file. */
   const instance = async (deps: Partial<Parameters<typeof buildCloudApp>[0]> = {}) => {
-    const db = openDatabase(path);
+    const db = SqliteDatabase.open(path);
     const app = buildCloudApp({ ...deps, db, clock, internalApiSecret: SECRET });
     await app.ready();
     open.push({ app, db });
     return { app, db };
   };
-  const restart = async (which: { app: FastifyInstance; db: WritableDb }, deps: Parameters<typeof instance>[0] = {}) => {
+  const restart = async (which: { app: FastifyInstance; db: SqliteDatabase }, deps: Parameters<typeof instance>[0] = {}) => {
     open.splice(open.indexOf(which), 1);
     await which.app.close();
-    which.db.close();
+    await which.db.close();
     return instance(deps);
   };
   const login = (app: FastifyInstance, email: string, address: string) =>
@@ -87,8 +87,8 @@ describe('rate limits shared through the database', () => {
     const rateLimit = { publicApiRateLimit: { limit: 4, windowMs: 60_000 } };
     const a = await instance(rateLimit);
     const b = await instance(rateLimit);
-    const account = createAccount(a.db, { name: 'Acme', subscriptionStatus: 'active', now: clock.now().toISOString() });
-    const key = mintApiKey({ db: a.db, clock }, { accountId: account.id, createdByUserId: null }).apiKey;
+    const account = await createAccount(a.db, { name: 'Acme', subscriptionStatus: 'active', now: clock.now().toISOString() });
+    const key = (await mintApiKey({ db: a.db, clock }, { accountId: account.id, createdByUserId: null })).apiKey;
     const call = (app: FastifyInstance) => app.inject({ method: 'GET', url: '/api/v1/me', headers: { authorization: `Bearer ${key}` } });
     expect((await call(a.app)).headers['ratelimit-remaining']).toBe('3');
     expect((await call(b.app)).headers['ratelimit-remaining']).toBe('2');

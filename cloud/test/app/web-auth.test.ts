@@ -4,10 +4,10 @@ import { addUser, PASSWORD, signIn } from '../web-helpers.js';
 
 describe('sign-in, sessions and CSRF (CONTRACT.md "Web application")', () => {
   let cloud: Cloud;
-  let account: ReturnType<Cloud['account']>;
+  let account: Awaited<ReturnType<Cloud['account']>>;
   beforeEach(async () => {
     cloud = await startCloud();
-    account = cloud.account('Acme Refurb');
+    account = await cloud.account('Acme Refurb');
     await addUser(cloud, account.id, 'admin', 'ana@acme.test');
   });
   afterEach(() => cloud.close());
@@ -39,7 +39,7 @@ describe('sign-in, sessions and CSRF (CONTRACT.md "Web application")', () => {
     expect(cookie).toMatch(/^erasure_session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/);
     // Only a hash of the cookie value is stored.
     const value = cookie.split(';')[0]!.split('=')[1]!;
-    const stored = cloud.db.prepare('SELECT token_hash FROM sessions').pluck().all() as string[];
+    const stored = (await cloud.db.many<{ token_hash: string }>('SELECT token_hash FROM sessions')).map((row) => row.token_hash);
     expect(stored).toHaveLength(1);
     expect(stored[0]).not.toContain(value);
   });
@@ -55,7 +55,7 @@ describe('sign-in, sessions and CSRF (CONTRACT.md "Web application")', () => {
   it('marks the cookie Secure when PUBLIC_BASE_URL is https', async () => {
     const secure = await startCloud({ deps: { publicBaseUrl: 'https://erasure.example' } });
     try {
-      await addUser(secure, secure.account().id, 'admin', 'bo@acme.test');
+      await addUser(secure, (await secure.account()).id, 'admin', 'bo@acme.test');
       const res = await secure.app.inject({ method: 'POST', url: '/login', payload: { email: 'bo@acme.test', password: PASSWORD } });
       expect(String(res.headers['set-cookie'])).toMatch(/; Secure$/);
     } finally {
@@ -146,7 +146,7 @@ describe('sign-in, sessions and CSRF (CONTRACT.md "Web application")', () => {
       expect(res.status).toBe(403);
       expect(res.json).toEqual({ error: 'invalid CSRF token' });
     }
-    expect(cloud.db.prepare('SELECT count(*) FROM api_keys').pluck().get()).toBe(0);
+    expect((await cloud.db.one<{ n: number }>('SELECT count(*) AS n FROM api_keys'))!.n).toBe(0);
     expect((await browser.send('POST', '/app/api/api-keys', { name: 'ci' })).status).toBe(201);
     const form = await cloud.app.inject({
       method: 'PUT',
@@ -168,7 +168,7 @@ describe('sign-in, sessions and CSRF (CONTRACT.md "Web application")', () => {
   it('shows admins the account state derived from the subscription', async () => {
     const admin = await signIn(cloud, 'ana@acme.test');
     expect((await admin.get('/app/api/me')).json.subscription).toMatchObject({ active: true, status: 'active', tone: 'ok' });
-    cloud.db.prepare("UPDATE accounts SET subscription_status = 'past_due', current_period_end = '2026-12-01T00:00:00Z'").run();
+    await cloud.db.run("UPDATE accounts SET subscription_status = 'past_due', current_period_end = '2026-12-01T00:00:00Z'");
     expect((await admin.get('/app/api/me')).json.subscription).toMatchObject({
       active: true,
       tone: 'warning',

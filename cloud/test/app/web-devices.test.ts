@@ -5,16 +5,16 @@ import { addUser, signIn, type Browser } from '../web-helpers.js';
 
 describe('/devices: ISO control column and the staff kill switch (spec 3)', () => {
   let cloud: Cloud;
-  let account: ReturnType<Cloud['account']>;
+  let account: Awaited<ReturnType<Cloud['account']>>;
   let admin: Browser;
   let staff: Browser;
   let jti: string;
 
   beforeEach(async () => {
     cloud = await startCloud();
-    account = cloud.account('Acme Refurb');
-    const vendor = cloud.account('Erasure Ops');
-    jti = cloud.token(account.id, { userEmail: 'ana@acme.test', quota: 10 }).jti;
+    account = await cloud.account('Acme Refurb');
+    const vendor = await cloud.account('Erasure Ops');
+    jti = (await cloud.token(account.id, { userEmail: 'ana@acme.test', quota: 10 })).jti;
     await addUser(cloud, account.id, 'admin', 'admin@acme.test');
     await addUser(cloud, vendor.id, 'staff', 'ops@erasure.test');
     admin = await signIn(cloud, 'admin@acme.test');
@@ -26,7 +26,7 @@ describe('/devices: ISO control column and the staff kill switch (spec 3)', () =
   const verify = () => cloud.post('/internal/tokens/verify', { jti });
 
   it('lists the account’s tokens with product, status, quota used and limit, last seen and the admin’s controls', async () => {
-    cloud.token(cloud.account('Other').id);
+    await cloud.token((await cloud.account('Other')).id);
     await verify();
     const res = await admin.get('/app/api/devices');
     expect(res.json).toMatchObject({ scope: 'account', count: 1, page: 1, pages: 1 });
@@ -80,7 +80,7 @@ describe('/devices: ISO control column and the staff kill switch (spec 3)', () =
     const tech = await signIn(cloud, 'tech@acme.test');
     expect((await control(tech, 'suspend')).status).toBe(403);
     expect((await tech.get('/app/api/devices')).json.devices[0].controls).toEqual([]);
-    const foreign = cloud.token(cloud.account('Other').id).jti;
+    const foreign = (await cloud.token((await cloud.account('Other')).id)).jti;
     expect((await control(admin, 'suspend', foreign)).status).toBe(404);
     expect((await control(admin, 'explode')).status).toBe(422);
   });
@@ -93,7 +93,7 @@ describe('/downloads: minting the image’s device token', () => {
   it('mints a signed token for the signed-in user and hands it over as the device-token file', async () => {
     const keys = generateDeviceKeyPair();
     cloud = await startCloud({ deps: { deviceTokenPrivateKey: keys.privateKey } });
-    const account = cloud.account();
+    const account = await cloud.account();
     await addUser(cloud, account.id, 'technician', 'tech@acme.test');
     const tech = await signIn(cloud, 'tech@acme.test');
     expect((await tech.get('/app/api/downloads')).json).toMatchObject({ minting_available: true, products: ['engine', 'hotswap'], images: [] });
@@ -109,7 +109,7 @@ describe('/downloads: minting the image’s device token', () => {
     const token = res.body.trim();
     const check = await verifyDeviceToken(devicePublicKey(keys.publicKey), token, cloud.clock.now());
     expect(check).toMatchObject({ ok: true, sub: account.publicId });
-    const row = cloud.db.prepare('SELECT user_email, product, status, quota_limit FROM license_tokens WHERE jti = ?').get((check as { jti: string }).jti);
+    const row = await cloud.db.one('SELECT user_email, product, status, quota_limit FROM license_tokens WHERE jti = @jti', { jti: (check as { jti: string }).jti });
     expect(row).toEqual({ user_email: 'tech@acme.test', product: 'hotswap', status: 'active', quota_limit: null });
     const noCsrf = await cloud.app.inject({
       method: 'POST',
@@ -122,7 +122,7 @@ describe('/downloads: minting the image’s device token', () => {
 
   it('says minting is unavailable without DEVICE_TOKEN_PRIVATE_KEY', async () => {
     cloud = await startCloud();
-    await addUser(cloud, cloud.account().id, 'admin', 'admin@acme.test');
+    await addUser(cloud, (await cloud.account()).id, 'admin', 'admin@acme.test');
     const admin = await signIn(cloud, 'admin@acme.test');
     expect((await admin.get('/app/api/downloads')).json.minting_available).toBe(false);
     const res = await admin.send('POST', '/app/api/downloads/device-token', { product: 'engine' });
@@ -137,14 +137,14 @@ describe('/api_tokens: API keys minted by account admins (spec 5.3)', () => {
 
   it('shows a new key once, lists it without the secret, and revokes it for the very next request', async () => {
     cloud = await startCloud();
-    const account = cloud.account('Acme Refurb');
+    const account = await cloud.account('Acme Refurb');
     await addUser(cloud, account.id, 'admin', 'admin@acme.test');
     const admin = await signIn(cloud, 'admin@acme.test');
     const minted = await admin.send('POST', '/app/api/api-keys', { name: '  ERP sync  ' });
     expect(minted.status).toBe(201);
     expect(minted.json).toMatchObject({ id: expect.stringMatching(/^key_/), name: 'ERP sync', api_key: expect.stringMatching(/^ek_[\w-]{43}$/) });
     expect(minted.json.key_prefix).toBe(minted.json.api_key.slice(0, 10));
-    const stored = cloud.db.prepare('SELECT * FROM api_keys').get() as Record<string, unknown>;
+    const stored = await cloud.db.one<Record<string, unknown>>('SELECT * FROM api_keys');
     expect(JSON.stringify(stored)).not.toContain(minted.json.api_key);
 
     const listed = await admin.get('/app/api/api-keys');
@@ -161,7 +161,7 @@ describe('/api_tokens: API keys minted by account admins (spec 5.3)', () => {
     expect(after.statusCode).toBe(401);
     expect(after.body).toBe('');
 
-    const otherAdmin = cloud.account('Other');
+    const otherAdmin = await cloud.account('Other');
     await addUser(cloud, otherAdmin.id, 'admin', 'admin@other.test');
     const stranger = await signIn(cloud, 'admin@other.test');
     expect((await stranger.send('POST', `/app/api/api-keys/${minted.json.id}/revoke`)).status).toBe(404);

@@ -10,7 +10,7 @@ import { addUser, reportAsset, reportWipe, signIn, type Browser } from '../web-h
 describe('/wipes grid data (spec 4.5)', () => {
   let cloud: Cloud;
   let admin: Browser;
-  let account: ReturnType<Cloud['account']>;
+  let account: Awaited<ReturnType<Cloud['account']>>;
   let engine: string;
   let hotswap: string;
   const pushes: { url: string; body: string; headers: Record<string, string> }[] = [];
@@ -24,9 +24,9 @@ describe('/wipes grid data (spec 4.5)', () => {
     pushes.length = 0;
     pushStatus = 200;
     cloud = await startCloud({ deps: { httpPoster: poster } });
-    account = cloud.account('Acme Refurb');
-    engine = cloud.token(account.id, { userEmail: 'ana@acme.test' }).jti;
-    hotswap = cloud.token(account.id, { userEmail: 'bo@acme.test', product: 'hotswap' }).jti;
+    account = await cloud.account('Acme Refurb');
+    engine = (await cloud.token(account.id, { userEmail: 'ana@acme.test' })).jti;
+    hotswap = (await cloud.token(account.id, { userEmail: 'bo@acme.test', product: 'hotswap' })).jti;
     await addUser(cloud, account.id, 'admin', 'admin@acme.test');
     admin = await signIn(cloud, 'admin@acme.test');
   });
@@ -110,8 +110,8 @@ describe('/wipes grid data (spec 4.5)', () => {
   });
 
   it('lists newest first, 100 rows per page, only the signed-in account’s wipes', async () => {
-    const other = cloud.account('Other');
-    await reportWipe(cloud, cloud.token(other.id).jti, { job_id: 'theirs' });
+    const other = await cloud.account('Other');
+    await reportWipe(cloud, (await cloud.token(other.id)).jti, { job_id: 'theirs' });
     for (let i = 0; i < 105; i++) {
       cloud.clock.advance(1000);
       await reportWipe(cloud, engine, { job_id: `job-${i}` });
@@ -129,17 +129,18 @@ describe('/wipes grid data (spec 4.5)', () => {
     const generating = await reportWipe(cloud, engine, { job_id: 'gen-0' });
     const failed = await reportWipe(cloud, engine, { job_id: 'failed-0' });
     const pending = await reportWipe(cloud, engine, { job_id: 'pending-0' });
-    const setStatus = (wr: string, status: string) => {
-      const id = cloud.db.prepare('SELECT id FROM wipe_results WHERE public_id = ?').pluck().get(wr);
-      cloud.db.prepare('UPDATE wipe_results SET certificate_status = ? WHERE id = ?').run(status, id);
-      cloud.db.prepare('UPDATE certificates SET status = ? WHERE wipe_result_id = ?').run(status, id);
+    const setStatus = async (wr: string, status: string) => {
+      const id = (await cloud.db.one<{ id: number }>('SELECT id FROM wipe_results WHERE public_id = @wr', { wr }))!.id;
+      await cloud.db.run('UPDATE wipe_results SET certificate_status = @status WHERE id = @id', { status, id });
+      await cloud.db.run('UPDATE certificates SET status = @status WHERE wipe_result_id = @id', { status, id });
     };
-    setStatus(done, 'complete');
-    setStatus(generating, 'generating');
-    setStatus(failed, 'failed');
-    const cert = cloud.db
-      .prepare('SELECT c.public_id, c.certificate_number FROM certificates c JOIN wipe_results w ON w.id = c.wipe_result_id WHERE w.public_id = ?')
-      .get(done) as { public_id: string; certificate_number: string };
+    await setStatus(done, 'complete');
+    await setStatus(generating, 'generating');
+    await setStatus(failed, 'failed');
+    const cert = (await cloud.db.one<{ public_id: string; certificate_number: string }>(
+      'SELECT c.public_id, c.certificate_number FROM certificates c JOIN wipe_results w ON w.id = c.wipe_result_id WHERE w.public_id = @done',
+      { done },
+    ))!;
     const cells = Object.fromEntries((await rows()).rows.map((r: any) => [r.id, r.certificate]));
     expect(cells[done]).toEqual({ kind: 'issued', id: cert.public_id, number: cert.certificate_number });
     expect(cert.public_id).toMatch(/^cert_/);
@@ -150,7 +151,7 @@ describe('/wipes grid data (spec 4.5)', () => {
 
   it('pushes selected rows, signed like webhooks, only to the admin-configured target and only this account’s rows', async () => {
     const mine = await reportWipe(cloud, engine, { job_id: 'mine' });
-    const theirs = await reportWipe(cloud, cloud.token(cloud.account('Other').id).jti, { job_id: 'theirs' });
+    const theirs = await reportWipe(cloud, (await cloud.token((await cloud.account('Other')).id)).jti, { job_id: 'theirs' });
     expect((await admin.send('POST', '/app/api/wipes/push', { ids: [mine] })).status).toBe(409);
     expect((await admin.send('PUT', '/app/api/integrations/push', { url: 'http://hooks.example/in' })).json).toEqual({ error: 'url must use https' });
     const saved = await admin.send('PUT', '/app/api/integrations/push', { url: 'https://hooks.example/in', secret: 'a-shared-secret-123' });

@@ -20,10 +20,10 @@ let account: { id: number; publicId: string };
 beforeEach(async () => {
   sut = await startWebhookCloud();
   receiver = await startReceiver();
-  account = sut.account();
+  account = await sut.account();
   secrets = {};
   // One subscription per event type (spec 6), all to the same receiver.
-  for (const type of WEBHOOK_EVENT_TYPES) secrets[type] = sut.subscribe(account.id, type, `${receiver.url}/${type}`).secret;
+  for (const type of WEBHOOK_EVENT_TYPES) secrets[type] = (await sut.subscribe(account.id, type, `${receiver.url}/${type}`)).secret;
 });
 
 afterEach(async () => {
@@ -34,11 +34,11 @@ afterEach(async () => {
 const ofType = (type: WebhookEventType) => receiver.requests.filter((r) => r.json?.event_type === type);
 /** Waits until the ledger is settled, then for `count` receipts in total. */
 const settle = (count: number) =>
-  waitFor(() => receiver.requests.length >= count && sut.deliveries().every((d) => d.status === 'delivered'), 10_000, `${count} deliveries`);
+  waitFor(async () => receiver.requests.length >= count && (await sut.deliveries()).every((d) => d.status === 'delivered'), 10_000, `${count} deliveries`);
 
 describe('webhook events (spec 6): each fires exactly once, signed, through a real receiver', () => {
   it('signs every delivery as spec 6 says, verified by an independent HMAC', async () => {
-    const token = sut.token(account.id);
+    const token = await sut.token(account.id);
     expect((await sut.post('/internal/tokens/validate', { jti: token.jti })).status).toBe(200);
     await settle(1);
     const [request] = receiver.requests;
@@ -49,15 +49,15 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
     expect(signatureValid(secrets.asset_reported!, request!)).toBe(false);
     expect(signatureValid(secrets.wipe_session_ready!, { ...request!, body: `${request!.body} ` })).toBe(false);
     // The ledger stores exactly the signed bytes.
-    expect(sut.deliveries()[0]!.payload).toBe(request!.body);
+    expect((await sut.deliveries())[0]!.payload).toBe(request!.body);
   });
 
   it('check-in: ready on allow, blocked (phase checkin) on deny; verify deny: blocked (phase verify)', async () => {
-    const token = sut.token(account.id, { quota: 1 });
+    const token = await sut.token(account.id, { quota: 1 });
     const allowed = await sut.post('/internal/tokens/validate', { jti: token.jti });
     const denied = await sut.post('/internal/tokens/validate', { jti: token.jti });
     const verifyDenied = await sut.post('/internal/tokens/verify', { jti: token.jti });
-    const verifyAllowedOther = await sut.post('/internal/tokens/verify', { jti: sut.token(account.id).jti });
+    const verifyAllowedOther = await sut.post('/internal/tokens/verify', { jti: (await sut.token(account.id)).jti });
     expect([allowed.status, denied.status, verifyDenied.status, verifyAllowedOther.status]).toEqual([200, 403, 403, 200]);
     await settle(3);
     const [ready] = ofType('wipe_session_ready');
@@ -82,7 +82,7 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
   });
 
   it('asset_reported fires on the first boot only; hardware_tests_completed on each snapshot', async () => {
-    const token = sut.token(account.id);
+    const token = await sut.token(account.id);
     const boot = { jti: token.jti, record_id: 'CW-20261122-120000', engine_version: '1.4.0', fingerprint: fingerprint() };
     expect((await sut.post('/internal/assets', boot)).status).toBe(201);
     expect((await sut.post('/internal/assets', { ...boot, record_id: 'CW-20261122-130000' })).status).toBe(201);
@@ -100,8 +100,8 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
   });
 
   it('wipe_session_completed: first certifiable receipt only, with exactly the wipe_report fields', async () => {
-    const token = sut.token(account.id);
-    issueCheckin(sut.db, token.jti, 'job-1'); // the run `job`, whose drives report job-1, job-2, …
+    const token = await sut.token(account.id);
+    await issueCheckin(sut.db, token.jti, 'job-1'); // the run `job`, whose drives report job-1, job-2, …
     const first = await sut.post('/internal/wipe_results', wipeBody(token.jti, 'job-1'));
     expect((await sut.post('/internal/wipe_results', wipeBody(token.jti, 'job-1'))).status).toBe(200);
     expect((await sut.post('/internal/wipe_results', wipeBody(token.jti, 'job-2', { wipe_status: 'failed' }))).status).toBe(201);
@@ -111,7 +111,7 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(receiver.requests).toHaveLength(1);
     const report = receiver.requests[0]!.json;
-    const cert = sut.db.prepare('SELECT public_id FROM certificates').get() as { public_id: string };
+    const cert = (await sut.db.one<{ public_id: string }>('SELECT public_id FROM certificates'))!;
     expect(Object.keys(report)).toEqual([
       'event_id', 'event_type', 'id', 'type', 'product', 'created_at', 'updated_at', 'revision', 'job_id', 'serial', 'model',
       'capacity_bytes', 'capacity_display', 'erase_algorithm', 'erase_algorithm_display', 'erase_technique', 'status_display',
@@ -144,8 +144,8 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
   });
 
   it('certificate_generated fires once, after the certificate job stored both PDFs', async () => {
-    const token = sut.token(account.id);
-    issueCheckin(sut.db, token.jti, 'job-cert-0');
+    const token = await sut.token(account.id);
+    await issueCheckin(sut.db, token.jti, 'job-cert-0');
     const stored = await sut.post('/internal/wipe_results', wipeBody(token.jti, 'job-cert-0'));
     const keys = loadCertificateKeys({ dataDir: sut.dir });
     const store = localObjectStore(join(sut.dir, 'objects'));
@@ -166,7 +166,7 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
     await settle(2);
     const [generated] = ofType('certificate_generated');
     expect(ofType('certificate_generated')).toHaveLength(1);
-    const cert = sut.db.prepare("SELECT public_id, certificate_number, status, certificate_key FROM certificates").get() as Record<string, string>;
+    const cert = (await sut.db.one<Record<string, string>>('SELECT public_id, certificate_number, status, certificate_key FROM certificates'))!;
     expect(cert.status).toBe('complete');
     expect(await store.get(cert.certificate_key!)).toBeDefined();
     expect(generated!.json).toMatchObject({
@@ -185,9 +185,9 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
   });
 
   it('writes nothing for an account without subscriptions', async () => {
-    const other = sut.account('Other');
-    const token = sut.token(other.id);
+    const other = await sut.account('Other');
+    const token = await sut.token(other.id);
     expect((await sut.post('/internal/tokens/validate', { jti: token.jti })).status).toBe(200);
-    expect(sut.db.prepare('SELECT count(*) AS n FROM webhook_events').get()).toEqual({ n: 0 });
+    expect(await sut.db.one('SELECT count(*) AS n FROM webhook_events')).toEqual({ n: 0 });
   });
 });

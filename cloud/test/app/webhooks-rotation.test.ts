@@ -15,7 +15,7 @@ describe('webhook signing secret rotation', () => {
   beforeEach(async () => {
     sut = await startWebhookCloud();
     receiver = await startReceiver();
-    account = sut.account();
+    account = await sut.account();
   });
   afterEach(async () => {
     await sut.close();
@@ -24,14 +24,14 @@ describe('webhook signing secret rotation', () => {
 
   const fire = async () => {
     const before = receiver.requests.length;
-    expect((await sut.post('/internal/tokens/validate', { jti: sut.token(account.id).jti })).status).toBe(200);
+    expect((await sut.post('/internal/tokens/validate', { jti: (await sut.token(account.id)).jti })).status).toBe(200);
     await waitFor(() => receiver.requests.length > before, 10_000, 'a delivery');
     return receiver.requests[receiver.requests.length - 1]!;
   };
 
   it('during the rollover window every delivery carries both signatures, the new one first', async () => {
-    const { id, secret: oldSecret } = sut.subscribe(account.id, 'wipe_session_ready', receiver.url);
-    const rotated = rotateWebhookSecret(sut.runtime.manage, findSubscription(sut.db, id)!);
+    const { id, secret: oldSecret } = await sut.subscribe(account.id, 'wipe_session_ready', receiver.url);
+    const rotated = await rotateWebhookSecret(sut.runtime.manage, (await findSubscription(sut.db, id))!);
     expect(rotated.signingSecret).toMatch(/^[0-9a-f]{64}$/);
     expect(Date.parse(rotated.previousSecretExpiresAt) - Date.now()).toBeGreaterThan(23 * 3_600_000);
     const delivery = await fire();
@@ -42,10 +42,10 @@ describe('webhook signing secret rotation', () => {
   });
 
   it('after the window only the new secret signs, and the old one alone no longer verifies', async () => {
-    const { id, secret: oldSecret } = sut.subscribe(account.id, 'wipe_session_ready', receiver.url);
+    const { id, secret: oldSecret } = await sut.subscribe(account.id, 'wipe_session_ready', receiver.url);
     // Rotated two days ago with the default 24 h window: the window is over.
     const twoDaysAgo = { now: () => new Date(Date.now() - 2 * 86_400_000) };
-    const rotated = rotateWebhookSecret({ ...sut.runtime.manage, clock: twoDaysAgo }, findSubscription(sut.db, id)!);
+    const rotated = await rotateWebhookSecret({ ...sut.runtime.manage, clock: twoDaysAgo }, (await findSubscription(sut.db, id))!);
     const delivery = await fire();
     expect(String(delivery.headers['x-erase-engine-signature']).split(' ')).toHaveLength(1);
     expect(signatureValid(rotated.signingSecret, delivery)).toBe(true);
@@ -53,7 +53,7 @@ describe('webhook signing secret rotation', () => {
   });
 
   it('the page offers it to admins only; the new secret is shown once', async () => {
-    const { id } = sut.subscribe(account.id, 'wipe_session_ready', receiver.url);
+    const { id } = await sut.subscribe(account.id, 'wipe_session_ready', receiver.url);
     const cloud = { app: sut.app, db: sut.db, clock: systemClock } as unknown as Cloud;
     const admin = await signIn(cloud, (await addUser(cloud, account.id, 'admin')).email);
     const technician = await signIn(cloud, (await addUser(cloud, account.id, 'technician')).email);
@@ -69,8 +69,8 @@ describe('webhook signing secret rotation', () => {
   });
 
   it('admin rotate-webhook-secret prints the new secret and the window end', async () => {
-    const { id } = sut.subscribe(account.id, 'wipe_session_ready', receiver.url);
-    const printed = await runAdmin({ db: sut.db, clock: systemClock, webhookSecretRolloverMs: 3_600_000 }, 'rotate-webhook-secret', { id });
+    const { id } = await sut.subscribe(account.id, 'wipe_session_ready', receiver.url);
+    const printed = await runAdmin({ db: sut.db, clock: systemClock, deviceTokenPrivateKey: undefined, webhookSecretRolloverMs: 3_600_000 }, 'rotate-webhook-secret', { id });
     expect(printed).toMatchObject({ id, signing_secret: expect.stringMatching(/^[0-9a-f]{64}$/) });
     const until = Date.parse((printed as { previous_secret_expires_at: string }).previous_secret_expires_at) - Date.now();
     expect(until).toBeGreaterThan(3_500_000);

@@ -18,7 +18,7 @@ beforeEach(async () => {
   // Retries an hour out: the only second attempts here are the ones a test asks for.
   sut = await startWebhookCloud({ retryBaseMs: 60_000 });
   receiver = await startReceiver();
-  account = sut.account();
+  account = await sut.account();
   const a = await addUser(asCloud(sut), account.id, 'admin');
   const t = await addUser(asCloud(sut), account.id, 'technician');
   admin = await signIn(asCloud(sut), a.email);
@@ -53,8 +53,8 @@ describe('/app/api/webhooks (the /webhooks page)', () => {
   });
 
   it('another account cannot see or touch a subscription', async () => {
-    const { id } = sut.subscribe(account.id, 'asset_reported', receiver.url);
-    const other = sut.account('Other');
+    const { id } = await sut.subscribe(account.id, 'asset_reported', receiver.url);
+    const other = await sut.account('Other');
     const stranger = await signIn(asCloud(sut), (await addUser(asCloud(sut), other.id, 'admin')).email);
     expect((await stranger.get('/app/api/webhooks')).json.webhooks).toEqual([]);
     expect((await stranger.send('DELETE', `/app/api/webhooks/${id}`)).status).toBe(404);
@@ -71,7 +71,7 @@ describe('/app/api/webhooks (the /webhooks page)', () => {
     expect(request!.json).toMatchObject({ event_type: 'wipe_session_completed', test: true });
     expect(request!.headers['x-erase-engine-event']).toBe('wipe_session_completed');
     expect(signatureValid(created.json.signing_secret, request!)).toBe(true);
-    expect(sut.deliveries()).toEqual([]);
+    expect(await sut.deliveries()).toEqual([]);
     receiver.respond(() => 500);
     expect((await admin.send('POST', `/app/api/webhooks/${created.json.id}/test`)).json).toEqual({ ok: false, error: 'HTTP 500', response_code: 500 });
   });
@@ -79,8 +79,8 @@ describe('/app/api/webhooks (the /webhooks page)', () => {
   it('delivery log shows each attempt; manual redelivery resends the same event_id', async () => {
     receiver.respond(() => 500);
     const created = await create(admin, { event_type: 'wipe_session_ready', url: receiver.url });
-    const { json } = await sut.post('/internal/tokens/validate', { jti: sut.token(account.id).jti });
-    await waitFor(() => sut.deliveries()[0]?.response_code === 500, 5000, 'failed attempt');
+    const { json } = await sut.post('/internal/tokens/validate', { jti: (await sut.token(account.id)).jti });
+    await waitFor(async () => (await sut.deliveries())[0]?.response_code === 500, 5000, 'failed attempt');
 
     const log = await admin.get(`/app/api/webhooks/${created.json.id}/deliveries`);
     expect(log.json).toMatchObject({ page: 1, pages: 1, count: 1 });
@@ -93,7 +93,7 @@ describe('/app/api/webhooks (the /webhooks page)', () => {
     receiver.respond(() => 200);
     expect((await technician.send('POST', `/app/api/webhooks/${created.json.id}/deliveries/${delivery.id}/redeliver`)).status).toBe(403);
     expect((await admin.send('POST', `/app/api/webhooks/${created.json.id}/deliveries/${delivery.id}/redeliver`)).json).toEqual({ ok: true });
-    await waitFor(() => sut.deliveries()[0]?.status === 'delivered', 5000, 'redelivery');
+    await waitFor(async () => (await sut.deliveries())[0]?.status === 'delivered', 5000, 'redelivery');
     const after = (await admin.get(`/app/api/webhooks/${created.json.id}/deliveries`)).json.deliveries[0];
     expect(after.attempt_log.map((a: { outcome: string }) => a.outcome)).toEqual(['failed', 'delivered']);
     expect(new Set(receiver.requests.map((r) => r.json.event_id))).toEqual(new Set([delivery.event_id]));

@@ -27,17 +27,18 @@ describe('wipe results (spec 4.2 rules 3-4)', () => {
   let jti: string;
   beforeEach(async () => {
     cloud = await startCloud();
-    jti = cloud.token(cloud.account().id).jti;
+    jti = (await cloud.token((await cloud.account()).id)).jti;
   });
   afterEach(() => cloud.close());
 
-  const jobs = () => cloud.db.prepare('SELECT kind, status FROM jobs').all();
+  const jobs = () => cloud.db.many('SELECT kind, status FROM jobs');
+  const wipeCount = async () => (await cloud.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM wipe_results'))!.n;
 
   it('stores a certifiable first receipt: 201 with certificate_status pending and a durable certificate job', async () => {
     const res = await cloud.post(WIPES, { jti, ...record(`${await cloud.checkin(jti)}-0`) });
     expect(res.status).toBe(201);
     expect(res.json).toEqual({ ok: true, wipe_result_id: expect.stringMatching(/^wr_[0-9a-z]{20}$/), certificate_status: 'pending' });
-    expect(jobs()).toEqual([{ kind: 'certificate', status: 'pending' }]);
+    expect(await jobs()).toEqual([{ kind: 'certificate', status: 'pending' }]);
   });
 
   it('reads an absent wipe_status and validation as completed and approved: certifiable', async () => {
@@ -53,8 +54,8 @@ describe('wipe results (spec 4.2 rules 3-4)', () => {
     const res = await cloud.post(WIPES, { jti, ...record(`${await cloud.checkin(jti)}-0`, extra) });
     expect(res.status).toBe(201);
     expect(res.json.certificate_status).toBeNull();
-    expect(jobs()).toEqual([]);
-    expect(cloud.db.prepare('SELECT COUNT(*) FROM wipe_results').pluck().get()).toBe(1);
+    expect(await jobs()).toEqual([]);
+    expect(await wipeCount()).toBe(1);
   });
 
   it('answers a duplicate job_id 200 with the existing record, creating nothing', async () => {
@@ -63,14 +64,14 @@ describe('wipe results (spec 4.2 rules 3-4)', () => {
     const again = await cloud.post(WIPES, { jti, ...record(jobId, { drive_serial: 'CHANGED' }) });
     expect(again.status).toBe(200);
     expect(again.json).toEqual(first.json);
-    expect(cloud.db.prepare('SELECT drive_serial FROM wipe_results').pluck().all()).toEqual(['S4DYNX0M123456']);
-    expect(jobs()).toHaveLength(1);
+    expect((await cloud.db.many<{ drive_serial: string }>('SELECT drive_serial FROM wipe_results')).map((r) => r.drive_serial)).toEqual(['S4DYNX0M123456']);
+    expect(await jobs()).toHaveLength(1);
   });
 
   it('consumes no quota', async () => {
-    const token = cloud.token(cloud.account('Metered').id, { quota: 1 });
+    const token = await cloud.token((await cloud.account('Metered')).id, { quota: 1 });
     await cloud.post(WIPES, { jti: token.jti, ...record('q-0') });
-    expect(cloud.db.prepare('SELECT use_count FROM license_tokens WHERE jti = ?').pluck().get(token.jti)).toBe(0);
+    expect((await cloud.db.one<{ use_count: number }>('SELECT use_count FROM license_tokens WHERE jti = @jti', { jti: token.jti }))!.use_count).toBe(0);
   });
 
   it.each([
@@ -103,8 +104,8 @@ describe('wipe results (spec 4.2 rules 3-4)', () => {
     );
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 200)).toHaveLength(19);
-    expect(cloud.db.prepare('SELECT COUNT(*) FROM wipe_results').pluck().get()).toBe(1);
-    expect(jobs()).toHaveLength(1);
+    expect(await wipeCount()).toBe(1);
+    expect(await jobs()).toHaveLength(1);
   });
 });
 
@@ -116,11 +117,11 @@ describe('wipe results and check-ins: only a check-in makes a result certifiable
   afterEach(() => cloud.close());
 
   const stored = (jobId: string) =>
-    cloud.db.prepare('SELECT certifiable, certificate_status, uncertified_reason FROM wipe_results WHERE job_id = ?').get(jobId);
-  const certificates = () => cloud.db.prepare('SELECT COUNT(*) FROM certificates').pluck().get();
+    cloud.db.one('SELECT certifiable, certificate_status, uncertified_reason FROM wipe_results WHERE job_id = @job_id', { job_id: jobId });
+  const certificates = async () => (await cloud.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM certificates'))!.n;
 
   it('with quota 1, made-up job_ids are stored (201) but never certified, and only the checked-in run is', async () => {
-    const { jti } = cloud.token(cloud.account().id, { quota: 1 });
+    const { jti } = await cloud.token((await cloud.account()).id, { quota: 1 });
     const jobId = await cloud.checkin(jti);
     expect((await cloud.post('/internal/tokens/validate', { jti })).json).toMatchObject({ allow: false, reason: 'quota_exceeded' });
     for (let i = 0; i < 20; i += 1) {
@@ -128,23 +129,23 @@ describe('wipe results and check-ins: only a check-in makes a result certifiable
       expect(res.status).toBe(201);
       expect(res.json.certificate_status).toBeNull();
     }
-    expect(certificates()).toBe(0);
-    expect(stored('made-up-3-0')).toEqual({ certifiable: 0, certificate_status: null, uncertified_reason: 'job_id was not issued by a check-in of this account' });
+    expect(await certificates()).toBe(0);
+    expect(await stored('made-up-3-0')).toEqual({ certifiable: 0, certificate_status: null, uncertified_reason: 'job_id was not issued by a check-in of this account' });
     for (const drive of [0, 1]) {
       expect((await cloud.post(WIPES, { jti, ...record(`${jobId}-${drive}`) })).json.certificate_status).toBe('pending');
     }
-    expect(certificates()).toBe(2);
+    expect(await certificates()).toBe(2);
   });
 
   it('an engine token must suffix the job_id per drive: the bare check-in job_id is not certified', async () => {
-    const { jti } = cloud.token(cloud.account().id);
+    const { jti } = await cloud.token((await cloud.account()).id);
     const jobId = await cloud.checkin(jti);
     expect((await cloud.post(WIPES, { jti, ...record(jobId) })).json.certificate_status).toBeNull();
-    expect(stored(jobId)).toMatchObject({ uncertified_reason: 'job_id was not issued by a check-in of this account' });
+    expect(await stored(jobId)).toMatchObject({ uncertified_reason: 'job_id was not issued by a check-in of this account' });
   });
 
   it('a hotswap token reports the job_id unsuffixed: that is certified, a suffixed one is not', async () => {
-    const { jti } = cloud.token(cloud.account().id, { product: 'hotswap' });
+    const { jti } = await cloud.token((await cloud.account()).id, { product: 'hotswap' });
     const jobId = await cloud.checkin(jti);
     expect((await cloud.post(WIPES, { jti, ...record(jobId) })).json.certificate_status).toBe('pending');
     const other = await cloud.checkin(jti);
@@ -152,17 +153,17 @@ describe('wipe results and check-ins: only a check-in makes a result certifiable
   });
 
   it("another account's check-in does not make a result certifiable", async () => {
-    const theirs = cloud.token(cloud.account('Other').id);
+    const theirs = await cloud.token((await cloud.account('Other')).id);
     const jobId = await cloud.checkin(theirs.jti);
-    const mine = cloud.token(cloud.account('Mine').id);
+    const mine = await cloud.token((await cloud.account('Mine')).id);
     expect((await cloud.post(WIPES, { jti: mine.jti, ...record(`${jobId}-0`) })).json.certificate_status).toBeNull();
-    expect(certificates()).toBe(0);
+    expect(await certificates()).toBe(0);
   });
 
   it('a failed wipe of a checked-in run is stored with its own reason', async () => {
-    const { jti } = cloud.token(cloud.account().id);
+    const { jti } = await cloud.token((await cloud.account()).id);
     const jobId = `${await cloud.checkin(jti)}-0`;
     await cloud.post(WIPES, { jti, ...record(jobId, { wipe_status: 'failed' }) });
-    expect(stored(jobId)).toEqual({ certifiable: 0, certificate_status: null, uncertified_reason: 'wipe_status failed' });
+    expect(await stored(jobId)).toEqual({ certifiable: 0, certificate_status: null, uncertified_reason: 'wipe_status failed' });
   });
 });

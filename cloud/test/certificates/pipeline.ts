@@ -6,6 +6,7 @@ import { loadCertificateKeys, type CertificateKeys } from '../../src/adapters/se
 import { drainCertificateJobs } from '../../src/jobs/certificate-worker.js';
 import { retryDelayMs, type CertificateJobDeps } from '../../src/jobs/generate-certificate.js';
 import { inProcessRenderer } from '../../src/jobs/renderer.js';
+import type { Params } from '../../src/adapters/sql/database.js';
 import { issueCheckin, startCloud, type Cloud } from '../helpers.js';
 import { testFonts } from './fixtures.js';
 
@@ -19,7 +20,8 @@ export interface CertificateCloud extends Cloud {
   jobDeps: CertificateJobDeps;
   /** Runs every due certificate job in this process, as the in-process worker would. */
   drain(overrides?: Partial<CertificateJobDeps>): Promise<number>;
-  row<T = Record<string, unknown>>(sql: string, ...params: unknown[]): T;
+  /** The first row of `sql` (named `@params`); the tests read rows they know exist. */
+  row<T = Record<string, unknown>>(sql: string, params?: Params): Promise<T>;
 }
 
 /** {@link startCloud} with certificates wired the way `erasure-cloud serve` wires them. */
@@ -51,7 +53,7 @@ export async function startCertificateCloud(): Promise<CertificateCloud> {
     store,
     jobDeps,
     drain: (overrides: Partial<CertificateJobDeps> = {}) => drainCertificateJobs({ ...jobDeps, ...overrides }),
-    row: <T,>(sql: string, ...params: unknown[]) => cloud.db.prepare(sql).get(...params) as T,
+    row: async <T,>(sql: string, params?: Params) => (await cloud.db.one<T>(sql, params)) as T,
     async close() {
       await close();
       rmSync(dataDir, { recursive: true, force: true });
@@ -83,7 +85,7 @@ export function wipeBody(jti: string, jobId: string, overrides: Record<string, u
 
 /** POSTs a wipe result and returns the response body, failing loudly on anything but 201. */
 export async function submitWipe(cloud: CertificateCloud, jti: string, jobId: string, overrides: Record<string, unknown> = {}) {
-  issueCheckin(cloud.db, jti, jobId);
+  await issueCheckin(cloud.db, jti, jobId);
   const res = await cloud.post('/internal/wipe_results', wipeBody(jti, jobId, overrides));
   if (res.status !== 201) throw new Error(`wipe result refused: ${res.status} ${res.text}`);
   return res.json as { wipe_result_id: string; certificate_status: string };
@@ -92,7 +94,7 @@ export async function submitWipe(cloud: CertificateCloud, jti: string, jobId: st
 /** The certificate of a wipe result (`wr_…`). */
 export function certificateOf(cloud: CertificateCloud, wipeResultId: string) {
   return cloud.row<{ id: number; public_id: string; certificate_number: string; status: string; certificate_key: string | null; report_key: string | null }>(
-    `SELECT c.* FROM certificates c JOIN wipe_results w ON w.id = c.wipe_result_id WHERE w.public_id = ?`,
-    wipeResultId,
+    `SELECT c.* FROM certificates c JOIN wipe_results w ON w.id = c.wipe_result_id WHERE w.public_id = @wipe_result_id`,
+    { wipe_result_id: wipeResultId },
   );
 }

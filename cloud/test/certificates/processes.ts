@@ -32,11 +32,16 @@ export function startCli(args: string[], env: Record<string, string>): Child {
   return { process: child, stdout: () => out, stderr: () => err, exited };
 }
 
-/** Polls `check` every `everyMs` until it returns a value other than undefined/false. */
-export async function waitFor<T>(check: () => T | undefined | false, timeoutMs: number, everyMs = 5, what = 'condition'): Promise<T> {
+/** Polls `check` (sync or async) every `everyMs` until it gives a value other than undefined/false. */
+export async function waitFor<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs: number,
+  everyMs = 5,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(everyMs);

@@ -10,10 +10,10 @@ import { launchChromium } from '../../../test/support/chromium.js';
 import { generateDeviceKeyPair, signServiceRequest } from '@erasure/shared';
 import { systemClock } from '../../src/adapters/clock.js';
 import { createAccount } from '../../src/adapters/db/accounts.js';
-import { openDatabase, type WritableDb } from '../../src/adapters/db/open.js';
 import { createToken } from '../../src/adapters/db/tokens.js';
 import { createUser, type Role } from '../../src/adapters/db/users.js';
 import { hashPassword } from '../../src/adapters/passwords.js';
+import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 import { buildCloudApp } from '../../src/http/app.js';
 
 const CLOUD_DIR = fileURLToPath(new URL('../../', import.meta.url));
@@ -58,20 +58,21 @@ export async function startReceiver(): Promise<{ url: string; received: { header
 
 export interface RunningCloud {
   base: string;
-  db: WritableDb;
+  /** The store the cloud runs on (`db.handle` is the raw connection). */
+  db: SqliteDatabase;
   deviceKeys: { privateKey: string; publicKey: string };
   /** A signed internal call, as the gateway makes it. */
   internal(path: string, body: object): Promise<{ status: number; json: any }>;
   user(accountId: number, role: Role, email: string): Promise<void>;
-  account(name: string): { id: number; publicId: string };
-  token(accountId: number, userEmail: string, product?: 'engine' | 'hotswap'): string;
+  account(name: string): Promise<{ id: number; publicId: string }>;
+  token(accountId: number, userEmail: string, product?: 'engine' | 'hotswap'): Promise<string>;
   close(): Promise<void>;
 }
 
 /** A real cloud listening on a free port over a temp SQLite file, with the built pages. */
 export async function startListeningCloud(): Promise<RunningCloud> {
   const dir = mkdtempSync(join(tmpdir(), 'erasure-e2e-web-'));
-  const db = openDatabase(join(dir, 'cloud.sqlite'));
+  const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
   const deviceKeys = generateDeviceKeyPair();
   const app = buildCloudApp({
     db,
@@ -93,18 +94,18 @@ export async function startListeningCloud(): Promise<RunningCloud> {
       return { status: res.status, json: await res.json() };
     },
     async user(accountId, role, email) {
-      createUser(db, { accountId, email, passwordHash: await hashPassword(PASSWORD), role, now: now() });
+      await createUser(db, { accountId, email, passwordHash: await hashPassword(PASSWORD), role, now: now() });
     },
-    account(name) {
-      const row = createAccount(db, { name, subscriptionStatus: 'active', now: now() });
+    async account(name) {
+      const row = await createAccount(db, { name, subscriptionStatus: 'active', now: now() });
       return { id: row.id, publicId: row.public_id };
     },
-    token(accountId, userEmail, product = 'engine') {
-      return createToken(db, { accountId, product, quotaLimit: 50, userEmail, expiresAt: null, now: now() }).jti;
+    async token(accountId, userEmail, product = 'engine') {
+      return (await createToken(db, { accountId, product, quotaLimit: 50, userEmail, expiresAt: null, now: now() })).jti;
     },
     async close() {
       await app.close();
-      db.close();
+      await db.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

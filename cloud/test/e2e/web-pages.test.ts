@@ -226,7 +226,7 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
     const token = readFileSync((await download.path())!, 'utf8').trim();
     const check = await verifyDeviceToken(devicePublicKey(cloud.deviceKeys.publicKey), token);
     expect(check.ok).toBe(true);
-    expect(cloud.db.prepare('SELECT user_email FROM license_tokens WHERE jti = ?').pluck().get((check as { jti: string }).jti)).toBe('admin@acme.test');
+    expect((await cloud.db.one<{ user_email: string }>('SELECT user_email FROM license_tokens WHERE jti = @jti', { jti: (check as { jti: string }).jti }))?.user_email).toBe('admin@acme.test');
   });
 
   it('mints an API key shown once on /api_tokens that works against /api/v1', async () => {
@@ -263,7 +263,7 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
 
   it('shows admins the account state derived from the subscription', async () => {
     await signInAs('admin@acme.test');
-    cloud.db.prepare("UPDATE accounts SET subscription_status = 'past_due', current_period_end = '2099-01-31T00:00:00Z' WHERE name = 'Acme Refurbishing'").run();
+    await cloud.db.run("UPDATE accounts SET subscription_status = 'past_due', current_period_end = '2099-01-31T00:00:00Z' WHERE name = 'Acme Refurbishing'");
     await page.goto(`${cloud.base}/wipes`);
     await page.waitForSelector('.banner');
     expect(await page.locator('.banner').innerText()).toBe('Payment past due: devices keep working during the grace period until 2099-01-31.');

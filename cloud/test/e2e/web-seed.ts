@@ -7,12 +7,12 @@ import type { RunningCloud } from './web-fixture.js';
  */
 export async function seedGrid(cloud: RunningCloud) {
   const ids: Record<string, string> = {};
-  const acme = cloud.account('Acme Refurbishing');
-  const ops = cloud.account('Erasure Operations');
+  const acme = await cloud.account('Acme Refurbishing');
+  const ops = await cloud.account('Erasure Operations');
   await cloud.user(acme.id, 'admin', 'admin@acme.test');
   await cloud.user(ops.id, 'staff', 'ops@erasure.test');
-  const engineJti = cloud.token(acme.id, 'ana@acme.test');
-  const hotswapJti = cloud.token(acme.id, 'bo@acme.test', 'hotswap');
+  const engineJti = await cloud.token(acme.id, 'ana@acme.test');
+  const hotswapJti = await cloud.token(acme.id, 'bo@acme.test', 'hotswap');
 
   const asset = await cloud.internal('/internal/assets', {
     jti: engineJti,
@@ -74,12 +74,12 @@ export async function seedGrid(cloud: RunningCloud) {
     wipe_status: 'cancelled',
   });
   // The certificate pipeline finished the first one.
-  const wr = cloud.db.prepare('SELECT id FROM wipe_results WHERE public_id = ?').pluck().get(ids.certified);
-  cloud.db.prepare("UPDATE wipe_results SET certificate_status = 'complete' WHERE id = ?").run(wr);
-  cloud.db.prepare("UPDATE certificates SET status = 'complete' WHERE wipe_result_id = ?").run(wr);
-  const certificate = cloud.db.prepare('SELECT public_id, certificate_number FROM certificates WHERE wipe_result_id = ?').get(wr) as {
-    public_id: string;
-    certificate_number: string;
-  };
+  const wr = (await cloud.db.one<{ id: number }>('SELECT id FROM wipe_results WHERE public_id = @id', { id: ids.certified }))!.id;
+  await cloud.db.run("UPDATE wipe_results SET certificate_status = 'complete' WHERE id = @wr", { wr });
+  await cloud.db.run("UPDATE certificates SET status = 'complete' WHERE wipe_result_id = @wr", { wr });
+  const certificate = (await cloud.db.one<{ public_id: string; certificate_number: string }>(
+    'SELECT public_id, certificate_number FROM certificates WHERE wipe_result_id = @wr',
+    { wr },
+  ))!;
   return { ids, engineJti, hotswapJti, assetId: asset.json.asset_id as string, certificate };
 }

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { signServiceRequest } from '@erasure/shared';
 import { systemClock } from '../../src/adapters/clock.js';
 import { createAccount } from '../../src/adapters/db/accounts.js';
-import { openDatabase, type WritableDb } from '../../src/adapters/db/open.js';
+import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 import { createToken } from '../../src/adapters/db/tokens.js';
 import { createUser } from '../../src/adapters/db/users.js';
 import { hashPassword } from '../../src/adapters/passwords.js';
@@ -25,7 +25,7 @@ import { buildPagesIfStale, launchBrowser, PASSWORD, screenshot, SECRET } from '
  */
 describe('webhooks page in a real browser', { timeout: 60_000 }, () => {
   let dir: string;
-  let db: WritableDb;
+  let db: SqliteDatabase;
   let runtime: WebhookRuntime;
   let app: ReturnType<typeof buildCloudApp>;
   let base: string;
@@ -39,7 +39,7 @@ describe('webhooks page in a real browser', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     buildPagesIfStale();
     dir = mkdtempSync(join(tmpdir(), 'erasure-e2e-webhooks-'));
-    db = openDatabase(join(dir, 'cloud.sqlite'));
+    db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
     const publicBaseUrl = 'https://cloud.example.test';
     // WEBHOOK_ALLOW_HTTP=1, WEBHOOK_ALLOW_LOOPBACK=1 and WEBHOOK_RETRY_BASE_MS=1, as the webhook app tests run it.
     runtime = createWebhookRuntime({ db, clock: systemClock, publicBaseUrl, outbound: { allowHttp: true, allowLoopback: true }, retryBaseMs: 1 });
@@ -48,9 +48,9 @@ describe('webhooks page in a real browser', { timeout: 60_000 }, () => {
     runtime.startWorker({ pollMs: 25, concurrency: 1 });
 
     const now = new Date().toISOString();
-    const acme = createAccount(db, { name: 'Acme Refurbishing', subscriptionStatus: 'active', now });
-    createUser(db, { accountId: acme.id, email: 'admin@acme.test', passwordHash: await hashPassword(PASSWORD), role: 'admin', now });
-    jti = createToken(db, { accountId: acme.id, product: 'engine', quotaLimit: 50, userEmail: 'ana@acme.test', expiresAt: null, now }).jti;
+    const acme = await createAccount(db, { name: 'Acme Refurbishing', subscriptionStatus: 'active', now });
+    await createUser(db, { accountId: acme.id, email: 'admin@acme.test', passwordHash: await hashPassword(PASSWORD), role: 'admin', now });
+    jti = (await createToken(db, { accountId: acme.id, product: 'engine', quotaLimit: 50, userEmail: 'ana@acme.test', expiresAt: null, now })).jti;
 
     receiver = await startReceiver(() => 200);
     browser = await launchBrowser();
@@ -62,7 +62,7 @@ describe('webhooks page in a real browser', { timeout: 60_000 }, () => {
     await receiver?.close();
     await runtime?.stop();
     await app?.close();
-    db?.close();
+    await db?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
@@ -92,9 +92,7 @@ describe('webhooks page in a real browser', { timeout: 60_000 }, () => {
     await page.waitForSelector('[data-testid="webhook-deliveries"]');
   }
   const deliveries = () =>
-    db
-      .prepare('SELECT d.status, d.attempts, d.response_code FROM webhook_deliveries d ORDER BY d.id')
-      .all() as { status: string; attempts: number; response_code: number | null }[];
+    db.many<{ status: string; attempts: number; response_code: number | null }>('SELECT d.status, d.attempts, d.response_code FROM webhook_deliveries d ORDER BY d.id');
 
   it('signs in as the account admin and creates an asset_reported subscription, its secret shown once', async () => {
     await page.goto(`${base}/webhooks`);
@@ -127,7 +125,7 @@ describe('webhooks page in a real browser', { timeout: 60_000 }, () => {
     expect(received!.json).toMatchObject({ event_type: 'asset_reported', id: assetId, serial_number: 'SERIAL1' });
     expect(received!.headers['x-erase-engine-event']).toBe('asset_reported');
     expect(signatureValid(secret, received!)).toBe(true);
-    await waitFor(() => deliveries()[0]?.status === 'delivered', 10_000, 'ledger delivered');
+    await waitFor(async () => (await deliveries())[0]?.status === 'delivered', 10_000, 'ledger delivered');
 
     await openLog();
     expect(await page.locator('[data-testid="webhook-deliveries"]').locator('xpath=..').locator('h2').innerText()).toBe(`Deliveries of ${webhookId}`);
@@ -147,10 +145,10 @@ describe('webhooks page in a real browser', { timeout: 60_000 }, () => {
   it('auto-disables after 5 failed attempts in a row and shows it prominently with the last error', async () => {
     receiver.respond(() => 500);
     await boot(2);
-    await waitFor(() => deliveries()[1]?.status === 'skipped', 10_000, 'auto-disable');
+    await waitFor(async () => (await deliveries())[1]?.status === 'skipped', 10_000, 'auto-disable');
     // While disabled, a further event is kept as skipped and nothing is sent.
     await boot(3);
-    await waitFor(() => deliveries()[2]?.status === 'skipped', 10_000, 'skipped while disabled');
+    await waitFor(async () => (await deliveries())[2]?.status === 'skipped', 10_000, 'skipped while disabled');
     expect(receiver.requests).toHaveLength(6);
 
     await openLog();
@@ -186,7 +184,7 @@ describe('webhooks page in a real browser', { timeout: 60_000 }, () => {
     await expect.poll(() => page.locator('.note-info').first().innerText()).toBe('Enabled: redelivering 2 event(s), oldest first.');
     // The page reloads its list after the action: poll until it shows, never read once.
     await expect.poll(() => page.locator('[data-testid="auto-disabled"]').count()).toBe(0);
-    await waitFor(() => deliveries().every((d) => d.status === 'delivered'), 10_000, 'redelivery');
+    await waitFor(async () => (await deliveries()).every((d) => d.status === 'delivered'), 10_000, 'redelivery');
     expect(receiver.requests).toHaveLength(8);
     expect(receiver.requests.slice(6).map((r) => r.json.serial_number)).toEqual(['SERIAL2', 'SERIAL3']);
     // A redelivery reuses the event_id of the failed attempts.
@@ -211,7 +209,7 @@ describe('webhooks page in a real browser', { timeout: 60_000 }, () => {
     expect(ping.headers['x-erase-engine-event']).toBe('asset_reported');
     expect(signatureValid(secret, ping)).toBe(true);
     // No ledger row for a ping.
-    expect(deliveries()).toHaveLength(3);
+    expect(await deliveries()).toHaveLength(3);
   });
 
   it('rotates the signing secret from the page: the new one shown once, and the old one signing beside it for the rollover window', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/adapters/clock.js';
-import { openDatabase } from '../../src/adapters/db/open.js';
+import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 import { buildCloudApp } from '../../src/http/app.js';
 
 const run = promisify(execFile);
@@ -28,7 +28,7 @@ describe('erasure-cloud admin mint-api-key / revoke-api-key (CONTRACT.md)', () =
     expect(minted).toEqual({ id: expect.stringMatching(/^key_[0-9a-z]{20}$/), api_key: expect.stringMatching(/^ek_[\w-]{43}$/) });
 
     // The running server sees the CLI's writes: same SQLite file.
-    const db = openDatabase(join(dir, 'cloud.sqlite'));
+    const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
     const app = buildCloudApp({ db, clock: systemClock, internalApiSecret: undefined });
     try {
       const me = () => app.inject({ method: 'GET', url: '/api/v1/me', headers: { authorization: `Bearer ${minted.api_key}` } });
@@ -42,7 +42,7 @@ describe('erasure-cloud admin mint-api-key / revoke-api-key (CONTRACT.md)', () =
       expect(await cli('admin', 'revoke-api-key', '--id', minted.id)).toEqual(revoked);
     } finally {
       await app.close();
-      db.close();
+      await db.close();
     }
   });
 

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devicePublicKey, signServiceRequest, verifyDeviceToken } from '@erasure/shared';
 import { systemClock } from '../../src/adapters/clock.js';
-import { openDatabase } from '../../src/adapters/db/open.js';
+import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 import { buildCloudApp } from '../../src/http/app.js';
 
 const run = promisify(execFile);
@@ -73,7 +73,7 @@ describe('erasure-cloud keygen and admin (CONTRACT.md)', () => {
   });
 
   it('is safe while the server runs: a token minted meanwhile verifies at once', async () => {
-    const db = openDatabase(join(dir, 'cloud.sqlite'));
+    const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
     const app = buildCloudApp({ db, clock: systemClock, internalApiSecret: keys.internal_api_secret });
     const base = await app.listen({ host: '127.0.0.1', port: 0 });
     try {
@@ -95,7 +95,7 @@ describe('erasure-cloud keygen and admin (CONTRACT.md)', () => {
       expect(after.status).toBe(403);
     } finally {
       await app.close();
-      db.close();
+      await db.close();
     }
   });
 });

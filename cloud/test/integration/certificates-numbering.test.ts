@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/adapters/db/accounts.js';
-import { openDatabase, type WritableDb } from '../../src/adapters/db/open.js';
 import { createToken, recordCheckin } from '../../src/adapters/db/tokens.js';
+import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 import { requireBuiltCloud } from '../certificates/processes.js';
 
 const run = promisify(execFile);
@@ -15,40 +15,43 @@ const PROCESSES = 4;
 const PER_PROCESS = 5;
 
 // Each child opens its own connection to the same file and, from a common start instant,
-// stores its results through the same repository function the HTTP route uses.
+// stores its results through the same repository function the HTTP route uses, each in its own
+// transaction as a device write runs it.
 const CHILD = `
-const { openDatabase } = await import(${JSON.stringify(`${DIST}adapters/db/open.js`)});
+const { SqliteDatabase } = await import(${JSON.stringify(`${DIST}adapters/sql/sqlite.js`)});
 const { storeWipeResult } = await import(${JSON.stringify(`${DIST}adapters/db/wipe-results.js`)});
 const [path, accountId, tokenId, tag, startAt, count] = process.argv.slice(1);
-const db = openDatabase(path);
+const db = SqliteDatabase.open(path);
 while (Date.now() < Number(startAt)) {}
 for (let i = 0; i < Number(count); i++) {
   const record = { job_id: tag + '-' + i, drive_serial: tag + '-' + i, wipe_method: 'NIST 800-88 R2 Purge' };
-  storeWipeResult(db, { accountId: Number(accountId), tokenId: Number(tokenId), record, ownReason: null, issuedJobId: tag, notIssuedReason: 'not issued', now: new Date().toISOString() });
+  await db.transaction((tx) =>
+    storeWipeResult(tx, { accountId: Number(accountId), tokenId: Number(tokenId), record, ownReason: null, issuedJobId: tag, notIssuedReason: 'not issued', now: new Date().toISOString() }),
+  );
 }
-db.close();
+await db.close();
 `;
 
 describe('certificate numbers under concurrent writers in separate processes', () => {
   let dir: string;
-  let db: WritableDb;
+  let db: SqliteDatabase;
 
   beforeAll(() => {
     requireBuiltCloud();
     dir = mkdtempSync(join(tmpdir(), 'erasure-numbering-'));
-    db = openDatabase(join(dir, 'cloud.sqlite'));
+    db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
   });
-  afterAll(() => {
-    db.close();
+  afterAll(async () => {
+    await db.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
   it(`${PROCESSES * PER_PROCESS} results from ${PROCESSES} processes at once get CW-000001..CW-0000${PROCESSES * PER_PROCESS}, gap-free`, async () => {
     const now = new Date().toISOString();
-    const account = createAccount(db, { name: 'Acme Refurb', subscriptionStatus: 'active', now });
-    const token = createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: null, expiresAt: null, now });
+    const account = await createAccount(db, { name: 'Acme Refurb', subscriptionStatus: 'active', now });
+    const token = await createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: null, expiresAt: null, now });
     // Each process is one engine run: check-in `p<n>` issued the job_ids p<n>-0, p<n>-1, …
-    for (let p = 0; p < PROCESSES; p++) recordCheckin(db, `p${p}`, token, now);
+    for (let p = 0; p < PROCESSES; p++) await recordCheckin(db, `p${p}`, token, now);
     const startAt = String(Date.now() + 1500); // after every child has loaded and opened the file
     await Promise.all(
       Array.from({ length: PROCESSES }, (_, p) =>
@@ -56,12 +59,16 @@ describe('certificate numbers under concurrent writers in separate processes', (
       ),
     );
     const total = PROCESSES * PER_PROCESS;
-    const numbers = db.prepare('SELECT certificate_number FROM certificates WHERE account_id = ? ORDER BY sequence').pluck().all(account.id);
-    expect(numbers).toEqual(Array.from({ length: total }, (_, i) => `CW-${String(i + 1).padStart(6, '0')}`));
-    expect(db.prepare('SELECT count(DISTINCT wipe_result_id) FROM certificates').pluck().get()).toBe(total);
-    expect(db.prepare(`SELECT count(*) FROM jobs WHERE kind = 'certificate'`).pluck().get()).toBe(total);
+    const count = async (sql: string) => (await db.one<{ n: number }>(sql))!.n;
+    const numbers = await db.many<{ certificate_number: string }>(
+      'SELECT certificate_number FROM certificates WHERE account_id = @account_id ORDER BY sequence',
+      { account_id: account.id },
+    );
+    expect(numbers.map((r) => r.certificate_number)).toEqual(Array.from({ length: total }, (_, i) => `CW-${String(i + 1).padStart(6, '0')}`));
+    expect(await count('SELECT count(DISTINCT wipe_result_id) AS n FROM certificates')).toBe(total);
+    expect(await count(`SELECT count(*) AS n FROM jobs WHERE kind = 'certificate'`)).toBe(total);
     // Every process really wrote: the interleaving came from concurrent writers, not one.
-    const writers = db.prepare(`SELECT count(DISTINCT substr(job_id, 1, 2)) FROM wipe_results`).pluck().get();
+    const writers = await count(`SELECT count(DISTINCT substr(job_id, 1, 2)) AS n FROM wipe_results`);
     expect(writers).toBe(PROCESSES);
   }, 60_000);
 });

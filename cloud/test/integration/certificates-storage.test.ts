@@ -5,9 +5,9 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/adapters/db/accounts.js';
 import { createCertificate } from '../../src/adapters/db/certificates.js';
-import { openDatabase } from '../../src/adapters/db/open.js';
 import { InvalidObjectKeyError, localObjectStore } from '../../src/adapters/objects/local-store.js';
 import { loadCertificateKeys } from '../../src/adapters/secret-files.js';
+import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 import { signContent, verifyContent } from '../../src/domain/certificates/certificate-content.js';
 import { sampleContent } from '../certificates/fixtures.js';
 
@@ -78,29 +78,40 @@ describe('certificate keys in DATA_DIR', () => {
 });
 
 describe('migration 003_certificates', () => {
-  it('creates certificates and certificate_sequences with their uniqueness and status rules', () => {
-    const db = openDatabase(join(dir, 'cloud.sqlite'));
+  it('creates certificates and certificate_sequences with their uniqueness and status rules', async () => {
+    const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
     try {
       const now = new Date().toISOString();
-      const account = createAccount(db, { name: 'Acme', subscriptionStatus: 'active', now });
-      const token = db.prepare(`INSERT INTO license_tokens (prefix_id, jti, account_id, product, status, created_at, updated_at)
-                                VALUES ('ltok_1', 'j1', ?, 'engine', 'active', ?, ?) RETURNING id`).get(account.id, now, now) as { id: number };
-      const wipe = (job: string) =>
-        (db.prepare(`INSERT INTO wipe_results (public_id, account_id, token_id, job_id, certifiable, created_at, updated_at)
-                     VALUES (?, ?, ?, ?, 1, ?, ?) RETURNING id`).get(`wr_${job}`, account.id, token.id, job, now, now) as { id: number }).id;
-      const w1 = wipe('a');
-      const first = createCertificate(db, { accountId: account.id, wipeResultId: w1, now });
-      expect(createCertificate(db, { accountId: account.id, wipeResultId: w1, now })).toEqual(first); // idempotent per wipe result
-      expect(() =>
-        db.prepare(`INSERT INTO certificates (public_id, account_id, wipe_result_id, sequence, certificate_number, created_at, updated_at)
-                    VALUES ('cert_x', ?, ?, 1, 'CW-000001', ?, ?)`).run(account.id, wipe('b'), now, now),
-      ).toThrow(/UNIQUE/);
-      expect(() => db.prepare(`UPDATE certificates SET status = 'done'`).run()).toThrow(/CHECK/);
+      const account = await createAccount(db, { name: 'Acme', subscriptionStatus: 'active', now });
+      const token = (await db.one<{ id: number }>(
+        `INSERT INTO license_tokens (prefix_id, jti, account_id, product, status, created_at, updated_at)
+         VALUES ('ltok_1', 'j1', @account_id, 'engine', 'active', @now, @now) RETURNING id`,
+        { account_id: account.id, now },
+      ))!;
+      const wipe = async (job: string) =>
+        (await db.one<{ id: number }>(
+          `INSERT INTO wipe_results (public_id, account_id, token_id, job_id, certifiable, created_at, updated_at)
+           VALUES (@public_id, @account_id, @token_id, @job_id, 1, @now, @now) RETURNING id`,
+          { public_id: `wr_${job}`, account_id: account.id, token_id: token.id, job_id: job, now },
+        ))!.id;
+      const w1 = await wipe('a');
+      // Inside a transaction, as its callers run it (the one that stores the wipe result).
+      const first = await db.transaction((tx) => createCertificate(tx, { accountId: account.id, wipeResultId: w1, now }));
+      expect(await db.transaction((tx) => createCertificate(tx, { accountId: account.id, wipeResultId: w1, now }))).toEqual(first); // idempotent per wipe result
+      const w2 = await wipe('b');
+      await expect(
+        db.run(
+          `INSERT INTO certificates (public_id, account_id, wipe_result_id, sequence, certificate_number, created_at, updated_at)
+           VALUES ('cert_x', @account_id, @wipe_result_id, 1, 'CW-000001', @now, @now)`,
+          { account_id: account.id, wipe_result_id: w2, now },
+        ),
+      ).rejects.toThrow(/UNIQUE/);
+      await expect(db.run(`UPDATE certificates SET status = 'done'`)).rejects.toThrow(/CHECK/);
       const raw = new Database(join(dir, 'cloud.sqlite'), { readonly: true });
       expect(raw.prepare(`SELECT version FROM schema_migrations WHERE version = '003_certificates.sql'`).pluck().get()).toBe('003_certificates.sql');
       raw.close();
     } finally {
-      db.close();
+      await db.close();
     }
   });
 });

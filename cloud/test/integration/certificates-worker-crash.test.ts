@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/adapters/db/accounts.js';
-import { openDatabase, type WritableDb } from '../../src/adapters/db/open.js';
 import { createToken, recordCheckin } from '../../src/adapters/db/tokens.js';
 import { storeWipeResult } from '../../src/adapters/db/wipe-results.js';
+import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 import { listObjects, requireBuiltCloud, startCli, waitFor, type Child } from '../certificates/processes.js';
 import { wipeBody } from '../certificates/pipeline.js';
 
@@ -15,30 +15,33 @@ const KILLS = 3;
 
 describe('erasure-cloud worker killed with SIGKILL mid-generation', () => {
   let dir: string;
-  let db: WritableDb;
+  let db: SqliteDatabase;
   const children: Child[] = [];
   const env = () => ({ DATA_DIR: dir, PUBLIC_BASE_URL: 'https://erasure.test' });
 
-  beforeAll(() => {
+  beforeAll(async () => {
     requireBuiltCloud();
     dir = mkdtempSync(join(tmpdir(), 'erasure-crash-'));
-    db = openDatabase(join(dir, 'cloud.sqlite'));
+    db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
     const now = new Date().toISOString();
-    const account = createAccount(db, { name: 'Acme Refurb', subscriptionStatus: 'active', now });
-    const token = createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'ana@acme.test', expiresAt: null, now });
-    recordCheckin(db, 'job', token, now); // one engine run: job-0, job-1, …
+    const account = await createAccount(db, { name: 'Acme Refurb', subscriptionStatus: 'active', now });
+    const token = await createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'ana@acme.test', expiresAt: null, now });
+    await recordCheckin(db, 'job', token, now); // one engine run: job-0, job-1, …
     for (let i = 0; i < RESULTS; i++) {
       const { jti: _jti, ...record } = wipeBody(token.jti, `job-${i}`, { drive_serial: `SER-${i}`, passes_completed: 1 });
-      storeWipeResult(db, { accountId: account.id, tokenId: token.id, record, ownReason: null, issuedJobId: 'job', notIssuedReason: 'not issued', now });
+      await db.transaction((tx) =>
+        storeWipeResult(tx, { accountId: account.id, tokenId: token.id, record, ownReason: null, issuedJobId: 'job', notIssuedReason: 'not issued', now }),
+      );
     }
   });
-  afterAll(() => {
+  afterAll(async () => {
     for (const child of children) child.process.kill('SIGKILL');
-    db.close();
+    await db.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const generating = () => db.prepare(`SELECT public_id FROM certificates WHERE status = 'generating'`).pluck().get() as string | undefined;
+  const generating = async () =>
+    (await db.one<{ public_id: string }>(`SELECT public_id FROM certificates WHERE status = 'generating'`))?.public_id;
 
   it('resumes after each restart with exactly one certificate and one pair of objects per result', async () => {
     const killed = new Set<string>();
@@ -56,7 +59,7 @@ describe('erasure-cloud worker killed with SIGKILL mid-generation', () => {
     const survivor = startCli(['worker', '--lease-seconds', '2'], env());
     children.push(survivor);
     await waitFor(
-      () => (db.prepare(`SELECT count(*) FROM certificates WHERE status = 'complete'`).pluck().get() as number) === RESULTS,
+      async () => (await db.one<{ n: number }>(`SELECT count(*) AS n FROM certificates WHERE status = 'complete'`))!.n === RESULTS,
       60_000,
       50,
       'every certificate complete',
@@ -64,11 +67,13 @@ describe('erasure-cloud worker killed with SIGKILL mid-generation', () => {
     survivor.process.kill('SIGTERM');
     expect(await survivor.exited).toBe(0); // graceful stop
 
-    const certs = db.prepare('SELECT * FROM certificates ORDER BY sequence').all() as Record<string, string>[];
+    const certs = await db.many<Record<string, string>>('SELECT * FROM certificates ORDER BY sequence');
     expect(certs.map((c) => c.certificate_number)).toEqual(Array.from({ length: RESULTS }, (_, i) => `CW-${String(i + 1).padStart(6, '0')}`));
     expect(new Set(certs.map((c) => c.wipe_result_id)).size).toBe(RESULTS);
-    expect(db.prepare(`SELECT DISTINCT status FROM jobs`).pluck().all()).toEqual(['done']);
-    expect(db.prepare(`SELECT DISTINCT certificate_status FROM wipe_results`).pluck().all()).toEqual(['complete']);
+    expect((await db.many<{ status: string }>(`SELECT DISTINCT status FROM jobs`)).map((r) => r.status)).toEqual(['done']);
+    expect((await db.many<{ certificate_status: string }>(`SELECT DISTINCT certificate_status FROM wipe_results`)).map((r) => r.certificate_status)).toEqual([
+      'complete',
+    ]);
 
     const objects = listObjects(join(dir, 'objects'));
     expect(objects).toHaveLength(2 * RESULTS);
@@ -79,9 +84,11 @@ describe('erasure-cloud worker killed with SIGKILL mid-generation', () => {
       expect(digest(c.report_key!)).toBe(c.report_sha256);
     }
     // The interrupted certificates were really resumed by a later claim, not skipped.
-    const attempts = db
-      .prepare(`SELECT j.attempts FROM jobs j JOIN certificates c ON c.wipe_result_id = j.subject_id WHERE c.public_id = ?`)
-      .pluck();
-    for (const id of killed) expect(attempts.get(id) as number).toBeGreaterThanOrEqual(2);
+    const attempts = async (id: string) =>
+      (await db.one<{ attempts: number }>(
+        `SELECT j.attempts FROM jobs j JOIN certificates c ON c.wipe_result_id = j.subject_id WHERE c.public_id = @id`,
+        { id },
+      ))!.attempts;
+    for (const id of killed) expect(await attempts(id)).toBeGreaterThanOrEqual(2);
   }, 120_000);
 });

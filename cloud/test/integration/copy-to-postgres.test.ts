@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signServiceRequest } from '@erasure/shared';
 import { startPostgres, type TestPostgres } from '../../../test/support/postgres.js';
 import { systemClock } from '../../src/adapters/clock.js';
-import { openDatabase } from '../../src/adapters/db/open.js';
+import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 import { PostgresDatabase } from '../../src/adapters/sql/postgres.js';
 import { buildCloudApp } from '../../src/http/app.js';
 import { fingerprint } from '../helpers.js';
@@ -36,7 +36,7 @@ async function populate(): Promise<void> {
   await cli({}, 'admin', 'create-webhook', '--account', account.id, '--event-type', 'wipe_session_completed', '--url', 'https://hooks.example.com/erasure');
   const token = await cli({}, 'admin', 'mint-device-token', '--account', account.id, '--quota', '5', '--user-email', 'ana@example.com');
 
-  const db = openDatabase(join(dir, 'cloud.sqlite'));
+  const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
   const app = buildCloudApp({ db, clock: systemClock, internalApiSecret: SECRET });
   await app.ready();
   const post = async (url: string, body: object) => {
@@ -63,7 +63,7 @@ async function populate(): Promise<void> {
     });
   } finally {
     await app.close();
-    db.close();
+    await db.close();
   }
 }
 

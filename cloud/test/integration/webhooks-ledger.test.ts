@@ -26,55 +26,55 @@ describe('the delivery ledger over a real SQLite file', () => {
     receiver = await startReceiver((index) => (index === 0 ? 500 : 200));
     // ~1 s before the second attempt: the first cloud is stopped well inside that wait.
     const first = await start({ retryBaseMs: 1000 });
-    const account = first.account();
-    first.subscribe(account.id, 'wipe_session_ready', receiver.url);
-    expect((await first.post('/internal/tokens/validate', { jti: first.token(account.id).jti })).status).toBe(200);
-    await waitFor(() => first.deliveries()[0]?.response_code === 500, 5000, 'first attempt recorded');
-    const waiting = first.db.prepare('SELECT status, next_attempt_at, lease_until FROM webhook_deliveries').get() as Record<string, string | null>;
+    const account = await first.account();
+    await first.subscribe(account.id, 'wipe_session_ready', receiver.url);
+    expect((await first.post('/internal/tokens/validate', { jti: (await first.token(account.id)).jti })).status).toBe(200);
+    await waitFor(async () => (await first.deliveries())[0]?.response_code === 500, 5000, 'first attempt recorded');
+    const waiting = (await first.db.one<Record<string, string | null>>('SELECT status, next_attempt_at, lease_until FROM webhook_deliveries'))!;
     await first.stop();
     expect(waiting).toMatchObject({ status: 'pending', lease_until: null });
     expect(Date.parse(waiting.next_attempt_at!)).toBeGreaterThan(Date.now());
 
     const second = await start({ dir: first.dir, retryBaseMs: 1000 });
-    await waitFor(() => second.deliveries()[0]?.status === 'delivered', 10_000, 'delivery after restart');
-    expect(second.deliveries()).toMatchObject([{ status: 'delivered', attempts: 2, response_code: 200 }]);
+    await waitFor(async () => (await second.deliveries())[0]?.status === 'delivered', 10_000, 'delivery after restart');
+    expect(await second.deliveries()).toMatchObject([{ status: 'delivered', attempts: 2, response_code: 200 }]);
     expect(receiver.requests.map((r) => r.json.event_id)).toEqual([receiver.requests[0]!.json.event_id, receiver.requests[0]!.json.event_id]);
   });
 
   it('two workers on one file never make the same attempt: each event arrives exactly once', async () => {
     receiver = await startReceiver();
     const a = await start({ worker: false });
-    const account = a.account();
-    a.subscribe(account.id, 'wipe_session_ready', receiver.url);
-    const token = a.token(account.id);
+    const account = await a.account();
+    await a.subscribe(account.id, 'wipe_session_ready', receiver.url);
+    const token = await a.token(account.id);
     for (let i = 0; i < 150; i++) expect((await a.post('/internal/tokens/validate', { jti: token.jti })).status).toBe(200);
     // Two processes' worth of workers: two connections, two workers, racing for the same rows.
     const b = await start({ dir: a.dir, worker: false });
     a.runtime.startWorker({ pollMs: 5, concurrency: 8 });
     b.runtime.startWorker({ pollMs: 5, concurrency: 8 });
-    await waitFor(() => a.deliveries().every((d) => d.status === 'delivered'), 15_000, 'all delivered');
+    await waitFor(async () => (await a.deliveries()).every((d) => d.status === 'delivered'), 15_000, 'all delivered');
     const ids = receiver.requests.map((r) => r.json.event_id as string);
     expect(ids).toHaveLength(150);
     expect(new Set(ids).size).toBe(150);
-    expect(a.deliveries().every((d) => d.attempts === 1)).toBe(true);
+    expect((await a.deliveries()).every((d) => d.attempts === 1)).toBe(true);
   });
 
   it('a delivery that fails every attempt of its round ends failed after 8 attempts', async () => {
     receiver = await startReceiver(() => 502);
     const cloud = await start({ worker: false });
-    const account = cloud.account();
-    cloud.subscribe(account.id, 'wipe_session_ready', receiver.url);
-    expect((await cloud.post('/internal/tokens/validate', { jti: cloud.token(account.id).jti })).status).toBe(200);
+    const account = await cloud.account();
+    await cloud.subscribe(account.id, 'wipe_session_ready', receiver.url);
+    expect((await cloud.post('/internal/tokens/validate', { jti: (await cloud.token(account.id)).jti })).status).toBe(200);
     // The production policy with a 0.2 ms base (waits sum to ~1 s), and auto-disable out of reach, so the round runs out.
     const sender = createOutboundClient({ allowHttp: true, allowLoopback: true, timeoutMs: 10_000 });
     const worker = startWebhookWorker({ db: cloud.db, clock: systemClock, sender, policy: { ...productionPolicy(0.2), autoDisableAfter: 100 }, pollMs: 5 });
     try {
-      await waitFor(() => cloud.deliveries()[0]?.status === 'failed', 15_000, 'exhausted round');
+      await waitFor(async () => (await cloud.deliveries())[0]?.status === 'failed', 15_000, 'exhausted round');
     } finally {
       await worker.stop();
       await sender.close();
     }
-    expect(cloud.deliveries()).toMatchObject([{ status: 'failed', attempts: 8, response_code: 502 }]);
+    expect(await cloud.deliveries()).toMatchObject([{ status: 'failed', attempts: 8, response_code: 502 }]);
     expect(receiver.requests).toHaveLength(8);
   });
 
@@ -82,15 +82,17 @@ describe('the delivery ledger over a real SQLite file', () => {
     const slow = await startSlowReceiver(() => 200, 15);
     try {
       const a = await start({ worker: false });
-      const account = a.account();
-      a.subscribe(account.id, 'wipe_session_ready', slow.url);
-      const token = a.token(account.id);
+      const account = await a.account();
+      await a.subscribe(account.id, 'wipe_session_ready', slow.url);
+      const token = await a.token(account.id);
       for (let i = 0; i < 20; i++) expect((await a.post('/internal/tokens/validate', { jti: token.jti })).status).toBe(200);
       const b = await start({ dir: a.dir, worker: false });
       a.runtime.startWorker({ pollMs: 5, concurrency: 8 });
       b.runtime.startWorker({ pollMs: 5, concurrency: 8 });
-      await waitFor(() => a.deliveries().every((d) => d.status === 'delivered'), 20_000, 'all delivered');
-      const eventOrder = a.db.prepare('SELECT e.event_id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id ORDER BY e.id').pluck().all();
+      await waitFor(async () => (await a.deliveries()).every((d) => d.status === 'delivered'), 20_000, 'all delivered');
+      const eventOrder = (
+        await a.db.many<{ event_id: string }>('SELECT e.event_id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id ORDER BY e.id')
+      ).map((row) => row.event_id);
       expect(slow.received().map((p) => p.event_id)).toEqual(eventOrder);
       expect(slow.maxOpen()).toBe(1);
     } finally {
@@ -102,17 +104,17 @@ describe('the delivery ledger over a real SQLite file', () => {
     const slow = await startSlowReceiver(() => 500, 15);
     try {
       const a = await start({ worker: false, retryBaseMs: 1 });
-      const account = a.account();
-      a.subscribe(account.id, 'wipe_session_ready', slow.url);
-      const token = a.token(account.id);
+      const account = await a.account();
+      await a.subscribe(account.id, 'wipe_session_ready', slow.url);
+      const token = await a.token(account.id);
       for (let i = 0; i < 10; i++) expect((await a.post('/internal/tokens/validate', { jti: token.jti })).status).toBe(200);
       const b = await start({ dir: a.dir, worker: false, retryBaseMs: 1 });
       a.runtime.startWorker({ pollMs: 5, concurrency: 8 });
       b.runtime.startWorker({ pollMs: 5, concurrency: 8 });
-      await waitFor(() => a.deliveries().every((d) => d.status === 'skipped'), 20_000, 'every delivery skipped after auto-disable');
-      expect(a.db.prepare('SELECT active, failure_count FROM webhook_subscriptions').get()).toEqual({ active: 0, failure_count: 5 });
+      await waitFor(async () => (await a.deliveries()).every((d) => d.status === 'skipped'), 20_000, 'every delivery skipped after auto-disable');
+      expect(await a.db.one('SELECT active, failure_count FROM webhook_subscriptions')).toEqual({ active: 0, failure_count: 5 });
       expect(slow.received()).toHaveLength(5);
-      expect(a.db.prepare('SELECT COUNT(*) FROM webhook_attempts').pluck().get()).toBe(5);
+      expect((await a.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM webhook_attempts'))!.n).toBe(5);
       expect(slow.maxOpen()).toBe(1);
     } finally {
       await slow.close();
@@ -122,31 +124,45 @@ describe('the delivery ledger over a real SQLite file', () => {
   it('the worker prunes finished deliveries past the retention period, and keeps pending and recent ones', async () => {
     receiver = await startReceiver();
     const cloud = await start({ worker: false });
-    const account = cloud.account();
-    cloud.subscribe(account.id, 'wipe_session_ready', receiver.url);
-    const token = cloud.token(account.id);
+    const account = await cloud.account();
+    await cloud.subscribe(account.id, 'wipe_session_ready', receiver.url);
+    const token = await cloud.token(account.id);
     for (let i = 0; i < 4; i++) expect((await cloud.post('/internal/tokens/validate', { jti: token.jti })).status).toBe(200);
-    const ids = cloud.db.prepare('SELECT id FROM webhook_deliveries ORDER BY id').pluck().all() as number[];
+    const deliveryIds = async () => (await cloud.db.many<{ id: number }>('SELECT id FROM webhook_deliveries ORDER BY id')).map((row) => row.id);
+    const count = async (sql: string, params?: Record<string, unknown>) => (await cloud.db.one<{ n: number }>(sql, params))!.n;
+    const ids = await deliveryIds();
     const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
     // Two finished 31 days ago (one delivered with its attempt, one failed), one pending as old, one recent.
-    cloud.db.prepare(`UPDATE webhook_deliveries SET status = 'delivered', updated_at = ? WHERE id = ?`).run(old, ids[0]);
-    cloud.db.prepare(`INSERT INTO webhook_attempts (delivery_id, attempt, outcome, response_code, duration_ms, attempted_at) VALUES (?, 1, 'delivered', 200, 1, ?)`).run(ids[0], old);
-    cloud.db.prepare(`UPDATE webhook_deliveries SET status = 'failed', updated_at = ? WHERE id = ?`).run(old, ids[1]);
-    cloud.db.prepare(`UPDATE webhook_deliveries SET next_attempt_at = ?, updated_at = ? WHERE id = ?`).run(new Date(Date.now() + 3_600_000).toISOString(), old, ids[2]);
-    cloud.db.prepare(`UPDATE webhook_events SET created_at = ? WHERE id IN (SELECT event_id FROM webhook_deliveries WHERE id IN (?, ?, ?))`).run(old, ids[0], ids[1], ids[2]);
-    cloud.db.prepare(`UPDATE webhook_deliveries SET status = 'delivered' WHERE id = ?`).run(ids[3]);
+    await cloud.db.run(`UPDATE webhook_deliveries SET status = 'delivered', updated_at = @old WHERE id = @id`, { old, id: ids[0] });
+    await cloud.db.run(
+      `INSERT INTO webhook_attempts (delivery_id, attempt, outcome, response_code, duration_ms, attempted_at) VALUES (@id, 1, 'delivered', 200, 1, @old)`,
+      { id: ids[0], old },
+    );
+    await cloud.db.run(`UPDATE webhook_deliveries SET status = 'failed', updated_at = @old WHERE id = @id`, { old, id: ids[1] });
+    await cloud.db.run(`UPDATE webhook_deliveries SET next_attempt_at = @next, updated_at = @old WHERE id = @id`, {
+      next: new Date(Date.now() + 3_600_000).toISOString(),
+      old,
+      id: ids[2],
+    });
+    await cloud.db.run(`UPDATE webhook_events SET created_at = @old WHERE id IN (SELECT event_id FROM webhook_deliveries WHERE id IN (@a, @b, @c))`, {
+      old,
+      a: ids[0],
+      b: ids[1],
+      c: ids[2],
+    });
+    await cloud.db.run(`UPDATE webhook_deliveries SET status = 'delivered' WHERE id = @id`, { id: ids[3] });
 
     const sender = createOutboundClient({ allowHttp: true, allowLoopback: true, timeoutMs: 10_000 });
     const worker = startWebhookWorker({ db: cloud.db, clock: systemClock, sender, policy: productionPolicy(), pollMs: 5, retentionMs: 30 * 86_400_000 });
     try {
-      await waitFor(() => cloud.db.prepare('SELECT COUNT(*) FROM webhook_deliveries').pluck().get() === 2, 10_000, 'pruning');
+      await waitFor(async () => (await count('SELECT COUNT(*) AS n FROM webhook_deliveries')) === 2, 10_000, 'pruning');
     } finally {
       await worker.stop();
       await sender.close();
     }
-    expect(cloud.db.prepare('SELECT id FROM webhook_deliveries ORDER BY id').pluck().all()).toEqual([ids[2], ids[3]]);
-    expect(cloud.db.prepare('SELECT COUNT(*) FROM webhook_attempts WHERE delivery_id = ?').pluck().get(ids[0])).toBe(0);
+    expect(await deliveryIds()).toEqual([ids[2], ids[3]]);
+    expect(await count('SELECT COUNT(*) AS n FROM webhook_attempts WHERE delivery_id = @id', { id: ids[0] })).toBe(0);
     // The pruned deliveries' events went with them; the pending one's event stays.
-    expect(cloud.db.prepare('SELECT COUNT(*) FROM webhook_events').pluck().get()).toBe(2);
+    expect(await count('SELECT COUNT(*) AS n FROM webhook_events')).toBe(2);
   });
 });

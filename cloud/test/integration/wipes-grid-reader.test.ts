@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ReadonlyDb } from '../../src/adapters/db/open.js';
 import { migrate } from '../../src/adapters/db/open.js';
 import { createWipeGridReader } from '../../src/adapters/db/wipes-grid.js';
+import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 
 const MIGRATIONS = new URL('../../migrations/', import.meta.url);
 
@@ -16,30 +16,32 @@ describe('wipes grid reader before and after the certificates migration', () => 
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('works without a certificates table (badges only), and links certificates once it exists', () => {
+  it('works without a certificates table (badges only), and links certificates once it exists', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'erasure-grid-'));
     dirs.push(dir);
     for (const file of ['001_init.sql', '002_web.sql']) copyFileSync(new URL(file, MIGRATIONS), join(dir, file));
-    const db = new Database(':memory:');
-    migrate(db, pathToFileURL(`${dir}/`));
-    db.exec(`
+    const raw = new Database(':memory:');
+    // Migrations from a folder of the test's choosing: only the raw connection's migrate() takes one.
+    migrate(raw, pathToFileURL(`${dir}/`));
+    const db = new SqliteDatabase(raw);
+    await db.script(`
       INSERT INTO accounts (id, public_id, name, created_at, updated_at) VALUES (1, 'acct_a', 'A', 't', 't');
       INSERT INTO license_tokens (id, prefix_id, jti, account_id, product, status, created_at, updated_at)
         VALUES (1, 'ltok_a', 'jti-a', 1, 'engine', 'active', 't', 't');
       INSERT INTO wipe_results (id, public_id, account_id, token_id, job_id, certifiable, certificate_status, created_at, updated_at)
         VALUES (1, 'wr_a', 1, 1, 'job-a', 1, 'complete', '2026-11-22T12:00:00.000Z', 't');`);
-    const before = createWipeGridReader(db as ReadonlyDb);
+    const before = await createWipeGridReader(db);
     expect(before.hasCertificates).toBe(false);
-    expect(before.page(1, 100, 0).rows[0]).toMatchObject({ public_id: 'wr_a', certificate_status: 'complete', cert_public_id: null });
+    expect((await before.page(1, 100, 0)).rows[0]).toMatchObject({ public_id: 'wr_a', certificate_status: 'complete', cert_public_id: null });
 
     // Every later migration (003 certificates and on) applied to the same file.
     for (const file of readdirSync(MIGRATIONS).filter((f) => /^\d{3}_.*\.sql$/.test(f))) copyFileSync(new URL(file, MIGRATIONS), join(dir, file));
-    migrate(db, pathToFileURL(`${dir}/`));
-    db.exec(`INSERT INTO certificates (public_id, account_id, wipe_result_id, sequence, certificate_number, status, created_at, updated_at)
+    migrate(raw, pathToFileURL(`${dir}/`));
+    await db.script(`INSERT INTO certificates (public_id, account_id, wipe_result_id, sequence, certificate_number, status, created_at, updated_at)
              VALUES ('cert_a', 1, 1, 1, 'CW-000001', 'complete', 't', 't')`);
-    const after = createWipeGridReader(db as ReadonlyDb);
+    const after = await createWipeGridReader(db);
     expect(after.hasCertificates).toBe(true);
-    expect(after.page(1, 100, 0).rows[0]).toMatchObject({ cert_public_id: 'cert_a', cert_number: 'CW-000001', cert_status: 'complete' });
-    db.close();
+    expect((await after.page(1, 100, 0)).rows[0]).toMatchObject({ cert_public_id: 'cert_a', cert_number: 'CW-000001', cert_status: 'complete' });
+    await db.close();
   });
 });

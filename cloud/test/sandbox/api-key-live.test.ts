@@ -25,9 +25,10 @@ describe('sandbox API keys and live_request against a real running cloud (spec 4
 
   beforeAll(async () => {
     cloud = await startListeningCloud();
-    account = cloud.account('Real Refurb Ltd');
-    const user = createUser(cloud.db, { accountId: account.id, email: 'owner@real.test', passwordHash: 'x', role: 'admin', now: new Date().toISOString() });
-    const minted = mintApiKey({ db: cloud.db, clock: systemClock }, { accountId: account.id, name: 'sandbox', createdByUserId: (cloud.db.prepare('SELECT id FROM users WHERE public_id = ?').get(user.id) as { id: number }).id });
+    account = await cloud.account('Real Refurb Ltd');
+    const user = await createUser(cloud.db, { accountId: account.id, email: 'owner@real.test', passwordHash: 'x', role: 'admin', now: new Date().toISOString() });
+    const userRow = (await cloud.db.one<{ id: number }>('SELECT id FROM users WHERE public_id = @public_id', { public_id: user.id }))!;
+    const minted = await mintApiKey({ db: cloud.db, clock: systemClock }, { accountId: account.id, name: 'sandbox', createdByUserId: userRow.id });
     apiKey = minted.apiKey;
     keyId = minted.row.public_id;
     sut = await startSandbox({ webappBaseUrl: cloud.base });
@@ -57,9 +58,9 @@ describe('sandbox API keys and live_request against a real running cloud (spec 4
   });
 
   it('caches a verdict for 60 seconds: a revoked key keeps working until the cache expires', async () => {
-    const minted = mintApiKey({ db: cloud.db, clock: systemClock }, { accountId: account.id, name: 'short-lived', createdByUserId: null });
+    const minted = await mintApiKey({ db: cloud.db, clock: systemClock }, { accountId: account.id, name: 'short-lived', createdByUserId: null });
     expect((await sut.call('GET', '/sandbox/tokens', undefined, bearer(minted.apiKey))).status).toBe(200);
-    revokeKey({ db: cloud.db, clock: systemClock }, minted.row.public_id);
+    await revokeKey({ db: cloud.db, clock: systemClock }, minted.row.public_id);
     sut.clock.advance(59_000);
     expect((await sut.call('GET', '/sandbox/tokens', undefined, bearer(minted.apiKey))).status).toBe(200);
     sut.clock.advance(2_000);

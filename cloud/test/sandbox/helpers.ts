@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signServiceRequest } from '@erasure/shared';
 import type { FastifyInstance } from 'fastify';
-import type { WritableDb } from '../../src/adapters/db/open.js';
 import { openSandboxDatabase } from '../../src/adapters/db/sandbox/open.js';
+import type { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 import { buildSandboxApp } from '../../src/sandbox/app.js';
 import type { SandboxWebhooks } from '../../src/sandbox/webhooks/delivery.js';
 import { testClock } from '../helpers.js';
@@ -17,7 +17,8 @@ export { fingerprint } from '../helpers.js';
 export interface Sandbox {
   base: string;
   app: FastifyInstance;
-  db: WritableDb;
+  /** The store the sandbox runs on; `db.handle` is the raw better-sqlite3 connection. */
+  db: SqliteDatabase;
   webhooks: SandboxWebhooks;
   clock: ReturnType<typeof testClock>;
   /** A JSON request over real HTTP; `headers` may carry Authorization. */
@@ -75,7 +76,7 @@ export async function startSandbox(options: { secret?: string; webappBaseUrl?: s
     },
     async close() {
       await app.close();
-      db.close();
+      await db.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

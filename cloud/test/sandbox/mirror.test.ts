@@ -55,8 +55,8 @@ describe('sandbox /internal mirror and stored rows (spec 1, 4.2, 4.4, 4.6)', () 
     sut = await startSandbox();
     const a = await sut.token({ account_id: 'acct_alpha', account_name: 'Alpha' });
     const b = await sut.token({ account_id: 'acct_beta', account_name: 'Beta' });
-    issueCheckin(sut.db, a.jti, 'job-a-0');
-    issueCheckin(sut.db, b.jti, 'job-b-0');
+    await issueCheckin(sut.db, a.jti, 'job-a-0');
+    await issueCheckin(sut.db, b.jti, 'job-b-0');
     const first = await sut.internal('/internal/wipe_results', wipeResult(a.jti, 'job-a-0'));
     expect(first.status).toBe(201);
     expect(first.json).toMatchObject({ ok: true, certificate_status: 'complete' });
@@ -66,7 +66,7 @@ describe('sandbox /internal mirror and stored rows (spec 1, 4.2, 4.4, 4.6)', () 
     expect(duplicate).toMatchObject({ status: 200, json: { wipe_result_id: first.json.wipe_result_id, certificate_status: 'complete' } });
     const failed = await sut.internal('/internal/wipe_results', wipeResult(a.jti, 'job-a-2', { wipe_status: 'failed' }));
     expect(failed.json.certificate_status).toBeNull();
-    expect(sut.db.prepare('SELECT COUNT(*) AS n FROM jobs').get()).toEqual({ n: 0 });
+    expect(await sut.db.one('SELECT COUNT(*) AS n FROM jobs')).toEqual({ n: 0 });
 
     const certs = (await sut.call('GET', '/sandbox/certificates')).json as any[];
     expect(certs.map((c) => [c.account_name, c.reference]).sort()).toEqual([['Alpha', 'CW-000001'], ['Alpha', 'CW-000002'], ['Beta', 'CW-000001']]);
@@ -81,7 +81,7 @@ describe('sandbox /internal mirror and stored rows (spec 1, 4.2, 4.4, 4.6)', () 
     expect(await sut.call('GET', '/certificates/cert_nope/verify')).toEqual({ status: 404, json: { valid: false, error: 'not_found' } });
 
     // Tampering with the stored wipe result breaks the check, in the listing and at verify.
-    sut.db.prepare("UPDATE wipe_results SET drive_serial = 'OTHER' WHERE public_id = ?").run(first.json.wipe_result_id);
+    await sut.db.run("UPDATE wipe_results SET drive_serial = 'OTHER' WHERE public_id = @public_id", { public_id: first.json.wipe_result_id });
     expect((await sut.call('GET', `/certificates/${cert.prefix_id}/verify`)).json.valid).toBe(false);
     const after = (await sut.call('GET', '/sandbox/certificates')).json.find((c: any) => c.prefix_id === cert.prefix_id);
     expect(after.tamper_valid).toBe(false);
@@ -90,7 +90,7 @@ describe('sandbox /internal mirror and stored rows (spec 1, 4.2, 4.4, 4.6)', () 
   it('lists wipe results with drive and wipe fields, job_id and certificate_status', async () => {
     sut = await startSandbox();
     const token = await sut.token();
-    issueCheckin(sut.db, token.jti, 'job-1-0');
+    await issueCheckin(sut.db, token.jti, 'job-1-0');
     const stored = await sut.internal('/internal/wipe_results', wipeResult(token.jti, 'job-1-0', { markings_removed: true }));
     const rows = (await sut.call('GET', '/sandbox/wipe_results')).json;
     expect(rows[0]).toMatchObject({
@@ -106,7 +106,7 @@ describe('sandbox /internal mirror and stored rows (spec 1, 4.2, 4.4, 4.6)', () 
     expect(made).toMatchObject({ status: 201, json: { ok: true, certificate_status: null } });
     const issued = `${(await sut.internal('/internal/tokens/validate', { jti: token.jti })).json.job_id}-0`;
     expect((await sut.internal('/internal/wipe_results', wipeResult(token.jti, issued))).json.certificate_status).toBe('complete');
-    expect(sut.db.prepare('SELECT COUNT(*) FROM certificates').pluck().get()).toBe(1);
+    expect((await sut.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM certificates'))!.n).toBe(1);
   });
 
   it('matches a drive to its machine by scanning stored fingerprints, not the storage-serials column', async () => {
@@ -114,14 +114,14 @@ describe('sandbox /internal mirror and stored rows (spec 1, 4.2, 4.4, 4.6)', () 
     const token = await sut.token();
     const asset = await sut.internal('/internal/assets', { jti: token.jti, record_id: RECORD, fingerprint: fingerprint() });
     // The cloud's indexed column is gone: only the fingerprint scan can find the machine.
-    sut.db.prepare('UPDATE assets SET storage_serials = NULL').run();
-    issueCheckin(sut.db, token.jti, 'job-2-0');
+    await sut.db.run('UPDATE assets SET storage_serials = NULL');
+    await issueCheckin(sut.db, token.jti, 'job-2-0');
     await sut.internal('/internal/wipe_results', wipeResult(token.jti, 'job-2-0'));
     await sut.internal('/internal/wipe_results', wipeResult(token.jti, 'job-2-1', { drive_serial: 'UNKNOWN-DRIVE' }));
     const rows = (await sut.call('GET', '/sandbox/wipe_results')).json as any[];
     expect(rows.find((r) => r.job_id === 'job-2-0').asset_id).toBe(asset.json.asset_id);
     expect(rows.find((r) => r.job_id === 'job-2-1').asset_id).toBeNull();
-    const content = sut.db.prepare('SELECT content FROM certificates ORDER BY id LIMIT 1').get() as { content: string };
+    const content = (await sut.db.one<{ content: string }>('SELECT content FROM certificates ORDER BY id LIMIT 1'))!;
     expect(JSON.parse(content.content).source_machine.asset_id).toBe(asset.json.asset_id);
   });
 
@@ -137,7 +137,7 @@ describe('sandbox /internal mirror and stored rows (spec 1, 4.2, 4.4, 4.6)', () 
 
   it('answers unhandled errors with the sandbox 500 body', async () => {
     sut = await startSandbox();
-    sut.db.exec('DROP TABLE sandbox_sink_captures');
+    await sut.db.run('DROP TABLE sandbox_sink_captures');
     const res = await sut.call('GET', '/sandbox/sink');
     expect(res).toEqual({ status: 500, json: { success: false, errors: [{ code: 7000, message: 'Internal Server Error' }] } });
   });

@@ -194,7 +194,7 @@ describe('sandbox webhooks: subscriptions, single-attempt delivery, sink (spec 4
     await subscribe('wipe_session_ready');
     await sut.internal('/internal/tokens/validate', { jti: token.jti });
     await sut.webhooks.idle();
-    sut.db.prepare("UPDATE sandbox_sink_captures SET body = replace(body, 'wipe_session', 'wipe_sessionX')").run();
+    await sut.db.run("UPDATE sandbox_sink_captures SET body = replace(body, 'wipe_session', 'wipe_sessionX')");
     expect((await sut.call('GET', '/sandbox/sink')).json[0].signature_valid).toBe(false);
   });
 

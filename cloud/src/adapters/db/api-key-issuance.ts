@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
+import type { SqlRunner } from '../sql/database.js';
 import {
   findLiveApiKeyByHash,
   insertApiKey,
@@ -7,10 +8,9 @@ import {
   type ApiKeyAuthRow,
   type ApiKeyRow,
 } from './api-keys.js';
-import type { WritableDb } from './open.js';
 
 export interface ApiKeyDeps {
-  db: WritableDb;
+  db: SqlRunner;
   clock: Clock;
 }
 
@@ -32,12 +32,12 @@ export function apiKeyName(name: unknown): string {
 }
 
 /** Mints a key; the returned `apiKey` is the only time the secret exists outside the caller. */
-export function mintApiKey(
+export async function mintApiKey(
   deps: ApiKeyDeps,
   input: { accountId: number; name?: unknown; createdByUserId: number | null },
-): { row: ApiKeyRow; apiKey: string } {
+): Promise<{ row: ApiKeyRow; apiKey: string }> {
   const apiKey = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
-  const row = insertApiKey(deps.db, {
+  const row = await insertApiKey(deps.db, {
     accountId: input.accountId,
     name: apiKeyName(input.name),
     keyHash: hashApiKey(apiKey),
@@ -49,7 +49,7 @@ export function mintApiKey(
 }
 
 /** Revocation is immediate: the next request with the key finds no live row. */
-export function revokeKey(deps: ApiKeyDeps, publicId: string, accountId?: number): ApiKeyRow | undefined {
+export async function revokeKey(deps: ApiKeyDeps, publicId: string, accountId?: number): Promise<ApiKeyRow | undefined> {
   return revokeApiKey(deps.db, publicId, deps.clock.now().toISOString(), accountId);
 }
 
@@ -57,7 +57,7 @@ export function revokeKey(deps: ApiKeyDeps, publicId: string, accountId?: number
  * The live key an `Authorization` header carries, or undefined for a missing, malformed,
  * unknown or revoked key: the caller answers all of those alike (401, empty body).
  */
-export function authenticateApiKey(deps: ApiKeyDeps, authorization: string | undefined): ApiKeyAuthRow | undefined {
+export async function authenticateApiKey(deps: ApiKeyDeps, authorization: string | undefined): Promise<ApiKeyAuthRow | undefined> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   const key = match?.[1];
   if (!key || !KEY_PATTERN.test(key)) return undefined;

@@ -1,6 +1,6 @@
 import { newId } from '@erasure/shared';
+import type { SqlRunner } from '../sql/database.js';
 import { ACCOUNT_ACTIVE_SQL, type SubscriptionStatus } from './accounts.js';
-import type { ReadonlyDb, WritableDb } from './open.js';
 
 /** An API key as listed: never the key itself, which is shown once at minting. */
 export interface ApiKeyRow {
@@ -35,55 +35,65 @@ const SELECT_KEY = `SELECT k.id, k.public_id, k.account_id, k.name, k.key_prefix
        k.created_at, k.last_used_at, k.revoked_at
   FROM api_keys k LEFT JOIN users u ON u.id = k.created_by_user_id`;
 
-export function insertApiKey(
-  db: WritableDb,
+export async function insertApiKey(
+  db: SqlRunner,
   input: { accountId: number; name: string; keyHash: string; keyPrefix: string; createdByUserId: number | null; now: string },
-): ApiKeyRow {
+): Promise<ApiKeyRow> {
   const publicId = newId('key');
-  db.prepare(
+  await db.run(
     `INSERT INTO api_keys (public_id, account_id, name, key_hash, key_prefix, created_by_user_id, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  ).run(publicId, input.accountId, input.name, input.keyHash, input.keyPrefix, input.createdByUserId, input.now);
-  return findApiKey(db, publicId)!;
+     VALUES (@publicId, @accountId, @name, @keyHash, @keyPrefix, @createdByUserId, @now)`,
+    {
+      publicId,
+      accountId: input.accountId,
+      name: input.name,
+      keyHash: input.keyHash,
+      keyPrefix: input.keyPrefix,
+      createdByUserId: input.createdByUserId,
+      now: input.now,
+    },
+  );
+  return (await findApiKey(db, publicId))!;
 }
 
-export function findApiKey(db: ReadonlyDb, publicId: string): ApiKeyRow | undefined {
-  return db.prepare(`${SELECT_KEY} WHERE k.public_id = ?`).get(publicId) as ApiKeyRow | undefined;
+export async function findApiKey(db: SqlRunner, publicId: string): Promise<ApiKeyRow | undefined> {
+  return db.one<ApiKeyRow>(`${SELECT_KEY} WHERE k.public_id = @publicId`, { publicId });
 }
 
 /** The account's keys, newest first, revoked ones included (they stay listed as revoked). */
-export function listApiKeys(db: ReadonlyDb, accountId: number): ApiKeyRow[] {
-  return db.prepare(`${SELECT_KEY} WHERE k.account_id = ? ORDER BY k.created_at DESC, k.id DESC`).all(accountId) as ApiKeyRow[];
+export async function listApiKeys(db: SqlRunner, accountId: number): Promise<ApiKeyRow[]> {
+  return db.many<ApiKeyRow>(`${SELECT_KEY} WHERE k.account_id = @accountId ORDER BY k.created_at DESC, k.id DESC`, { accountId });
 }
 
 /**
  * Revokes a key once: `revoked_at` keeps the first revocation. `accountId` scopes a revocation
  * from the web app to the admin's own account; the operator CLI passes undefined.
  */
-export function revokeApiKey(db: WritableDb, publicId: string, now: string, accountId?: number): ApiKeyRow | undefined {
-  db.prepare(
+export async function revokeApiKey(db: SqlRunner, publicId: string, now: string, accountId?: number): Promise<ApiKeyRow | undefined> {
+  await db.run(
     `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, @now)
       WHERE public_id = @id AND (@account IS NULL OR account_id = @account)`,
-  ).run({ id: publicId, now, account: accountId ?? null });
-  const row = findApiKey(db, publicId);
+    { id: publicId, now, account: accountId ?? null },
+  );
+  const row = await findApiKey(db, publicId);
   return row && (accountId === undefined || row.account_id === accountId) ? row : undefined;
 }
 
 /** The unrevoked key with this hash; one indexed lookup per public API request. */
-export function findLiveApiKeyByHash(db: ReadonlyDb, keyHash: string, now: string): ApiKeyAuthRow | undefined {
-  const row = db
-    .prepare(
-      `SELECT k.id AS key_id, k.public_id AS key_public_id, k.name AS key_name, k.created_at AS key_created_at,
-              u.email AS created_by_email, a.id AS account_id, a.public_id AS account_public_id,
-              a.name AS account_name, ${ACCOUNT_ACTIVE_SQL} AS account_active, a.subscription_status,
-              a.current_period_end, a.created_at AS account_created_at
-         FROM api_keys k JOIN accounts a ON a.id = k.account_id LEFT JOIN users u ON u.id = k.created_by_user_id
-        WHERE k.key_hash = @hash AND k.revoked_at IS NULL`,
-    )
-    .get({ hash: keyHash, now }) as (Omit<ApiKeyAuthRow, 'account_active'> & { account_active: number }) | undefined;
+export async function findLiveApiKeyByHash(db: SqlRunner, keyHash: string, now: string): Promise<ApiKeyAuthRow | undefined> {
+  // The flag is selected as 0/1 (not the bare comparison) so both stores answer a number.
+  const row = await db.one<Omit<ApiKeyAuthRow, 'account_active'> & { account_active: number }>(
+    `SELECT k.id AS key_id, k.public_id AS key_public_id, k.name AS key_name, k.created_at AS key_created_at,
+            u.email AS created_by_email, a.id AS account_id, a.public_id AS account_public_id,
+            a.name AS account_name, CASE WHEN ${ACCOUNT_ACTIVE_SQL} THEN 1 ELSE 0 END AS account_active, a.subscription_status,
+            a.current_period_end, a.created_at AS account_created_at
+       FROM api_keys k JOIN accounts a ON a.id = k.account_id LEFT JOIN users u ON u.id = k.created_by_user_id
+      WHERE k.key_hash = @hash AND k.revoked_at IS NULL`,
+    { hash: keyHash, now },
+  );
   return row && { ...row, account_active: row.account_active === 1 };
 }
 
-export function touchApiKey(db: WritableDb, keyId: number, now: string): void {
-  db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now, keyId);
+export async function touchApiKey(db: SqlRunner, keyId: number, now: string): Promise<void> {
+  await db.run('UPDATE api_keys SET last_used_at = @now WHERE id = @keyId', { now, keyId });
 }

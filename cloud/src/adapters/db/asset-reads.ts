@@ -1,4 +1,4 @@
-import type { ReadonlyDb } from './open.js';
+import type { SqlRunner } from '../sql/database.js';
 
 /** The asset columns behind a public summary (spec 2 "Asset summary"), as stored. */
 export interface AssetSummaryRow {
@@ -72,28 +72,28 @@ function where(filter: AssetFilter): { sql: string; params: Record<string, unkno
  * the covering index `assets_account_updated` first (cheap to skip through, even deep), and
  * only those rows are read in full.
  */
-export function listAssetSummaries(
-  db: ReadonlyDb,
+export async function listAssetSummaries(
+  db: SqlRunner,
   filter: AssetFilter,
   page: { limit: number; offset: number },
-): { rows: AssetSummaryRow[]; count: number } {
+): Promise<{ rows: AssetSummaryRow[]; count: number }> {
   const { sql, params } = where(filter);
-  const count = db.prepare(`SELECT count(*) FROM assets WHERE ${sql}`).pluck().get(params) as number;
+  const count = (await db.one<{ n: number }>(`SELECT count(*) AS n FROM assets WHERE ${sql}`, params))!.n;
   if (count <= page.offset) return { rows: [], count };
-  const rows = db
-    .prepare(
-      `SELECT ${SUMMARY_COLUMNS} FROM assets
-        WHERE id IN (SELECT id FROM assets WHERE ${sql}
-                      ORDER BY updated_at DESC, id DESC LIMIT @limit OFFSET @offset)
-        ORDER BY updated_at DESC, id DESC`,
-    )
-    .all({ ...params, limit: page.limit, offset: page.offset }) as AssetSummaryRow[];
+  const rows = await db.many<AssetSummaryRow>(
+    `SELECT ${SUMMARY_COLUMNS} FROM assets
+      WHERE id IN (SELECT id FROM assets WHERE ${sql}
+                    ORDER BY updated_at DESC, id DESC LIMIT @limit OFFSET @offset)
+      ORDER BY updated_at DESC, id DESC`,
+    { ...params, limit: page.limit, offset: page.offset },
+  );
   return { rows, count };
 }
 
 /** The account's asset with this public id, fingerprint included; another account's reads as absent. */
-export function findAssetDetail(db: ReadonlyDb, accountId: number, publicId: string): AssetDetailRow | undefined {
-  return db
-    .prepare(`SELECT ${SUMMARY_COLUMNS}, fingerprint FROM assets WHERE public_id = ? AND account_id = ?`)
-    .get(publicId, accountId) as AssetDetailRow | undefined;
+export async function findAssetDetail(db: SqlRunner, accountId: number, publicId: string): Promise<AssetDetailRow | undefined> {
+  return db.one<AssetDetailRow>(`SELECT ${SUMMARY_COLUMNS}, fingerprint FROM assets WHERE public_id = @publicId AND account_id = @accountId`, {
+    publicId,
+    accountId,
+  });
 }

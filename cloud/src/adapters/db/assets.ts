@@ -1,6 +1,6 @@
 import { newId, type Fingerprint, type TestSnapshot } from '@erasure/shared';
 import type { PromotedColumns } from '../../domain/assets/promote.js';
-import { prepared, type ReadonlyDb, type WritableDb } from './open.js';
+import type { SqlRunner } from '../sql/database.js';
 
 export interface AssetBoot {
   accountId: number;
@@ -21,12 +21,30 @@ const PROMOTED: readonly (keyof PromotedColumns)[] = [
   'gpu', 'storage_summary', 'storage_serials', 'battery_health_pct',
 ];
 
+/** The upsert of {@link upsertAsset}; built once, so every boot runs the same statement text. */
+const UPSERT_ASSET = `INSERT INTO assets (public_id, account_id, hardware_uid, record_id, engine_version, fingerprint,
+                       ${PROMOTED.join(', ')}, first_token_id, technician,
+                       first_seen_at, last_booted_at, audited_at, updated_at)
+   VALUES (@public_id, @account_id, @hardware_uid, @record_id, @engine_version, @fingerprint,
+           ${PROMOTED.map((c) => `@${c}`).join(', ')}, @first_token_id, @technician,
+           @now, @now, @now, @now)
+   ON CONFLICT (account_id, hardware_uid) DO UPDATE SET
+     record_id = excluded.record_id,
+     engine_version = excluded.engine_version,
+     fingerprint = excluded.fingerprint,
+     ${PROMOTED.map((c) => `${c} = excluded.${c}`).join(',\n     ')},
+     boot_count = assets.boot_count + 1,
+     last_booted_at = excluded.last_booted_at,
+     audited_at = excluded.audited_at,
+     updated_at = excluded.updated_at
+   RETURNING id, public_id, boot_count`;
+
 /**
  * Creates or refreshes the machine's row in one statement keyed on (account, hardware_uid).
  * A later boot refreshes the report and promoted columns but never the first-reporter fields;
  * `boot_count` tells the caller whether this was the first boot (for `asset_reported`).
  */
-export function upsertAsset(db: WritableDb, boot: AssetBoot): { id: number; public_id: string; firstBoot: boolean } {
+export async function upsertAsset(db: SqlRunner, boot: AssetBoot): Promise<{ id: number; public_id: string; firstBoot: boolean }> {
   const params: Record<string, unknown> = {
     public_id: newId('asset'),
     account_id: boot.accountId,
@@ -42,48 +60,28 @@ export function upsertAsset(db: WritableDb, boot: AssetBoot): { id: number; publ
     const value = boot.promoted[column];
     params[column] = typeof value === 'boolean' ? Number(value) : value;
   }
-  const row = prepared(
-      db,
-      `INSERT INTO assets (public_id, account_id, hardware_uid, record_id, engine_version, fingerprint,
-                           ${PROMOTED.join(', ')}, first_token_id, technician,
-                           first_seen_at, last_booted_at, audited_at, updated_at)
-       VALUES (@public_id, @account_id, @hardware_uid, @record_id, @engine_version, @fingerprint,
-               ${PROMOTED.map((c) => `@${c}`).join(', ')}, @first_token_id, @technician,
-               @now, @now, @now, @now)
-       ON CONFLICT (account_id, hardware_uid) DO UPDATE SET
-         record_id = excluded.record_id,
-         engine_version = excluded.engine_version,
-         fingerprint = excluded.fingerprint,
-         ${PROMOTED.map((c) => `${c} = excluded.${c}`).join(',\n         ')},
-         boot_count = assets.boot_count + 1,
-         last_booted_at = excluded.last_booted_at,
-         audited_at = excluded.audited_at,
-         updated_at = excluded.updated_at
-       RETURNING id, public_id, boot_count`,
-    )
-    .get(params) as { id: number; public_id: string; boot_count: number };
+  const row = (await db.one<{ id: number; public_id: string; boot_count: number }>(UPSERT_ASSET, params))!;
   return { id: row.id, public_id: row.public_id, firstBoot: row.boot_count === 1 };
 }
 
 /** The asset a boot reported, by its `record_id`; notes and tests attach to it. */
-export function findAssetByRecord(
-  db: ReadonlyDb,
+export async function findAssetByRecord(
+  db: SqlRunner,
   accountId: number,
   recordId: string,
-): { id: number; public_id: string } | undefined {
-  return prepared(
-      db,
-      `SELECT id, public_id FROM assets WHERE account_id = ? AND record_id = ?
-        ORDER BY last_booted_at DESC, id DESC LIMIT 1`,
-    )
-    .get(accountId, recordId) as { id: number; public_id: string } | undefined;
+): Promise<{ id: number; public_id: string } | undefined> {
+  return db.one<{ id: number; public_id: string }>(
+    `SELECT id, public_id FROM assets WHERE account_id = @account_id AND record_id = @record_id
+      ORDER BY last_booted_at DESC, id DESC LIMIT 1`,
+    { account_id: accountId, record_id: recordId },
+  );
 }
 
-export function setAssetNotes(db: WritableDb, assetId: number, notes: string, now: string): void {
-  prepared(db, 'UPDATE assets SET notes = ?, updated_at = ? WHERE id = ?').run(notes, now, assetId);
+export async function setAssetNotes(db: SqlRunner, assetId: number, notes: string, now: string): Promise<void> {
+  await db.run('UPDATE assets SET notes = @notes, updated_at = @now WHERE id = @id', { notes, now, id: assetId });
 }
 
 /** Replaces the whole test snapshot: each submission is full, never a delta (spec 2). */
-export function setAssetTests(db: WritableDb, assetId: number, tests: TestSnapshot, now: string): void {
-  prepared(db, 'UPDATE assets SET test_results = ?, updated_at = ? WHERE id = ?').run(JSON.stringify(tests), now, assetId);
+export async function setAssetTests(db: SqlRunner, assetId: number, tests: TestSnapshot, now: string): Promise<void> {
+  await db.run('UPDATE assets SET test_results = @tests, updated_at = @now WHERE id = @id', { tests: JSON.stringify(tests), now, id: assetId });
 }

@@ -1,5 +1,5 @@
 import type { Fingerprint, TestSnapshot, WipeResultRecord } from '@erasure/shared';
-import type { ReadonlyDb } from './open.js';
+import type { SqlRunner } from '../sql/database.js';
 import { TOKEN_USER_NAME_SQL } from './tokens.js';
 import type { CertificateMachine } from '../../domain/certificates/build-content.js';
 
@@ -29,11 +29,11 @@ const RECORD_FIELDS = [
   'markings_removed', 'tool_components', 'verification_result',
 ] as const;
 
+const READ_WIPE_RESULT = `SELECT id, public_id, account_id, job_id, ${RECORD_FIELDS.join(', ')} FROM wipe_results WHERE id = @id`;
+
 /** A stored wipe result by row id, NULL columns dropped so it reads like the body the device sent. */
-export function readWipeResultSource(db: ReadonlyDb, wipeResultId: number): WipeResultSource | undefined {
-  const row = db
-    .prepare(`SELECT id, public_id, account_id, job_id, ${RECORD_FIELDS.join(', ')} FROM wipe_results WHERE id = ?`)
-    .get(wipeResultId) as Record<string, unknown> | undefined;
+export async function readWipeResultSource(db: SqlRunner, wipeResultId: number): Promise<WipeResultSource | undefined> {
+  const row = await db.one<Record<string, unknown>>(READ_WIPE_RESULT, { id: wipeResultId });
   if (!row) return undefined;
   const record: Record<string, unknown> = { job_id: row.job_id };
   for (const field of RECORD_FIELDS) {
@@ -58,26 +58,24 @@ const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * booted asset whose `storage_serials` list ("A, B, C") names the drive; none for hotswap
  * drives or drives never reported. LIKE rather than a SQLite string function keeps it portable.
  */
-export function readCertificateSources(db: ReadonlyDb, wipeResultId: number): CertificateSources | undefined {
-  const wipe = readWipeResultSource(db, wipeResultId);
+export async function readCertificateSources(db: SqlRunner, wipeResultId: number): Promise<CertificateSources | undefined> {
+  const wipe = await readWipeResultSource(db, wipeResultId);
   if (!wipe) return undefined;
-  const owner = db
-    .prepare(
-      `SELECT a.name AS account_name, ${TOKEN_USER_NAME_SQL} AS user_email FROM wipe_results w
-         JOIN accounts a ON a.id = w.account_id JOIN license_tokens t ON t.id = w.token_id
-        WHERE w.id = ?`,
-    )
-    .get(wipeResultId) as { account_name: string; user_email: string | null };
+  const owner = (await db.one<{ account_name: string; user_email: string | null }>(
+    `SELECT a.name AS account_name, ${TOKEN_USER_NAME_SQL} AS user_email FROM wipe_results w
+       JOIN accounts a ON a.id = w.account_id JOIN license_tokens t ON t.id = w.token_id
+      WHERE w.id = @id`,
+    { id: wipeResultId },
+  ))!;
   const serial = wipe.record.drive_serial?.trim();
   const asset = serial
-    ? (db
-        .prepare(
-          `SELECT public_id, manufacturer, model, serial_number, engine_version, fingerprint, test_results, notes
-             FROM assets
-            WHERE account_id = ? AND (', ' || storage_serials || ', ') LIKE ? ESCAPE '\\'
-            ORDER BY last_booted_at DESC, id DESC LIMIT 1`,
-        )
-        .get(wipe.account_id, `%, ${likeLiteral(serial)}, %`) as Record<string, string | null> | undefined)
+    ? await db.one<Record<string, string | null>>(
+        `SELECT public_id, manufacturer, model, serial_number, engine_version, fingerprint, test_results, notes
+           FROM assets
+          WHERE account_id = @account_id AND (', ' || storage_serials || ', ') LIKE @pattern ESCAPE '\\'
+          ORDER BY last_booted_at DESC, id DESC LIMIT 1`,
+        { account_id: wipe.account_id, pattern: `%, ${likeLiteral(serial)}, %` },
+      )
     : undefined;
   return {
     wipe,

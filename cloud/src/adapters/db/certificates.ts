@@ -1,6 +1,6 @@
 import { certificateNumber, newId, type CertificateStatus } from '@erasure/shared';
 import type { StoredCertificate } from '../../domain/certificates/tamper-check.js';
-import type { ReadonlyDb, WritableDb } from './open.js';
+import type { SqlRunner } from '../sql/database.js';
 
 /** A certificate row as stored (migration 003): the columns the tamper check reads, and the rest. */
 export interface CertificateRow extends StoredCertificate {
@@ -20,21 +20,21 @@ export interface CertificateRow extends StoredCertificate {
  * wipe result): the upsert … RETURNING and the INSERT then commit or roll back together, which
  * is what makes the sequence gap-free. A second call for the same wipe result is a no-op.
  */
-export function createCertificate(
-  db: WritableDb,
+export async function createCertificate(
+  db: SqlRunner,
   input: { accountId: number; wipeResultId: number; now: string },
-): { id: number; public_id: string; certificate_number: string } {
-  const existing = db
-    .prepare('SELECT id, public_id, certificate_number FROM certificates WHERE wipe_result_id = ?')
-    .get(input.wipeResultId) as { id: number; public_id: string; certificate_number: string } | undefined;
+): Promise<{ id: number; public_id: string; certificate_number: string }> {
+  const existing = await db.one<{ id: number; public_id: string; certificate_number: string }>(
+    'SELECT id, public_id, certificate_number FROM certificates WHERE wipe_result_id = @wipe_result_id',
+    { wipe_result_id: input.wipeResultId },
+  );
   if (existing) return existing;
-  const { last_value: sequence } = db
-    .prepare(
-      `INSERT INTO certificate_sequences (account_id, last_value) VALUES (?, 1)
-       ON CONFLICT (account_id) DO UPDATE SET last_value = certificate_sequences.last_value + 1
-       RETURNING last_value`,
-    )
-    .get(input.accountId) as { last_value: number };
+  const { last_value: sequence } = (await db.one<{ last_value: number }>(
+    `INSERT INTO certificate_sequences (account_id, last_value) VALUES (@account_id, 1)
+     ON CONFLICT (account_id) DO UPDATE SET last_value = certificate_sequences.last_value + 1
+     RETURNING last_value`,
+    { account_id: input.accountId },
+  ))!;
   const row = {
     public_id: newId('cert'),
     account_id: input.accountId,
@@ -43,33 +43,38 @@ export function createCertificate(
     certificate_number: certificateNumber(sequence),
     now: input.now,
   };
-  const { id } = db
-    .prepare(
-      `INSERT INTO certificates (public_id, account_id, wipe_result_id, sequence, certificate_number,
-                                 status, created_at, updated_at)
-       VALUES (@public_id, @account_id, @wipe_result_id, @sequence, @certificate_number, 'pending', @now, @now)
-       RETURNING id`,
-    )
-    .get(row) as { id: number };
+  const { id } = (await db.one<{ id: number }>(
+    `INSERT INTO certificates (public_id, account_id, wipe_result_id, sequence, certificate_number,
+                               status, created_at, updated_at)
+     VALUES (@public_id, @account_id, @wipe_result_id, @sequence, @certificate_number, 'pending', @now, @now)
+     RETURNING id`,
+    row,
+  ))!;
   return { id, public_id: row.public_id, certificate_number: row.certificate_number };
 }
 
-/** Moves a certificate and its wipe result's `certificate_status` together (spec 2 keeps them equal). */
-export function setCertificateStatus(
-  db: WritableDb,
+/**
+ * Moves a certificate and its wipe result's `certificate_status` together (spec 2 keeps them
+ * equal). Two statements: run it inside the caller's transaction.
+ */
+export async function setCertificateStatus(
+  db: SqlRunner,
   certificateId: number,
   status: CertificateStatus,
   now: string,
   lastError: string | null = null,
-): void {
-  const row = db
-    .prepare(
-      `UPDATE certificates SET status = ?, last_error = ?, updated_at = ? WHERE id = ?
-       RETURNING wipe_result_id`,
-    )
-    .get(status, lastError, now, certificateId) as { wipe_result_id: number } | undefined;
+): Promise<void> {
+  const row = await db.one<{ wipe_result_id: number }>(
+    `UPDATE certificates SET status = @status, last_error = @last_error, updated_at = @now WHERE id = @id
+     RETURNING wipe_result_id`,
+    { status, last_error: lastError, now, id: certificateId },
+  );
   if (row) {
-    db.prepare('UPDATE wipe_results SET certificate_status = ?, updated_at = ? WHERE id = ?').run(status, now, row.wipe_result_id);
+    await db.run('UPDATE wipe_results SET certificate_status = @status, updated_at = @now WHERE id = @id', {
+      status,
+      now,
+      id: row.wipe_result_id,
+    });
   }
 }
 
@@ -78,45 +83,55 @@ export function setCertificateStatus(
  * retry, or a second worker that raced the first, reads back and renders the stored one, so
  * every attempt produces the same PDF bytes.
  */
-export function saveSignedContent(
-  db: WritableDb,
+export async function saveSignedContent(
+  db: SqlRunner,
   certificateId: number,
   input: { content: string; signature: string; signedAt: string; now: string },
-): CertificateRow {
-  db.prepare(
-    `UPDATE certificates SET content = ?, signature = ?, signed_at = ?, updated_at = ?
-      WHERE id = ? AND content IS NULL`,
-  ).run(input.content, input.signature, input.signedAt, input.now, certificateId);
-  return findCertificateById(db, certificateId)!;
+): Promise<CertificateRow> {
+  await db.run(
+    `UPDATE certificates SET content = @content, signature = @signature, signed_at = @signed_at, updated_at = @now
+      WHERE id = @id AND content IS NULL`,
+    { content: input.content, signature: input.signature, signed_at: input.signedAt, now: input.now, id: certificateId },
+  );
+  return (await findCertificateById(db, certificateId))!;
 }
 
-/** Marks the certificate complete with the durable objects' keys and hashes. */
-export function markCertificateComplete(
-  db: WritableDb,
+/** Marks the certificate complete with the durable objects' keys and hashes (inside the caller's transaction). */
+export async function markCertificateComplete(
+  db: SqlRunner,
   certificateId: number,
   input: { certificateKey: string; certificateSha256: string; reportKey: string; reportSha256: string; now: string },
-): void {
-  db.prepare(
-    `UPDATE certificates SET certificate_key = ?, certificate_sha256 = ?, report_key = ?, report_sha256 = ?,
-                             generated_at = ?, updated_at = ?
-      WHERE id = ?`,
-  ).run(input.certificateKey, input.certificateSha256, input.reportKey, input.reportSha256, input.now, input.now, certificateId);
-  setCertificateStatus(db, certificateId, 'complete', input.now);
+): Promise<void> {
+  await db.run(
+    `UPDATE certificates SET certificate_key = @certificate_key, certificate_sha256 = @certificate_sha256,
+                             report_key = @report_key, report_sha256 = @report_sha256,
+                             generated_at = @now, updated_at = @now
+      WHERE id = @id`,
+    {
+      certificate_key: input.certificateKey,
+      certificate_sha256: input.certificateSha256,
+      report_key: input.reportKey,
+      report_sha256: input.reportSha256,
+      now: input.now,
+      id: certificateId,
+    },
+  );
+  await setCertificateStatus(db, certificateId, 'complete', input.now);
 }
 
 /** A certificate by row id. */
-export function findCertificateById(db: ReadonlyDb, id: number): CertificateRow | undefined {
-  return db.prepare('SELECT * FROM certificates WHERE id = ?').get(id) as CertificateRow | undefined;
+export async function findCertificateById(db: SqlRunner, id: number): Promise<CertificateRow | undefined> {
+  return db.one<CertificateRow>('SELECT * FROM certificates WHERE id = @id', { id });
 }
 
 /** The certificate of a wipe result (row id); at most one, by the UNIQUE constraint. */
-export function findCertificateByWipeResult(db: ReadonlyDb, wipeResultId: number): CertificateRow | undefined {
-  return db.prepare('SELECT * FROM certificates WHERE wipe_result_id = ?').get(wipeResultId) as CertificateRow | undefined;
+export async function findCertificateByWipeResult(db: SqlRunner, wipeResultId: number): Promise<CertificateRow | undefined> {
+  return db.one<CertificateRow>('SELECT * FROM certificates WHERE wipe_result_id = @wipe_result_id', { wipe_result_id: wipeResultId });
 }
 
 /** A certificate by its public `cert_…` id. */
-export function findCertificateByPublicId(db: ReadonlyDb, publicId: string): CertificateRow | undefined {
-  return db.prepare('SELECT * FROM certificates WHERE public_id = ?').get(publicId) as CertificateRow | undefined;
+export async function findCertificateByPublicId(db: SqlRunner, publicId: string): Promise<CertificateRow | undefined> {
+  return db.one<CertificateRow>('SELECT * FROM certificates WHERE public_id = @public_id', { public_id: publicId });
 }
 
 /** One line of `admin list-certificates` (CONTRACT.md). */
@@ -129,12 +144,11 @@ export interface CertificateListing {
 }
 
 /** The account's certificates, newest first (the sequence is the issue order). */
-export function listCertificates(db: ReadonlyDb, accountId: number): CertificateListing[] {
-  return db
-    .prepare(
-      `SELECT c.public_id AS id, c.certificate_number, w.public_id AS wipe_result_id, c.status, w.drive_serial
-         FROM certificates c JOIN wipe_results w ON w.id = c.wipe_result_id
-        WHERE c.account_id = ? ORDER BY c.sequence DESC`,
-    )
-    .all(accountId) as CertificateListing[];
+export async function listCertificates(db: SqlRunner, accountId: number): Promise<CertificateListing[]> {
+  return db.many<CertificateListing>(
+    `SELECT c.public_id AS id, c.certificate_number, w.public_id AS wipe_result_id, c.status, w.drive_serial
+       FROM certificates c JOIN wipe_results w ON w.id = c.wipe_result_id
+      WHERE c.account_id = @account_id ORDER BY c.sequence DESC`,
+    { account_id: accountId },
+  );
 }

@@ -1,37 +1,49 @@
 import { newId, type Bay, type ChassisMap } from '@erasure/shared';
-import { prepared, type ReadonlyDb, type WritableDb } from './open.js';
+import type { SqlRunner } from '../sql/database.js';
 
 /** Stores (or replaces) the account's map for one chassis, keyed by its hardware_uid. */
-export function saveChassisMap(
-  db: WritableDb,
+export async function saveChassisMap(
+  db: SqlRunner,
   input: { accountId: number; assetId: number; hardwareUid: string; name: string; bays: Bay[]; now: string },
-): { public_id: string } {
-  return prepared(
-      db,
-      `INSERT INTO chassis_maps (public_id, account_id, asset_id, hardware_uid, name, bays, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (account_id, hardware_uid) DO UPDATE SET
-         asset_id = excluded.asset_id, name = excluded.name, bays = excluded.bays, updated_at = excluded.updated_at
-       RETURNING public_id`,
-    )
-    .get(newId('cmap'), input.accountId, input.assetId, input.hardwareUid, input.name, JSON.stringify(input.bays), input.now, input.now) as {
-    public_id: string;
-  };
+): Promise<{ public_id: string }> {
+  const row = await db.one<{ public_id: string }>(
+    `INSERT INTO chassis_maps (public_id, account_id, asset_id, hardware_uid, name, bays, created_at, updated_at)
+     VALUES (@public_id, @account_id, @asset_id, @hardware_uid, @name, @bays, @now, @now)
+     ON CONFLICT (account_id, hardware_uid) DO UPDATE SET
+       asset_id = excluded.asset_id, name = excluded.name, bays = excluded.bays, updated_at = excluded.updated_at
+     RETURNING public_id`,
+    {
+      public_id: newId('cmap'),
+      account_id: input.accountId,
+      asset_id: input.assetId,
+      hardware_uid: input.hardwareUid,
+      name: input.name,
+      bays: JSON.stringify(input.bays),
+      now: input.now,
+    },
+  );
+  return row!;
 }
 
 /** The map of this chassis in this account only: lookups never cross accounts. */
-export function findChassisMap(db: ReadonlyDb, accountId: number, hardwareUid: string): ChassisMap | undefined {
-  const lookup = prepared(db, 'SELECT name, bays FROM chassis_maps WHERE account_id = ? AND hardware_uid = ?');
-  const row = lookup.get(accountId, hardwareUid) as { name: string; bays: string } | undefined;
+export async function findChassisMap(db: SqlRunner, accountId: number, hardwareUid: string): Promise<ChassisMap | undefined> {
+  const row = await db.one<{ name: string; bays: string }>(
+    'SELECT name, bays FROM chassis_maps WHERE account_id = @account_id AND hardware_uid = @hardware_uid',
+    { account_id: accountId, hardware_uid: hardwareUid },
+  );
   return row && { name: row.name, bays: JSON.parse(row.bays) as Bay[] };
 }
 
 /** The bay map saved for a chassis asset (the station's own machine), with when it was last saved. */
-export function findChassisMapOfAsset(db: ReadonlyDb, accountId: number, assetPublicId: string): (ChassisMap & { id: string; updated_at: string }) | undefined {
-  const row = prepared(
-    db,
+export async function findChassisMapOfAsset(
+  db: SqlRunner,
+  accountId: number,
+  assetPublicId: string,
+): Promise<(ChassisMap & { id: string; updated_at: string }) | undefined> {
+  const row = await db.one<{ public_id: string; name: string; bays: string; updated_at: string }>(
     `SELECT m.public_id, m.name, m.bays, m.updated_at FROM chassis_maps m JOIN assets a ON a.id = m.asset_id
-     WHERE a.public_id = ? AND m.account_id = ? ORDER BY m.updated_at DESC LIMIT 1`,
-  ).get(assetPublicId, accountId) as { public_id: string; name: string; bays: string; updated_at: string } | undefined;
+     WHERE a.public_id = @asset_public_id AND m.account_id = @account_id ORDER BY m.updated_at DESC LIMIT 1`,
+    { asset_public_id: assetPublicId, account_id: accountId },
+  );
   return row && { id: row.public_id, name: row.name, bays: JSON.parse(row.bays) as Bay[], updated_at: row.updated_at };
 }

@@ -5,7 +5,7 @@ import { findChassisMap, saveChassisMap } from './chassis-maps.js';
 import { findTokenByJti, recordCheckin, spendCheckin, touchLastSeen } from './tokens.js';
 import { storeWipeResult } from './wipe-results.js';
 
-/** The SQLite repositories behind the device domain (cloud and sandbox alike). */
+/** The store's repositories behind the device domain (cloud and sandbox alike), over the async port. */
 export const deviceStore: DeviceStore = {
   findTokenByJti,
   spendCheckin,

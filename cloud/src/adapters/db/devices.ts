@@ -1,5 +1,5 @@
 import type { TokenStatus } from '@erasure/shared';
-import type { ReadonlyDb, WritableDb } from './open.js';
+import type { SqlRunner } from '../sql/database.js';
 import { TOKEN_STATE_SQL, type TokenState } from './tokens.js';
 
 /** A device token as the /devices page lists it. */
@@ -19,11 +19,11 @@ const SELECT_DEVICE = `SELECT t.prefix_id, t.jti, a.public_id AS account_public_
  * One page of tokens, newest first. `accountId` undefined lists every account (staff only);
  * `search` matches the jti, the `ltok_` id, the user's email or the account name.
  */
-export function listDevices(
-  db: ReadonlyDb,
+export async function listDevices(
+  db: SqlRunner,
   filter: { accountId?: number; search?: string },
   page: { limit: number; offset: number },
-): { rows: DeviceRow[]; count: number } {
+): Promise<{ rows: DeviceRow[]; count: number }> {
   const clauses: string[] = [];
   const params: Record<string, unknown> = { limit: page.limit, offset: page.offset };
   if (filter.accountId !== undefined) {
@@ -36,29 +36,26 @@ export function listDevices(
     params.like = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   }
   const where = clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '';
-  const count = db.prepare(`SELECT count(*) FROM license_tokens t JOIN accounts a ON a.id = t.account_id ${where}`).pluck().get(params) as number;
-  const rows = db.prepare(`${SELECT_DEVICE} ${where} ORDER BY t.created_at DESC, t.id DESC LIMIT @limit OFFSET @offset`).all(params) as DeviceRow[];
+  const count = (await db.one<{ n: number }>(`SELECT count(*) AS n FROM license_tokens t JOIN accounts a ON a.id = t.account_id ${where}`, params))!.n;
+  const rows = await db.many<DeviceRow>(`${SELECT_DEVICE} ${where} ORDER BY t.created_at DESC, t.id DESC LIMIT @limit OFFSET @offset`, params);
   return { rows, count };
 }
 
-export function findDevice(db: ReadonlyDb, jti: string): (DeviceRow & { account_id: number }) | undefined {
-  return db.prepare(`${SELECT_DEVICE.replace('SELECT ', 'SELECT t.account_id, ')} WHERE t.jti = ?`).get(jti) as
-    | (DeviceRow & { account_id: number })
-    | undefined;
+export async function findDevice(db: SqlRunner, jti: string): Promise<(DeviceRow & { account_id: number }) | undefined> {
+  return db.one<DeviceRow & { account_id: number }>(`${SELECT_DEVICE.replace('SELECT ', 'SELECT t.account_id, ')} WHERE t.jti = @jti`, { jti });
 }
 
 /**
  * Moves a token from `from` to `to` only if it is still in `from`: a control decided on a stale
  * read (say, an admin reinstating while staff pull the kill switch) changes nothing.
  */
-export function transitionDevice(db: WritableDb, jti: string, from: TokenStatus, to: TokenStatus, now: string): boolean {
-  const result = db
-    .prepare(
-      `UPDATE license_tokens
-          SET status = @to, updated_at = @now,
-              revoked_at = CASE WHEN @to = 'revoked' THEN COALESCE(revoked_at, @now) ELSE revoked_at END
-        WHERE jti = @jti AND status = @from`,
-    )
-    .run({ jti, from, to, now });
-  return result.changes === 1;
+export async function transitionDevice(db: SqlRunner, jti: string, from: TokenStatus, to: TokenStatus, now: string): Promise<boolean> {
+  const changes = await db.run(
+    `UPDATE license_tokens
+        SET status = @to, updated_at = @now,
+            revoked_at = CASE WHEN @to = 'revoked' THEN COALESCE(revoked_at, @now) ELSE revoked_at END
+      WHERE jti = @jti AND status = @from`,
+    { jti, from, to, now },
+  );
+  return changes === 1;
 }

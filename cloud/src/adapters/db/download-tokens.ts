@@ -1,13 +1,13 @@
 import { devicePrivateKey, signDeviceToken, type Product } from '@erasure/shared';
 import type { Clock } from '../clock.js';
-import type { WritableDb } from './open.js';
+import type { SqlRunner } from '../sql/database.js';
 import { createToken } from './tokens.js';
 
 /** Image downloads mint tokens valid for a year, like the admin CLI's default. */
 export const DOWNLOAD_TOKEN_LIFETIME_SECONDS = 365 * 86_400;
 
 export interface DownloadDeps {
-  db: WritableDb;
+  db: SqlRunner;
   clock: Clock;
   /** base64 seed from DEVICE_TOKEN_PRIVATE_KEY; without it minting is unavailable. */
   deviceTokenPrivateKey: string | undefined;
@@ -26,7 +26,7 @@ export async function mintDownloadToken(
   const key = devicePrivateKey(deps.deviceTokenPrivateKey);
   const iat = Math.floor(deps.clock.now().getTime() / 1000);
   const exp = iat + DOWNLOAD_TOKEN_LIFETIME_SECONDS;
-  const row = createToken(deps.db, {
+  const row = await createToken(deps.db, {
     accountId: input.accountId,
     product: input.product,
     quotaLimit: null,

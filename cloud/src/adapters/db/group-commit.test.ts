@@ -1,11 +1,12 @@
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { SqliteDatabase } from '../sql/sqlite.js';
 import { GroupCommit } from './group-commit.js';
+import Database from 'better-sqlite3';
 
 const table = () => {
-  const db = new Database(':memory:');
-  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE)');
-  return db;
+  const handle = new Database(':memory:');
+  handle.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE)');
+  return new SqliteDatabase(handle);
 };
 
 describe('group commit', () => {
@@ -13,37 +14,37 @@ describe('group commit', () => {
     const db = table();
     const sut = new GroupCommit(db);
     const results = await Promise.all(
-      ['a', 'b', 'c'].map((v) => sut.run(() => db.prepare('INSERT INTO t (v) VALUES (?) RETURNING id').get(v))),
+      ['a', 'b', 'c'].map((v) => sut.run((tx) => tx.one('INSERT INTO t (v) VALUES (@v) RETURNING id', { v }))),
     );
     expect(results).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
-    expect(db.prepare('SELECT COUNT(*) FROM t').pluck().get()).toBe(3);
+    expect(await db.one('SELECT COUNT(*) AS n FROM t')).toEqual({ n: 3 });
   });
 
   it('rolls back only the failing write of a batch and rejects only its promise', async () => {
     const db = table();
     const sut = new GroupCommit(db);
     const outcomes = await Promise.allSettled([
-      sut.run(() => db.prepare('INSERT INTO t (v) VALUES (?)').run('a')),
-      sut.run(() => {
-        db.prepare('INSERT INTO t (v) VALUES (?)').run('b');
-        db.prepare('INSERT INTO t (v) VALUES (?)').run('a'); // UNIQUE violation after a partial write
+      sut.run((tx) => tx.run('INSERT INTO t (v) VALUES (@v)', { v: 'a' })),
+      sut.run(async (tx) => {
+        await tx.run('INSERT INTO t (v) VALUES (@v)', { v: 'b' });
+        await tx.run('INSERT INTO t (v) VALUES (@v)', { v: 'a' }); // UNIQUE violation after a partial write
       }),
-      sut.run(() => db.prepare('INSERT INTO t (v) VALUES (?)').run('c')),
+      sut.run((tx) => tx.run('INSERT INTO t (v) VALUES (@v)', { v: 'c' })),
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(db.prepare('SELECT v FROM t ORDER BY v').pluck().all()).toEqual(['a', 'c']);
+    expect((await db.many<{ v: string }>('SELECT v FROM t ORDER BY v')).map((r) => r.v)).toEqual(['a', 'c']);
   });
 
   it('settles nothing before the batch committed', async () => {
     const db = table();
     const sut = new GroupCommit(db);
     let seenInsideBatch = -1;
-    const first = sut.run(() => db.prepare('INSERT INTO t (v) VALUES (?)').run('a'));
-    const second = sut.run(() => {
-      seenInsideBatch = db.inTransaction ? 1 : 0;
+    const first = sut.run((tx) => tx.run('INSERT INTO t (v) VALUES (@v)', { v: 'a' }));
+    const second = sut.run(async () => {
+      seenInsideBatch = db.handle.inTransaction ? 1 : 0;
     });
     await Promise.all([first, second]);
     expect(seenInsideBatch).toBe(1);
-    expect(db.inTransaction).toBe(false);
+    expect(db.handle.inTransaction).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { ReadonlyDb, WritableDb } from './open.js';
+import type { SqlRunner } from '../sql/database.js';
 
 /** A job a worker holds: `attempts` after this claim doubles as the lease's fencing token. */
 export interface ClaimedJob {
@@ -17,63 +17,66 @@ const DUE = `kind = @kind AND ((status = 'pending' AND run_at <= @now) OR (statu
  * on the outer UPDATE so that, on a database without SQLite's single writer, two workers that
  * picked the same id cannot both win. Each claim increments `attempts`.
  */
-export function claimJob(db: WritableDb, kind: string, now: string, leaseUntil: string): ClaimedJob | undefined {
-  return db
-    .prepare(
-      `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_until = @lease, updated_at = @now
-        WHERE id = (SELECT id FROM jobs WHERE ${DUE} ORDER BY run_at, id LIMIT 1) AND ${DUE}
-       RETURNING id, kind, subject_id, attempts, lease_until`,
-    )
-    .get({ kind, now, lease: leaseUntil }) as ClaimedJob | undefined;
+export async function claimJob(db: SqlRunner, kind: string, now: string, leaseUntil: string): Promise<ClaimedJob | undefined> {
+  return db.one<ClaimedJob>(
+    `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_until = @lease, updated_at = @now
+      WHERE id = (SELECT id FROM jobs WHERE ${DUE} ORDER BY run_at, id LIMIT 1) AND ${DUE}
+     RETURNING id, kind, subject_id, attempts, lease_until`,
+    { kind, now, lease: leaseUntil },
+  );
 }
 
 /**
  * Whether any job of `kind` is due, without taking the write lock: idle workers poll with this,
  * so a quiet system costs readers only, never contention with the writers devices wait on.
  */
-export function hasDueJob(db: ReadonlyDb, kind: string, now: string): boolean {
-  return db.prepare(`SELECT 1 FROM jobs WHERE ${DUE} LIMIT 1`).get({ kind, now }) !== undefined;
+export async function hasDueJob(db: SqlRunner, kind: string, now: string): Promise<boolean> {
+  return (await db.one(`SELECT 1 AS found FROM jobs WHERE ${DUE} LIMIT 1`, { kind, now })) !== undefined;
 }
 
 /**
  * True while `job` is still this worker's: running, same attempt. A worker that outlived its
  * lease finds another claim's higher `attempts` here and must not write anything.
  */
-export function stillHeld(db: ReadonlyDb, job: ClaimedJob): boolean {
-  return db.prepare(`SELECT 1 FROM jobs WHERE id = ? AND status = 'running' AND attempts = ?`).get(job.id, job.attempts) !== undefined;
+export async function stillHeld(db: SqlRunner, job: ClaimedJob): Promise<boolean> {
+  const held = await db.one(`SELECT 1 AS found FROM jobs WHERE id = @id AND status = 'running' AND attempts = @attempts`, {
+    id: job.id,
+    attempts: job.attempts,
+  });
+  return held !== undefined;
 }
 
 /** Marks the held job done; false (and no change) when the lease was lost to another claim. */
-export function finishJob(db: WritableDb, job: ClaimedJob, now: string): boolean {
-  return (
-    db
-      .prepare(
-        `UPDATE jobs SET status = 'done', lease_until = NULL, last_error = NULL, updated_at = ?
-          WHERE id = ? AND status = 'running' AND attempts = ?`,
-      )
-      .run(now, job.id, job.attempts).changes === 1
+export async function finishJob(db: SqlRunner, job: ClaimedJob, now: string): Promise<boolean> {
+  const changed = await db.run(
+    `UPDATE jobs SET status = 'done', lease_until = NULL, last_error = NULL, updated_at = @now
+      WHERE id = @id AND status = 'running' AND attempts = @attempts`,
+    { now, id: job.id, attempts: job.attempts },
   );
+  return changed === 1;
 }
 
 /**
  * Puts the held job back for a later attempt at `runAt` (the backoff is data, not a timer), or
  * fails it for good when `runAt` is null. False when the lease was lost.
  */
-export function releaseJob(db: WritableDb, job: ClaimedJob, input: { runAt: string | null; error: string; now: string }): boolean {
-  return (
-    db
-      .prepare(
-        `UPDATE jobs SET status = @status, run_at = COALESCE(@runAt, run_at), lease_until = NULL,
-                         last_error = @error, updated_at = @now
-          WHERE id = @id AND status = 'running' AND attempts = @attempts`,
-      )
-      .run({
-        status: input.runAt === null ? 'failed' : 'pending',
-        runAt: input.runAt,
-        error: input.error.slice(0, 2000),
-        now: input.now,
-        id: job.id,
-        attempts: job.attempts,
-      }).changes === 1
+export async function releaseJob(
+  db: SqlRunner,
+  job: ClaimedJob,
+  input: { runAt: string | null; error: string; now: string },
+): Promise<boolean> {
+  const changed = await db.run(
+    `UPDATE jobs SET status = @status, run_at = COALESCE(@runAt, run_at), lease_until = NULL,
+                     last_error = @error, updated_at = @now
+      WHERE id = @id AND status = 'running' AND attempts = @attempts`,
+    {
+      status: input.runAt === null ? 'failed' : 'pending',
+      runAt: input.runAt,
+      error: input.error.slice(0, 2000),
+      now: input.now,
+      id: job.id,
+      attempts: job.attempts,
+    },
   );
+  return changed === 1;
 }

@@ -1,48 +1,50 @@
-import Database from 'better-sqlite3';
 import type { WindowStore, WindowRow } from '../../domain/rate-limit/fixed-window.js';
-import type { WritableDb } from './open.js';
+import type { SqlDatabase } from '../sql/database.js';
+import { SqliteDatabase } from '../sql/sqlite.js';
+import { openConnection } from './open.js';
 
 /** Finished windows are swept once per this many hits, so the table holds live windows only. */
 const PRUNE_EVERY = 1000;
 
+const HIT_SQL = `INSERT INTO rate_windows (key, count, reset_at) VALUES (@key, 1, @reset)
+     ON CONFLICT (key) DO UPDATE SET
+       count = CASE WHEN rate_windows.reset_at <= @now THEN 1 ELSE rate_windows.count + 1 END,
+       reset_at = CASE WHEN rate_windows.reset_at <= @now THEN @reset ELSE rate_windows.reset_at END
+     RETURNING count, reset_at AS "resetAt"`;
+
 /**
- * Rate-limit windows in the cloud's SQLite file, shared by every process that opens it. Each hit
+ * Rate-limit windows in the cloud's database, shared by every process that opens it. Each hit
  * is one `INSERT … ON CONFLICT DO UPDATE … RETURNING`, which starts a fresh window when the old
  * one has ended, so two processes counting the same key can never lose a hit.
  *
- * It writes through a second connection with `synchronous=NORMAL`: in WAL mode that still
- * survives a process crash, and only skips the per-commit fsync, which a counter does not need
- * (a power cut may forget the last few hits of a window) and a 600-per-minute API must not pay.
+ * On SQLite it writes through a second connection with `synchronous=NORMAL`: in WAL mode that
+ * still survives a process crash, and only skips the per-commit fsync, which a counter does not
+ * need (a power cut may forget the last few hits of a window) and a 600-per-minute API must not
+ * pay. Its own connection also keeps a hit from waiting behind the main connection's transaction.
  */
-export function sqliteWindowStore(db: WritableDb): WindowStore & { close(): void } {
-  const conn = db.name === ':memory:' ? db : new Database(db.name);
-  if (conn !== db) {
-    conn.pragma('journal_mode = WAL');
-    conn.pragma('synchronous = NORMAL');
-    conn.pragma('busy_timeout = 5000');
+export function sqliteWindowStore(db: SqlDatabase): WindowStore & { close(): Promise<void> } {
+  const path = db instanceof SqliteDatabase ? db.handle.name : undefined;
+  let conn: SqlDatabase = db;
+  if (path !== undefined && path !== ':memory:') {
+    const handle = openConnection(path);
+    handle.pragma('synchronous = NORMAL');
+    conn = new SqliteDatabase(handle);
   }
-  const hit = conn.prepare(
-    `INSERT INTO rate_windows (key, count, reset_at) VALUES (@key, 1, @now + @window)
-     ON CONFLICT (key) DO UPDATE SET
-       count = CASE WHEN reset_at <= @now THEN 1 ELSE count + 1 END,
-       reset_at = CASE WHEN reset_at <= @now THEN @now + @window ELSE reset_at END
-     RETURNING count, reset_at AS resetAt`,
-  );
-  const peek = conn.prepare('SELECT count, reset_at AS resetAt FROM rate_windows WHERE key = ? AND reset_at > ?');
-  const reset = conn.prepare('DELETE FROM rate_windows WHERE key = ?');
-  const prune = conn.prepare('DELETE FROM rate_windows WHERE reset_at <= ?');
   let hits = 0;
   return {
-    hit(key, windowMs, nowMs) {
+    async hit(key, windowMs, nowMs) {
       hits += 1;
-      if (hits % PRUNE_EVERY === 0) prune.run(nowMs);
-      return hit.get({ key, now: nowMs, window: windowMs }) as WindowRow;
+      if (hits % PRUNE_EVERY === 0) await conn.run('DELETE FROM rate_windows WHERE reset_at <= @now', { now: nowMs });
+      return (await conn.one<WindowRow>(HIT_SQL, { key, now: nowMs, reset: nowMs + windowMs }))!;
     },
-    peek: (key, nowMs) => peek.get(key, nowMs) as WindowRow | undefined,
-    reset: (key) => void reset.run(key),
-    prune: (nowMs) => prune.run(nowMs).changes,
-    close: () => {
-      if (conn !== db) conn.close();
+    peek: (key, nowMs) =>
+      conn.one<WindowRow>('SELECT count, reset_at AS "resetAt" FROM rate_windows WHERE key = @key AND reset_at > @now', { key, now: nowMs }),
+    reset: async (key) => {
+      await conn.run('DELETE FROM rate_windows WHERE key = @key', { key });
+    },
+    prune: (nowMs) => conn.run('DELETE FROM rate_windows WHERE reset_at <= @now', { now: nowMs }),
+    close: async () => {
+      if (conn !== db) await conn.close();
     },
   };
 }

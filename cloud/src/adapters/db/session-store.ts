@@ -3,5 +3,5 @@ import { verifyPassword } from '../passwords.js';
 import { createSession, deleteExpiredSessions, endSession, findLiveSession } from './sessions.js';
 import { findUserByEmail } from './users.js';
 
-/** The SQLite sessions and users, and scrypt passwords, behind sign-in. */
+/** The database's sessions and users, and scrypt passwords, behind sign-in. */
 export const sessionStore: SessionStore = { createSession, deleteExpiredSessions, endSession, findLiveSession, findUserByEmail, verifyPassword };

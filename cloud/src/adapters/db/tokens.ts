@@ -1,6 +1,6 @@
 import { newId, newUuid, type Product, type TokenStatus } from '@erasure/shared';
-import { ACCOUNT_ACTIVE_SQL } from './accounts.js';
-import { prepared, type ReadonlyDb, type WritableDb } from './open.js';
+import { ACCOUNT_ACTIVE_FLAG_SQL, ACCOUNT_ACTIVE_SQL } from './accounts.js';
+import type { SqlRunner } from '../sql/database.js';
 
 /** A token's own state, as every read of `license_tokens` returns it; see {@link TOKEN_STATE_SQL}. */
 export interface TokenState {
@@ -40,7 +40,7 @@ export const TOKEN_USER_NAME_SQL = `COALESCE(
   (SELECT u.name FROM users u WHERE u.email = t.user_email AND u.name IS NOT NULL AND u.name <> ''), t.user_email)`;
 
 const SELECT_TOKEN = `SELECT t.id, t.prefix_id, t.jti, t.account_id, a.public_id AS account_public_id,
-       a.name AS account_name, ${ACCOUNT_ACTIVE_SQL} AS account_active, t.user_email,
+       a.name AS account_name, ${ACCOUNT_ACTIVE_FLAG_SQL} AS account_active, t.user_email,
        ${TOKEN_USER_NAME_SQL} AS user_name, ${TOKEN_STATE_SQL}
   FROM license_tokens t JOIN accounts a ON a.id = t.account_id`;
 
@@ -48,12 +48,14 @@ type RawTokenRow = Omit<TokenRow, 'account_active'> & { account_active: number }
 const toRow = (raw: RawTokenRow | undefined): TokenRow | undefined =>
   raw && { ...raw, account_active: raw.account_active === 1 };
 
-export function findTokenByJti(db: ReadonlyDb, jti: string, now: string): TokenRow | undefined {
-  return toRow(prepared(db, `${SELECT_TOKEN} WHERE t.jti = @jti`).get({ jti, now }) as RawTokenRow | undefined);
+const FIND_BY_JTI = `${SELECT_TOKEN} WHERE t.jti = @jti`;
+
+export async function findTokenByJti(db: SqlRunner, jti: string, now: string): Promise<TokenRow | undefined> {
+  return toRow(await db.one<RawTokenRow>(FIND_BY_JTI, { jti, now }));
 }
 
-export function createToken(
-  db: WritableDb,
+export async function createToken(
+  db: SqlRunner,
   input: {
     accountId: number;
     product: Product;
@@ -62,32 +64,41 @@ export function createToken(
     expiresAt: string | null;
     now: string;
   },
-): TokenRow {
+): Promise<TokenRow> {
   const jti = newUuid();
-  prepared(
-    db,
+  await db.run(
     `INSERT INTO license_tokens (prefix_id, jti, account_id, user_email, product, status, quota_limit,
                                  expires_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?)`,
-  ).run(newId('ltok'), jti, input.accountId, input.userEmail, input.product, input.quotaLimit, input.expiresAt, input.now, input.now);
-  return findTokenByJti(db, jti, input.now)!;
+     VALUES (@prefix_id, @jti, @account_id, @user_email, @product, 'active', @quota_limit, @expires_at, @now, @now)`,
+    {
+      prefix_id: newId('ltok'),
+      jti,
+      account_id: input.accountId,
+      user_email: input.userEmail,
+      product: input.product,
+      quota_limit: input.quotaLimit,
+      expires_at: input.expiresAt,
+      now: input.now,
+    },
+  );
+  return (await findTokenByJti(db, jti, input.now))!;
 }
 
 /** Sets a token's status; `revoked_at` records the first revocation. */
-export function setTokenStatus(db: WritableDb, jti: string, status: TokenStatus, now: string): TokenRow | undefined {
-  prepared(
-    db,
+export async function setTokenStatus(db: SqlRunner, jti: string, status: TokenStatus, now: string): Promise<TokenRow | undefined> {
+  await db.run(
     `UPDATE license_tokens
         SET status = @status, updated_at = @now,
             revoked_at = CASE WHEN @status = 'revoked' THEN COALESCE(revoked_at, @now) ELSE revoked_at END
       WHERE jti = @jti`,
-  ).run({ jti, status, now });
+    { jti, status, now },
+  );
   return findTokenByJti(db, jti, now);
 }
 
 /** Heartbeat of a successful verify: `last_seen_at` only, quota untouched (spec 3, counters). */
-export function touchLastSeen(db: WritableDb, tokenId: number, now: string): void {
-  prepared(db, 'UPDATE license_tokens SET last_seen_at = ? WHERE id = ?').run(now, tokenId);
+export async function touchLastSeen(db: SqlRunner, tokenId: number, now: string): Promise<void> {
+  await db.run('UPDATE license_tokens SET last_seen_at = @now WHERE id = @id', { now, id: tokenId });
 }
 
 /**
@@ -95,28 +106,27 @@ export function touchLastSeen(db: WritableDb, tokenId: number, now: string): voi
  * ladder, so two concurrent check-ins can never both take the last unit of quota. Returns the
  * counters after the increment, or undefined when the ladder denies (the caller reads why).
  */
-export function spendCheckin(
-  db: WritableDb,
+export async function spendCheckin(
+  db: SqlRunner,
   tokenId: number,
   now: string,
-): { use_count: number; quota_limit: number | null } | undefined {
-  return prepared(
-      db,
-      `UPDATE license_tokens SET use_count = use_count + 1, updated_at = @now
+): Promise<{ use_count: number; quota_limit: number | null } | undefined> {
+  return db.one<{ use_count: number; quota_limit: number | null }>(
+    `UPDATE license_tokens SET use_count = use_count + 1, updated_at = @now
         WHERE id = @id AND status = 'active'
           AND (quota_limit IS NULL OR use_count < quota_limit)
           AND EXISTS (SELECT 1 FROM accounts a WHERE a.id = license_tokens.account_id AND ${ACCOUNT_ACTIVE_SQL})
        RETURNING use_count, quota_limit`,
-    )
-    .get({ id: tokenId, now }) as { use_count: number; quota_limit: number | null } | undefined;
+    { id: tokenId, now },
+  );
 }
 
 /** Records the job_id a check-in handed out, for audit and later matching of wipe results. */
-export function recordCheckin(db: WritableDb, jobId: string, token: Pick<TokenRow, 'id' | 'account_id'>, now: string): void {
-  prepared(db, 'INSERT INTO checkins (job_id, token_id, account_id, created_at) VALUES (?, ?, ?, ?)').run(
-    jobId,
-    token.id,
-    token.account_id,
+export async function recordCheckin(db: SqlRunner, jobId: string, token: Pick<TokenRow, 'id' | 'account_id'>, now: string): Promise<void> {
+  await db.run('INSERT INTO checkins (job_id, token_id, account_id, created_at) VALUES (@job_id, @token_id, @account_id, @now)', {
+    job_id: jobId,
+    token_id: token.id,
+    account_id: token.account_id,
     now,
-  );
+  });
 }

@@ -1,5 +1,5 @@
 import { newId } from '@erasure/shared';
-import type { ReadonlyDb, WritableDb } from './open.js';
+import type { SqlRunner } from '../sql/database.js';
 
 export const ROLES = ['admin', 'technician', 'staff'] as const;
 export type Role = (typeof ROLES)[number];
@@ -11,20 +11,21 @@ export interface UserRow {
   account_id: string;
 }
 
-export function createUser(
-  db: WritableDb,
+export async function createUser(
+  db: SqlRunner,
   input: { accountId: number; email: string; passwordHash: string; role: Role; now: string; /** Display name: the technician / operator on reports. */ name?: string | null },
-): UserRow {
+): Promise<UserRow> {
   const id = newId('usr');
-  db.prepare(
-    'INSERT INTO users (public_id, account_id, email, password_hash, role, name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  ).run(id, input.accountId, input.email, input.passwordHash, input.role, input.name ?? null, input.now);
-  return db
-    .prepare(
-      `SELECT u.public_id AS id, u.email, u.role, a.public_id AS account_id
-         FROM users u JOIN accounts a ON a.id = u.account_id WHERE u.public_id = ?`,
-    )
-    .get(id) as UserRow;
+  await db.run(
+    `INSERT INTO users (public_id, account_id, email, password_hash, role, name, created_at)
+     VALUES (@id, @accountId, @email, @passwordHash, @role, @name, @now)`,
+    { id, accountId: input.accountId, email: input.email, passwordHash: input.passwordHash, role: input.role, name: input.name ?? null, now: input.now },
+  );
+  return (await db.one<UserRow>(
+    `SELECT u.public_id AS id, u.email, u.role, a.public_id AS account_id
+       FROM users u JOIN accounts a ON a.id = u.account_id WHERE u.public_id = @id`,
+    { id },
+  ))!;
 }
 
 /** What sign-in needs of a user: the stored hash and where the user belongs. */
@@ -37,8 +38,6 @@ export interface LoginUserRow {
   account_id: number;
 }
 
-export function findUserByEmail(db: ReadonlyDb, email: string): LoginUserRow | undefined {
-  return db
-    .prepare('SELECT id, public_id, email, role, password_hash, account_id FROM users WHERE email = ?')
-    .get(email) as LoginUserRow | undefined;
+export async function findUserByEmail(db: SqlRunner, email: string): Promise<LoginUserRow | undefined> {
+  return db.one<LoginUserRow>('SELECT id, public_id, email, role, password_hash, account_id FROM users WHERE email = @email', { email });
 }

@@ -1,6 +1,6 @@
 import type { AttemptOutcome, NextStep } from '../../domain/webhooks/policy.js';
 import type { DeliveryStatus, WebhookEventType } from '../../domain/webhooks/types.js';
-import { prepared, type ReadonlyDb, type WritableDb } from './open.js';
+import type { SqlRunner } from '../sql/database.js';
 import { authOf, disableSubscription } from './webhook-subscriptions.js';
 import type { WebhookAuth } from '../../domain/webhooks/types.js';
 
@@ -31,11 +31,11 @@ const DUE = `status = 'pending' AND next_attempt_at <= @now AND (lease_until IS 
  * after the one that auto-disabled it is never claimed. The conditions are repeated on the outer
  * UPDATE so two workers that picked the same ids cannot both win; each claim increments `attempts`.
  * It walks subscriptions, not the backlog, through partial indexes on pending rows (migration
- * 008), so its cost does not grow with a subscription's queue.
+ * 008), so its cost does not grow with a subscription's queue. Run inside a transaction (the
+ * worker's turn), so the rows it claimed are read before anything else can change them.
  */
-export function claimDeliveries(db: WritableDb, input: { now: string; leaseUntil: string; limit: number }): ClaimedDelivery[] {
-  const claimed = prepared(
-    db,
+export async function claimDeliveries(db: SqlRunner, input: { now: string; leaseUntil: string; limit: number }): Promise<ClaimedDelivery[]> {
+  const claimed = await db.many<{ id: number }>(
     `UPDATE webhook_deliveries SET attempts = attempts + 1, lease_until = @lease, updated_at = @now
       WHERE id IN (SELECT next_id FROM (
                      SELECT (SELECT d.id FROM webhook_deliveries d
@@ -46,30 +46,30 @@ export function claimDeliveries(db: WritableDb, input: { now: string; leaseUntil
                       WHERE s.active = 1
                         AND EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.subscription_id = s.id AND p.status = 'pending')
                         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries h
-                                         WHERE h.subscription_id = s.id AND h.status = 'pending' AND h.lease_until >= @now))
+                                         WHERE h.subscription_id = s.id AND h.status = 'pending' AND h.lease_until >= @now)) candidates
                     WHERE next_id IS NOT NULL
                     ORDER BY next_id LIMIT @limit)
         AND ${DUE}
         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries h
                          WHERE h.subscription_id = webhook_deliveries.subscription_id AND h.status = 'pending' AND h.lease_until >= @now)
      RETURNING id`,
-  ).all({ now: input.now, lease: input.leaseUntil, limit: input.limit }) as { id: number }[];
-  const read = prepared(
-    db,
-    `SELECT d.id, d.attempts, d.max_attempts, d.subscription_id, e.event_id, e.event_type, e.payload,
-            s.url, s.signing_secret, s.auth_type, s.auth_token, s.auth_username, s.auth_password,
-            CASE WHEN s.previous_secret_expires_at > @now THEN s.previous_signing_secret END AS previous_signing_secret
-       FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
-      WHERE d.id = @id`,
+    { now: input.now, lease: input.leaseUntil, limit: input.limit },
   );
+  const held: ClaimedDelivery[] = [];
+  for (const { id } of claimed) {
+    const row = (await db.one<Omit<ClaimedDelivery, 'auth'> & Parameters<typeof authOf>[0]>(
+      `SELECT d.id, d.attempts, d.max_attempts, d.subscription_id, e.event_id, e.event_type, e.payload,
+              s.url, s.signing_secret, s.auth_type, s.auth_token, s.auth_username, s.auth_password,
+              CASE WHEN s.previous_secret_expires_at > @now THEN s.previous_signing_secret END AS previous_signing_secret
+         FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id JOIN webhook_subscriptions s ON s.id = d.subscription_id
+        WHERE d.id = @id`,
+      { id, now: input.now },
+    ))!;
+    const { auth_type, auth_token, auth_username, auth_password, ...rest } = row;
+    held.push({ ...rest, auth: authOf({ auth_type, auth_token, auth_username, auth_password }) });
+  }
   // RETURNING order is unspecified: sort so the oldest is sent first.
-  return claimed
-    .map(({ id }) => {
-      const row = read.get({ id, now: input.now }) as Omit<ClaimedDelivery, 'auth'> & Parameters<typeof authOf>[0];
-      const { auth_type, auth_token, auth_username, auth_password, ...rest } = row;
-      return { ...rest, auth: authOf({ auth_type, auth_token, auth_username, auth_password }) };
-    })
-    .sort((a, b) => a.id - b.id);
+  return held.sort((a, b) => a.id - b.id);
 }
 
 /** One finished attempt, ready to be recorded. */
@@ -87,42 +87,50 @@ export interface AttemptRecord {
  * subscription's health; the `autoDisableAfter`-th consecutive failure disables it. Returns
  * false when the lease was lost. Run inside a transaction (the worker batches several).
  */
-export function recordAttempt(db: WritableDb, record: AttemptRecord, input: { now: string; autoDisableAfter: number }): boolean {
+export async function recordAttempt(db: SqlRunner, record: AttemptRecord, input: { now: string; autoDisableAfter: number }): Promise<boolean> {
   const { delivery, outcome, step, error, now } = { ...record, now: input.now };
   const status: DeliveryStatus = step.status === 'retry' ? 'pending' : step.status;
   const nextAt = step.status === 'retry' ? new Date(Date.parse(now) + step.delayMs).toISOString() : null;
   const responseCode = 'status' in outcome && outcome.status !== undefined ? outcome.status : null;
-  const updated = prepared(
-    db,
+  const updated = await db.run(
     `UPDATE webhook_deliveries SET status = @status, next_attempt_at = @nextAt, lease_until = NULL, response_code = @code,
             last_error = @error, delivered_at = CASE WHEN @status = 'delivered' THEN @now ELSE delivered_at END, updated_at = @now
       WHERE id = @id AND attempts = @attempts AND status = 'pending' AND lease_until IS NOT NULL`,
-  ).run({ status, nextAt, code: responseCode, error, now, id: delivery.id, attempts: delivery.attempts });
-  if (updated.changes === 0) return false;
-  prepared(
-    db,
+    { status, nextAt, code: responseCode, error, now, id: delivery.id, attempts: delivery.attempts },
+  );
+  if (updated === 0) return false;
+  await db.run(
     `INSERT INTO webhook_attempts (delivery_id, attempt, outcome, response_code, error, duration_ms, attempted_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
-  ).run(delivery.id, delivery.attempts, step.status === 'delivered' ? 'delivered' : 'failed', responseCode, error, Math.round(outcome.durationMs), record.attemptedAt);
+     VALUES (@id, @attempt, @outcome, @code, @error, @durationMs, @attemptedAt) ON CONFLICT (delivery_id, attempt) DO NOTHING`,
+    {
+      id: delivery.id,
+      attempt: delivery.attempts,
+      outcome: step.status === 'delivered' ? 'delivered' : 'failed',
+      code: responseCode,
+      error,
+      durationMs: Math.round(outcome.durationMs),
+      attemptedAt: record.attemptedAt,
+    },
+  );
 
   if (step.status === 'delivered') {
-    prepared(
-      db,
+    await db.run(
       `UPDATE webhook_subscriptions SET failure_count = 0, failing_since = NULL, last_success_at = @now WHERE id = @id AND active = 1`,
-    ).run({ id: delivery.subscription_id, now });
+      { id: delivery.subscription_id, now },
+    );
     return true;
   }
-  const health = prepared(
-    db,
+  const health = await db.one<{ failure_count: number }>(
     `UPDATE webhook_subscriptions SET failure_count = failure_count + 1, failing_since = COALESCE(failing_since, @now),
             last_error = @error, last_error_at = @now
       WHERE id = @id AND active = 1 RETURNING failure_count`,
-  ).get({ id: delivery.subscription_id, now, error }) as { failure_count: number } | undefined;
+    { id: delivery.subscription_id, now, error },
+  );
   if (health && health.failure_count >= input.autoDisableAfter) {
-    disableSubscription(db, delivery.subscription_id, { now, auto: true });
+    await disableSubscription(db, delivery.subscription_id, { now, auto: true });
   } else if (!health && status === 'pending') {
     // Finished after its subscription was disabled: wait with the others for re-enabling.
-    prepared(db, `UPDATE webhook_deliveries SET status = 'skipped', next_attempt_at = NULL WHERE id = ?`).run(delivery.id);
+    await db.run(`UPDATE webhook_deliveries SET status = 'skipped', next_attempt_at = NULL WHERE id = @id`, { id: delivery.id });
   }
   return true;
 }
@@ -131,13 +139,13 @@ export function recordAttempt(db: WritableDb, record: AttemptRecord, input: { no
  * Makes one delivery due now with a fresh round of attempts (manual redelivery). Refused
  * (false) while an attempt is in flight.
  */
-export function redeliver(db: WritableDb, deliveryId: number, input: { now: string; maxAttempts: number }): boolean {
+export async function redeliver(db: SqlRunner, deliveryId: number, input: { now: string; maxAttempts: number }): Promise<boolean> {
   return (
-    prepared(
-      db,
+    (await db.run(
       `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = @now, max_attempts = attempts + @max, updated_at = @now
         WHERE id = @id AND (lease_until IS NULL OR lease_until < @now)`,
-    ).run({ id: deliveryId, now: input.now, max: input.maxAttempts }).changes === 1
+      { id: deliveryId, now: input.now, max: input.maxAttempts },
+    )) === 1
   );
 }
 
@@ -160,58 +168,64 @@ export interface DeliveryLogRow {
 }
 
 /** The subscription's ledger, newest first, with each row's attempts. */
-export function listDeliveries(db: ReadonlyDb, subscriptionId: number, page: { limit: number; offset: number }): { rows: DeliveryLogRow[]; count: number } {
-  const count = (prepared(db, 'SELECT count(*) AS n FROM webhook_deliveries WHERE subscription_id = ?').get(subscriptionId) as { n: number }).n;
-  const rows = prepared(
-    db,
+export async function listDeliveries(db: SqlRunner, subscriptionId: number, page: { limit: number; offset: number }): Promise<{ rows: DeliveryLogRow[]; count: number }> {
+  const count = (await db.one<{ n: number }>('SELECT count(*) AS n FROM webhook_deliveries WHERE subscription_id = @subscriptionId', { subscriptionId }))!.n;
+  const rows = await db.many<Omit<DeliveryLogRow, 'attempt_log'>>(
     `SELECT d.id, e.event_id, e.event_type, e.payload, d.status, d.attempts, d.max_attempts, d.response_code, d.last_error,
             d.next_attempt_at, d.delivered_at, d.created_at, d.updated_at
        FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-      WHERE d.subscription_id = ? ORDER BY d.id DESC LIMIT ? OFFSET ?`,
-  ).all(subscriptionId, page.limit, page.offset) as Omit<DeliveryLogRow, 'attempt_log'>[];
-  const attempts = prepared(
-    db,
-    'SELECT attempt, outcome, response_code, error, duration_ms, attempted_at FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt',
+      WHERE d.subscription_id = @subscriptionId ORDER BY d.id DESC LIMIT @limit OFFSET @offset`,
+    { subscriptionId, limit: page.limit, offset: page.offset },
   );
-  return { rows: rows.map((row) => ({ ...row, attempt_log: attempts.all(row.id) as DeliveryLogRow['attempt_log'] })), count };
+  const logged: DeliveryLogRow[] = [];
+  for (const row of rows) {
+    const attemptLog = await db.many<DeliveryLogRow['attempt_log'][number]>(
+      'SELECT attempt, outcome, response_code, error, duration_ms, attempted_at FROM webhook_attempts WHERE delivery_id = @id ORDER BY attempt',
+      { id: row.id },
+    );
+    logged.push({ ...row, attempt_log: attemptLog });
+  }
+  return { rows: logged, count };
 }
 
 /** One ledger row of the subscription, or undefined. */
-export function findDelivery(db: ReadonlyDb, subscriptionId: number, deliveryId: number): { id: number; status: DeliveryStatus } | undefined {
-  return prepared(db, 'SELECT id, status FROM webhook_deliveries WHERE id = ? AND subscription_id = ?').get(deliveryId, subscriptionId) as
-    | { id: number; status: DeliveryStatus }
-    | undefined;
+export async function findDelivery(db: SqlRunner, subscriptionId: number, deliveryId: number): Promise<{ id: number; status: DeliveryStatus } | undefined> {
+  return db.one<{ id: number; status: DeliveryStatus }>('SELECT id, status FROM webhook_deliveries WHERE id = @deliveryId AND subscription_id = @subscriptionId', {
+    deliveryId,
+    subscriptionId,
+  });
 }
 
 /**
  * When the earliest waiting delivery of an enabled subscription can be claimed, if any: its due
  * time, or the end of the lease another worker holds on it.
  */
-export function nextDueAt(db: ReadonlyDb, now: string): string | undefined {
-  const row = prepared(
-    db,
+export async function nextDueAt(db: SqlRunner, now: string): Promise<string | undefined> {
+  const row = await db.one<{ due: string | null }>(
     `SELECT min(CASE WHEN d.lease_until > @now THEN d.lease_until ELSE d.next_attempt_at END) AS due
        FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
       WHERE d.status = 'pending' AND s.active = 1`,
-  ).get({ now }) as { due: string | null };
-  return row.due ?? undefined;
+    { now },
+  );
+  return row?.due ?? undefined;
 }
 
 /**
  * Ledger retention: deletes up to `limit` finished deliveries (delivered, failed, skipped) last
  * touched before `before`, with their attempts, then the outbox events no delivery refers to any
- * more. Pending deliveries are never pruned. Returns how many deliveries went.
+ * more. Pending deliveries are never pruned. Returns how many deliveries went. Run inside a
+ * transaction (the worker's).
  */
-export function pruneLedger(db: WritableDb, input: { before: string; limit: number }): number {
-  const deleted = prepared(
-    db,
+export async function pruneLedger(db: SqlRunner, input: { before: string; limit: number }): Promise<number> {
+  const deleted = await db.run(
     `DELETE FROM webhook_deliveries WHERE id IN (
        SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND updated_at < @before LIMIT @limit)`,
-  ).run(input).changes;
-  prepared(
-    db,
+    { before: input.before, limit: input.limit },
+  );
+  await db.run(
     `DELETE FROM webhook_events
       WHERE created_at < @before AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)`,
-  ).run({ before: input.before });
+    { before: input.before },
+  );
   return deleted;
 }

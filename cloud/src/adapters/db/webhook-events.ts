@@ -1,6 +1,6 @@
 import type { AssetFacts, CertificateFacts, WipeFacts } from '../../domain/webhooks/payloads.js';
 import type { WebhookEventType } from '../../domain/webhooks/types.js';
-import { prepared, type ReadonlyDb, type WritableDb } from './open.js';
+import type { SqlRunner } from '../sql/database.js';
 import { TOKEN_USER_NAME_SQL } from './tokens.js';
 
 /**
@@ -10,19 +10,23 @@ import { TOKEN_USER_NAME_SQL } from './tokens.js';
  */
 
 /** True when the account has any subscription (enabled or not) to the event type. */
-export function hasSubscriptions(db: ReadonlyDb, accountId: number, eventType: WebhookEventType): boolean {
-  return prepared(db, 'SELECT 1 FROM webhook_subscriptions WHERE account_id = ? AND event_type = ? LIMIT 1').get(accountId, eventType) !== undefined;
+export async function hasSubscriptions(db: SqlRunner, accountId: number, eventType: WebhookEventType): Promise<boolean> {
+  const found = await db.one('SELECT 1 AS found FROM webhook_subscriptions WHERE account_id = @accountId AND event_type = @eventType LIMIT 1', {
+    accountId,
+    eventType,
+  });
+  return found !== undefined;
 }
 
 /** The resource's next revision, taken by one upsert … RETURNING (gap-free in commit order). */
-export function nextRevision(db: WritableDb, resourceId: string): number {
-  const row = prepared(
-    db,
-    `INSERT INTO webhook_revisions (resource_id, revision) VALUES (?, 1)
+export async function nextRevision(db: SqlRunner, resourceId: string): Promise<number> {
+  const row = await db.one<{ revision: number }>(
+    `INSERT INTO webhook_revisions (resource_id, revision) VALUES (@resourceId, 1)
      ON CONFLICT (resource_id) DO UPDATE SET revision = webhook_revisions.revision + 1
      RETURNING revision`,
-  ).get(resourceId) as { revision: number };
-  return row.revision;
+    { resourceId },
+  );
+  return row!.revision;
 }
 
 /**
@@ -30,8 +34,8 @@ export function nextRevision(db: WritableDb, resourceId: string): number {
  * now for enabled subscriptions, `skipped` for disabled ones (re-enabling redelivers those).
  * Returns how many deliveries became due.
  */
-export function insertEventWithDeliveries(
-  db: WritableDb,
+export async function insertEventWithDeliveries(
+  db: SqlRunner,
   input: {
     eventId: string;
     accountId: number;
@@ -42,14 +46,13 @@ export function insertEventWithDeliveries(
     maxAttempts: number;
     now: string;
   },
-): number {
-  const { id } = prepared(
-    db,
+): Promise<number> {
+  const { id } = (await db.one<{ id: number }>(
     `INSERT INTO webhook_events (event_id, account_id, event_type, resource_id, revision, payload, created_at)
      VALUES (@eventId, @accountId, @eventType, @resourceId, @revision, @payload, @now) RETURNING id`,
-  ).get(input) as { id: number };
-  const fanned = prepared(
-    db,
+    input,
+  ))!;
+  const fanned = await db.many<{ status: string }>(
     `INSERT INTO webhook_deliveries (subscription_id, event_id, status, attempts, max_attempts, next_attempt_at, created_at, updated_at)
      SELECT s.id, @event, CASE WHEN s.active = 1 THEN 'pending' ELSE 'skipped' END, 0, @max,
             CASE WHEN s.active = 1 THEN @now END, @now, @now
@@ -57,19 +60,20 @@ export function insertEventWithDeliveries(
       WHERE s.account_id = @account AND s.event_type = @type
      ON CONFLICT (subscription_id, event_id) DO NOTHING
      RETURNING status`,
-  ).all({ event: id, max: input.maxAttempts, now: input.now, account: input.accountId, type: input.eventType }) as { status: string }[];
+    { event: id, max: input.maxAttempts, now: input.now, account: input.accountId, type: input.eventType },
+  );
   return fanned.filter((row) => row.status === 'pending').length;
 }
 
 /** An asset as `asset_reported` and `hardware_tests_completed` describe it. */
-export function readAssetFacts(db: ReadonlyDb, assetId: number): AssetFacts | undefined {
-  const row = prepared(
-    db,
+export async function readAssetFacts(db: SqlRunner, assetId: number): Promise<AssetFacts | undefined> {
+  const row = await db.one<Record<string, unknown>>(
     `SELECT s.public_id AS id, a.public_id AS account_id, s.record_id, s.manufacturer, s.model, s.serial_number,
             s.asset_tag, s.cpu_model, s.memory_total_bytes, s.storage_summary, s.storage_serials,
             s.battery_health_pct, s.engine_version, s.technician, s.first_seen_at, s.updated_at, s.test_results
-       FROM assets s JOIN accounts a ON a.id = s.account_id WHERE s.id = ?`,
-  ).get(assetId) as Record<string, unknown> | undefined;
+       FROM assets s JOIN accounts a ON a.id = s.account_id WHERE s.id = @assetId`,
+    { assetId },
+  );
   if (!row) return undefined;
   return {
     id: row.id as string,
@@ -93,16 +97,16 @@ export function readAssetFacts(db: ReadonlyDb, assetId: number): AssetFacts | un
 }
 
 /** A stored wipe result with its token and certificate, for the `wipe_report` payload. */
-export function readWipeFacts(db: ReadonlyDb, wipeResultId: number, publicBaseUrl: string): WipeFacts | undefined {
-  const row = prepared(
-    db,
+export async function readWipeFacts(db: SqlRunner, wipeResultId: number, publicBaseUrl: string): Promise<WipeFacts | undefined> {
+  const row = await db.one<Record<string, string | number | null>>(
     `SELECT w.public_id AS id, t.product, w.created_at, w.updated_at, w.job_id, w.drive_serial, w.drive_model,
             w.drive_capacity_gb, w.wipe_method, w.technique, w.wipe_status, w.started_at, w.completed_at,
             w.certificate_status, c.public_id AS cert_id, c.certificate_key, t.prefix_id AS token_id, ${TOKEN_USER_NAME_SQL} AS user_email
        FROM wipe_results w JOIN license_tokens t ON t.id = w.token_id
        LEFT JOIN certificates c ON c.wipe_result_id = w.id
-      WHERE w.id = ?`,
-  ).get(wipeResultId) as Record<string, string | number | null> | undefined;
+      WHERE w.id = @wipeResultId`,
+    { wipeResultId },
+  );
   if (!row) return undefined;
   const certificateUrl = row.cert_id === null ? null : `${publicBaseUrl}/certificates/${String(row.cert_id)}`;
   return {
@@ -129,14 +133,14 @@ export function readWipeFacts(db: ReadonlyDb, wipeResultId: number, publicBaseUr
 }
 
 /** A certificate with its wipe result, for `certificate_generated`. */
-export function readCertificateFacts(db: ReadonlyDb, certificatePublicId: string): CertificateFacts | undefined {
-  const row = prepared(
-    db,
+export async function readCertificateFacts(db: SqlRunner, certificatePublicId: string): Promise<CertificateFacts | undefined> {
+  const row = await db.one<Record<string, string | number | null>>(
     `SELECT c.public_id AS id, a.public_id AS account_public_id, c.certificate_number,
             w.public_id AS wipe_result_id, w.job_id, w.drive_serial, w.drive_model, c.signed_at, c.generated_at
        FROM certificates c JOIN wipe_results w ON w.id = c.wipe_result_id JOIN accounts a ON a.id = c.account_id
-      WHERE c.public_id = ?`,
-  ).get(certificatePublicId) as Record<string, string | number | null> | undefined;
+      WHERE c.public_id = @certificatePublicId`,
+    { certificatePublicId },
+  );
   if (!row) return undefined;
   return {
     id: row.id as string,

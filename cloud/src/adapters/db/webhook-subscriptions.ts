@@ -1,6 +1,6 @@
 import { newId } from '@erasure/shared';
 import type { WebhookAuth, WebhookAuthType, WebhookEventType } from '../../domain/webhooks/types.js';
-import { prepared, type ReadonlyDb, type WritableDb } from './open.js';
+import type { SqlRunner } from '../sql/database.js';
 
 /**
  * Where and how a stored subscription delivers: its URL, signing secret and credentials. The
@@ -68,45 +68,44 @@ export function authOf(row: Pick<SubscriptionRow, 'auth_type' | 'auth_token' | '
   return { type: 'none' };
 }
 
-export function findSubscription(db: ReadonlyDb, publicId: string): SubscriptionRow | undefined {
-  return toRow(prepared(db, `${SELECT} WHERE s.public_id = ?`).get(publicId) as Raw | undefined);
+export async function findSubscription(db: SqlRunner, publicId: string): Promise<SubscriptionRow | undefined> {
+  return toRow(await db.one<Raw>(`${SELECT} WHERE s.public_id = @publicId`, { publicId }));
 }
 
 /** The account's subscriptions, oldest first (the order they were set up in). */
-export function listSubscriptions(db: ReadonlyDb, accountId: number): SubscriptionRow[] {
-  return (prepared(db, `${SELECT} WHERE s.account_id = ? ORDER BY s.id`).all(accountId) as Raw[]).map((raw) => toRow(raw)!);
+export async function listSubscriptions(db: SqlRunner, accountId: number): Promise<SubscriptionRow[]> {
+  return (await db.many<Raw>(`${SELECT} WHERE s.account_id = @accountId ORDER BY s.id`, { accountId })).map((raw) => toRow(raw)!);
 }
 
-export function countSubscriptions(db: ReadonlyDb, accountId: number): number {
-  return (prepared(db, 'SELECT count(*) AS n FROM webhook_subscriptions WHERE account_id = ?').get(accountId) as { n: number }).n;
+export async function countSubscriptions(db: SqlRunner, accountId: number): Promise<number> {
+  return (await db.one<{ n: number }>('SELECT count(*) AS n FROM webhook_subscriptions WHERE account_id = @accountId', { accountId }))!.n;
 }
 
 /** Inserts an active subscription; undefined when the account already has this (event type, url). */
-export function createSubscription(
-  db: WritableDb,
+export async function createSubscription(
+  db: SqlRunner,
   input: { accountId: number; eventType: WebhookEventType; url: string; signingSecret: string; auth: WebhookAuth; now: string },
-): SubscriptionRow | undefined {
+): Promise<SubscriptionRow | undefined> {
   const publicId = newId('whk');
-  const inserted = prepared(
-    db,
+  const inserted = await db.one<{ id: number }>(
     `INSERT INTO webhook_subscriptions (public_id, account_id, event_type, url, signing_secret, auth_type, auth_token,
                                         auth_username, auth_password, created_at, updated_at)
      VALUES (@publicId, @accountId, @eventType, @url, @signingSecret, @auth_type, @auth_token, @auth_username, @auth_password, @now, @now)
      ON CONFLICT (account_id, event_type, url) DO NOTHING RETURNING id`,
-  ).get({ ...input, ...authColumns(input.auth), publicId });
+    { ...input, ...authColumns(input.auth), publicId },
+  );
   return inserted ? findSubscription(db, publicId) : undefined;
 }
 
 /** Changes url, event type and/or credentials; false when that would duplicate another subscription. */
-export function updateSubscription(
-  db: WritableDb,
+export async function updateSubscription(
+  db: SqlRunner,
   id: number,
   changes: { url?: string | undefined; eventType?: WebhookEventType | undefined; auth?: WebhookAuth | undefined; now: string },
-): boolean {
+): Promise<boolean> {
   const auth = changes.auth ? authColumns(changes.auth) : undefined;
   try {
-    prepared(
-      db,
+    await db.run(
       `UPDATE webhook_subscriptions SET url = COALESCE(@url, url), event_type = COALESCE(@eventType, event_type),
               auth_type = CASE WHEN @setAuth = 1 THEN @auth_type ELSE auth_type END,
               auth_token = CASE WHEN @setAuth = 1 THEN @auth_token ELSE auth_token END,
@@ -114,17 +113,18 @@ export function updateSubscription(
               auth_password = CASE WHEN @setAuth = 1 THEN @auth_password ELSE auth_password END,
               updated_at = @now
         WHERE id = @id`,
-    ).run({
-      id,
-      url: changes.url ?? null,
-      eventType: changes.eventType ?? null,
-      setAuth: auth ? 1 : 0,
-      auth_type: auth?.auth_type ?? null,
-      auth_token: auth?.auth_token ?? null,
-      auth_username: auth?.auth_username ?? null,
-      auth_password: auth?.auth_password ?? null,
-      now: changes.now,
-    });
+      {
+        id,
+        url: changes.url ?? null,
+        eventType: changes.eventType ?? null,
+        setAuth: auth ? 1 : 0,
+        auth_type: auth?.auth_type ?? null,
+        auth_token: auth?.auth_token ?? null,
+        auth_username: auth?.auth_username ?? null,
+        auth_password: auth?.auth_password ?? null,
+        now: changes.now,
+      },
+    );
     return true;
   } catch (error) {
     if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return false;
@@ -132,64 +132,64 @@ export function updateSubscription(
   }
 }
 
-/** Removes the subscription with its ledger and attempts (ON DELETE CASCADE); events stay for others. */
 /**
  * A new signing secret; the current one becomes the previous secret, which keeps signing (beside
  * the new one) until `previousExpiresAt`. A second rotation within the window drops the oldest.
  */
-export function rotateSubscriptionSecret(db: WritableDb, id: number, input: { secret: string; previousExpiresAt: string; now: string }): void {
-  prepared(
-    db,
+export async function rotateSubscriptionSecret(db: SqlRunner, id: number, input: { secret: string; previousExpiresAt: string; now: string }): Promise<void> {
+  await db.run(
     `UPDATE webhook_subscriptions SET previous_signing_secret = signing_secret, previous_secret_expires_at = @expires,
             signing_secret = @secret, updated_at = @now
       WHERE id = @id`,
-  ).run({ id, secret: input.secret, expires: input.previousExpiresAt, now: input.now });
+    { id, secret: input.secret, expires: input.previousExpiresAt, now: input.now },
+  );
 }
 
-export function deleteSubscription(db: WritableDb, id: number): void {
-  prepared(db, 'DELETE FROM webhook_subscriptions WHERE id = ?').run(id);
+/** Removes the subscription with its ledger and attempts (ON DELETE CASCADE); events stay for others. */
+export async function deleteSubscription(db: SqlRunner, id: number): Promise<void> {
+  await db.run('DELETE FROM webhook_subscriptions WHERE id = @id', { id });
 }
 
 /**
  * Turns a subscription off (by hand, or `auto` after too many failures). Deliveries waiting for
  * their next attempt become `skipped`; one in flight finishes and is recorded. Re-enabling
  * redelivers everything failed or skipped from `reconcile_from` on: for an auto-disable that is
- * the start of the failure streak, so the failures that caused it are redelivered too.
+ * the start of the failure streak, so the failures that caused it are redelivered too. Two
+ * statements: run inside the caller's transaction.
  */
-export function disableSubscription(db: WritableDb, id: number, input: { now: string; auto: boolean }): void {
-  prepared(
-    db,
+export async function disableSubscription(db: SqlRunner, id: number, input: { now: string; auto: boolean }): Promise<void> {
+  await db.run(
     `UPDATE webhook_subscriptions SET active = 0, disabled_at = @now,
             auto_disabled_at = CASE WHEN @auto = 1 THEN @now END,
             reconcile_from = CASE WHEN @auto = 1 THEN COALESCE(failing_since, @now) ELSE @now END, updated_at = @now
       WHERE id = @id AND active = 1`,
-  ).run({ id, now: input.now, auto: input.auto ? 1 : 0 });
-  prepared(
-    db,
+    { id, now: input.now, auto: input.auto ? 1 : 0 },
+  );
+  await db.run(
     `UPDATE webhook_deliveries SET status = 'skipped', next_attempt_at = NULL, updated_at = @now
       WHERE subscription_id = @id AND status = 'pending' AND (lease_until IS NULL OR lease_until < @now)`,
-  ).run({ id, now: input.now });
+    { id, now: input.now },
+  );
 }
 
 /**
  * Re-enables a subscription: the failure budget is reset and every delivery that failed or was
  * skipped since `reconcile_from` is due again with a fresh round of attempts. All get the same
  * due time, so the worker claims them in ledger order: oldest event first. Returns how many.
+ * Run inside the caller's transaction.
  */
-export function enableSubscription(db: WritableDb, id: number, input: { now: string; maxAttempts: number }): number {
-  const disabled = prepared(db, 'SELECT reconcile_from FROM webhook_subscriptions WHERE id = ? AND active = 0').get(id) as
-    | { reconcile_from: string | null }
-    | undefined;
+export async function enableSubscription(db: SqlRunner, id: number, input: { now: string; maxAttempts: number }): Promise<number> {
+  const disabled = await db.one<{ reconcile_from: string | null }>('SELECT reconcile_from FROM webhook_subscriptions WHERE id = @id AND active = 0', { id });
   if (!disabled) return 0; // already enabled: nothing to reconcile
-  prepared(
-    db,
+  await db.run(
     `UPDATE webhook_subscriptions SET active = 1, failure_count = 0, failing_since = NULL, auto_disabled_at = NULL,
             disabled_at = NULL, reconcile_from = NULL, updated_at = @now
       WHERE id = @id`,
-  ).run({ id, now: input.now });
-  return prepared(
-    db,
+    { id, now: input.now },
+  );
+  return db.run(
     `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = @now, max_attempts = attempts + @max, updated_at = @now
       WHERE subscription_id = @id AND status IN ('failed', 'skipped') AND updated_at >= @from`,
-  ).run({ id, now: input.now, max: input.maxAttempts, from: disabled.reconcile_from ?? input.now }).changes;
+    { id, now: input.now, max: input.maxAttempts, from: disabled.reconcile_from ?? input.now },
+  );
 }

@@ -1,6 +1,6 @@
 import { newId, type CertificateStatus, type InternalWipeResultRequest } from '@erasure/shared';
 import { createCertificate } from './certificates.js';
-import type { WritableDb } from './open.js';
+import type { SqlRunner } from '../sql/database.js';
 
 export const CERTIFICATE_JOB = 'certificate';
 
@@ -19,15 +19,18 @@ export interface StoredWipeResult {
 }
 
 /**
- * Issues the certificate of a certifiable first receipt inside the transaction that stores it,
- * and returns the wipe result's resulting `certificate_status`.
+ * Issues the certificate of a certifiable first receipt inside the transaction that stores it
+ * (`db` is that transaction), and returns the wipe result's resulting `certificate_status`.
  */
-export type CertificateIssuer = (db: WritableDb, subject: { accountId: number; wipeResultId: number; now: string }) => CertificateStatus;
+export type CertificateIssuer = (
+  db: SqlRunner,
+  subject: { accountId: number; wipeResultId: number; now: string },
+) => Promise<CertificateStatus>;
 
 /** The cloud's policy: the certificate (and its number) exists from the first receipt, beside its durable job. */
-export const queueCertificate: CertificateIssuer = (db, subject) => {
-  createCertificate(db, subject);
-  enqueueJob(db, CERTIFICATE_JOB, subject.wipeResultId, subject.now);
+export const queueCertificate: CertificateIssuer = async (db, subject) => {
+  await createCertificate(db, subject);
+  await enqueueJob(db, CERTIFICATE_JOB, subject.wipeResultId, subject.now);
   return 'pending';
 };
 
@@ -38,10 +41,11 @@ export const queueCertificate: CertificateIssuer = (db, subject) => {
  * (`ownReason` null) and name a job_id that a check-in of this account issued
  * (`issuedJobId`, see domain/device/issued-job.ts); otherwise it is stored with the reason. A
  * certified first receipt enqueues its certificate job in the same transaction, so a committed
- * result always has its durable job.
+ * result always has its durable job: `db` is the caller's transaction (the device write's), in
+ * which the insert, the certificate's number and the job commit or roll back together.
  */
-export function storeWipeResult(
-  db: WritableDb,
+export async function storeWipeResult(
+  db: SqlRunner,
   input: {
     accountId: number;
     tokenId: number;
@@ -54,7 +58,7 @@ export function storeWipeResult(
     now: string;
     issueCertificate?: CertificateIssuer | undefined;
   },
-): { created: boolean; result: StoredWipeResult } {
+): Promise<{ created: boolean; result: StoredWipeResult }> {
   const params: Record<string, unknown> = {
     public_id: newId('wr'),
     account_id: input.accountId,
@@ -69,40 +73,39 @@ export function storeWipeResult(
     const value = input.record[field];
     params[field] = typeof value === 'boolean' ? Number(value) : (value ?? null);
   }
-  return db.transaction(() => {
-    const inserted = db
-      .prepare(
-        `INSERT INTO wipe_results (public_id, account_id, token_id, job_id, ${FIELDS.join(', ')},
-                                   certifiable, certificate_status, uncertified_reason, created_at, updated_at)
-         SELECT @public_id, @account_id, @token_id, @job_id, ${FIELDS.map((f) => `@${f}`).join(', ')},
-                CASE WHEN @own_reason IS NULL AND issued THEN 1 ELSE 0 END,
-                CASE WHEN @own_reason IS NULL AND issued THEN 'pending' END,
-                CASE WHEN @own_reason IS NOT NULL THEN @own_reason WHEN issued THEN NULL ELSE @not_issued END,
-                @now, @now
-           FROM (SELECT EXISTS (SELECT 1 FROM checkins c WHERE c.job_id = @issued_job_id AND c.account_id = @account_id) AS issued)
-          WHERE true
-         ON CONFLICT (account_id, job_id) DO NOTHING
-         RETURNING id, public_id, certificate_status, certifiable`,
-      )
-      .get(params) as StoredWipeResult | undefined;
-    if (inserted) {
-      if (inserted.certifiable === 1) {
-        const subject = { accountId: input.accountId, wipeResultId: inserted.id, now: input.now };
-        inserted.certificate_status = (input.issueCertificate ?? queueCertificate)(db, subject);
-      }
-      return { created: true, result: inserted };
+  const inserted = await db.one<StoredWipeResult>(
+    `INSERT INTO wipe_results (public_id, account_id, token_id, job_id, ${FIELDS.join(', ')},
+                               certifiable, certificate_status, uncertified_reason, created_at, updated_at)
+     SELECT @public_id, @account_id, @token_id, @job_id, ${FIELDS.map((f) => `@${f}`).join(', ')},
+            CASE WHEN @own_reason IS NULL AND issued THEN 1 ELSE 0 END,
+            CASE WHEN @own_reason IS NULL AND issued THEN 'pending' END,
+            CASE WHEN @own_reason IS NOT NULL THEN @own_reason WHEN issued THEN NULL ELSE @not_issued END,
+            @now, @now
+       FROM (SELECT EXISTS (SELECT 1 FROM checkins c WHERE c.job_id = @issued_job_id AND c.account_id = @account_id) AS issued) AS checkin
+      WHERE true
+     ON CONFLICT (account_id, job_id) DO NOTHING
+     RETURNING id, public_id, certificate_status, certifiable`,
+    params,
+  );
+  if (inserted) {
+    if (inserted.certifiable === 1) {
+      const subject = { accountId: input.accountId, wipeResultId: inserted.id, now: input.now };
+      inserted.certificate_status = await (input.issueCertificate ?? queueCertificate)(db, subject);
     }
-    const existing = db
-      .prepare('SELECT id, public_id, certificate_status, certifiable FROM wipe_results WHERE account_id = ? AND job_id = ?')
-      .get(input.accountId, input.record.job_id) as StoredWipeResult;
-    return { created: false, result: existing };
-  }).immediate();
+    return { created: true, result: inserted };
+  }
+  const existing = (await db.one<StoredWipeResult>(
+    'SELECT id, public_id, certificate_status, certifiable FROM wipe_results WHERE account_id = @account_id AND job_id = @job_id',
+    { account_id: input.accountId, job_id: input.record.job_id },
+  ))!;
+  return { created: false, result: existing };
 }
 
 /** Adds a durable job row; a second enqueue of the same subject is a no-op. */
-export function enqueueJob(db: WritableDb, kind: string, subjectId: number, now: string): void {
-  db.prepare(
+export async function enqueueJob(db: SqlRunner, kind: string, subjectId: number, now: string): Promise<void> {
+  await db.run(
     `INSERT INTO jobs (kind, subject_id, status, run_at, created_at, updated_at)
-     VALUES (?, ?, 'pending', ?, ?, ?) ON CONFLICT (kind, subject_id) DO NOTHING`,
-  ).run(kind, subjectId, now, now, now);
+     VALUES (@kind, @subject_id, 'pending', @now, @now, @now) ON CONFLICT (kind, subject_id) DO NOTHING`,
+    { kind, subject_id: subjectId, now },
+  );
 }

@@ -1,5 +1,5 @@
 import type { CertificateStatus, Product } from '@erasure/shared';
-import type { ReadonlyDb } from './open.js';
+import type { SqlRunner } from '../sql/database.js';
 
 /** A wipe result with what the grid needs around it: token, matched machine, certificate. */
 export interface WipeGridRow {
@@ -34,9 +34,9 @@ export interface WipeGridRow {
 export interface WipeGridReader {
   /** Whether the `certificates` table (migration 003) exists in this database. */
   readonly hasCertificates: boolean;
-  page(accountId: number, limit: number, offset: number): { rows: WipeGridRow[]; count: number };
+  page(accountId: number, limit: number, offset: number): Promise<{ rows: WipeGridRow[]; count: number }>;
   /** The account's wipes with these `wr_…` ids (others, or another account's, are left out). */
-  byPublicIds(accountId: number, publicIds: readonly string[]): WipeGridRow[];
+  byPublicIds(accountId: number, publicIds: readonly string[]): Promise<WipeGridRow[]>;
 }
 
 /**
@@ -45,9 +45,9 @@ export interface WipeGridReader {
  * database before and after that migration. Source matching goes through `asset_drives`
  * (migration 002), newest machine first when a drive serial was seen in several.
  */
-export function createWipeGridReader(db: ReadonlyDb): WipeGridReader {
+export async function createWipeGridReader(db: SqlRunner): Promise<WipeGridReader> {
   const hasCertificates =
-    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'certificates'").get() !== undefined;
+    (await db.one("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'certificates'")) !== undefined;
   const certColumns = hasCertificates
     ? 'c.public_id AS cert_public_id, c.certificate_number AS cert_number, c.status AS cert_status'
     : 'NULL AS cert_public_id, NULL AS cert_number, NULL AS cert_status';
@@ -68,27 +68,27 @@ export function createWipeGridReader(db: ReadonlyDb): WipeGridReader {
          ORDER BY a2.updated_at DESC, a2.id DESC LIMIT 1)
       LEFT JOIN asset_drives d ON d.account_id = w.account_id AND d.serial = trim(w.drive_serial) AND d.asset_id = a.id
       ${certJoin}`;
-  const pageStatement = db.prepare(`
+  const pageSql = `
     WITH page AS (SELECT * FROM wipe_results WHERE account_id = @account
                    ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset)
     ${select('page')}
-    ORDER BY w.created_at DESC, w.id DESC`);
-  const countStatement = db.prepare('SELECT count(*) FROM wipe_results WHERE account_id = ?').pluck();
+    ORDER BY w.created_at DESC, w.id DESC`;
   return {
     hasCertificates,
-    page(accountId, limit, offset) {
-      const count = countStatement.get(accountId) as number;
-      const rows = pageStatement.all({ account: accountId, limit, offset }) as WipeGridRow[];
+    async page(accountId, limit, offset) {
+      const count = (await db.one<{ n: number }>('SELECT count(*) AS n FROM wipe_results WHERE account_id = @account', { account: accountId }))!.n;
+      const rows = await db.many<WipeGridRow>(pageSql, { account: accountId, limit, offset });
       return { rows, count };
     },
-    byPublicIds(accountId, publicIds) {
+    async byPublicIds(accountId, publicIds) {
       if (publicIds.length === 0) return [];
-      return db
-        .prepare(
-          `${select('wipe_results')} WHERE w.account_id = ? AND w.public_id IN (${publicIds.map(() => '?').join(', ')})
-            ORDER BY w.created_at DESC, w.id DESC`,
-        )
-        .all(accountId, ...publicIds) as WipeGridRow[];
+      const params: Record<string, unknown> = { account: accountId };
+      publicIds.forEach((id, i) => (params[`id${i}`] = id));
+      return db.many<WipeGridRow>(
+        `${select('wipe_results')} WHERE w.account_id = @account AND w.public_id IN (${publicIds.map((_, i) => `@id${i}`).join(', ')})
+          ORDER BY w.created_at DESC, w.id DESC`,
+        params,
+      );
     },
   };
 }

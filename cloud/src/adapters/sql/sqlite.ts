@@ -28,6 +28,33 @@ function directRunner(db: Database.Database): SqlRunner {
   };
 }
 
+/** How long a statement keeps trying for a write lock another connection holds (was busy_timeout). */
+export const LOCK_WAIT_MS = 5_000;
+
+const isBusy = (error: unknown): boolean => {
+  const code = (error as { code?: unknown })?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT';
+};
+
+/**
+ * Runs `attempt` until it gets past SQLITE_BUSY, waiting between tries without blocking the
+ * thread. SQLite's own busy_timeout would sleep inside the call: with transactions that await,
+ * the connection holding the lock (in this process, say the rate-window connection or a second
+ * worker's) could then never finish, and both would stall until the timeout. A busy statement
+ * took no effect, so trying it again is safe.
+ */
+async function retryWhileBusy<T>(attempt: () => T): Promise<T> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+    try {
+      return attempt();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
 /**
  * The SQLite store behind the port. One connection and a single writer: while a transaction's
  * work awaits, every other statement on this connection waits for it (a statement run in between
@@ -35,13 +62,24 @@ function directRunner(db: Database.Database): SqlRunner {
  */
 export class SqliteDatabase implements SqlDatabase {
   readonly dialect = 'sqlite' as const;
+  /** Statements outside a transaction: they wait (off the thread) for another connection's write lock. */
   private readonly direct: SqlRunner;
+  /** Statements inside this connection's transaction, which already holds the write lock. */
+  private readonly inside: SqlRunner;
   /** Settles when the transaction in progress (if any) has ended. */
   private idle: Promise<void> = Promise.resolve();
   private busy = false;
 
   constructor(readonly handle: Database.Database) {
-    this.direct = directRunner(handle);
+    // Lock waits happen in retryWhileBusy, off the thread; see there.
+    handle.pragma('busy_timeout = 0');
+    this.direct = {
+      dialect: 'sqlite',
+      one: <T>(sql: string, params?: Params) => retryWhileBusy(() => prepared(handle, sql).get(...args(params)) as T | undefined),
+      many: <T>(sql: string, params?: Params) => retryWhileBusy(() => prepared(handle, sql).all(...args(params)) as T[]),
+      run: (sql: string, params?: Params) => retryWhileBusy(() => prepared(handle, sql).run(...args(params)).changes),
+    };
+    this.inside = directRunner(handle);
   }
 
   static open(path: string): SqliteDatabase {
@@ -75,9 +113,9 @@ export class SqliteDatabase implements SqlDatabase {
     try {
       // IMMEDIATE takes the write lock up front, so another process's writer makes this wait
       // (busy_timeout) instead of failing at the first write with SQLITE_BUSY.
-      this.handle.exec('BEGIN IMMEDIATE');
+      await retryWhileBusy(() => this.handle.exec('BEGIN IMMEDIATE'));
       try {
-        const value = await inTransactionOf(this, () => work(this.direct));
+        const value = await inTransactionOf(this, () => work(this.inside));
         this.handle.exec('COMMIT');
         return value;
       } catch (error) {

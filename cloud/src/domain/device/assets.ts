@@ -36,12 +36,12 @@ export function readBootReport(
  * Creates or refreshes the machine's asset (spec 4.2 rule 2). The first sighting records the
  * reporter (token and its user, the technician) and `first_seen_at`; later boots refresh the rest.
  */
-export function recordBoot(
+export async function recordBoot(
   deps: DeviceDeps,
   token: TokenRow,
   report: { recordId: string; engineVersion: string | null; fingerprint: FingerprintDoc },
-): { assetId: number; assetPublicId: string; firstBoot: boolean } {
-  const asset = deps.store.upsertAsset(deps.db, {
+): Promise<{ assetId: number; assetPublicId: string; firstBoot: boolean }> {
+  const asset = await deps.store.upsertAsset(deps.db, {
     accountId: token.account_id,
     hardwareUid: hardwareUid(report.fingerprint.system, report.recordId),
     recordId: report.recordId,
@@ -57,49 +57,43 @@ export function recordBoot(
 
 /**
  * `POST /internal/assets`: {@link recordBoot} plus `asset_reported` on a machine's first boot
- * only (spec 4.2 rule 2). Chassis saves record their asset without the event.
+ * only (spec 4.2 rule 2), in the call's transaction. Chassis saves record their asset without the event.
  */
-export function reportBoot(
+export async function reportBoot(
   deps: DeviceDeps,
   token: TokenRow,
   report: { recordId: string; engineVersion: string | null; fingerprint: FingerprintDoc },
-): { assetId: number; assetPublicId: string; firstBoot: boolean } {
-  return deps.db
-    .transaction(() => {
-      const asset = recordBoot(deps, token, report);
-      if (asset.firstBoot) deps.events?.emit({ type: 'asset_reported', token, assetId: asset.assetId });
-      return asset;
-    })
-    .immediate();
+): Promise<{ assetId: number; assetPublicId: string; firstBoot: boolean }> {
+  const asset = await recordBoot(deps, token, report);
+  if (asset.firstBoot) await deps.events?.emit(deps.db, { type: 'asset_reported', token, assetId: asset.assetId });
+  return asset;
 }
 
 /** The boot's asset must have landed before notes or tests attach to it (spec 4.1 rule 4). */
-function bootAsset(deps: DeviceDeps, token: TokenRow, recordId: unknown): { id: number; public_id: string } | Refusal {
+async function bootAsset(deps: DeviceDeps, token: TokenRow, recordId: unknown): Promise<{ id: number; public_id: string } | Refusal> {
   if (!nonBlank(recordId)) return refuse(404, ERRORS.unknownAsset);
-  return deps.store.findAssetByRecord(deps.db, token.account_id, recordId) ?? refuse(404, ERRORS.unknownAsset);
+  return (await deps.store.findAssetByRecord(deps.db, token.account_id, recordId)) ?? refuse(404, ERRORS.unknownAsset);
 }
 
 /** Notes replace the asset's notes; they fire no webhook. */
-export function saveNotes(deps: DeviceDeps, token: TokenRow, body: Body): { ok: true; assetId: string } | Refusal {
+export async function saveNotes(deps: DeviceDeps, token: TokenRow, body: Body): Promise<{ ok: true; assetId: string } | Refusal> {
   if (typeof body.notes !== 'string') return refuse(422, 'invalid notes: a string is required');
   if (body.notes.length > 20_000) return refuse(422, 'invalid notes: at most 20000 characters');
-  const asset = bootAsset(deps, token, body.record_id);
+  const asset = await bootAsset(deps, token, body.record_id);
   if ('ok' in asset) return asset;
-  deps.store.setAssetNotes(deps.db, asset.id, body.notes, isoNow(deps.clock));
+  await deps.store.setAssetNotes(deps.db, asset.id, body.notes, isoNow(deps.clock));
   return { ok: true, assetId: asset.public_id };
 }
 
-/** A full test snapshot replaces the previous one; unknown wire ids or statuses are `invalid tests`. */
-export function saveTests(deps: DeviceDeps, token: TokenRow, body: Body): { ok: true; assetId: string } | Refusal {
+/**
+ * A full test snapshot replaces the previous one; unknown wire ids or statuses are `invalid tests`.
+ * The snapshot and `hardware_tests_completed` commit together, in the call's transaction.
+ */
+export async function saveTests(deps: DeviceDeps, token: TokenRow, body: Body): Promise<{ ok: true; assetId: string } | Refusal> {
   if (!conforms(TestSnapshot, body.tests)) return refuse(422, ERRORS.invalidTests);
-  const asset = bootAsset(deps, token, body.record_id);
+  const asset = await bootAsset(deps, token, body.record_id);
   if ('ok' in asset) return asset;
-  const tests = body.tests;
-  deps.db
-    .transaction(() => {
-      deps.store.setAssetTests(deps.db, asset.id, tests, isoNow(deps.clock));
-      deps.events?.emit({ type: 'hardware_tests_completed', token, assetId: asset.id });
-    })
-    .immediate();
+  await deps.store.setAssetTests(deps.db, asset.id, body.tests, isoNow(deps.clock));
+  await deps.events?.emit(deps.db, { type: 'hardware_tests_completed', token, assetId: asset.id });
   return { ok: true, assetId: asset.public_id };
 }

@@ -8,8 +8,12 @@ import { refuse, type DeviceDeps, type Refusal } from './deps.js';
  * can read them right after its wipe results were acknowledged; the spec's wipe-result answer
  * stays unchanged. Read-only: the caller has already checked that the token is active.
  */
-export function lookupCertificateNumbers(deps: DeviceDeps, token: TokenRow, body: Record<string, unknown>): { ok: true; found: CertificatesFound } | Refusal {
+export async function lookupCertificateNumbers(
+  deps: DeviceDeps,
+  token: TokenRow,
+  body: Record<string, unknown>,
+): Promise<{ ok: true; found: CertificatesFound } | Refusal> {
   const parsed = parseUnknown(CertificatesLookupBody, { job_ids: body.job_ids });
   if (!parsed.ok) return refuse(422, ERRORS.invalidPayload);
-  return { ok: true, found: { certificates: deps.store.findCertificateNumbers(deps.db, token.account_id, parsed.value.job_ids) } };
+  return { ok: true, found: { certificates: await deps.store.findCertificateNumbers(deps.db, token.account_id, parsed.value.job_ids) } };
 }

@@ -1,8 +1,8 @@
 import type { Clock } from '../clock.js';
+import type { SqlRunner } from '../../adapters/sql/database.js';
 import type * as AssetsDb from '../../adapters/db/assets.js';
 import type * as CertificateNumbersDb from '../../adapters/db/certificate-numbers.js';
 import type * as ChassisMapsDb from '../../adapters/db/chassis-maps.js';
-import type { WritableDb } from '../../adapters/db/open.js';
 import type * as TokensDb from '../../adapters/db/tokens.js';
 import type * as WipeResultsDb from '../../adapters/db/wipe-results.js';
 import type { CertificateIssuer } from '../../adapters/db/wipe-results.js';
@@ -23,7 +23,12 @@ export type DeviceStore = Pick<typeof TokensDb, 'findTokenByJti' | 'spendCheckin
  * the sandbox swaps (spec 1, "Sandbox differences"); absent, the cloud's defaults apply.
  */
 export interface DeviceDeps {
-  db: WritableDb;
+  /**
+   * Where the call's statements run: the transaction of its device write (http/routes/internal.ts
+   * runs every call through `Commits`), so a call's writes and the events they emit commit or
+   * roll back together. The domain opens no transaction of its own.
+   */
+  db: SqlRunner;
   clock: Clock;
   store: DeviceStore;
   /** Where events go (webhooks); absent, nothing listens. */

@@ -1,4 +1,5 @@
 import type { LadderDenyReason } from '@erasure/shared';
+import type { SqlRunner } from '../../adapters/sql/database.js';
 import type { TokenRow } from '../../adapters/db/tokens.js';
 
 /** The six webhook event types of spec 6, in the order the table lists them. */
@@ -31,10 +32,10 @@ export type DeviceEvent =
   | { type: 'wipe_session_completed'; token: TokenRow; wipeResultId: number };
 
 /**
- * Port the device domain reports events to. `emit` is called synchronously inside the
- * transaction of the write it describes (when the write has one), so an outbox row it inserts
+ * Port the device domain reports events to. `emit` is called inside the transaction of the
+ * write it describes and given that transaction (`db`), so an outbox row it inserts there
  * commits or rolls back with that write. It must not do network I/O.
  */
 export interface DeviceEvents {
-  emit(event: DeviceEvent): void;
+  emit(db: SqlRunner, event: DeviceEvent): Promise<void>;
 }

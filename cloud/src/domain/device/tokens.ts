@@ -17,9 +17,9 @@ const standingOf = (token: TokenRow) => ({
 });
 
 /** The token a call names, or undefined when unknown or when `account_id` is not its account. */
-function findScopedToken(deps: DeviceDeps, request: Partial<LadderRequest>, now: string): TokenRow | undefined {
+async function findScopedToken(deps: DeviceDeps, request: Partial<LadderRequest>, now: string): Promise<TokenRow | undefined> {
   if (typeof request.jti !== 'string' || request.jti === '') return undefined;
-  const token = deps.store.findTokenByJti(deps.db, request.jti, now);
+  const token = await deps.store.findTokenByJti(deps.db, request.jti, now);
   if (!token) return undefined;
   // Any supplied account_id must name the token's account; a non-string one (a number, null)
   // names no account, so it is a mismatch too, never a reason to skip the cross-check.
@@ -41,70 +41,65 @@ function denial(token: TokenRow): LadderOutcome<never> {
 }
 
 /** Reports a ladder denial as `wipe_session_blocked` (spec 6) and passes the outcome through. */
-function blocked<A>(deps: DeviceDeps, outcome: LadderOutcome<A>, token: TokenRow, phase: 'verify' | 'checkin'): LadderOutcome<A> {
+async function blocked<A>(
+  deps: DeviceDeps,
+  outcome: LadderOutcome<A>,
+  token: TokenRow,
+  phase: 'verify' | 'checkin',
+): Promise<LadderOutcome<A>> {
   if (outcome.kind === 'deny') {
     const { reason, quota_remaining } = outcome.body;
-    deps.events?.emit({ type: 'wipe_session_blocked', token, phase, reason, quotaRemaining: quota_remaining ?? null });
+    await deps.events?.emit(deps.db, { type: 'wipe_session_blocked', token, phase, reason, quotaRemaining: quota_remaining ?? null });
   }
   return outcome;
 }
 
 /** Unmetered unlock check: runs the ladder, and on allow bumps `last_seen_at` only. */
-export function verifyToken(
+export async function verifyToken(
   deps: DeviceDeps,
   request: Partial<LadderRequest>,
-): LadderOutcome<{ account: string; quota_remaining: number | null }> {
+): Promise<LadderOutcome<{ account: string; quota_remaining: number | null }>> {
   const now = isoNow(deps.clock);
-  const token = findScopedToken(deps, request, now);
+  const token = await findScopedToken(deps, request, now);
   if (!token) return { kind: 'not_found' };
   if (!decide(standingOf(token)).allow) return blocked(deps, denial(token), token, 'verify');
-  deps.store.touchLastSeen(deps.db, token.id, now);
+  await deps.store.touchLastSeen(deps.db, token.id, now);
   return { kind: 'allow', account: token.account_name, quota_remaining: quotaRemaining(standingOf(token)) };
 }
 
 /**
  * Metered check-in: one check-in spends one unit of quota in a single SQL statement and
- * hands out a fresh `job_id`. Reported `quota_remaining` is after the increment.
+ * hands out a fresh `job_id`. Reported `quota_remaining` is after the increment. The spend,
+ * the recorded check-in and `wipe_session_ready` commit together, in the call's transaction.
  */
-export function validateToken(
+export async function validateToken(
   deps: DeviceDeps,
   request: Partial<LadderRequest>,
-): LadderOutcome<{ job_id: string; quota_remaining: number | null }> {
+): Promise<LadderOutcome<{ job_id: string; quota_remaining: number | null }>> {
   const now = isoNow(deps.clock);
-  const token = findScopedToken(deps, request, now);
+  const token = await findScopedToken(deps, request, now);
   if (!token) return { kind: 'not_found' };
   const jobId = newUuid();
-  const spent = deps.db
-    .transaction(() => {
-      const counters = deps.store.spendCheckin(deps.db, token.id, now);
-      if (counters) {
-        deps.store.recordCheckin(deps.db, jobId, token, now);
-        const remaining = quotaRemaining({ quotaLimit: counters.quota_limit, useCount: counters.use_count });
-        deps.events?.emit({ type: 'wipe_session_ready', token, jobId, quotaRemaining: remaining });
-      }
-      return counters;
-    })
-    .immediate();
+  const spent = await deps.store.spendCheckin(deps.db, token.id, now);
   if (!spent) {
-    const current = deps.store.findTokenByJti(deps.db, token.jti, now) ?? token;
+    const current = (await deps.store.findTokenByJti(deps.db, token.jti, now)) ?? token;
     return blocked(deps, denial(current), current, 'checkin');
   }
-  return {
-    kind: 'allow',
-    job_id: jobId,
-    quota_remaining: quotaRemaining({ quotaLimit: spent.quota_limit, useCount: spent.use_count }),
-  };
+  await deps.store.recordCheckin(deps.db, jobId, token, now);
+  const remaining = quotaRemaining({ quotaLimit: spent.quota_limit, useCount: spent.use_count });
+  await deps.events?.emit(deps.db, { type: 'wipe_session_ready', token, jobId, quotaRemaining: remaining });
+  return { kind: 'allow', job_id: jobId, quota_remaining: remaining };
 }
 
 /**
  * The non-ladder endpoints (assets, notes, tests, wipe results, chassis maps) only need an
  * `active` token: unknown is 404 `unknown token`, anything else 403 `token <status>`.
  */
-export function requireActiveToken(
+export async function requireActiveToken(
   deps: DeviceDeps,
   request: { jti?: unknown; account_id?: unknown },
-): { ok: true; token: TokenRow } | Refusal {
-  const token = findScopedToken(deps, request as Partial<LadderRequest>, isoNow(deps.clock));
+): Promise<{ ok: true; token: TokenRow } | Refusal> {
+  const token = await findScopedToken(deps, request as Partial<LadderRequest>, isoNow(deps.clock));
   if (!token) return refuse(404, ERRORS.unknownToken);
   if (token.status !== 'active') return refuse(403, tokenNotActiveError(token.status));
   return { ok: true, token };

@@ -12,31 +12,26 @@ import { issuedJobIdOf, NOT_ISSUED_REASON, ownUncertifiedReason } from './issued
  * issued by a check-in of the token's account (`-N` suffixed for the engine, as issued for the
  * hotswap station); any other result is stored, with why, and never certified.
  */
-export function receiveWipeResult(
+export async function receiveWipeResult(
   deps: DeviceDeps,
   token: TokenRow,
   body: Record<string, unknown>,
-): { ok: true; created: boolean; response: WipeResultAccepted } | Refusal {
+): Promise<{ ok: true; created: boolean; response: WipeResultAccepted } | Refusal> {
   if (typeof body.job_id !== 'string' || body.job_id.trim() === '') return refuse(422, ERRORS.missingJobId);
   const record = parseUnknown(InternalWipeResultRequest, body);
   if (!record.ok) return refuse(422, `${ERRORS.invalidWipeResult} at ${record.path}: ${record.message}`);
-  // One transaction (the store's own nests as a savepoint): an event row commits with its result.
-  const { created, result } = deps.db
-    .transaction(() => {
-      const stored = deps.store.storeWipeResult(deps.db, {
-        accountId: token.account_id,
-        tokenId: token.id,
-        record: record.value,
-        ownReason: ownUncertifiedReason(record.value),
-        issuedJobId: issuedJobIdOf(token.product, record.value.job_id),
-        notIssuedReason: NOT_ISSUED_REASON,
-        now: isoNow(deps.clock),
-        issueCertificate: deps.issueCertificate,
-      });
-      if (stored.created && stored.result.certifiable === 1) deps.events?.emit({ type: 'wipe_session_completed', token, wipeResultId: stored.result.id });
-      return stored;
-    })
-    .immediate();
+  // One transaction (the call's): an event row commits with its result.
+  const { created, result } = await deps.store.storeWipeResult(deps.db, {
+    accountId: token.account_id,
+    tokenId: token.id,
+    record: record.value,
+    ownReason: ownUncertifiedReason(record.value),
+    issuedJobId: issuedJobIdOf(token.product, record.value.job_id),
+    notIssuedReason: NOT_ISSUED_REASON,
+    now: isoNow(deps.clock),
+    issueCertificate: deps.issueCertificate,
+  });
+  if (created && result.certifiable === 1) await deps.events?.emit(deps.db, { type: 'wipe_session_completed', token, wipeResultId: result.id });
   return {
     ok: true,
     created,

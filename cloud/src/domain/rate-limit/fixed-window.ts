@@ -20,12 +20,12 @@ export interface WindowRow {
  * one atomically, opening a fresh window when the stored one has ended.
  */
 export interface WindowStore {
-  hit(key: string, windowMs: number, nowMs: number): WindowRow;
+  hit(key: string, windowMs: number, nowMs: number): Promise<WindowRow>;
   /** The live window of `key`, if any. */
-  peek(key: string, nowMs: number): WindowRow | undefined;
-  reset(key: string): void;
+  peek(key: string, nowMs: number): Promise<WindowRow | undefined>;
+  reset(key: string): Promise<void>;
   /** Deletes finished windows; how many. */
-  prune(nowMs: number): number;
+  prune(nowMs: number): Promise<number>;
 }
 
 /**
@@ -41,17 +41,17 @@ export class FixedWindowCounter {
   ) {}
 
   /** Counts one hit for `key` at `nowMs` and tells whether it went over the limit. */
-  hit(key: string, nowMs: number): WindowState {
-    return this.state(this.store.hit(this.key(key), this.windowMs, nowMs));
+  async hit(key: string, nowMs: number): Promise<WindowState> {
+    return this.state(await this.store.hit(this.key(key), this.windowMs, nowMs));
   }
 
   /** The standing without counting anything (e.g. before checking a password). */
-  peek(key: string, nowMs: number): WindowState {
-    return this.state(this.store.peek(this.key(key), nowMs) ?? { count: 0, resetAt: nowMs + this.windowMs });
+  async peek(key: string, nowMs: number): Promise<WindowState> {
+    return this.state((await this.store.peek(this.key(key), nowMs)) ?? { count: 0, resetAt: nowMs + this.windowMs });
   }
 
-  reset(key: string): void {
-    this.store.reset(this.key(key));
+  async reset(key: string): Promise<void> {
+    await this.store.reset(this.key(key));
   }
 
   private key(key: string): string {

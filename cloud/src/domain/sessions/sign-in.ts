@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../clock.js';
-import type { WritableDb } from '../../adapters/db/open.js';
+import type { SqlDatabase } from '../../adapters/sql/database.js';
 import type * as SessionsDb from '../../adapters/db/sessions.js';
 import type { SessionRow } from '../../adapters/db/sessions.js';
 import type * as UsersDb from '../../adapters/db/users.js';
@@ -28,7 +28,7 @@ export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 const DUMMY_HASH = 'scrypt$32768$8$1$wliRdnll7xQwEC2lAVDNbw==$mYxS6DCMlntBzE7ErylBMDk6VMjRhnw64DqHWBFoA/U=';
 
 export interface SessionDeps {
-  db: WritableDb;
+  db: SqlDatabase;
   clock: Clock;
   store: SessionStore;
   /** Failed sign-ins per `email|ip`. */
@@ -61,41 +61,41 @@ export async function signIn(
   const password = typeof input.password === 'string' ? input.password : '';
   const key = failureKey(email, input.ip);
   const nowMs = deps.clock.now().getTime();
-  const blocked = [deps.loginFailures.peek(key, nowMs), deps.addressFailures.peek(input.ip, nowMs)].filter((w) => w.count >= w.limit);
+  const blocked = [await deps.loginFailures.peek(key, nowMs), await deps.addressFailures.peek(input.ip, nowMs)].filter((w) => w.count >= w.limit);
   if (blocked.length > 0) {
     const resetAt = Math.max(...blocked.map((w) => w.resetAt));
     return { ok: false, reason: 'rate_limited', retryAfterSeconds: Math.max(1, Math.ceil((resetAt - nowMs) / 1000)) };
   }
-  const user = email === '' || email.length > 320 ? undefined : deps.store.findUserByEmail(deps.db, email);
+  const user = email === '' || email.length > 320 ? undefined : await deps.store.findUserByEmail(deps.db, email);
   const matches = await deps.store.verifyPassword(password.slice(0, 1024), user?.password_hash ?? DUMMY_HASH);
   if (!user || !matches) {
-    deps.loginFailures.hit(key, nowMs);
-    deps.addressFailures.hit(input.ip, nowMs);
+    await deps.loginFailures.hit(key, nowMs);
+    await deps.addressFailures.hit(input.ip, nowMs);
     return { ok: false, reason: 'invalid' };
   }
-  deps.loginFailures.reset(key);
+  await deps.loginFailures.reset(key);
   const now = deps.clock.now();
   const cookieValue = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
-  deps.db.transaction(() => {
-    deps.store.deleteExpiredSessions(deps.db, now.toISOString());
-    deps.store.createSession(deps.db, {
+  await deps.db.transaction(async (tx) => {
+    await deps.store.deleteExpiredSessions(tx, now.toISOString());
+    await deps.store.createSession(tx, {
       tokenHash: hashSessionToken(cookieValue),
       userId: user.id,
       csrfToken: randomBytes(32).toString('base64url'),
       now: now.toISOString(),
       expiresAt: expiresAt.toISOString(),
     });
-  })();
+  });
   return { ok: true, cookieValue, expiresAt };
 }
 
 /** The live session a cookie value names, or undefined (unknown, ended or expired). */
-export function lookupSession(deps: Pick<SessionDeps, 'db' | 'clock' | 'store'>, cookieValue: string): SessionRow | undefined {
+export async function lookupSession(deps: Pick<SessionDeps, 'db' | 'clock' | 'store'>, cookieValue: string): Promise<SessionRow | undefined> {
   if (!/^[A-Za-z0-9_-]{43}$/.test(cookieValue)) return undefined;
   return deps.store.findLiveSession(deps.db, hashSessionToken(cookieValue), deps.clock.now().toISOString());
 }
 
-export function signOut(deps: Pick<SessionDeps, 'db' | 'clock' | 'store'>, sessionId: number): void {
-  deps.store.endSession(deps.db, sessionId, deps.clock.now().toISOString());
+export async function signOut(deps: Pick<SessionDeps, 'db' | 'clock' | 'store'>, sessionId: number): Promise<void> {
+  await deps.store.endSession(deps.db, sessionId, deps.clock.now().toISOString());
 }

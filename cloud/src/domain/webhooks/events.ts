@@ -1,6 +1,6 @@
 import { newUuid } from '@erasure/shared';
 import type { Clock } from '../clock.js';
-import type { WritableDb } from '../../adapters/db/open.js';
+import type { SqlRunner } from '../../adapters/sql/database.js';
 import type { TokenRow } from '../../adapters/db/tokens.js';
 import type * as WebhookEventsDb from '../../adapters/db/webhook-events.js';
 import {
@@ -19,12 +19,13 @@ import type { DeviceEvent, DeviceEvents } from '../device/events.js';
 
 /**
  * The outbox writer: the device domain's event port plus the certificate job's hook. Every call
- * must happen inside the transaction of the state change it reports (transactional outbox): it
- * only writes rows, never does network I/O, and a throw rolls the state change back with it.
+ * must happen inside the transaction of the state change it reports (transactional outbox), on
+ * that transaction's handle `db`, awaited: it only writes rows, never does network I/O, and a
+ * rejection rolls the state change back with it.
  */
 export interface WebhookEvents extends DeviceEvents {
   /** The certificate job's `onCertificateGenerated` hook (called inside its completing transaction). */
-  certificateGenerated(certificate: { id: string; account_id: number; signed_at: string; generated_at: string }): void;
+  certificateGenerated(db: SqlRunner, certificate: { id: string; account_id: number; signed_at: string; generated_at: string }): Promise<void>;
 }
 
 /** The outbox's repository functions (adapters/db/webhook-events.ts). */
@@ -33,8 +34,8 @@ export type WebhookEventStore = Pick<
   'hasSubscriptions' | 'insertEventWithDeliveries' | 'nextRevision' | 'readAssetFacts' | 'readCertificateFacts' | 'readWipeFacts'
 >;
 
+/** The writer's fixed ports; the database is the caller's transaction, given with each event. */
 export interface WebhookEventDeps {
-  db: WritableDb;
   clock: Clock;
   store: WebhookEventStore;
   /** PUBLIC_BASE_URL, for certificate and asset links in payloads. */
@@ -64,49 +65,54 @@ export function createWebhookEvents(deps: WebhookEventDeps): WebhookEvents {
    * indexed lookup and stores nothing. The payload is serialised once; every delivery sends
    * and signs exactly these bytes.
    */
-  const emit = (accountId: number, eventType: WebhookEventType, describe: () => { resourceId: string; build: (env: Envelope) => object }) => {
-    if (!deps.store.hasSubscriptions(deps.db, accountId, eventType)) return;
-    const { resourceId, build } = describe();
+  const emit = async (
+    db: SqlRunner,
+    accountId: number,
+    eventType: WebhookEventType,
+    describe: () => Promise<{ resourceId: string; build: (env: Envelope) => object }>,
+  ): Promise<void> => {
+    if (!(await deps.store.hasSubscriptions(db, accountId, eventType))) return;
+    const { resourceId, build } = await describe();
     const now = deps.clock.now().toISOString();
-    const revision = deps.store.nextRevision(deps.db, resourceId);
+    const revision = await deps.store.nextRevision(db, resourceId);
     const eventId = newUuid();
     const payload = JSON.stringify(build({ event_id: eventId, event_type: eventType, created_at: now, revision }));
-    const due = deps.store.insertEventWithDeliveries(deps.db, { eventId, accountId, eventType, resourceId, revision, payload, maxAttempts, now });
+    const due = await deps.store.insertEventWithDeliveries(db, { eventId, accountId, eventType, resourceId, revision, payload, maxAttempts, now });
     if (due > 0) deps.onDue?.();
   };
 
-  const asset = (assetId: number) => {
-    const facts = deps.store.readAssetFacts(deps.db, assetId);
+  const asset = async (db: SqlRunner, assetId: number) => {
+    const facts = await deps.store.readAssetFacts(db, assetId);
     if (!facts) throw new Error(`asset ${assetId} vanished inside its own transaction`);
     return facts;
   };
 
-  const fire = (event: DeviceEvent): void => {
+  const fire = (db: SqlRunner, event: DeviceEvent): Promise<void> => {
     const { token } = event;
     switch (event.type) {
       case 'wipe_session_ready':
-        return emit(token.account_id, event.type, () => ({
+        return emit(db, token.account_id, event.type, async () => ({
           resourceId: token.prefix_id,
           build: (env) => sessionReadyPayload(env, tokenFacts(token, event.quotaRemaining), event.jobId),
         }));
       case 'wipe_session_blocked':
-        return emit(token.account_id, event.type, () => ({
+        return emit(db, token.account_id, event.type, async () => ({
           resourceId: token.prefix_id,
           build: (env) => sessionBlockedPayload(env, tokenFacts(token, event.quotaRemaining), event.phase, event.reason),
         }));
       case 'asset_reported':
-        return emit(token.account_id, event.type, () => {
-          const facts = asset(event.assetId);
+        return emit(db, token.account_id, event.type, async () => {
+          const facts = await asset(db, event.assetId);
           return { resourceId: facts.id, build: (env) => assetReportedPayload(env, facts, token.prefix_id, base) };
         });
       case 'hardware_tests_completed':
-        return emit(token.account_id, event.type, () => {
-          const facts = asset(event.assetId);
+        return emit(db, token.account_id, event.type, async () => {
+          const facts = await asset(db, event.assetId);
           return { resourceId: facts.id, build: (env) => testsCompletedPayload(env, facts, token.prefix_id) };
         });
       case 'wipe_session_completed':
-        return emit(token.account_id, event.type, () => {
-          const wipe = deps.store.readWipeFacts(deps.db, event.wipeResultId, base);
+        return emit(db, token.account_id, event.type, async () => {
+          const wipe = await deps.store.readWipeFacts(db, event.wipeResultId, base);
           if (!wipe) throw new Error(`wipe result ${event.wipeResultId} vanished inside its own transaction`);
           return { resourceId: wipe.id, build: (env) => wipeReportPayload(env, wipe) };
         });
@@ -117,9 +123,9 @@ export function createWebhookEvents(deps: WebhookEventDeps): WebhookEvents {
 
   return {
     emit: fire,
-    certificateGenerated(certificate) {
-      emit(certificate.account_id, 'certificate_generated', () => {
-        const facts = deps.store.readCertificateFacts(deps.db, certificate.id);
+    certificateGenerated(db, certificate) {
+      return emit(db, certificate.account_id, 'certificate_generated', async () => {
+        const facts = await deps.store.readCertificateFacts(db, certificate.id);
         if (!facts) throw new Error(`certificate ${certificate.id} vanished inside its own transaction`);
         const cert = { ...facts, signedAt: certificate.signed_at, generatedAt: certificate.generated_at };
         return { resourceId: cert.id, build: (env) => certificateGeneratedPayload(env, cert, base) };

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { WritableDb } from '../../adapters/db/open.js';
+import type { SqlDatabase, SqlRunner } from '../../adapters/sql/database.js';
 import type * as DeliveriesDb from '../../adapters/db/webhook-deliveries.js';
 import type * as SubscriptionsDb from '../../adapters/db/webhook-subscriptions.js';
 import type { SubscriptionRow } from '../../adapters/db/webhook-subscriptions.js';
@@ -27,7 +27,7 @@ export type WebhookStore = Pick<
 
 /** Ports of subscription management (web app, admin CLI). */
 export interface WebhookManageDeps {
-  db: WritableDb;
+  db: SqlDatabase;
   clock: Clock;
   store: WebhookStore;
   /** What a subscription URL may be (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_LOOPBACK). */
@@ -63,26 +63,26 @@ export function healthOf(row: Pick<SubscriptionRow, 'active' | 'auto_disabled_at
 const now = (deps: { clock: Clock }) => deps.clock.now().toISOString();
 
 /** Creates a subscription; the signing secret is returned this once (spec 2). */
-export function createWebhook(
+export async function createWebhook(
   deps: WebhookManageDeps,
   accountId: number,
   body: Record<string, unknown>,
-): Managed<{ row: SubscriptionRow; signingSecret: string }> {
+): Promise<Managed<{ row: SubscriptionRow; signingSecret: string }>> {
   const eventType = checkEventType(body.event_type);
   if (!eventType.ok) return fail(422, eventType.error);
   const url = checkWebhookUrl(body.url, deps.outbound);
   if (!url.ok) return fail(422, url.error);
   const auth = checkAuth(body);
   if (!auth.ok) return fail(422, auth.error);
-  if (deps.store.countSubscriptions(deps.db, accountId) >= MAX_SUBSCRIPTIONS_PER_ACCOUNT) return fail(409, `at most ${MAX_SUBSCRIPTIONS_PER_ACCOUNT} webhooks per account`);
+  if ((await deps.store.countSubscriptions(deps.db, accountId)) >= MAX_SUBSCRIPTIONS_PER_ACCOUNT) return fail(409, `at most ${MAX_SUBSCRIPTIONS_PER_ACCOUNT} webhooks per account`);
   const signingSecret = newSigningSecret();
-  const row = deps.store.createSubscription(deps.db, { accountId, eventType: eventType.value, url: url.value, signingSecret, auth: auth.value, now: now(deps) });
+  const row = await deps.store.createSubscription(deps.db, { accountId, eventType: eventType.value, url: url.value, signingSecret, auth: auth.value, now: now(deps) });
   return row ? { ok: true, value: { row, signingSecret } } : fail(409, 'a webhook for this event type and url already exists');
 }
 
 /** The account's subscription by `whk_…` id; another account's is indistinguishable from none. */
-export function ownWebhook(deps: Pick<WebhookManageDeps, 'db' | 'store'>, accountId: number, publicId: string): Managed<SubscriptionRow> {
-  const row = deps.store.findSubscription(deps.db, publicId);
+export async function ownWebhook(deps: Pick<WebhookManageDeps, 'db' | 'store'>, accountId: number, publicId: string): Promise<Managed<SubscriptionRow>> {
+  const row = await deps.store.findSubscription(deps.db, publicId);
   return row && row.account_id === accountId ? { ok: true, value: row } : fail(404, 'unknown webhook');
 }
 
@@ -90,7 +90,7 @@ export function ownWebhook(deps: Pick<WebhookManageDeps, 'db' | 'store'>, accoun
  * Changes any of `url`, `event_type`, `auth_type` (+ credentials) and `active`. Turning
  * `active` on resets the failure budget and reconciles (see {@link setWebhookActive}).
  */
-export function changeWebhook(deps: WebhookManageDeps, row: SubscriptionRow, body: Record<string, unknown>): Managed<SubscriptionRow> {
+export async function changeWebhook(deps: WebhookManageDeps, row: SubscriptionRow, body: Record<string, unknown>): Promise<Managed<SubscriptionRow>> {
   let url: string | undefined;
   let eventType: WebhookEventType | undefined;
   let auth: WebhookAuth | undefined;
@@ -110,61 +110,64 @@ export function changeWebhook(deps: WebhookManageDeps, row: SubscriptionRow, bod
     auth = checked.value;
   }
   if (body.active !== undefined && typeof body.active !== 'boolean') return fail(422, 'active must be true or false');
-  const updated = deps.db
-    .transaction(() => {
-      if (!deps.store.updateSubscription(deps.db, row.id, { url, eventType, auth, now: now(deps) })) return false;
-      if (typeof body.active === 'boolean') setActive(deps, row.id, body.active);
-      return true;
-    })
-    .immediate();
+  const updated = await deps.db.transaction(async (tx) => {
+    if (!(await deps.store.updateSubscription(tx, row.id, { url, eventType, auth, now: now(deps) }))) return false;
+    if (typeof body.active === 'boolean') await setActive(deps, tx, row.id, body.active);
+    return true;
+  });
   if (!updated) return fail(409, 'a webhook for this event type and url already exists');
-  return { ok: true, value: deps.store.findSubscription(deps.db, row.public_id)! };
+  return { ok: true, value: (await deps.store.findSubscription(deps.db, row.public_id))! };
 }
 
-function setActive(deps: WebhookManageDeps, id: number, active: boolean): number {
+/** Runs inside the caller's transaction `tx`. */
+async function setActive(deps: WebhookManageDeps, tx: SqlRunner, id: number, active: boolean): Promise<number> {
   if (!active) {
-    deps.store.disableSubscription(deps.db, id, { now: now(deps), auto: false });
+    await deps.store.disableSubscription(tx, id, { now: now(deps), auto: false });
     return 0;
   }
-  return deps.store.enableSubscription(deps.db, id, { now: now(deps), maxAttempts: deps.policy.maxAttempts });
+  return deps.store.enableSubscription(tx, id, { now: now(deps), maxAttempts: deps.policy.maxAttempts });
 }
 
 /**
  * Enables or disables. Enabling resets `failure_count` and `auto_disabled_at` and makes every
  * delivery that failed or was skipped while it was down due again, oldest first.
  */
-export function setWebhookActive(deps: WebhookManageDeps, row: SubscriptionRow, active: boolean): { row: SubscriptionRow; reconciled: number } {
-  const reconciled = deps.db.transaction(() => setActive(deps, row.id, active)).immediate();
+export async function setWebhookActive(
+  deps: WebhookManageDeps,
+  row: SubscriptionRow,
+  active: boolean,
+): Promise<{ row: SubscriptionRow; reconciled: number }> {
+  const reconciled = await deps.db.transaction((tx) => setActive(deps, tx, row.id, active));
   if (reconciled > 0) deps.onDue?.();
-  return { row: deps.store.findSubscription(deps.db, row.public_id)!, reconciled };
+  return { row: (await deps.store.findSubscription(deps.db, row.public_id))!, reconciled };
 }
 
-export function removeWebhook(deps: Pick<WebhookManageDeps, 'db' | 'store'>, row: SubscriptionRow): void {
-  deps.db.transaction(() => deps.store.deleteSubscription(deps.db, row.id)).immediate();
+export async function removeWebhook(deps: Pick<WebhookManageDeps, 'db' | 'store'>, row: SubscriptionRow): Promise<void> {
+  await deps.db.transaction((tx) => deps.store.deleteSubscription(tx, row.id));
 }
 
 /**
  * Rotates the signing secret: the new one is returned this once; the old one keeps signing
  * beside it until the rollover window ends, so the receiver can switch without a gap.
  */
-export function rotateWebhookSecret(
+export async function rotateWebhookSecret(
   deps: Pick<WebhookManageDeps, 'db' | 'clock' | 'store' | 'secretRolloverMs'>,
   row: SubscriptionRow,
-): { row: SubscriptionRow; signingSecret: string; previousSecretExpiresAt: string } {
+): Promise<{ row: SubscriptionRow; signingSecret: string; previousSecretExpiresAt: string }> {
   const at = deps.clock.now();
   const signingSecret = newSigningSecret();
   const previousSecretExpiresAt = new Date(at.getTime() + (deps.secretRolloverMs ?? DEFAULT_SECRET_ROLLOVER_MS)).toISOString();
-  deps.db
-    .transaction(() => deps.store.rotateSubscriptionSecret(deps.db, row.id, { secret: signingSecret, previousExpiresAt: previousSecretExpiresAt, now: at.toISOString() }))
-    .immediate();
-  return { row: deps.store.findSubscription(deps.db, row.public_id)!, signingSecret, previousSecretExpiresAt };
+  await deps.db.transaction((tx) =>
+    deps.store.rotateSubscriptionSecret(tx, row.id, { secret: signingSecret, previousExpiresAt: previousSecretExpiresAt, now: at.toISOString() }),
+  );
+  return { row: (await deps.store.findSubscription(deps.db, row.public_id))!, signingSecret, previousSecretExpiresAt };
 }
 
 /** Manual redelivery of one ledger row: due now, same `event_id`, a fresh round of attempts. */
-export function redeliverWebhook(deps: WebhookManageDeps, row: SubscriptionRow, deliveryId: number): Managed<true> {
-  if (!deps.store.findDelivery(deps.db, row.id, deliveryId)) return fail(404, 'unknown delivery');
+export async function redeliverWebhook(deps: WebhookManageDeps, row: SubscriptionRow, deliveryId: number): Promise<Managed<true>> {
+  if (!(await deps.store.findDelivery(deps.db, row.id, deliveryId))) return fail(404, 'unknown delivery');
   if (!row.active) return fail(409, 'the webhook is disabled: enable it first');
-  const done = deps.db.transaction(() => deps.store.redeliver(deps.db, deliveryId, { now: now(deps), maxAttempts: deps.policy.maxAttempts })).immediate();
+  const done = await deps.db.transaction((tx) => deps.store.redeliver(tx, deliveryId, { now: now(deps), maxAttempts: deps.policy.maxAttempts }));
   if (!done) return fail(409, 'an attempt is in flight; try again in a moment');
   deps.onDue?.();
   return { ok: true, value: true };

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../adapters/clock.js';
 import { listApiKeys, type ApiKeyRow } from '../../adapters/db/api-keys.js';
-import type { WritableDb } from '../../adapters/db/open.js';
 import { mintApiKey, revokeKey } from '../../adapters/db/api-key-issuance.js';
+import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { requireRole, requireSession, sessionOf } from '../session.js';
 
 const view = (row: ApiKeyRow) => ({
@@ -16,16 +16,16 @@ const view = (row: ApiKeyRow) => ({
 });
 
 /** JSON behind `/api_tokens`: everyone sees the list; account admins mint and revoke. */
-export function registerAppApiKeys(app: FastifyInstance, deps: { db: WritableDb; clock: Clock }): void {
+export function registerAppApiKeys(app: FastifyInstance, deps: { db: SqlDatabase; clock: Clock }): void {
   app.get('/app/api/api-keys', { preHandler: requireSession }, async (request) => {
     const { account, user } = sessionOf(request);
-    return { keys: listApiKeys(deps.db, account.id).map(view), can_manage: user.role === 'admin' };
+    return { keys: (await listApiKeys(deps.db, account.id)).map(view), can_manage: user.role === 'admin' };
   });
 
   /** The answer is the only place the key ever appears. */
   app.post('/app/api/api-keys', { preHandler: requireRole('admin') }, async (request, reply) => {
     const { account, user } = sessionOf(request);
-    const { row, apiKey } = mintApiKey(deps, {
+    const { row, apiKey } = await mintApiKey(deps, {
       accountId: account.id,
       name: (request.body as { name?: unknown } | undefined)?.name,
       createdByUserId: user.id,
@@ -34,7 +34,7 @@ export function registerAppApiKeys(app: FastifyInstance, deps: { db: WritableDb;
   });
 
   app.post('/app/api/api-keys/:id/revoke', { preHandler: requireRole('admin') }, async (request, reply) => {
-    const row = revokeKey(deps, (request.params as { id: string }).id, sessionOf(request).account.id);
+    const row = await revokeKey(deps, (request.params as { id: string }).id, sessionOf(request).account.id);
     if (!row) return reply.code(404).send({ error: 'unknown API key' });
     return view(row);
   });

@@ -2,7 +2,7 @@ import { findChassisMapOfAsset } from '../../adapters/db/chassis-maps.js';
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC_API_ERRORS } from '@erasure/shared';
 import { findAssetDetail, listAssetSummaries } from '../../adapters/db/asset-reads.js';
-import type { ReadonlyDb } from '../../adapters/db/open.js';
+import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { pageEnvelope, parsePage } from '../../domain/public-api/query.js';
 import { toAssetDetail, toAssetSummary } from '../../domain/public-api/summary.js';
 import { requireSession, sessionOf } from '../session.js';
@@ -10,14 +10,14 @@ import { requireSession, sessionOf } from '../session.js';
 export const ASSETS_PAGE_SIZE = 50;
 
 /** JSON behind `/assets` and `/assets/:id`: the public summaries, searched server-side. */
-export function registerAppAssets(app: FastifyInstance, deps: { db: ReadonlyDb }): void {
+export function registerAppAssets(app: FastifyInstance, deps: { db: SqlDatabase }): void {
   app.get('/app/api/assets', { preHandler: requireSession }, async (request) => {
     const { account } = sessionOf(request);
     const query = request.query as { page?: unknown; q?: unknown };
     const parsed = parsePage(typeof query.page === 'string' ? query.page : undefined);
     const page = parsed.ok ? parsed.value : 1;
     const search = typeof query.q === 'string' ? query.q.trim().slice(0, 200) : '';
-    const { rows, count } = listAssetSummaries(
+    const { rows, count } = await listAssetSummaries(
       deps.db,
       { accountId: account.id, search },
       { limit: ASSETS_PAGE_SIZE, offset: (page - 1) * ASSETS_PAGE_SIZE },
@@ -27,9 +27,9 @@ export function registerAppAssets(app: FastifyInstance, deps: { db: ReadonlyDb }
 
   app.get('/app/api/assets/:id', { preHandler: requireSession }, async (request, reply) => {
     const { account } = sessionOf(request);
-    const row = findAssetDetail(deps.db, account.id, (request.params as { id: string }).id);
+    const row = await findAssetDetail(deps.db, account.id, (request.params as { id: string }).id);
     if (!row) return reply.code(404).send({ error: PUBLIC_API_ERRORS.assetNotFound });
     // The web app adds the bay map of a station's chassis to the public asset shape.
-    return { ...toAssetDetail(row, account.publicId), chassis_map: findChassisMapOfAsset(deps.db, account.id, row.public_id) ?? null };
+    return { ...toAssetDetail(row, account.publicId), chassis_map: (await findChassisMapOfAsset(deps.db, account.id, row.public_id)) ?? null };
   });
 }

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../adapters/clock.js';
 import { findDevice, listDevices, transitionDevice, type DeviceRow } from '../../adapters/db/devices.js';
-import type { WritableDb } from '../../adapters/db/open.js';
 import type { Role } from '../../adapters/db/users.js';
+import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { availableControls, decideControl, DEVICE_ACTIONS, type DeviceAction } from '../../domain/devices/controls.js';
 import { pageEnvelope, parsePage } from '../../domain/public-api/query.js';
 import { requireSession, sessionOf, type SignedIn } from '../session.js';
@@ -22,14 +22,14 @@ const view = (row: DeviceRow, role: Role) => ({
 const scopeOf = (signedIn: SignedIn) => (signedIn.user.role === 'staff' ? undefined : signedIn.account.id);
 
 /** JSON behind `/devices`: device tokens, the ISO control column and the staff kill switch. */
-export function registerAppDevices(app: FastifyInstance, deps: { db: WritableDb; clock: Clock }): void {
+export function registerAppDevices(app: FastifyInstance, deps: { db: SqlDatabase; clock: Clock }): void {
   app.get('/app/api/devices', { preHandler: requireSession }, async (request) => {
     const signedIn = sessionOf(request);
     const query = request.query as { page?: unknown; q?: unknown };
     const parsed = parsePage(typeof query.page === 'string' ? query.page : undefined);
     const page = parsed.ok ? parsed.value : 1;
     const search = typeof query.q === 'string' ? query.q.trim().slice(0, 200) : '';
-    const { rows, count } = listDevices(
+    const { rows, count } = await listDevices(
       deps.db,
       { accountId: scopeOf(signedIn), search },
       { limit: DEVICES_PAGE_SIZE, offset: (page - 1) * DEVICES_PAGE_SIZE },
@@ -49,15 +49,15 @@ export function registerAppDevices(app: FastifyInstance, deps: { db: WritableDb;
       return reply.code(422).send({ error: `action must be one of ${DEVICE_ACTIONS.join(', ')}` });
     }
     const { jti } = request.params as { jti: string };
-    const device = findDevice(deps.db, jti);
+    const device = await findDevice(deps.db, jti);
     const scope = scopeOf(signedIn);
     if (!device || (scope !== undefined && device.account_id !== scope)) return reply.code(404).send({ error: 'unknown token' });
     const decision = decideControl(signedIn.user.role, device.status, action as DeviceAction);
     if (!decision.ok) return reply.code(decision.status).send({ error: decision.error });
-    if (!transitionDevice(deps.db, jti, decision.from, decision.to, deps.clock.now().toISOString())) {
+    if (!(await transitionDevice(deps.db, jti, decision.from, decision.to, deps.clock.now().toISOString()))) {
       return reply.code(409).send({ error: 'the token changed meanwhile; reload and try again' });
     }
     request.log.info({ jti, action, by: signedIn.user.publicId, from: decision.from, to: decision.to }, 'device token control');
-    return view(findDevice(deps.db, jti)!, signedIn.user.role);
+    return view((await findDevice(deps.db, jti))!, signedIn.user.role);
   });
 }

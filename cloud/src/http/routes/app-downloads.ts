@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { PRODUCTS, type Product } from '@erasure/shared';
 import type { BootImages } from '../../adapters/boot-images.js';
 import type { Clock } from '../../adapters/clock.js';
-import type { WritableDb } from '../../adapters/db/open.js';
 import { mintDownloadToken } from '../../adapters/db/download-tokens.js';
+import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { field } from '../forms.js';
 import { requireRole, requireSession, sessionOf } from '../session.js';
 
@@ -11,7 +11,7 @@ import { requireRole, requireSession, sessionOf } from '../session.js';
 const INSTALL_HELP = 'Build the image with `npm run iso` (it writes iso-build/out/erasure-<version>-amd64.iso), then copy that file into DATA_DIR/images/ on this server.';
 
 export interface DownloadDeps {
-  db: WritableDb;
+  db: SqlDatabase;
   clock: Clock;
   deviceTokenPrivateKey: string | undefined;
   /** Base images in DATA_DIR/images and their personalizer; absent = image downloads off. */

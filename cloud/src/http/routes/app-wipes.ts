@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../adapters/clock.js';
-import type { WritableDb } from '../../adapters/db/open.js';
 import { deletePushIntegration, findPushIntegration, savePushIntegration } from '../../adapters/db/push-integrations.js';
-import { createWipeGridReader } from '../../adapters/db/wipes-grid.js';
+import { createWipeGridReader, type WipeGridReader } from '../../adapters/db/wipes-grid.js';
 import type { HttpPoster } from '../../adapters/http-post.js';
+import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { parsePage } from '../../domain/public-api/query.js';
 import type { OutboundPolicy } from '../../domain/webhooks/ssrf.js';
 import { toWipeView } from '../../domain/wipes/grid.js';
@@ -14,7 +14,7 @@ import { requireRole, requireSession, sessionOf } from '../session.js';
 export const WIPES_PAGE_SIZE = 100;
 
 export interface AppWipesDeps {
-  db: WritableDb;
+  db: SqlDatabase;
   clock: Clock;
   /** Push's POST, through the one outbound client. */
   post: HttpPoster;
@@ -32,13 +32,19 @@ const pageOf = (query: unknown) => {
  * duration, status badge, certificate cell), the Push action and its per-account target.
  */
 export function registerAppWipes(app: FastifyInstance, deps: AppWipesDeps): void {
-  const grid = createWipeGridReader(deps.db);
+  // Made at the first request (it asks the database which tables exist); one that failed is retried.
+  let reader: Promise<WipeGridReader> | undefined;
+  const grid = (): Promise<WipeGridReader> =>
+    (reader ??= createWipeGridReader(deps.db).catch((error: unknown) => {
+      reader = undefined;
+      throw error;
+    }));
 
   app.get('/app/api/wipes', { preHandler: requireSession }, async (request) => {
     const { account, user } = sessionOf(request);
     const page = pageOf(request.query);
-    const { rows, count } = grid.page(account.id, WIPES_PAGE_SIZE, (page - 1) * WIPES_PAGE_SIZE);
-    const target = findPushIntegration(deps.db, account.id);
+    const { rows, count } = await (await grid()).page(account.id, WIPES_PAGE_SIZE, (page - 1) * WIPES_PAGE_SIZE);
+    const target = await findPushIntegration(deps.db, account.id);
     return {
       rows: rows.map(toWipeView),
       page,
@@ -55,9 +61,9 @@ export function registerAppWipes(app: FastifyInstance, deps: AppWipesDeps): void
     if (!Array.isArray(ids) || ids.length === 0 || ids.length > MAX_PUSH_ROWS || !ids.every((id) => typeof id === 'string')) {
       return reply.code(422).send({ error: `ids must list between 1 and ${MAX_PUSH_ROWS} wipe ids` });
     }
-    const target = findPushIntegration(deps.db, account.id);
+    const target = await findPushIntegration(deps.db, account.id);
     if (!target) return reply.code(409).send({ error: 'no push integration is configured' });
-    const rows = grid.byPublicIds(account.id, ids as string[]).map(toWipeView);
+    const rows = (await (await grid()).byPublicIds(account.id, ids as string[])).map(toWipeView);
     if (rows.length === 0) return reply.code(404).send({ error: 'no such wipes' });
     const result = await pushWipes(
       { clock: deps.clock, post: deps.post },
@@ -71,7 +77,7 @@ export function registerAppWipes(app: FastifyInstance, deps: AppWipesDeps): void
   });
 
   app.get('/app/api/integrations/push', { preHandler: requireRole('admin') }, async (request) => {
-    const target = findPushIntegration(deps.db, sessionOf(request).account.id);
+    const target = await findPushIntegration(deps.db, sessionOf(request).account.id);
     return { configured: target !== undefined, url: target?.url ?? null, updated_at: target?.updated_at ?? null };
   });
 
@@ -85,12 +91,12 @@ export function registerAppWipes(app: FastifyInstance, deps: AppWipesDeps): void
       return reply.code(422).send({ error: 'secret must be 16 to 256 characters (or blank to generate one)' });
     }
     const secret = given === '' ? newPushSecret() : given;
-    savePushIntegration(deps.db, { accountId: sessionOf(request).account.id, url: url.url, secret, now: deps.clock.now().toISOString() });
+    await savePushIntegration(deps.db, { accountId: sessionOf(request).account.id, url: url.url, secret, now: deps.clock.now().toISOString() });
     return { configured: true, url: url.url, generated_secret: given === '' ? secret : null };
   });
 
   app.delete('/app/api/integrations/push', { preHandler: requireRole('admin') }, async (request) => {
-    deletePushIntegration(deps.db, sessionOf(request).account.id);
+    await deletePushIntegration(deps.db, sessionOf(request).account.id);
     return { configured: false };
   });
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../adapters/clock.js';
-import type { WritableDb } from '../../adapters/db/open.js';
+import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { sessionStore } from '../../adapters/db/session-store.js';
 import { subscriptionNotice } from '../../domain/accounts/subscription.js';
 import { FixedWindowCounter, type WindowStore } from '../../domain/rate-limit/fixed-window.js';
@@ -11,7 +11,7 @@ import { loginPage } from './login-page.js';
 import { PAGE_HEADERS } from './pages.js';
 
 export interface AuthDeps {
-  db: WritableDb;
+  db: SqlDatabase;
   clock: Clock;
   /** Cookies get `Secure` when the public base URL is https. */
   secureCookies: boolean;
@@ -66,7 +66,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
 
     scope.post('/logout', async (request, reply) => {
       if (isCrossSite(request)) return reply.code(403).send({ error: 'cross-site sign-out refused' });
-      if (request.signedIn) signOut({ ...deps, store: sessionStore }, request.signedIn.sessionId);
+      if (request.signedIn) await signOut({ ...deps, store: sessionStore }, request.signedIn.sessionId);
       return reply.code(303).header('set-cookie', clearedSessionCookie(deps.secureCookies)).header('location', '/login').send();
     });
 

@@ -3,15 +3,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../adapters/clock.js';
 import { readWipeResultSource } from '../../adapters/db/certificate-sources.js';
 import { findCertificateByPublicId } from '../../adapters/db/certificates.js';
-import type { WritableDb } from '../../adapters/db/open.js';
 import { isValidObjectKey, type ObjectStore } from '../../adapters/objects/local-store.js';
+import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { checkPresigned, FILES_PREFIX, presignPath } from '../../domain/certificates/presign.js';
 import { checkCertificate } from '../../domain/certificates/tamper-check.js';
 import { requireSession, sessionOf } from '../session.js';
 
 /** What the certificate routes need; optional in CloudAppDeps, the routes exist only with it. */
 export interface CertificateRouteDeps {
-  db: WritableDb;
+  db: SqlDatabase;
   clock: Clock;
   store: ObjectStore;
   /** Verifies certificate signatures (the public half of the signing key). */
@@ -59,10 +59,10 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
 
   app.get<{ Params: { id: string } }>('/certificates/:id/verify', async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    const cert = findCertificateByPublicId(deps.db, request.params.id);
-    const wipe = cert && readWipeResultSource(deps.db, cert.wipe_result_id);
+    const cert = await findCertificateByPublicId(deps.db, request.params.id);
+    const wipe = cert && (await readWipeResultSource(deps.db, cert.wipe_result_id));
     if (!cert || !wipe) return reply.code(404).send({ valid: false, error: 'not_found' });
-    const account = deps.db.prepare('SELECT name FROM accounts WHERE id = ?').get(cert.account_id) as { name: string };
+    const account = (await deps.db.one<{ name: string }>('SELECT name FROM accounts WHERE id = @id', { id: cert.account_id }))!;
     const answer = await checkCertificate(
       { publicKeys: deps.publicKeys, readObject: (key) => deps.store.get(key) },
       cert,
@@ -76,7 +76,7 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
     '/certificates/:id',
     { preHandler: requireSession },
     async (request, reply) => {
-      const cert = findCertificateByPublicId(deps.db, request.params.id);
+      const cert = await findCertificateByPublicId(deps.db, request.params.id);
       // Another account's certificate is indistinguishable from a missing one.
       if (!cert || cert.account_id !== sessionOf(request).account.id) return reply.code(404).send(NOT_FOUND);
       const key = request.query.document === 'report' ? cert.report_key : cert.certificate_key;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ERRORS, exceedsJsonDepth, internalApi } from '@erasure/shared';
-import type { GroupCommit } from '../../adapters/db/group-commit.js';
+import type { Commits } from '../../adapters/db/group-commit.js';
 import type { DeviceDeps, Refusal } from '../../domain/device/deps.js';
 import { readBootReport, reportBoot, saveNotes, saveTests } from '../../domain/device/assets.js';
 import { lookupChassis, saveChassis } from '../../domain/device/chassis.js';
@@ -37,64 +37,66 @@ function ladderAnswer<A extends object>(outcome: LadderOutcome<A>, allowBody: (a
 
 const refusalAnswer = (refusal: Refusal): Answer => ({ status: refusal.status, body: { error: refusal.error } });
 
+/** One route's work: the call's deps (their `db` is the write's transaction) and its body. */
+type Route = (deps: DeviceDeps, body: Body) => Promise<Answer>;
+
 /** Non-ladder endpoints: an active token first (404 unknown / 403 not active), then the work. */
 const withActiveToken =
-  (deps: DeviceDeps, work: (token: TokenRow, body: Body) => Answer) =>
-  (body: Body): Answer => {
-    const auth = requireActiveToken(deps, body);
-    return auth.ok ? work(auth.token, body) : refusalAnswer(auth);
+  (work: (deps: DeviceDeps, token: TokenRow, body: Body) => Promise<Answer>): Route =>
+  async (deps, body) => {
+    const auth = await requireActiveToken(deps, body);
+    return auth.ok ? work(deps, auth.token, body) : refusalAnswer(auth);
   };
 
 /** Each internal route's answer, by path (spec 4.2, bodies of spec section 7). */
-function internalAnswers(deps: DeviceDeps): Record<string, (body: Body) => Answer> {
-  return {
-    [internalApi.verify.url]: (body) =>
-      ladderAnswer(verifyToken(deps, body), (a) => ({ allow: true, status: 'active', account: a.account, quota_remaining: a.quota_remaining })),
-    [internalApi.validate.url]: (body) =>
-      ladderAnswer(validateToken(deps, body), (a) => ({ allow: true, status: 'active', quota_remaining: a.quota_remaining, job_id: a.job_id })),
-    [internalApi.assets.url]: withActiveToken(deps, (token, body) => {
-      const report = readBootReport(body);
-      if (!report.ok) return refusalAnswer(report);
-      return { status: 201, body: { ok: true, asset_id: reportBoot(deps, token, report).assetPublicId } };
-    }),
-    [internalApi.notes.url]: withActiveToken(deps, (token, body) => {
-      const saved = saveNotes(deps, token, body);
-      return saved.ok ? { status: 200, body: { ok: true, asset_id: saved.assetId } } : refusalAnswer(saved);
-    }),
-    [internalApi.tests.url]: withActiveToken(deps, (token, body) => {
-      const saved = saveTests(deps, token, body);
-      return saved.ok ? { status: 200, body: { ok: true, asset_id: saved.assetId } } : refusalAnswer(saved);
-    }),
-    [internalApi.wipeResults.url]: withActiveToken(deps, (token, body) => {
-      const received = receiveWipeResult(deps, token, body);
-      if (!received.ok) return refusalAnswer(received);
-      return { status: received.created ? 201 : 200, body: received.response };
-    }),
-    [internalApi.chassisMaps.url]: withActiveToken(deps, (token, body) => {
-      const saved = saveChassis(deps, token, body);
-      if (!saved.ok) return refusalAnswer(saved);
-      return { status: 201, body: { ok: true, chassis_map_id: saved.chassisMapId, asset_id: saved.assetId } };
-    }),
-    [internalApi.chassisLookup.url]: withActiveToken(deps, (token, body) => ({ status: 200, body: lookupChassis(deps, token, body) })),
-    [internalApi.certificatesLookup.url]: withActiveToken(deps, (token, body) => {
-      const looked = lookupCertificateNumbers(deps, token, body);
-      return looked.ok ? { status: 200, body: looked.found } : refusalAnswer(looked);
-    }),
-  };
-}
+const INTERNAL_ANSWERS: Record<string, Route> = {
+  [internalApi.verify.url]: async (deps, body) =>
+    ladderAnswer(await verifyToken(deps, body), (a) => ({ allow: true, status: 'active', account: a.account, quota_remaining: a.quota_remaining })),
+  [internalApi.validate.url]: async (deps, body) =>
+    ladderAnswer(await validateToken(deps, body), (a) => ({ allow: true, status: 'active', quota_remaining: a.quota_remaining, job_id: a.job_id })),
+  [internalApi.assets.url]: withActiveToken(async (deps, token, body) => {
+    const report = readBootReport(body);
+    if (!report.ok) return refusalAnswer(report);
+    return { status: 201, body: { ok: true, asset_id: (await reportBoot(deps, token, report)).assetPublicId } };
+  }),
+  [internalApi.notes.url]: withActiveToken(async (deps, token, body) => {
+    const saved = await saveNotes(deps, token, body);
+    return saved.ok ? { status: 200, body: { ok: true, asset_id: saved.assetId } } : refusalAnswer(saved);
+  }),
+  [internalApi.tests.url]: withActiveToken(async (deps, token, body) => {
+    const saved = await saveTests(deps, token, body);
+    return saved.ok ? { status: 200, body: { ok: true, asset_id: saved.assetId } } : refusalAnswer(saved);
+  }),
+  [internalApi.wipeResults.url]: withActiveToken(async (deps, token, body) => {
+    const received = await receiveWipeResult(deps, token, body);
+    if (!received.ok) return refusalAnswer(received);
+    return { status: received.created ? 201 : 200, body: received.response };
+  }),
+  [internalApi.chassisMaps.url]: withActiveToken(async (deps, token, body) => {
+    const saved = await saveChassis(deps, token, body);
+    if (!saved.ok) return refusalAnswer(saved);
+    return { status: 201, body: { ok: true, chassis_map_id: saved.chassisMapId, asset_id: saved.assetId } };
+  }),
+  [internalApi.chassisLookup.url]: withActiveToken(async (deps, token, body) => ({ status: 200, body: await lookupChassis(deps, token, body) })),
+  [internalApi.certificatesLookup.url]: withActiveToken(async (deps, token, body) => {
+    const looked = await lookupCertificateNumbers(deps, token, body);
+    return looked.ok ? { status: 200, body: looked.found } : refusalAnswer(looked);
+  }),
+};
 
 /**
  * The internal API of spec 4.2. Registered inside the HMAC-guarded scope; each call's work runs
- * in the group commit, and the answer is sent only once its batch committed.
+ * through `commits` on the transaction it is handed (batched in the group commit on SQLite), and
+ * the answer is sent only once that transaction committed.
  */
-export function registerInternalRoutes(scope: FastifyInstance, deps: DeviceDeps, commits: GroupCommit): void {
-  for (const [url, answer] of Object.entries(internalAnswers(deps))) {
+export function registerInternalRoutes(scope: FastifyInstance, deps: DeviceDeps, commits: Commits): void {
+  for (const [url, answer] of Object.entries(INTERNAL_ANSWERS)) {
     scope.post(url, async (request, reply) => {
       // Deeper than any real device body: refused before it reaches SQLite's JSON functions
       // (which stop at 1,000 levels inside the asset triggers) or a recursive encoder.
       if (exceedsJsonDepth(request.body)) return reply.code(422).send({ error: ERRORS.nestedTooDeeply });
       const body = asBody(request.body);
-      const out = await commits.run(() => answer(body));
+      const out = await commits.run((tx) => answer({ ...deps, db: tx }, body));
       return reply.code(out.status).send(out.body);
     });
   }

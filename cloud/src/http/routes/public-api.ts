@@ -5,14 +5,14 @@ import type { Clock } from '../../adapters/clock.js';
 import type { ApiKeyAuthRow } from '../../adapters/db/api-keys.js';
 import { touchApiKey } from '../../adapters/db/api-keys.js';
 import { findAssetDetail, listAssetSummaries } from '../../adapters/db/asset-reads.js';
-import type { WritableDb } from '../../adapters/db/open.js';
 import { authenticateApiKey } from '../../adapters/db/api-key-issuance.js';
+import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { checkAccountFilter, pageEnvelope, parsePage, parseSince, type QueryParse } from '../../domain/public-api/query.js';
 import { toAssetDetail, toAssetSummary, toPublicAccount } from '../../domain/public-api/summary.js';
 import { FixedWindowCounter, type WindowStore } from '../../domain/rate-limit/fixed-window.js';
 
 export interface PublicApiDeps {
-  db: WritableDb;
+  db: SqlDatabase;
   clock: Clock;
   /** Requests per key per window; default 600 per minute. */
   rateLimit?: { limit: number; windowMs: number } | undefined;
@@ -87,11 +87,11 @@ export function registerPublicApi(app: FastifyInstance, deps: PublicApiDeps): vo
     scope.decorateRequest('apiKey', null);
 
     scope.addHook('onRequest', async (request, reply) => {
-      const key = authenticateApiKey(deps, request.headers.authorization);
+      const key = await authenticateApiKey(deps, request.headers.authorization);
       if (!key) return reply.code(401).send();
       request.apiKey = key;
       const nowMs = deps.clock.now().getTime();
-      const window = counter.hit(key.key_public_id, nowMs);
+      const window = await counter.hit(key.key_public_id, nowMs);
       const resetSeconds = Math.max(0, Math.ceil((window.resetAt - nowMs) / 1000));
       reply
         .header('ratelimit-limit', String(window.limit))
@@ -102,7 +102,7 @@ export function registerPublicApi(app: FastifyInstance, deps: PublicApiDeps): vo
       }
       if ((lastTouched.get(key.key_id) ?? 0) + TOUCH_EVERY_MS <= nowMs) {
         lastTouched.set(key.key_id, nowMs);
-        touchApiKey(deps.db, key.key_id, new Date(nowMs).toISOString());
+        await touchApiKey(deps.db, key.key_id, new Date(nowMs).toISOString());
       }
     });
 
@@ -116,7 +116,7 @@ export function registerPublicApi(app: FastifyInstance, deps: PublicApiDeps): vo
       const page = parsePage(stringParam(query.page));
       if (!page.ok) return refuse(reply, page);
       const serial = stringParam(query.serial);
-      const { rows, count } = listAssetSummaries(
+      const { rows, count } = await listAssetSummaries(
         deps.db,
         { accountId: key.account_id, since: since.value, serial },
         { limit: PUBLIC_API_PAGE_SIZE, offset: (page.value - 1) * PUBLIC_API_PAGE_SIZE },
@@ -130,7 +130,7 @@ export function registerPublicApi(app: FastifyInstance, deps: PublicApiDeps): vo
     scope.get(publicApi.getAsset.url, async (request, reply) => {
       const key = request.apiKey!;
       const { id } = request.params as { id: string };
-      const row = findAssetDetail(deps.db, key.account_id, id);
+      const row = await findAssetDetail(deps.db, key.account_id, id);
       if (!row) return reply.code(404).send({ error: PUBLIC_API_ERRORS.assetNotFound });
       return sendJson(request, reply, toAssetDetail(row, key.account_public_id));
     });

@@ -58,7 +58,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookManageD
   app.get('/app/api/webhooks', { preHandler: requireSession }, async (request) => {
     const { account, user } = sessionOf(request);
     return {
-      webhooks: listSubscriptions(deps.db, account.id).map(webhookView),
+      webhooks: (await listSubscriptions(deps.db, account.id)).map(webhookView),
       can_manage: user.role === 'admin',
       event_types: WEBHOOK_EVENT_TYPES,
       auth_types: WEBHOOK_AUTH_TYPES,
@@ -68,33 +68,32 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookManageD
 
   /** The answer is the only place the signing secret ever appears. */
   app.post('/app/api/webhooks', admin, async (request, reply) => {
-    const created = createWebhook(deps, sessionOf(request).account.id, bodyOf(request.body));
+    const created = await createWebhook(deps, sessionOf(request).account.id, bodyOf(request.body));
     return send(reply, created, ({ row, signingSecret }) =>
       reply.code(201).header('cache-control', 'no-store').send({ ...webhookView(row), signing_secret: signingSecret }),
     );
   });
 
   app.put<{ Params: { id: string } }>('/app/api/webhooks/:id', admin, async (request, reply) => {
-    const sub = own(sessionOf(request).account.id, request.params.id);
+    const sub = await own(sessionOf(request).account.id, request.params.id);
     if (!sub.ok) return send(reply, sub, () => undefined);
-    return send(reply, changeWebhook(deps, sub.value, bodyOf(request.body)), webhookView);
+    return send(reply, await changeWebhook(deps, sub.value, bodyOf(request.body)), webhookView);
   });
 
   for (const [action, active] of [['enable', true], ['disable', false]] as const) {
     app.post<{ Params: { id: string } }>(`/app/api/webhooks/:id/${action}`, admin, async (request, reply) => {
-      const sub = own(sessionOf(request).account.id, request.params.id);
-      return send(reply, sub, (row) => {
-        const changed = setWebhookActive(deps, row, active);
-        return { ...webhookView(changed.row), reconciled: changed.reconciled };
-      });
+      const sub = await own(sessionOf(request).account.id, request.params.id);
+      if (!sub.ok) return send(reply, sub, () => undefined);
+      const changed = await setWebhookActive(deps, sub.value, active);
+      return { ...webhookView(changed.row), reconciled: changed.reconciled };
     });
   }
 
   /** A new signing secret, shown this once; the old one signs too until `previous_secret_expires_at`. */
   app.post<{ Params: { id: string } }>('/app/api/webhooks/:id/rotate-secret', admin, async (request, reply) => {
-    const sub = own(sessionOf(request).account.id, request.params.id);
+    const sub = await own(sessionOf(request).account.id, request.params.id);
     if (!sub.ok) return send(reply, sub, () => undefined);
-    const rotated = rotateWebhookSecret(deps, sub.value);
+    const rotated = await rotateWebhookSecret(deps, sub.value);
     return reply.header('cache-control', 'no-store').send({
       ...webhookView(rotated.row),
       signing_secret: rotated.signingSecret,
@@ -103,36 +102,35 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookManageD
   });
 
   app.delete<{ Params: { id: string } }>('/app/api/webhooks/:id', admin, async (request, reply) => {
-    const sub = own(sessionOf(request).account.id, request.params.id);
-    return send(reply, sub, (row) => {
-      removeWebhook(deps, row);
-      return { ok: true };
-    });
+    const sub = await own(sessionOf(request).account.id, request.params.id);
+    if (!sub.ok) return send(reply, sub, () => undefined);
+    await removeWebhook(deps, sub.value);
+    return { ok: true };
   });
 
   app.get<{ Params: { id: string }; Querystring: { page?: string } }>(
     '/app/api/webhooks/:id/deliveries',
     { preHandler: requireSession },
     async (request, reply) => {
-      const sub = own(sessionOf(request).account.id, request.params.id);
+      const sub = await own(sessionOf(request).account.id, request.params.id);
       if (!sub.ok) return send(reply, sub, () => undefined);
       const parsed = parsePage(request.query.page);
       const page = parsed.ok ? parsed.value : 1;
-      const { rows, count } = listDeliveries(deps.db, sub.value.id, { limit: DELIVERIES_PAGE_SIZE, offset: (page - 1) * DELIVERIES_PAGE_SIZE });
+      const { rows, count } = await listDeliveries(deps.db, sub.value.id, { limit: DELIVERIES_PAGE_SIZE, offset: (page - 1) * DELIVERIES_PAGE_SIZE });
       return { deliveries: rows.map((row) => deliveryView(row, sub.value)), ...pageEnvelope(page, count, DELIVERIES_PAGE_SIZE) };
     },
   );
 
   app.post<{ Params: { id: string; delivery: string } }>('/app/api/webhooks/:id/deliveries/:delivery/redeliver', admin, async (request, reply) => {
-    const sub = own(sessionOf(request).account.id, request.params.id);
+    const sub = await own(sessionOf(request).account.id, request.params.id);
     if (!sub.ok) return send(reply, sub, () => undefined);
     const deliveryId = Number(request.params.delivery);
     if (!Number.isSafeInteger(deliveryId)) return reply.code(404).send({ error: 'unknown delivery' });
-    return send(reply, redeliverWebhook(deps, sub.value, deliveryId), () => ({ ok: true }));
+    return send(reply, await redeliverWebhook(deps, sub.value, deliveryId), () => ({ ok: true }));
   });
 
   app.post<{ Params: { id: string } }>('/app/api/webhooks/:id/test', admin, async (request, reply) => {
-    const sub = own(sessionOf(request).account.id, request.params.id);
+    const sub = await own(sessionOf(request).account.id, request.params.id);
     if (!sub.ok) return send(reply, sub, () => undefined);
     return pingWebhook(deps, sub.value);
   });

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { PRODUCTS, TOKEN_STATUSES, type Product, type TokenStatus } from '@erasure/shared';
 import { isoNow, type Clock } from '../../adapters/clock.js';
-import type { WritableDb } from '../../adapters/db/open.js';
 import { listSandboxTokens, mintSandboxToken, patchSandboxToken, type SandboxTokenPatch } from '../../adapters/db/sandbox/tokens.js';
+import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { asBody, unknownFields } from './harness-auth.js';
 
 /** The operator of anonymous mints that name none. */
@@ -71,13 +71,13 @@ export function readPatch(body: Record<string, unknown>): Checked<SandboxTokenPa
 }
 
 /** Spec 4.6 token rows: mint, list newest first, patch by jti. Not account-scoped. */
-export function registerTokenRoutes(scope: FastifyInstance, deps: { db: WritableDb; clock: Clock }): void {
+export function registerTokenRoutes(scope: FastifyInstance, deps: { db: SqlDatabase; clock: Clock }): void {
   scope.post('/sandbox/tokens', async (request, reply) => {
     const mint = readMint(asBody(request.body));
     if (!mint.ok) return reply.code(422).send({ error: mint.error });
     const real = request.realAccount;
     const m = mint.value;
-    const row = mintSandboxToken(deps.db, {
+    const row = await mintSandboxToken(deps.db, {
       accountPublicId: m.account_id ?? real?.account_id,
       accountName: m.account_name ?? real?.account_name,
       userEmail: m.user_email ?? real?.user_email ?? DEFAULT_USER_EMAIL,
@@ -94,7 +94,7 @@ export function registerTokenRoutes(scope: FastifyInstance, deps: { db: Writable
   scope.patch<{ Params: { jti: string } }>('/sandbox/tokens/:jti', async (request, reply) => {
     const patch = readPatch(asBody(request.body));
     if (!patch.ok) return reply.code(422).send({ error: patch.error });
-    const row = patchSandboxToken(deps.db, request.params.jti, patch.value, isoNow(deps.clock));
+    const row = await patchSandboxToken(deps.db, request.params.jti, patch.value, isoNow(deps.clock));
     return row ? reply.code(200).send(row) : reply.code(404).send({ error: 'unknown token' });
   });
 }

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { isoNow, type Clock } from '../../adapters/clock.js';
-import type { WritableDb } from '../../adapters/db/open.js';
 import { listSandboxDeliveries } from '../../adapters/db/sandbox/deliveries.js';
 import { ensureSandboxAccount } from '../../adapters/db/sandbox/tokens.js';
 import {
@@ -16,6 +15,7 @@ import {
 import { DEVICE_EVENT_TYPES, type DeviceEventType } from '../../domain/device/events.js';
 import type { OutboundPolicy } from '../../domain/webhooks/ssrf.js';
 import { checkWebhookUrl } from '../../domain/webhooks/subscriptions.js';
+import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { SINK_URL, sinkCaptures, type SandboxWebhooks } from '../webhooks/delivery.js';
 import { asBody, unknownFields } from './harness-auth.js';
 
@@ -54,7 +54,7 @@ function readAuth(body: Record<string, unknown>): Auth | string {
 }
 
 /** Spec 4.6 webhook subscriptions, test pings, the delivery ledger and the sink. */
-export function registerWebhookRoutes(scope: FastifyInstance, deps: { db: WritableDb; clock: Clock; webhooks: SandboxWebhooks; outbound: OutboundPolicy }): void {
+export function registerWebhookRoutes(scope: FastifyInstance, deps: { db: SqlDatabase; clock: Clock; webhooks: SandboxWebhooks; outbound: OutboundPolicy }): void {
   const listed = (w: Parameters<typeof toPublicWebhook>[0]) => {
     // The secret is shown once, at creation: the listings are not account-scoped.
     const { signing_secret: _secret, ...rest } = toPublicWebhook(w);
@@ -78,18 +78,16 @@ export function registerWebhookRoutes(scope: FastifyInstance, deps: { db: Writab
     if (typeof auth === 'string') return reply.code(422).send({ error: auth });
     const now = isoNow(deps.clock);
     const real = request.realAccount;
-    const created = deps.db
-      .transaction(() => {
-        const name = real && real.account_id === accountId ? real.account_name : undefined;
-        const account = ensureSandboxAccount(deps.db, { publicId: accountId, name, now });
-        const signingSecret = randomBytes(32).toString('hex');
-        return insertSandboxWebhook(deps.db, { accountId: account.id, eventType: body.event_type as DeviceEventType, url, signingSecret, auth, now });
-      })
-      .immediate();
+    const created = await deps.db.transaction(async (tx) => {
+      const name = real && real.account_id === accountId ? real.account_name : undefined;
+      const account = await ensureSandboxAccount(tx, { publicId: accountId, name, now });
+      const signingSecret = randomBytes(32).toString('hex');
+      return insertSandboxWebhook(tx, { accountId: account.id, eventType: body.event_type as DeviceEventType, url, signingSecret, auth, now });
+    });
     return reply.code(201).send(toPublicWebhook(created));
   });
 
-  scope.get('/sandbox/webhooks', async () => listSandboxWebhooks(deps.db).map(listed));
+  scope.get('/sandbox/webhooks', async () => (await listSandboxWebhooks(deps.db)).map(listed));
 
   scope.patch<{ Params: { id: string } }>('/sandbox/webhooks/:id', async (request, reply) => {
     const body = asBody(request.body);
@@ -102,7 +100,7 @@ export function registerWebhookRoutes(scope: FastifyInstance, deps: { db: Writab
     const target = 'url' in body ? targetUrl(body.url, deps.outbound) : undefined;
     if (target && !target.ok) return reply.code(422).send({ error: target.error });
     if ('event_type' in body && !isEventType(body.event_type)) return reply.code(422).send({ error: EVENT_TYPE_ERROR });
-    const updated = updateSandboxWebhook(
+    const updated = await updateSandboxWebhook(
       deps.db,
       request.params.id,
       { ...(body as { active?: boolean; event_type?: DeviceEventType }), ...(target?.ok ? { url: target.url } : {}) },
@@ -112,11 +110,11 @@ export function registerWebhookRoutes(scope: FastifyInstance, deps: { db: Writab
   });
 
   scope.delete<{ Params: { id: string } }>('/sandbox/webhooks/:id', async (request, reply) =>
-    deleteSandboxWebhook(deps.db, request.params.id) ? { ok: true } : reply.code(404).send(UNKNOWN_WEBHOOK),
+    (await deleteSandboxWebhook(deps.db, request.params.id)) ? { ok: true } : reply.code(404).send(UNKNOWN_WEBHOOK),
   );
 
   scope.post<{ Params: { id: string } }>('/sandbox/webhooks/:id/test', async (request, reply) => {
-    const webhook = findSandboxWebhook(deps.db, request.params.id);
+    const webhook = await findSandboxWebhook(deps.db, request.params.id);
     return webhook ? deps.webhooks.ping(webhook) : reply.code(404).send(UNKNOWN_WEBHOOK);
   });
 

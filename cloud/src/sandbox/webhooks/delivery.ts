@@ -1,8 +1,8 @@
+import { AsyncResource } from 'node:async_hooks';
 import { timingSafeEqual } from 'node:crypto';
 import { hmacSignature, newUuid } from '@erasure/shared';
 import { isoNow, type Clock } from '../../adapters/clock.js';
 import type { HttpPoster } from '../../adapters/http-post.js';
-import type { WritableDb } from '../../adapters/db/open.js';
 import {
   abandonDelivery,
   findPendingDelivery,
@@ -12,6 +12,7 @@ import {
   settleDelivery,
 } from '../../adapters/db/sandbox/deliveries.js';
 import { activeSubscriptions, type SandboxWebhook } from '../../adapters/db/sandbox/webhooks.js';
+import type { SqlDatabase, SqlRunner } from '../../adapters/sql/database.js';
 import type { DeviceEvents, DeviceEventType } from '../../domain/device/events.js';
 import { SINGLE_ATTEMPT_POLICY } from '../../domain/webhooks/policy.js';
 import { signedDeliveryHeaders, WEBHOOK_HEADERS } from '../../domain/webhooks/signing.js';
@@ -34,7 +35,8 @@ const authOf = (t: Target): WebhookAuth =>
 export type AttemptOutcome = { ok: true; responseCode: number } | { ok: false; responseCode: number | null; error: string };
 
 export interface SandboxWebhooksDeps {
-  db: WritableDb;
+  /** The sandbox's SQLite store; events write on the device write's own transaction instead. */
+  db: SqlDatabase;
   clock: Clock;
   /** One POST with the 10-second timeout of spec 8. */
   post: HttpPoster;
@@ -53,6 +55,13 @@ export function createSandboxWebhooks(deps: SandboxWebhooksDeps) {
   const inFlight = new Set<Promise<void>>();
   /** Per subscription: the tail of its queue of attempts. */
   const queues = new Map<number, Promise<void>>();
+  /**
+   * Runs `schedule` in the async context this object was built in, outside any transaction.
+   * Attempts are queued from inside the device write's transaction, and promises and timers
+   * inherit the context they were made in: without this the attempt's own statements would
+   * count as "inside its own transaction" and be refused by the store.
+   */
+  const outsideTransactions = AsyncResource.bind((schedule: () => void): void => schedule());
 
   /** One signed POST (or sink capture) to a subscription's URL. */
   async function attempt(target: Target, eventType: string, body: string): Promise<AttemptOutcome> {
@@ -60,7 +69,7 @@ export function createSandboxWebhooks(deps: SandboxWebhooksDeps) {
       secret: target.signing_secret, eventType: eventType as DeviceEventType, body, auth: authOf(target), now: deps.clock.now(),
     });
     if (target.url === SINK_URL) {
-      insertSinkCapture(deps.db, { webhookPrefixId: target.prefix_id, eventType, headers, body, now: isoNow(deps.clock) });
+      await insertSinkCapture(deps.db, { webhookPrefixId: target.prefix_id, eventType, headers, body, now: isoNow(deps.clock) });
       return { ok: true, responseCode: 200 };
     }
     const outcome = await deps.post(target.url, body, headers);
@@ -71,14 +80,14 @@ export function createSandboxWebhooks(deps: SandboxWebhooksDeps) {
 
   async function deliver(deliveryId: number): Promise<void> {
     // Gone when the device write rolled back; settled when something already ran it.
-    const row = findPendingDelivery(deps.db, deliveryId);
+    const row = await findPendingDelivery(deps.db, deliveryId);
     if (!row) return;
     if (row.active !== 1) {
-      abandonDelivery(deps.db, { deliveryId, error: 'subscription disabled before this attempt' });
+      await abandonDelivery(deps.db, { deliveryId, error: 'subscription disabled before this attempt' });
       return;
     }
     const outcome = await attempt(row, row.event_type, row.payload);
-    settleDelivery(deps.db, {
+    await settleDelivery(deps.db, {
       deliveryId,
       webhookId: row.webhook_id,
       delivered: outcome.ok,
@@ -89,35 +98,42 @@ export function createSandboxWebhooks(deps: SandboxWebhooksDeps) {
     });
   }
 
-  function fanOut(accountId: number, event: PendingEvent): void {
+  /** Queues one delivery's attempt behind its subscription's earlier ones. */
+  function enqueue(subscriptionId: number, deliveryId: number): void {
+    // The setImmediate lets the device write's transaction go on; the attempt's first read then
+    // waits for that transaction to end, since the SQLite store runs no statement beside an
+    // open transaction: a committed row is found, a rolled-back one is not.
+    const previous = queues.get(subscriptionId) ?? Promise.resolve();
+    const run = previous.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => deliver(deliveryId));
+    const tracked: Promise<void> = run.catch(() => undefined).finally(() => {
+      inFlight.delete(tracked);
+      if (queues.get(subscriptionId) === tracked) queues.delete(subscriptionId);
+    });
+    queues.set(subscriptionId, tracked);
+    inFlight.add(tracked);
+  }
+
+  /** Inserts the ledger rows of one event on the device write's transaction `db`, and queues their attempts. */
+  async function fanOut(db: SqlRunner, accountId: number, event: PendingEvent): Promise<void> {
     const now = isoNow(deps.clock);
-    for (const sub of activeSubscriptions(deps.db, accountId, event.eventType)) {
+    for (const sub of await activeSubscriptions(db, accountId, event.eventType)) {
       const eventId = newUuid();
       // The payload text is stored exactly as it will be signed and sent.
       const payload = JSON.stringify(event.payload({ event_id: eventId, event_type: event.eventType, created_at: now, revision: event.revision }));
-      const id = insertPendingDelivery(deps.db, { webhookId: sub.id, accountId, eventId, eventType: event.eventType, payload, now });
-      // Behind this subscription's earlier attempts; setImmediate runs after the synchronous
-      // transaction around emit() has committed.
-      const previous = queues.get(sub.id) ?? Promise.resolve();
-      const run = previous.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => deliver(id));
-      const tracked: Promise<void> = run.catch(() => undefined).finally(() => {
-        inFlight.delete(tracked);
-        if (queues.get(sub.id) === tracked) queues.delete(sub.id);
-      });
-      queues.set(sub.id, tracked);
-      inFlight.add(tracked);
+      const id = await insertPendingDelivery(db, { webhookId: sub.id, accountId, eventId, eventType: event.eventType, payload, now });
+      outsideTransactions(() => enqueue(sub.id, id));
     }
   }
 
   const events: DeviceEvents = {
-    emit(event) {
-      const pending = pendingEvent(deps.db, event, isoNow(deps.clock), deps.publicBaseUrl);
+    async emit(db, event) {
+      const pending = await pendingEvent(db, event, isoNow(deps.clock), deps.publicBaseUrl);
       if (!pending) return;
-      fanOut(event.token.account_id, pending);
+      await fanOut(db, event.token.account_id, pending);
       // Spec 1: certificate_generated fires inline with the wipe result in the sandbox.
       if (event.type === 'wipe_session_completed') {
-        const generated = certificateGenerated(deps.db, event.token, event.wipeResultId, deps.publicBaseUrl);
-        if (generated) fanOut(event.token.account_id, generated);
+        const generated = await certificateGenerated(db, event.token, event.wipeResultId, deps.publicBaseUrl);
+        if (generated) await fanOut(db, event.token.account_id, generated);
       }
     },
   };
@@ -140,8 +156,8 @@ export function createSandboxWebhooks(deps: SandboxWebhooksDeps) {
 export type SandboxWebhooks = ReturnType<typeof createSandboxWebhooks>;
 
 /** Spec 2 "Sink capture", `signature_valid` recomputed with the subscription's current secret. */
-export function sinkCaptures(db: WritableDb) {
-  return listSinkCaptures(db).map((c) => {
+export async function sinkCaptures(db: SqlRunner) {
+  return (await listSinkCaptures(db)).map((c) => {
     const headers = JSON.parse(c.headers) as Record<string, string>;
     const given = Buffer.from(headers[WEBHOOK_HEADERS.signature] ?? '');
     const expected = Buffer.from(c.signing_secret ? hmacSignature(c.signing_secret, headers[WEBHOOK_HEADERS.timestamp] ?? '', c.body) : '');

@@ -1,8 +1,8 @@
 import { readWipeResultSource } from '../../adapters/db/certificate-sources.js';
 import { findCertificateByWipeResult } from '../../adapters/db/certificates.js';
-import type { ReadonlyDb } from '../../adapters/db/open.js';
 import { findAssetForEvent } from '../../adapters/db/sandbox/rows.js';
 import type { TokenRow } from '../../adapters/db/tokens.js';
+import type { SqlRunner } from '../../adapters/sql/database.js';
 import type { DeviceEvent, DeviceEventType } from '../../domain/device/events.js';
 import {
   assetReportedPayload,
@@ -38,11 +38,11 @@ const tokenFacts = (token: TokenRow, quotaRemaining: number | null): TokenFacts 
 });
 
 /** `wipe_session_completed` with the sandbox's null `certificate_url` / `pdf_url`. */
-function wipeReport(db: ReadonlyDb, token: TokenRow, wipeResultId: number, now: string): PendingEvent | undefined {
-  const wipe = readWipeResultSource(db, wipeResultId);
+async function wipeReport(db: SqlRunner, token: TokenRow, wipeResultId: number, now: string): Promise<PendingEvent | undefined> {
+  const wipe = await readWipeResultSource(db, wipeResultId);
   if (!wipe) return undefined; // a rolled-back write
   const r = wipe.record;
-  const certificate = findCertificateByWipeResult(db, wipeResultId);
+  const certificate = await findCertificateByWipeResult(db, wipeResultId);
   return {
     eventType: 'wipe_session_completed',
     revision: 1,
@@ -59,9 +59,14 @@ function wipeReport(db: ReadonlyDb, token: TokenRow, wipeResultId: number, now: 
 }
 
 /** `certificate_generated`, inline after the wipe report in the sandbox (spec 1); no documents, so no URLs. */
-export function certificateGenerated(db: ReadonlyDb, token: TokenRow, wipeResultId: number, publicBaseUrl: string): PendingEvent | undefined {
-  const certificate = findCertificateByWipeResult(db, wipeResultId);
-  const wipe = readWipeResultSource(db, wipeResultId);
+export async function certificateGenerated(
+  db: SqlRunner,
+  token: TokenRow,
+  wipeResultId: number,
+  publicBaseUrl: string,
+): Promise<PendingEvent | undefined> {
+  const certificate = await findCertificateByWipeResult(db, wipeResultId);
+  const wipe = await readWipeResultSource(db, wipeResultId);
   if (!certificate || certificate.status !== 'complete' || !wipe || !certificate.signed_at) return undefined;
   const facts = {
     id: certificate.public_id, accountId: token.account_public_id, certificateNumber: certificate.certificate_number,
@@ -81,7 +86,7 @@ export function certificateGenerated(db: ReadonlyDb, token: TokenRow, wipeResult
 }
 
 /** The pending event of a device event, read from the rows its write just produced. */
-export function pendingEvent(db: ReadonlyDb, event: DeviceEvent, now: string, publicBaseUrl: string): PendingEvent | undefined {
+export async function pendingEvent(db: SqlRunner, event: DeviceEvent, now: string, publicBaseUrl: string): Promise<PendingEvent | undefined> {
   const revision = Date.parse(now);
   switch (event.type) {
     case 'wipe_session_ready':
@@ -94,7 +99,7 @@ export function pendingEvent(db: ReadonlyDb, event: DeviceEvent, now: string, pu
       };
     case 'asset_reported':
     case 'hardware_tests_completed': {
-      const asset = findAssetForEvent(db, event.assetId, event.token.account_public_id);
+      const asset = await findAssetForEvent(db, event.assetId, event.token.account_public_id);
       if (!asset) return undefined;
       return event.type === 'asset_reported'
         ? { eventType: event.type, revision, payload: (env) => assetReportedPayload(env, asset, event.token.prefix_id, publicBaseUrl) }

@@ -1,4 +1,5 @@
-import { migrate, openDatabase, type WritableDb } from '../open.js';
+import { migrate } from '../open.js';
+import { SqliteDatabase } from '../../sql/sqlite.js';
 
 const SANDBOX_MIGRATIONS_DIR = new URL('../../../../migrations/sandbox/', import.meta.url);
 
@@ -6,10 +7,11 @@ const SANDBOX_MIGRATIONS_DIR = new URL('../../../../migrations/sandbox/', import
  * Opens the sandbox's own SQLite file: the cloud's migrations first (the domain code runs on
  * the same tables), then the sandbox-only ones from `migrations/sandbox/`. A separate file keeps
  * integrators' experiments out of the real data, and a separate folder keeps sandbox tables out
- * of the real schema.
+ * of the real schema. The sandbox stays on SQLite, but reaches it through the store port like
+ * the cloud does.
  */
-export function openSandboxDatabase(path: string): WritableDb {
-  const db = openDatabase(path);
-  migrate(db, SANDBOX_MIGRATIONS_DIR);
+export function openSandboxDatabase(path: string): SqliteDatabase {
+  const db = SqliteDatabase.open(path);
+  migrate(db.handle, SANDBOX_MIGRATIONS_DIR);
   return db;
 }

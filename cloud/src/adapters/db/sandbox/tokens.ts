@@ -1,6 +1,6 @@
 import { newId, newUuid, type Product, type TokenStatus } from '@erasure/shared';
-import { ACCOUNT_ACTIVE_SQL, setSubscriptionStatus } from '../accounts.js';
-import { prepared, type ReadonlyDb, type WritableDb } from '../open.js';
+import { ACCOUNT_ACTIVE_FLAG_SQL, ACCOUNT_ACTIVE_SQL, setSubscriptionStatus } from '../accounts.js';
+import type { SqlDatabase, SqlRunner } from '../../sql/database.js';
 import { findTokenByJti, setTokenStatus } from '../tokens.js';
 
 /** Spec 2 "License token row (sandbox)", plus the derived `quota_remaining`. */
@@ -22,7 +22,7 @@ export interface SandboxTokenRow {
 }
 
 const SELECT = `SELECT t.prefix_id, t.jti, a.public_id AS account_id, a.name AS account_name,
-       ${ACCOUNT_ACTIVE_SQL} AS account_active, t.user_email, t.product, t.status, t.quota_limit,
+       ${ACCOUNT_ACTIVE_FLAG_SQL} AS account_active, t.user_email, t.product, t.status, t.quota_limit,
        t.use_count, t.last_seen_at, t.revoked_at, t.created_at
   FROM license_tokens t JOIN accounts a ON a.id = t.account_id`;
 
@@ -34,54 +34,55 @@ const toRow = (raw: Raw): SandboxTokenRow => ({
 });
 
 /** Every token row, newest first (spec 4.6: not account-scoped). */
-export function listSandboxTokens(db: ReadonlyDb, now: string): SandboxTokenRow[] {
-  return (prepared(db, `${SELECT} ORDER BY t.created_at DESC, t.id DESC`).all({ now }) as Raw[]).map(toRow);
+export async function listSandboxTokens(db: SqlRunner, now: string): Promise<SandboxTokenRow[]> {
+  return (await db.many<Raw>(`${SELECT} ORDER BY t.created_at DESC, t.id DESC`, { now })).map(toRow);
 }
 
-export function findSandboxToken(db: ReadonlyDb, jti: string, now: string): SandboxTokenRow | undefined {
-  const raw = prepared(db, `${SELECT} WHERE t.jti = @jti`).get({ jti, now }) as Raw | undefined;
+export async function findSandboxToken(db: SqlRunner, jti: string, now: string): Promise<SandboxTokenRow | undefined> {
+  const raw = await db.one<Raw>(`${SELECT} WHERE t.jti = @jti`, { jti, now });
   return raw && toRow(raw);
 }
 
 /**
  * The sandbox account a token or webhook belongs to, created on first mention. A given
  * `acct_…` id is kept as is, so an API key's real account id reads the same in the sandbox.
+ * Runs inside the caller's transaction (a read, then an update or an insert).
  */
-export function ensureSandboxAccount(
-  db: WritableDb,
+export async function ensureSandboxAccount(
+  db: SqlRunner,
   input: { publicId: string | undefined; name: string | undefined; now: string },
-): { id: number; public_id: string } {
+): Promise<{ id: number; public_id: string }> {
   const existing = input.publicId
-    ? (prepared(db, 'SELECT id, public_id, name FROM accounts WHERE public_id = ?').get(input.publicId) as
-        | { id: number; public_id: string; name: string }
-        | undefined)
+    ? await db.one<{ id: number; public_id: string; name: string }>('SELECT id, public_id, name FROM accounts WHERE public_id = @public_id', {
+        public_id: input.publicId,
+      })
     : undefined;
   if (existing) {
     if (input.name !== undefined && input.name !== existing.name) {
-      prepared(db, 'UPDATE accounts SET name = ?, updated_at = ? WHERE id = ?').run(input.name, input.now, existing.id);
+      await db.run('UPDATE accounts SET name = @name, updated_at = @now WHERE id = @id', { name: input.name, now: input.now, id: existing.id });
     }
     return existing;
   }
   const publicId = input.publicId ?? newId('acct');
-  return prepared(
-      db,
-      `INSERT INTO accounts (public_id, name, subscription_status, created_at, updated_at)
-       VALUES (?, ?, 'active', ?, ?) RETURNING id, public_id`,
-    )
-    .get(publicId, input.name ?? 'Sandbox Account', input.now, input.now) as { id: number; public_id: string };
+  const created = await db.one<{ id: number; public_id: string }>(
+    `INSERT INTO accounts (public_id, name, subscription_status, created_at, updated_at)
+     VALUES (@public_id, @name, 'active', @now, @now) RETURNING id, public_id`,
+    { public_id: publicId, name: input.name ?? 'Sandbox Account', now: input.now },
+  );
+  return created!;
 }
 
 /**
  * Spec 1: sandbox account state is a boolean. It is stored as the subscription the shared
  * ladder reads (`active` / `canceled`), so verify and the atomic check-in need no sandbox branch.
  */
-export function setSandboxAccountActive(db: WritableDb, accountId: number, active: boolean, now: string): void {
-  setSubscriptionStatus(db, accountId, active ? 'active' : 'canceled', now);
+export async function setSandboxAccountActive(db: SqlRunner, accountId: number, active: boolean, now: string): Promise<void> {
+  await setSubscriptionStatus(db, accountId, active ? 'active' : 'canceled', now);
 }
 
 /** Mints a token row (spec 4.6): `use_count` 0, its account made active. */
-export function mintSandboxToken(
-  db: WritableDb,
+export async function mintSandboxToken(
+  db: SqlDatabase,
   input: {
     accountPublicId: string | undefined;
     accountName: string | undefined;
@@ -91,25 +92,30 @@ export function mintSandboxToken(
     status: TokenStatus;
     now: string;
   },
-): SandboxTokenRow {
-  return db
-    .transaction(() => {
-      const account = ensureSandboxAccount(db, { publicId: input.accountPublicId, name: input.accountName, now: input.now });
-      // The spec answers a mint with account_active true: minting for a lapsed account revives it.
-      setSandboxAccountActive(db, account.id, true, input.now);
-      const jti = newUuid();
-      prepared(
-        db,
-        `INSERT INTO license_tokens (prefix_id, jti, account_id, user_email, product, status, quota_limit,
-                                     revoked_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        newId('ltok'), jti, account.id, input.userEmail, input.product, input.status, input.quotaLimit,
-        input.status === 'revoked' ? input.now : null, input.now, input.now,
-      );
-      return findSandboxToken(db, jti, input.now)!;
-    })
-    .immediate();
+): Promise<SandboxTokenRow> {
+  return db.transaction(async (tx) => {
+    const account = await ensureSandboxAccount(tx, { publicId: input.accountPublicId, name: input.accountName, now: input.now });
+    // The spec answers a mint with account_active true: minting for a lapsed account revives it.
+    await setSandboxAccountActive(tx, account.id, true, input.now);
+    const jti = newUuid();
+    await tx.run(
+      `INSERT INTO license_tokens (prefix_id, jti, account_id, user_email, product, status, quota_limit,
+                                   revoked_at, created_at, updated_at)
+       VALUES (@prefix_id, @jti, @account_id, @user_email, @product, @status, @quota_limit, @revoked_at, @now, @now)`,
+      {
+        prefix_id: newId('ltok'),
+        jti,
+        account_id: account.id,
+        user_email: input.userEmail,
+        product: input.product,
+        status: input.status,
+        quota_limit: input.quotaLimit,
+        revoked_at: input.status === 'revoked' ? input.now : null,
+        now: input.now,
+      },
+    );
+    return (await findSandboxToken(tx, jti, input.now))!;
+  });
 }
 
 /** The fields `PATCH /sandbox/tokens/:jti` may change; absent ones stay. */
@@ -121,20 +127,22 @@ export interface SandboxTokenPatch {
 }
 
 /** Applies a patch in one transaction; undefined for an unknown jti. */
-export function patchSandboxToken(db: WritableDb, jti: string, patch: SandboxTokenPatch, now: string): SandboxTokenRow | undefined {
-  return db
-    .transaction(() => {
-      const token = findTokenByJti(db, jti, now);
-      if (!token) return undefined;
-      if (patch.status !== undefined) setTokenStatus(db, jti, patch.status, now);
-      if (patch.quota_limit !== undefined) {
-        prepared(db, 'UPDATE license_tokens SET quota_limit = ?, updated_at = ? WHERE id = ?').run(patch.quota_limit, now, token.id);
-      }
-      if (patch.use_count !== undefined) {
-        prepared(db, 'UPDATE license_tokens SET use_count = ?, updated_at = ? WHERE id = ?').run(patch.use_count, now, token.id);
-      }
-      if (patch.account_active !== undefined) setSandboxAccountActive(db, token.account_id, patch.account_active, now);
-      return findSandboxToken(db, jti, now);
-    })
-    .immediate();
+export async function patchSandboxToken(db: SqlDatabase, jti: string, patch: SandboxTokenPatch, now: string): Promise<SandboxTokenRow | undefined> {
+  return db.transaction(async (tx) => {
+    const token = await findTokenByJti(tx, jti, now);
+    if (!token) return undefined;
+    if (patch.status !== undefined) await setTokenStatus(tx, jti, patch.status, now);
+    if (patch.quota_limit !== undefined) {
+      await tx.run('UPDATE license_tokens SET quota_limit = @quota_limit, updated_at = @now WHERE id = @id', {
+        quota_limit: patch.quota_limit,
+        now,
+        id: token.id,
+      });
+    }
+    if (patch.use_count !== undefined) {
+      await tx.run('UPDATE license_tokens SET use_count = @use_count, updated_at = @now WHERE id = @id', { use_count: patch.use_count, now, id: token.id });
+    }
+    if (patch.account_active !== undefined) await setSandboxAccountActive(tx, token.account_id, patch.account_active, now);
+    return findSandboxToken(tx, jti, now);
+  });
 }

@@ -2,7 +2,7 @@ import { newId } from '@erasure/shared';
 import type { DeviceEventType } from '../../../domain/device/events.js';
 import type { WebhookAuthType } from '../../../domain/webhooks/types.js';
 import type { WebhookTargetColumns } from '../webhook-subscriptions.js';
-import { prepared, type ReadonlyDb, type WritableDb } from '../open.js';
+import type { SqlDatabase, SqlRunner } from '../../sql/database.js';
 
 export type { WebhookAuthType };
 
@@ -42,22 +42,27 @@ const SELECT = `SELECT w.id, w.prefix_id, a.public_id AS account_id, w.account_i
 type Raw = Omit<SandboxWebhook, 'active'> & { active: number };
 const toRow = (raw: Raw): SandboxWebhook => ({ ...raw, active: raw.active === 1 });
 
-export function listSandboxWebhooks(db: ReadonlyDb): SandboxWebhook[] {
-  return (prepared(db, `${SELECT} ORDER BY w.created_at DESC, w.id DESC`).all() as Raw[]).map(toRow);
+export async function listSandboxWebhooks(db: SqlRunner): Promise<SandboxWebhook[]> {
+  return (await db.many<Raw>(`${SELECT} ORDER BY w.created_at DESC, w.id DESC`)).map(toRow);
 }
 
-export function findSandboxWebhook(db: ReadonlyDb, prefixId: string): SandboxWebhook | undefined {
-  const raw = prepared(db, `${SELECT} WHERE w.prefix_id = ?`).get(prefixId) as Raw | undefined;
+export async function findSandboxWebhook(db: SqlRunner, prefixId: string): Promise<SandboxWebhook | undefined> {
+  const raw = await db.one<Raw>(`${SELECT} WHERE w.prefix_id = @prefix_id`, { prefix_id: prefixId });
   return raw && toRow(raw);
 }
 
 /** The active subscriptions an event fans out to. */
-export function activeSubscriptions(db: ReadonlyDb, accountId: number, eventType: DeviceEventType): SandboxWebhook[] {
-  return (prepared(db, `${SELECT} WHERE w.account_id = ? AND w.event_type = ? AND w.active = 1 ORDER BY w.id`).all(accountId, eventType) as Raw[]).map(toRow);
+export async function activeSubscriptions(db: SqlRunner, accountId: number, eventType: DeviceEventType): Promise<SandboxWebhook[]> {
+  const rows = await db.many<Raw>(`${SELECT} WHERE w.account_id = @account_id AND w.event_type = @event_type AND w.active = 1 ORDER BY w.id`, {
+    account_id: accountId,
+    event_type: eventType,
+  });
+  return rows.map(toRow);
 }
 
-export function insertSandboxWebhook(
-  db: WritableDb,
+/** Stores a subscription and reads it back; runs inside the caller's transaction. */
+export async function insertSandboxWebhook(
+  db: SqlRunner,
   input: {
     accountId: number;
     eventType: DeviceEventType;
@@ -66,32 +71,42 @@ export function insertSandboxWebhook(
     auth: { type: WebhookAuthType; token?: string | undefined; username?: string | undefined; password?: string | undefined };
     now: string;
   },
-): SandboxWebhook {
+): Promise<SandboxWebhook> {
   const prefixId = newId('whk');
-  prepared(
-    db,
+  await db.run(
     `INSERT INTO sandbox_webhooks (prefix_id, account_id, event_type, url, signing_secret, auth_type, auth_token,
                                    auth_username, auth_password, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    prefixId, input.accountId, input.eventType, input.url, input.signingSecret, input.auth.type,
-    input.auth.token ?? null, input.auth.username ?? null, input.auth.password ?? null, input.now, input.now,
+     VALUES (@prefix_id, @account_id, @event_type, @url, @signing_secret, @auth_type, @auth_token,
+             @auth_username, @auth_password, @now, @now)`,
+    {
+      prefix_id: prefixId,
+      account_id: input.accountId,
+      event_type: input.eventType,
+      url: input.url,
+      signing_secret: input.signingSecret,
+      auth_type: input.auth.type,
+      auth_token: input.auth.token ?? null,
+      auth_username: input.auth.username ?? null,
+      auth_password: input.auth.password ?? null,
+      now: input.now,
+    },
   );
-  return findSandboxWebhook(db, prefixId)!;
+  return (await findSandboxWebhook(db, prefixId))!;
 }
 
 /**
  * Applies `PATCH /sandbox/webhooks/:id`. Setting `active` true also resets the failure budget
  * (spec 3: `failure_count` 0, `auto_disabled_at` null), whether or not it had been auto-disabled.
+ * The update and the read back share one transaction, so the answer is the row as patched.
  */
-export function updateSandboxWebhook(
-  db: WritableDb,
+export async function updateSandboxWebhook(
+  db: SqlDatabase,
   prefixId: string,
   patch: { active?: boolean; url?: string; event_type?: DeviceEventType },
   now: string,
-): SandboxWebhook | undefined {
-  const row = prepared(
-      db,
+): Promise<SandboxWebhook | undefined> {
+  return db.transaction(async (tx) => {
+    const row = await tx.one<{ id: number }>(
       `UPDATE sandbox_webhooks SET
          url = COALESCE(@url, url),
          event_type = COALESCE(@event_type, event_type),
@@ -100,18 +115,19 @@ export function updateSandboxWebhook(
          auto_disabled_at = CASE WHEN @active = 1 THEN NULL ELSE auto_disabled_at END,
          updated_at = @now
        WHERE prefix_id = @prefix_id RETURNING id`,
-    )
-    .get({
-      prefix_id: prefixId,
-      url: patch.url ?? null,
-      event_type: patch.event_type ?? null,
-      active: patch.active === undefined ? null : Number(patch.active),
-      now,
-    });
-  return row ? findSandboxWebhook(db, prefixId) : undefined;
+      {
+        prefix_id: prefixId,
+        url: patch.url ?? null,
+        event_type: patch.event_type ?? null,
+        active: patch.active === undefined ? null : Number(patch.active),
+        now,
+      },
+    );
+    return row ? findSandboxWebhook(tx, prefixId) : undefined;
+  });
 }
 
 /** Deletes the subscription; its delivery rows go with it (ON DELETE CASCADE). */
-export function deleteSandboxWebhook(db: WritableDb, prefixId: string): boolean {
-  return prepared(db, 'DELETE FROM sandbox_webhooks WHERE prefix_id = ?').run(prefixId).changes === 1;
+export async function deleteSandboxWebhook(db: SqlRunner, prefixId: string): Promise<boolean> {
+  return (await db.run('DELETE FROM sandbox_webhooks WHERE prefix_id = @prefix_id', { prefix_id: prefixId })) === 1;
 }
