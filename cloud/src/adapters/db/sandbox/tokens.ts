@@ -1,5 +1,5 @@
 import { newId, newUuid, type Product, type TokenStatus } from '@erasure/shared';
-import { ACCOUNT_ACTIVE_FLAG_SQL, ACCOUNT_ACTIVE_SQL, setSubscriptionStatus } from '../accounts.js';
+import { ACCOUNT_ACTIVE_FLAG_SQL, setSubscriptionStatus } from '../accounts.js';
 import type { SqlDatabase, SqlRunner } from '../../sql/database.js';
 import { findTokenByJti, setTokenStatus } from '../tokens.js';
 
