@@ -4,7 +4,10 @@ import { defineConfig } from 'vitest/config';
 // Tests run against the TypeScript sources; the alias keeps `@erasure/shared`
 // pointing at src so a change there needs no rebuild before `npm test`.
 /** Tests that run on both stores: every cloud test that goes through `startCloud` or the store port. */
-const CLOUD_ON_POSTGRES = ['cloud/test/app/**/*.test.ts', 'cloud/src/adapters/db/**/*.test.ts'];
+const CLOUD_ON_POSTGRES = [
+  'cloud/test/app/**/*.test.ts',
+  'cloud/test/integration/{certificates-storage,webhooks-ledger,rate-windows,wipes-grid-reader,admin-api-keys}.test.ts',
+];
 
 export default defineConfig({
   resolve: {

@@ -23,7 +23,7 @@ import { signServiceRequest } from '@erasure/shared';
 
 const dist = new URL('../cloud/dist/', import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
-const { openDatabase } = await load('adapters/db/open.js');
+const { SqliteDatabase } = await load('adapters/sql/sqlite.js');
 const { createAccount } = await load('adapters/db/accounts.js');
 const { createToken } = await load('adapters/db/tokens.js');
 const { localObjectStore } = await load('adapters/objects/local-store.js');
@@ -68,12 +68,12 @@ try {
   raw.close();
 
   // 2. Ingest over HTTP, as the gateway forwards device results.
-  const db = openDatabase(join(dir, 'cloud.sqlite'));
+  const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
   const keys = loadCertificateKeys({ dataDir: dir });
   const store = localObjectStore(join(dir, 'objects'));
   const now = new Date().toISOString();
-  const account = createAccount(db, { name: 'Bench Recyclers Ltd', subscriptionStatus: 'active', now });
-  const token = createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'bench@example.com', expiresAt: null, now });
+  const account = await createAccount(db, { name: 'Bench Recyclers Ltd', subscriptionStatus: 'active', now });
+  const token = await createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'bench@example.com', expiresAt: null, now });
   const app = buildCloudApp({
     db,
     clock: systemClock,
@@ -133,9 +133,13 @@ try {
   // 3. In-process workers, each timed over one batch of RESULTS jobs; the rest wait parked.
   const PARKED = '9999-01-01T00:00:00.000Z';
   const unpark = (count) =>
-    db.prepare(`UPDATE jobs SET run_at = ? WHERE id IN (SELECT id FROM jobs WHERE run_at = ? ORDER BY id LIMIT ?)`).run(new Date().toISOString(), PARKED, count);
-  db.prepare(`UPDATE jobs SET run_at = ?`).run(PARKED);
-  const completed = () => db.prepare(`SELECT count(*) FROM certificates WHERE status = 'complete'`).pluck().get();
+    db.run(`UPDATE jobs SET run_at = @now WHERE id IN (SELECT id FROM jobs WHERE run_at = @parked ORDER BY id LIMIT @count)`, {
+      now: new Date().toISOString(),
+      parked: PARKED,
+      count,
+    });
+  await db.run(`UPDATE jobs SET run_at = @parked`, { parked: PARKED });
+  const completed = async () => (await db.one(`SELECT count(*) AS n FROM certificates WHERE status = 'complete'`)).n;
   const fonts = loadFontSource(DEBIAN_FONT_FILES, { readFile: (path) => new Uint8Array(readFileSync(path)) });
   const threads = defaultRenderThreads(true); // as `serve` sizes its pool
   const pool = threadPoolRenderer({ size: threads, fontFiles: DEBIAN_FONT_FILES });
@@ -151,14 +155,14 @@ try {
     retryDelayMs: (n) => retryDelayMs(n),
   };
   const timeBatch = async (renderer, concurrency, warm) => {
-    unpark(warm);
+    await unpark(warm);
     await drainCertificateJobs({ ...deps, renderer }, concurrency);
-    const before = completed();
-    unpark(RESULTS);
+    const before = await completed();
+    await unpark(RESULTS);
     const start = performance.now();
     const done = await drainCertificateJobs({ ...deps, renderer }, concurrency);
     const seconds = (performance.now() - start) / 1000;
-    if (done !== RESULTS || completed() !== before + RESULTS) throw new Error(`expected ${RESULTS} more complete certificates`);
+    if (done !== RESULTS || (await completed()) !== before + RESULTS) throw new Error(`expected ${RESULTS} more complete certificates`);
     return { seconds, pairs: RESULTS / seconds };
   };
   const inline = await timeBatch(inProcessRenderer(fonts), 2, WARM);
@@ -171,17 +175,17 @@ try {
     spawn(process.execPath, [bin, 'worker'], { env: { ...process.env, DATA_DIR: dir, PUBLIC_BASE_URL: 'https://erasure.example' }, stdio: ['ignore', 'pipe', 'inherit'] }),
   );
   await Promise.all(children.map((c) => new Promise((resolve) => c.stdout.once('data', resolve))));
-  let before = completed();
-  unpark(WARM * 2 * WORKERS); // each worker process starts 2 render threads on 2 cores
-  while (completed() < before + WARM * 2 * WORKERS) await sleep(5);
-  before = completed();
-  unpark(RESULTS);
+  let before = await completed();
+  await unpark(WARM * 2 * WORKERS); // each worker process starts 2 render threads on 2 cores
+  while ((await completed()) < before + WARM * 2 * WORKERS) await sleep(5);
+  before = await completed();
+  await unpark(RESULTS);
   t0 = performance.now();
-  while (completed() < before + RESULTS) await sleep(5);
+  while ((await completed()) < before + RESULTS) await sleep(5);
   const multiSeconds = (performance.now() - t0) / 1000;
   await Promise.all(children.map((c) => new Promise((resolve) => { c.once('exit', resolve); c.kill('SIGTERM'); })));
   const multiPairs = RESULTS / multiSeconds;
-  db.close();
+  await db.close();
 
   const best = Math.max(inline.pairs, pooled.pairs, multiPairs);
   console.log(

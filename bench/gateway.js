@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import Fastify from 'fastify';
 import Database from 'better-sqlite3';
 import { signServiceRequest } from '@erasure/shared';
-import { openDatabase } from '../cloud/dist/adapters/db/open.js';
+import { SqliteDatabase } from '../cloud/dist/adapters/sql/sqlite.js';
 import { systemClock } from '../cloud/dist/adapters/clock.js';
+import { deviceStore } from '../cloud/dist/adapters/db/device-store.js';
 import { validateToken } from '../cloud/dist/domain/device/tokens.js';
 import { load, row, sequentialLatency, startService, stop } from './lib.js';
 
@@ -72,11 +73,14 @@ try {
 
 // Validate transactions/s (the metering statement + check-in row) against a raw UPDATE loop.
 const N = 20_000;
-const db = openDatabase(join(dir, 'cloud.sqlite'));
+const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
 let t = performance.now();
-for (let i = 0; i < N; i++) validateToken({ db, clock: systemClock }, { jti: minted.jti });
+for (let i = 0; i < N; i++) {
+  const outcome = await db.transaction((tx) => validateToken({ db: tx, clock: systemClock, store: deviceStore }, { jti: minted.jti }));
+  if (outcome.kind !== 'allow') throw new Error(`validate ${i}: ${outcome.kind}`);
+}
 const validateRate = N / ((performance.now() - t) / 1000);
-db.close();
+await db.close();
 const raw = new Database(join(dir, 'raw.sqlite'));
 raw.pragma('journal_mode = WAL');
 raw.pragma('synchronous = FULL');

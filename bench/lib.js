@@ -3,8 +3,8 @@ import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 
 /** Runs autocannon and returns requests/s with p50/p99 latency (ms). Fails on any non-2xx. */
-export async function load({ url, method = 'POST', headers = {}, body, connections = 32, duration = 5, expectStatus = 200 }) {
-  const result = await autocannon({ url, method, headers, body, connections, duration, pipelining: 1 });
+export async function load({ url, method = 'POST', headers = {}, body, connections = 32, duration = 5, expectStatus = 200, setupClient }) {
+  const result = await autocannon({ url, method, headers, body, connections, duration, pipelining: 1, ...(setupClient ? { setupClient } : {}) });
   const bad = result.non2xx + result.errors + result.timeouts;
   if (expectStatus === 200 && bad > 0) throw new Error(`${url}: ${bad} failed requests of ${result.requests.total}`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../cloud/dist/adapters/db/open.js';
+import { SqliteDatabase } from '../cloud/dist/adapters/sql/sqlite.js';
 import { systemClock } from '../cloud/dist/adapters/clock.js';
 import { listAssetSummaries } from '../cloud/dist/adapters/db/asset-reads.js';
 import { mintApiKey } from '../cloud/dist/adapters/db/api-key-issuance.js';
@@ -21,15 +21,18 @@ const dir = mkdtempSync(join(tmpdir(), 'erasure-bench-api-'));
 const dbPath = join(dir, 'cloud.sqlite');
 
 /** Seeds one big account (and a smaller neighbour, so scoping is real) straight into SQLite. */
-function seed() {
-  const db = openDatabase(dbPath);
+async function seed() {
+  const db = SqliteDatabase.open(dbPath);
+  // The bulk load goes through the raw better-sqlite3 connection under the port (prepared
+  // statements in one synchronous transaction) for speed; the API key goes through the port.
+  const raw = db.handle;
   const now = new Date();
-  const insertAccount = db.prepare(
+  const insertAccount = raw.prepare(
     "INSERT INTO accounts (public_id, name, created_at, updated_at) VALUES (?, ?, ?, ?) RETURNING id",
   );
   const big = insertAccount.pluck().get('acct_benchbigaccount00001', 'Bench Refurb', now.toISOString(), now.toISOString());
   const small = insertAccount.pluck().get('acct_benchsmallaccount001', 'Neighbour', now.toISOString(), now.toISOString());
-  const insert = db.prepare(
+  const insert = raw.prepare(
     `INSERT INTO assets (public_id, account_id, hardware_uid, record_id, engine_version, fingerprint, manufacturer, model,
        serial_number, bios_version, tpm_version, firmware_mode, secure_boot, cpu_model, cpu_cores, cpu_threads,
        memory_total_bytes, storage_summary, storage_serials, battery_health_pct, technician, test_results,
@@ -39,7 +42,7 @@ function seed() {
        @drive, 81, 'tech@bench.test', '{"keyboard":{"status":"passed"}}', @at, @at, @at, @at)`,
   );
   const put = (account, count, prefix) =>
-    db.transaction(() => {
+    raw.transaction(() => {
       for (let i = 0; i < count; i++) {
         // Updates spread over a year, several rows per millisecond value: the id tie-breaker matters.
         const at = new Date(now.getTime() - Math.floor(i / 3) * 900).toISOString();
@@ -58,8 +61,8 @@ function seed() {
   const started = Date.now();
   put(big, ASSETS, 'b');
   put(small, Math.min(10_000, ASSETS), 's');
-  db.pragma('optimize');
-  const { apiKey } = mintApiKey({ db, clock: systemClock }, { accountId: big, name: 'bench', createdByUserId: null });
+  raw.pragma('optimize');
+  const { apiKey } = await mintApiKey({ db, clock: systemClock }, { accountId: big, name: 'bench', createdByUserId: null });
   console.log(`seeded ${ASSETS} assets (+${Math.min(10_000, ASSETS)} in another account) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return { db, big, apiKey };
 }
@@ -67,11 +70,11 @@ function seed() {
 /** The cloud app in its own process (so load generation does not share its event loop). */
 function startCloud() {
   const appUrl = new URL('../cloud/dist/http/app.js', import.meta.url).href;
-  const openUrl = new URL('../cloud/dist/adapters/db/open.js', import.meta.url).href;
+  const openUrl = new URL('../cloud/dist/adapters/sql/sqlite.js', import.meta.url).href;
   const code = `
     const { buildCloudApp } = await import(${JSON.stringify(appUrl)});
-    const { openDatabase } = await import(${JSON.stringify(openUrl)});
-    const db = openDatabase(${JSON.stringify(dbPath)});
+    const { SqliteDatabase } = await import(${JSON.stringify(openUrl)});
+    const db = SqliteDatabase.open(${JSON.stringify(dbPath)});
     // The default 600 requests/min per key would throttle the bench itself.
     const app = buildCloudApp({ db, clock: { now: () => new Date() }, internalApiSecret: undefined,
       publicApiRateLimit: { limit: 1e9, windowMs: 60000 } });
@@ -90,12 +93,12 @@ function startCloud() {
 }
 
 /** p50/p99 (ms) of `fn` over `runs` calls, after a warm-up. */
-function time(fn, runs = 400) {
-  for (let i = 0; i < 20; i++) fn();
+async function time(fn, runs = 400) {
+  for (let i = 0; i < 20; i++) await fn();
   const samples = [];
   for (let i = 0; i < runs; i++) {
     const start = process.hrtime.bigint();
-    fn();
+    await fn();
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   samples.sort((a, b) => a - b);
@@ -106,13 +109,13 @@ function time(fn, runs = 400) {
 const fmt = (ms) => `${ms.toFixed(2).padStart(6)} ms`;
 let cloud;
 try {
-  const { db, big, apiKey } = seed();
+  const { db, big, apiKey } = await seed();
   cloud = await startCloud();
   const headers = { authorization: `Bearer ${apiKey}` };
   console.log(`\n# Public API: GET /api/v1/assets, ${ASSETS} assets in one account, ${PAGE_SIZE} per page`);
   console.log(`# HTTP: one connection, ${DURATION} s per row (latency of a request, not of a queue); SQL: the same page's two statements, in process`);
   for (const [label, page] of [['page 1', 1], [`deep page ${deepPage}`, deepPage]]) {
-    const sql = time(() => listAssetSummaries(db, { accountId: big }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }));
+    const sql = await time(() => listAssetSummaries(db, { accountId: big }, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }));
     const http = await load({ url: `${cloud.url}/api/v1/assets?page=${page}`, method: 'GET', headers, connections: 1, duration: DURATION });
     console.log(
       `${label.padEnd(16)} HTTP p50 ${String(http.p50).padStart(3)} ms  p99 ${String(http.p99).padStart(3)} ms  (${http.rps.toFixed(0)} req/s)` +
@@ -120,12 +123,12 @@ try {
     );
   }
   const since = new Date(Date.now() - 3600_000).toISOString();
-  const sinceSql = time(() => listAssetSummaries(db, { accountId: big, since }, { limit: PAGE_SIZE, offset: 0 }));
+  const sinceSql = await time(() => listAssetSummaries(db, { accountId: big, since }, { limit: PAGE_SIZE, offset: 0 }));
   const sinceHttp = await load({ url: `${cloud.url}/api/v1/assets?since=${since}`, method: 'GET', headers, connections: 1, duration: DURATION });
   console.log(
     `${'since=1h ago'.padEnd(16)} HTTP p50 ${String(sinceHttp.p50).padStart(3)} ms  p99 ${String(sinceHttp.p99).padStart(3)} ms  (${sinceHttp.rps.toFixed(0)} req/s)   SQL p50 ${fmt(sinceSql.p50)}  p99 ${fmt(sinceSql.p99)}`,
   );
-  db.close();
+  await db.close();
 } finally {
   if (cloud) {
     cloud.child.kill('SIGTERM');

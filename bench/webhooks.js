@@ -19,7 +19,7 @@ import { Agent, request } from 'undici';
 
 const dist = new URL('../cloud/dist/', import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
-const { openDatabase } = await load('adapters/db/open.js');
+const { SqliteDatabase } = await load('adapters/sql/sqlite.js');
 const { createAccount } = await load('adapters/db/accounts.js');
 const { createToken } = await load('adapters/db/tokens.js');
 const { systemClock } = await load('adapters/clock.js');
@@ -67,33 +67,34 @@ try {
   // 2. The cloud's path: a backlog in the ledger, then one worker drains it.
   /** Drains `deliveries` spread over `subscriptions` subscriptions; returns the figures. */
   const drain = async (name, deliveries, subscriptions) => {
-    const db = openDatabase(join(dir, `${name}.sqlite`));
+    const db = SqliteDatabase.open(join(dir, `${name}.sqlite`));
     const runtime = createWebhookRuntime({ db, clock: systemClock, publicBaseUrl: 'https://cloud.example', outbound: { allowHttp: true, allowLoopback: true } });
     const now = new Date().toISOString();
-    const account = createAccount(db, { name: 'Bench', subscriptionStatus: 'active', now });
-    const token = createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'bench@example.com', expiresAt: null, now });
+    const account = await createAccount(db, { name: 'Bench', subscriptionStatus: 'active', now });
+    const token = await createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'bench@example.com', expiresAt: null, now });
     for (let i = 0; i < subscriptions; i++) {
-      const created = createWebhook(runtime.manage, account.id, { event_type: 'wipe_session_ready', url: `${url}/${i}` });
+      const created = await createWebhook(runtime.manage, account.id, { event_type: 'wipe_session_ready', url: `${url}/${i}` });
       if (!created.ok) throw new Error(created.error);
     }
     const events = Math.ceil(deliveries / subscriptions);
     const enqueueStart = performance.now();
-    db.transaction(() => {
-      for (let i = 0; i < events; i++) runtime.events.emit({ type: 'wipe_session_ready', token, jobId: crypto.randomUUID(), quotaRemaining: null });
-    }).immediate();
+    await db.transaction(async (tx) => {
+      for (let i = 0; i < events; i++) await runtime.events.emit(tx, { type: 'wipe_session_ready', token, jobId: crypto.randomUUID(), quotaRemaining: null });
+    });
     const enqueueMs = performance.now() - enqueueStart;
     const total = events * subscriptions;
     const before = received;
-    const pending = db.prepare("SELECT count(*) FROM webhook_deliveries WHERE status = 'pending'").pluck();
+    const count = async (sql) => (await db.one(sql)).n;
+    const pending = () => count("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'pending'");
     const drainStart = performance.now();
     runtime.startWorker({ concurrency: CONCURRENCY, pollMs: 20 });
-    while (pending.get() > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    while ((await pending()) > 0) await new Promise((resolve) => setTimeout(resolve, 5));
     const drainSeconds = (performance.now() - drainStart) / 1000;
     await runtime.stop();
-    const delivered = db.prepare("SELECT count(*) FROM webhook_deliveries WHERE status = 'delivered'").pluck().get();
-    const attempts = db.prepare('SELECT count(*) FROM webhook_attempts').pluck().get();
-    const outcomes = db.prepare('SELECT outcome, error, COUNT(*) n FROM webhook_attempts GROUP BY 1, 2').all();
-    db.close();
+    const delivered = await count("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'delivered'");
+    const attempts = await count('SELECT count(*) AS n FROM webhook_attempts');
+    const outcomes = await db.many('SELECT outcome, error, COUNT(*) n FROM webhook_attempts GROUP BY 1, 2');
+    await db.close();
     if (delivered !== total || received - before !== total) {
       console.error(outcomes);
       throw new Error(`delivered ${delivered}, received ${received - before}, expected ${total}, attempts ${attempts}`);

@@ -7,7 +7,6 @@ import { fileURLToPath } from 'node:url';
  * binaries (`cloud/bin`, `gateway/bin`), which load `dist/`, so it must match the sources.
  */
 export default function buildOnce(): void {
-  if (process.env.ERASURE_SKIP_BUILD) return; // TEMP pg-async conversion: remove before commit
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-b'], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: 'inherit' });
 }

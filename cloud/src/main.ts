@@ -1,4 +1,3 @@
-import { SqliteDatabase } from './adapters/sql/sqlite.js';
 import { concretePort } from './adapters/free-port.js';
 import { systemClock } from './adapters/clock.js';
 import { parseArgs } from './cli/args.js';
@@ -26,7 +25,7 @@ const webhookRuntime = (config: CloudConfig, db: SqlDatabase) =>
   });
 import { serveSandbox } from './sandbox/serve.js';
 import { copyToPostgresCommand, migrateCommand } from './cli/store.js';
-import { storeConfig } from './adapters/sql/open-store.js';
+import { openStore, storeConfig } from './adapters/sql/open-store.js';
 
 const USAGE =
   'usage: erasure-cloud serve | sandbox | worker [--lease-seconds N] | keygen [--json] | admin <command> [--flags] [--json]' +
@@ -34,15 +33,10 @@ const USAGE =
   ' | migrate [--json] | copy-to-postgres [--from FILE] [--json]';
 
 /**
- * The commands that read or write cloud data still run on the SQLite store only. With
- * DATABASE_URL set they refuse rather than quietly write to a SQLite file the operator thinks
- * is not in use; `migrate` and `copy-to-postgres` already work on PostgreSQL.
+ * The cloud's store: PostgreSQL when DATABASE_URL names one (any number of instances and workers
+ * share it), else `DATA_DIR/cloud.sqlite`; migrated on open, so a fresh database just works.
  */
-function refusePostgresStore(command: string): void {
-  if (storeConfig(process.env, 'data/cloud').kind === 'postgres') {
-    throw new ConfigError(`${command} does not run on PostgreSQL yet (DATABASE_URL is set); only migrate and copy-to-postgres do. Unset DATABASE_URL to use the SQLite store.`);
-  }
-}
+const openCloudStore = (config: CloudConfig): Promise<SqlDatabase> => openStore(storeConfig(process.env, config.DATA_DIR));
 
 function print(value: unknown, json: boolean): void {
   if (json) process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -53,7 +47,7 @@ async function serve(): Promise<void> {
   const env = { ...process.env };
   env.PORT = String(await concretePort(env.HOST || '127.0.0.1', Number(env.PORT || 3000)));
   const config = loadConfig(env);
-  const db = SqliteDatabase.open(config.databasePath);
+  const db = await openCloudStore(config);
   const certificates = loadCertificateRuntime(config);
   const webhooks = webhookRuntime(config, db);
   const app = buildCloudApp({
@@ -97,7 +91,7 @@ async function serve(): Promise<void> {
 /** `erasure-cloud worker`: certificate jobs and webhook deliveries, no HTTP; stops cleanly on SIGINT/SIGTERM. */
 async function runWorker(leaseMs: number | undefined): Promise<void> {
   const config = loadConfig(process.env);
-  const db = SqliteDatabase.open(config.databasePath);
+  const db = await openCloudStore(config);
   const log = pino({ name: 'erasure-cloud-worker' }, pino.destination(2));
   const webhooks = webhookRuntime(config, db);
   const worker = await loadCertificateRuntime(config).startWorker({
@@ -125,7 +119,6 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case undefined:
     case 'serve':
-      refusePostgresStore('serve');
       await serve();
       return 0;
     case 'sandbox':
@@ -135,7 +128,6 @@ async function main(argv: string[]): Promise<number> {
       print(keygen(), json);
       return 0;
     case 'worker':
-      refusePostgresStore('worker');
       await runWorker(leaseMsFromFlags(flags));
       return 0;
     case 'certificate-public-key':
@@ -150,9 +142,8 @@ async function main(argv: string[]): Promise<number> {
       return verdict.valid ? 0 : 1;
     }
     case 'admin': {
-      refusePostgresStore('admin');
       const config = loadConfig(process.env);
-      const db = SqliteDatabase.open(config.databasePath);
+      const db = await openCloudStore(config);
       try {
         print(
           await runAdmin(

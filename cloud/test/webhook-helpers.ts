@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,8 @@ import { signServiceRequest } from '@erasure/shared';
 import type { FastifyInstance } from 'fastify';
 import { systemClock } from '../src/adapters/clock.js';
 import { createAccount } from '../src/adapters/db/accounts.js';
+import type { SqlDatabase } from '../src/adapters/sql/database.js';
+import { PostgresDatabase } from '../src/adapters/sql/postgres.js';
 import { SqliteDatabase } from '../src/adapters/sql/sqlite.js';
 import { createToken, type TokenRow } from '../src/adapters/db/tokens.js';
 import { buildCloudApp } from '../src/http/app.js';
@@ -15,6 +17,7 @@ import { createWebhook } from '../src/domain/webhooks/manage.js';
 import type { WebhookEventType } from '../src/domain/webhooks/types.js';
 import { createWebhookRuntime, type WebhookRuntime } from '../src/jobs/webhook-runtime.js';
 import { SECRET } from './helpers.js';
+import { freshPostgresUrl, TEST_STORE } from './support/test-store.js';
 
 /** One request a receiver got, raw body included. */
 export interface Received {
@@ -92,8 +95,8 @@ export interface Delivery {
 
 export interface WebhookCloud {
   app: FastifyInstance;
-  /** The store the app runs on; `db.handle` is the raw better-sqlite3 connection. */
-  db: SqliteDatabase;
+  /** The store the app runs on: the SQLite file in `dir`, or in the `cloud on postgres` run the PostgreSQL database of `dir`. */
+  db: SqlDatabase;
   dir: string;
   runtime: WebhookRuntime;
   post(url: string, body: unknown): Promise<{ status: number; json: any }>;
@@ -101,23 +104,36 @@ export interface WebhookCloud {
   token(accountId: number, options?: { quota?: number | null; product?: 'engine' | 'hotswap' }): Promise<TokenRow>;
   subscribe(accountId: number, eventType: WebhookEventType, url: string, auth?: Record<string, string>): Promise<{ id: string; secret: string }>;
   deliveries(): Promise<Delivery[]>;
-  /** Stops worker, app and database, keeping the SQLite file (a restart reopens it). */
+  /** Stops worker, app and database, keeping the store (a restart over `dir` reopens it). */
   stop(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * A cloud on the real clock over a SQLite file in `dir` (fresh when omitted), in allow-http
- * mode, with its in-process delivery worker polling fast. Two over one `dir` share a ledger.
+ * The store of `dir`: its SQLite file, or on PostgreSQL the database created for `dir` on first
+ * use, whose URL is kept in a file there, so every cloud over one `dir` opens the same database.
  */
-export async function startWebhookCloud(options: { dir?: string; retryBaseMs?: number; worker?: boolean; concurrency?: number } = {}): Promise<WebhookCloud> {
+async function openDirStore(dir: string): Promise<SqlDatabase> {
+  if (TEST_STORE === 'sqlite') return SqliteDatabase.open(join(dir, 'cloud.sqlite'));
+  const urlFile = join(dir, 'postgres-url');
+  if (!existsSync(urlFile)) writeFileSync(urlFile, await freshPostgresUrl());
+  return PostgresDatabase.open(readFileSync(urlFile, 'utf8'), { max: 8 });
+}
+
+/**
+ * A cloud on the real clock over the store of `dir` (fresh when omitted), in allow-http mode,
+ * with its in-process delivery worker polling fast. Two over one `dir` share a ledger.
+ */
+export async function startWebhookCloud(
+  options: { dir?: string; retryBaseMs?: number; worker?: boolean; concurrency?: number; pollMs?: number } = {},
+): Promise<WebhookCloud> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'erasure-webhooks-'));
-  const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
+  const db = await openDirStore(dir);
   const publicBaseUrl = 'https://cloud.example.test';
   const runtime = createWebhookRuntime({ db, clock: systemClock, publicBaseUrl, outbound: { allowHttp: true, allowLoopback: true }, retryBaseMs: options.retryBaseMs ?? 2 });
   const app = buildCloudApp({ db, clock: systemClock, internalApiSecret: SECRET, publicBaseUrl, outbound: { allowHttp: true, allowLoopback: true }, webhooks: runtime });
   await app.ready();
-  if (options.worker !== false) runtime.startWorker({ pollMs: 25, ...(options.concurrency ? { concurrency: options.concurrency } : {}) });
+  if (options.worker !== false) runtime.startWorker({ pollMs: options.pollMs ?? 25, ...(options.concurrency ? { concurrency: options.concurrency } : {}) });
   const now = () => new Date().toISOString();
   let stopped = false;
   const stop = async () => {

@@ -1,74 +1,17 @@
-import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
+import { startPostgres as startCluster } from './postgres-cluster.js';
 
 /**
- * A throwaway PostgreSQL cluster for tests: `initdb` into a temporary folder, `pg_ctl start` on a
- * Unix socket in that folder (no TCP port, nothing reachable from outside), trust auth for the
- * local socket only; `stop()` shuts it down and removes the folder. Debian's server binaries live
- * in /usr/lib/postgresql/<version>/bin (`.ci/run` installs the `postgresql` package when missing).
- * PostgreSQL refuses to run as root, so as root the server runs as the `postgres` user.
+ * A throwaway PostgreSQL cluster for tests (postgres-cluster.js, shared with the benchmarks):
+ * `initdb` and `pg_ctl` in a temporary folder, a Unix socket only, stopped and removed by `stop()`.
  */
 export interface TestPostgres {
   /** Connection string of the cluster's `postgres` database. */
   adminUrl: string;
+  /** The postmaster's pid. */
+  serverPid(): number;
   /** Creates an empty database and answers its connection string. */
   createDatabase(name?: string): Promise<string>;
   stop(): Promise<void>;
 }
 
-function serverBin(name: string): string {
-  const root = '/usr/lib/postgresql';
-  const versions = existsSync(root)
-    ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', name))).sort((a, b) => Number(b) - Number(a))
-    : [];
-  if (versions.length === 0) {
-    throw new Error(`PostgreSQL server binary ${name} not found under ${root}: apt-get install postgresql (.ci/run does)`);
-  }
-  return join(root, versions[0]!, 'bin', name);
-}
-
-const asRoot = process.getuid?.() === 0;
-
-function runServerTool(bin: string, args: string[]): void {
-  const [command, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
-  execFileSync(command, argv, { stdio: ['ignore', 'ignore', 'pipe'] });
-}
-
-let databases = 0;
-
-export async function startPostgres(): Promise<TestPostgres> {
-  const dir = mkdtempSync(join(tmpdir(), 'erasure-pg-'));
-  if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
-  const data = join(dir, 'data');
-  const user = asRoot ? 'postgres' : (process.env.USER ?? 'postgres');
-  runServerTool(serverBin('initdb'), ['-D', data, '-U', user, '--auth=trust', '--encoding=UTF8', '--locale=C.UTF-8', '-N']);
-  // No TCP listener; the socket lives in the cluster's own folder. fsync stays on: the tests
-  // that kill processes mid-write rely on the same durability a real deployment has.
-  const options = `-c listen_addresses='' -c unix_socket_directories='${dir}' -c max_connections=200 -c shared_buffers=64MB`;
-  runServerTool(serverBin('pg_ctl'), ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', '-t', '60', 'start']);
-  const urlFor = (database: string) => `postgresql://${encodeURIComponent(user)}@/${database}?host=${encodeURIComponent(dir)}`;
-  const adminUrl = urlFor('postgres');
-  return {
-    adminUrl,
-    async createDatabase(name = `test_${process.pid}_${++databases}`) {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE "${name}"`);
-      } finally {
-        await client.end();
-      }
-      return urlFor(name);
-    },
-    async stop() {
-      try {
-        runServerTool(serverBin('pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  };
-}
+export const startPostgres = (options: { settings?: Record<string, string> } = {}): Promise<TestPostgres> => startCluster(options);

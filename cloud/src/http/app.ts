@@ -8,7 +8,7 @@ import { createFastify } from './fastify.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createWebhookRuntime, type WebhookRuntime } from '../jobs/webhook-runtime.js';
 import { commitsFor } from '../adapters/db/group-commit.js';
-import { sqliteWindowStore } from '../adapters/db/rate-windows.js';
+import { databaseWindowStore } from '../adapters/db/rate-windows.js';
 import { deviceStore } from '../adapters/db/device-store.js';
 import { posterOf, type HttpPoster } from '../adapters/http-post.js';
 import { STRICT_OUTBOUND, type OutboundPolicy } from '../domain/webhooks/ssrf.js';
@@ -79,7 +79,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
 
   // Web application (sessions, sign-in, pages, /app/api/*) and the public API /api/v1.
   // Sign-in and API rate-limit windows live in the database (shared by processes, kept over restarts).
-  const windows = sqliteWindowStore(deps.db);
+  const windows = databaseWindowStore(deps.db);
   app.addHook('onClose', async () => windows.close());
   registerSessions(app, { db: deps.db, clock: deps.clock });
   registerAuthRoutes(app, { db: deps.db, clock: deps.clock, secureCookies: deps.publicBaseUrl?.startsWith('https:') ?? false, windows });

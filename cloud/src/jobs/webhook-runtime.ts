@@ -17,7 +17,7 @@ export interface WebhookRuntime {
   policy: DeliveryPolicy;
   /** The process's one outbound client (SSRF guard at connect time): deliveries, pings, Push. */
   client: OutboundClient;
-  /** Starts this process's delivery worker (idempotent); events committed here wake it. */
+  /** Starts this process's delivery worker (idempotent); events committed here (on PostgreSQL, by any process) wake it. */
   startWorker(options?: Pick<WebhookWorkerDeps, 'concurrency' | 'leaseMs' | 'pollMs' | 'log'>): WebhookWorker;
   /** Stops the worker only (recording attempts in flight); `startWorker` may start a new one. */
   stopWorker(): Promise<void>;
@@ -48,7 +48,11 @@ export function createWebhookRuntime(input: {
   const sender = createOutboundClient({ ...input.outbound, timeoutMs: policy.timeoutMs, resolve: input.resolve });
   let worker: WebhookWorker | undefined;
   const onDue = () => worker?.wake();
-  const events = createWebhookEvents({ clock: input.clock, store: webhookEventStore, publicBaseUrl: input.publicBaseUrl, maxAttempts: policy.maxAttempts, onDue });
+  // The outbox writer runs inside the device transaction. On SQLite a wake from there is in time
+  // (the worker's transaction queues behind it); on PostgreSQL the worker would look before the
+  // commit, so there the NOTIFY the transaction sends wakes every worker once it committed.
+  const wakeFromOutbox = input.db.dialect === 'sqlite' ? onDue : undefined;
+  const events = createWebhookEvents({ clock: input.clock, store: webhookEventStore, publicBaseUrl: input.publicBaseUrl, maxAttempts: policy.maxAttempts, onDue: wakeFromOutbox });
   return {
     events,
     policy,

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../adapters/clock.js';
 import type { SqlDatabase } from '../adapters/sql/database.js';
 import { claimDeliveries, nextDueAt, pruneLedger, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../adapters/db/webhook-deliveries.js';
+import { listenForDueDeliveries } from '../adapters/db/webhook-wakeup.js';
 import type { WebhookSender } from '../adapters/outbound-http.js';
 import { attemptError, nextStep, type DeliveryPolicy } from '../domain/webhooks/policy.js';
 import { signedDeliveryHeaders } from '../domain/webhooks/signing.js';
@@ -53,6 +54,8 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   let stopped = false;
   let signal = new AbortController();
   const nudge = () => signal.abort();
+  // Deliveries made due by any process (on PostgreSQL; see webhook-wakeup.ts) wake this worker once committed.
+  const listener = listenForDueDeliveries(deps.db, nudge, deps.log);
 
   const attempt = async (delivery: ClaimedDelivery) => {
     const now = deps.clock.now();
@@ -143,6 +146,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     async stop() {
       stopped = true;
       nudge();
+      await listener.close();
       await loop;
       while (inFlight.size > 0) await Promise.all([...inFlight]);
       await turn();

@@ -4,6 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claimJob, finishJob } from '../../src/adapters/db/jobs.js';
+import { enqueueJob } from '../../src/adapters/db/wipe-results.js';
 import { verifyContent, type CertificateContent } from '../../src/domain/certificates/certificate-content.js';
 import { startCertificateWorker } from '../../src/jobs/certificate-worker.js';
 import type { GeneratedCertificate } from '../../src/jobs/generate-certificate.js';
@@ -134,6 +135,18 @@ describe('certificate worker: generation, retries, leases', () => {
     expect((await certificateOf(sut, wipe.wipe_result_id)).status).toBe('complete');
     expect(await sut.row<{ attempts: number; status: string }>('SELECT attempts, status FROM jobs')).toEqual({ attempts: 2, status: 'done' });
     expect(await finishJob(sut.db, crashed, sut.clock.now().toISOString())).toBe(false);
+  });
+
+  it('concurrent claims each take a different due job, and together take every one', async () => {
+    const now = sut.clock.now().toISOString();
+    const lease = new Date(sut.clock.now().getTime() + 60_000).toISOString();
+    for (let subject = 1; subject <= 12; subject++) await enqueueJob(sut.db, 'claim-test', subject, now);
+    // On PostgreSQL these run on separate connections at once: a claim must pass over the job
+    // another claim has locked rather than wait for it and come back empty-handed.
+    const claims = await Promise.all(Array.from({ length: 12 }, () => claimJob(sut.db, 'claim-test', now, lease)));
+    expect(claims.map((c) => c?.subject_id).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect(claims.every((c) => c!.attempts === 1)).toBe(true);
+    expect(await claimJob(sut.db, 'claim-test', now, lease)).toBeUndefined();
   });
 
   it('the worker loop picks up new results when woken and stops gracefully', async () => {

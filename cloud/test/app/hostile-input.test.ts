@@ -75,6 +75,20 @@ describe('hostile input never yields a 5xx', () => {
     expect(res.status).toBe(201);
   });
 
+  it('refuses a NUL character anywhere in a body with 422 on every store, storing nothing', async () => {
+    // PostgreSQL's text cannot hold U+0000; SQLite could, but both stores answer alike.
+    const withNul = [
+      { jti, record_id: 'CW-nul', notes: 'a\u0000b' },
+      { jti, record_id: 'CW-nul', fingerprint: fingerprint(undefined, undefined, { extra: { ['k\u0000']: 1 } }) },
+      { jti, record_id: 'CW-nul', fingerprint: fingerprint(undefined, undefined, { extra: { deep: ['x\u0000'] } }) },
+    ];
+    for (const body of withNul) {
+      const res = await sendRaw('/internal/assets', JSON.stringify(body));
+      expect({ status: res.statusCode, json: JSON.parse(res.body) }).toEqual({ status: 422, json: { error: 'invalid payload' } });
+    }
+    expect((await cloud.db.one<{ n: number }>("SELECT COUNT(*) AS n FROM assets WHERE record_id = 'CW-nul'"))!.n).toBe(0);
+  });
+
   it('stores hostile strings verbatim as data, never as SQL or markup', async () => {
     const nasty = `'); DROP TABLE assets; -- <script>alert(1)</script> ${'𝕏'.repeat(500)} \u202e`;
     const res = await cloud.post('/internal/assets', {

@@ -5,24 +5,30 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/adapters/db/accounts.js';
 import { mintApiKey } from '../../src/adapters/db/api-key-issuance.js';
+import type { SqlDatabase } from '../../src/adapters/sql/database.js';
+import { PostgresDatabase } from '../../src/adapters/sql/postgres.js';
 import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 import { buildCloudApp } from '../../src/http/app.js';
 import { SECRET, testClock } from '../helpers.js';
+import { freshPostgresUrl, TEST_STORE } from '../support/test-store.js';
 
 /**
  * Rate limits held in the database (issue 11): password spraying from one address is throttled
  * whatever the emails, and every limit survives a restart and holds across processes (here: two
- * apps, each with its own connections, on one SQLite file).
+ * apps, each with its own connections, on one SQLite file or one PostgreSQL database).
  */
 describe('rate limits shared through the database', () => {
   let dir: string;
-  let path: string;
-  const open: { app: FastifyInstance; db: SqliteDatabase }[] = [];
+  /** Opens another connection (pool) to the one database every instance of a test shares. */
+  let openShared: () => SqlDatabase;
+  const open: { app: FastifyInstance; db: SqlDatabase }[] = [];
   const clock = testClock();
 
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'erasure-limits-'));
-    path = join(dir, 'cloud.sqlite');
+    const path = join(dir, 'cloud.sqlite');
+    const url = TEST_STORE === 'postgres' ? await freshPostgresUrl() : undefined;
+    openShared = () => (url ? PostgresDatabase.open(url, { max: 4 }) : SqliteDatabase.open(path));
   });
   afterEach(async () => {
     for (const { app, db } of open.splice(0)) {
@@ -32,15 +38,15 @@ describe('rate limits shared through the database', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** One cloud process's app over the shared file. */
+  /** One cloud process's app over the shared database. */
   const instance = async (deps: Partial<Parameters<typeof buildCloudApp>[0]> = {}) => {
-    const db = SqliteDatabase.open(path);
+    const db = openShared();
     const app = buildCloudApp({ ...deps, db, clock, internalApiSecret: SECRET });
     await app.ready();
     open.push({ app, db });
     return { app, db };
   };
-  const restart = async (which: { app: FastifyInstance; db: SqliteDatabase }, deps: Parameters<typeof instance>[0] = {}) => {
+  const restart = async (which: { app: FastifyInstance; db: SqlDatabase }, deps: Parameters<typeof instance>[0] = {}) => {
     open.splice(open.indexOf(which), 1);
     await which.app.close();
     await which.db.close();

@@ -106,6 +106,13 @@ describe('/app/api/webhooks (the /webhooks page)', () => {
     const updated = await admin.send('PUT', `/app/api/webhooks/${created.id}`, { url: `${receiver.url}/v2`, auth_type: 'basic', username: 'u', password: 'p' });
     expect(updated.json).toMatchObject({ url: `${receiver.url}/v2`, auth_type: 'basic', basic_username: 'u', active: false });
     expect((await admin.send('PUT', `/app/api/webhooks/${created.id}`, { active: 'yes' })).status).toBe(422);
+    // Onto another subscription's (event type, url): refused by the unique constraint, nothing changed.
+    const { json: other } = await create(admin, { event_type: 'asset_reported', url: `${receiver.url}/v3` });
+    const clash = await admin.send('PUT', `/app/api/webhooks/${created.id}`, { url: `${receiver.url}/v3`, active: true });
+    expect(clash.status).toBe(409);
+    expect(clash.json.error).toBe('a webhook for this event type and url already exists');
+    expect((await admin.get('/app/api/webhooks')).json.webhooks.find((w: { id: string }) => w.id === created.id)).toMatchObject({ url: `${receiver.url}/v2`, active: false });
+    expect((await admin.send('DELETE', `/app/api/webhooks/${other.id}`)).json).toEqual({ ok: true });
     const enabled = await admin.send('POST', `/app/api/webhooks/${created.id}/enable`);
     expect(enabled.json).toMatchObject({ active: true, health: 'healthy', reconciled: 0 });
     expect((await admin.send('DELETE', `/app/api/webhooks/${created.id}`)).json).toEqual({ ok: true });

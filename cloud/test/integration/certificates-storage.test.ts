@@ -1,15 +1,15 @@
 import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/adapters/db/accounts.js';
 import { createCertificate } from '../../src/adapters/db/certificates.js';
 import { InvalidObjectKeyError, localObjectStore } from '../../src/adapters/objects/local-store.js';
 import { loadCertificateKeys } from '../../src/adapters/secret-files.js';
-import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
+import { isCheckViolation, isUniqueViolation } from '../../src/adapters/sql/errors.js';
 import { signContent, verifyContent } from '../../src/domain/certificates/certificate-content.js';
 import { sampleContent } from '../certificates/fixtures.js';
+import { openTestStore, TEST_STORE } from '../support/test-store.js';
 
 let dir: string;
 beforeEach(() => {
@@ -77,9 +77,10 @@ describe('certificate keys in DATA_DIR', () => {
   });
 });
 
+// SQLite's migration 003_certificates, or the PostgreSQL schema's same tables (run on either store).
 describe('migration 003_certificates', () => {
   it('creates certificates and certificate_sequences with their uniqueness and status rules', async () => {
-    const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
+    const db = await openTestStore(dir);
     try {
       const now = new Date().toISOString();
       const account = await createAccount(db, { name: 'Acme', subscriptionStatus: 'active', now });
@@ -105,11 +106,48 @@ describe('migration 003_certificates', () => {
            VALUES ('cert_x', @account_id, @wipe_result_id, 1, 'CW-000001', @now, @now)`,
           { account_id: account.id, wipe_result_id: w2, now },
         ),
-      ).rejects.toThrow(/UNIQUE/);
-      await expect(db.run(`UPDATE certificates SET status = 'done'`)).rejects.toThrow(/CHECK/);
-      const raw = new Database(join(dir, 'cloud.sqlite'), { readonly: true });
-      expect(raw.prepare(`SELECT version FROM schema_migrations WHERE version = '003_certificates.sql'`).pluck().get()).toBe('003_certificates.sql');
-      raw.close();
+      ).rejects.toSatisfy(isUniqueViolation);
+      await expect(db.run(`UPDATE certificates SET status = 'done'`)).rejects.toSatisfy(isCheckViolation);
+      // PostgreSQL's schema is one file, 001_schema.sql, holding what SQLite's 001-008 hold.
+      const version = TEST_STORE === 'sqlite' ? '003_certificates.sql' : '001_schema.sql';
+      expect(await db.one('SELECT version FROM schema_migrations WHERE version = @version', { version })).toEqual({ version });
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe('certificate numbering in concurrent transactions (either store)', () => {
+  it('numbers committed issuances gap-free: a rolled-back one gives its number back, concurrent ones wait on the counter row', async () => {
+    const db = await openTestStore(dir);
+    try {
+      const now = new Date().toISOString();
+      const account = await createAccount(db, { name: 'Acme', subscriptionStatus: 'active', now });
+      const token = (await db.one<{ id: number }>(
+        `INSERT INTO license_tokens (prefix_id, jti, account_id, product, status, created_at, updated_at)
+         VALUES ('ltok_1', 'j1', @account_id, 'engine', 'active', @now, @now) RETURNING id`,
+        { account_id: account.id, now },
+      ))!;
+      // Each issuance stores its wipe result and takes a number in one transaction; every third
+      // one then fails, as a device write that broke after numbering would, and rolls back.
+      const issue = (i: number) =>
+        db.transaction(async (tx) => {
+          const { id } = (await tx.one<{ id: number }>(
+            `INSERT INTO wipe_results (public_id, account_id, token_id, job_id, certifiable, created_at, updated_at)
+             VALUES (@public_id, @account_id, @token_id, @job_id, 1, @now, @now) RETURNING id`,
+            { public_id: `wr_${i}`, account_id: account.id, token_id: token.id, job_id: `job-${i}`, now },
+          ))!;
+          const cert = await createCertificate(tx, { accountId: account.id, wipeResultId: id, now });
+          if (i % 3 === 0) throw new Error(`issuance ${i} broke after numbering`);
+          return cert.certificate_number;
+        });
+      const outcomes = await Promise.allSettled(Array.from({ length: 24 }, (_, i) => issue(i)));
+      expect(outcomes.filter((o) => o.status === 'rejected')).toHaveLength(8);
+      const numbers = (await db.many<{ certificate_number: string }>('SELECT certificate_number FROM certificates ORDER BY sequence')).map(
+        (r) => r.certificate_number,
+      );
+      expect(numbers).toEqual(Array.from({ length: 16 }, (_, i) => `CW-${String(i + 1).padStart(6, '0')}`));
+      expect((await db.one<{ last_value: number }>('SELECT last_value FROM certificate_sequences'))!.last_value).toBe(16);
     } finally {
       await db.close();
     }

@@ -4,6 +4,7 @@ import { createOutboundClient } from '../../src/adapters/outbound-http.js';
 import { productionPolicy } from '../../src/domain/webhooks/policy.js';
 import { startWebhookWorker } from '../../src/jobs/webhook-worker.js';
 import { startSlowReceiver } from '../slow-receiver.js';
+import { TEST_STORE } from '../support/test-store.js';
 import { startReceiver, startWebhookCloud, waitFor, type WebhookCloud } from '../webhook-helpers.js';
 
 const clouds: WebhookCloud[] = [];
@@ -21,7 +22,7 @@ const start = async (options: Parameters<typeof startWebhookCloud>[0]) => {
   return cloud;
 };
 
-describe('the delivery ledger over a real SQLite file', () => {
+describe('the delivery ledger over a real store (a SQLite file, or a PostgreSQL database)', () => {
   it('a cloud restarted mid-backoff still delivers, resuming the same ledger row', async () => {
     receiver = await startReceiver((index) => (index === 0 ? 500 : 200));
     // ~1 s before the second attempt: the first cloud is stopped well inside that wait.
@@ -41,7 +42,7 @@ describe('the delivery ledger over a real SQLite file', () => {
     expect(receiver.requests.map((r) => r.json.event_id)).toEqual([receiver.requests[0]!.json.event_id, receiver.requests[0]!.json.event_id]);
   });
 
-  it('two workers on one file never make the same attempt: each event arrives exactly once', async () => {
+  it('two workers on one ledger never make the same attempt: each event arrives exactly once', async () => {
     receiver = await startReceiver();
     const a = await start({ worker: false });
     const account = await a.account();
@@ -57,6 +58,33 @@ describe('the delivery ledger over a real SQLite file', () => {
     expect(ids).toHaveLength(150);
     expect(new Set(ids).size).toBe(150);
     expect((await a.deliveries()).every((d) => d.attempts === 1)).toBe(true);
+  });
+
+  it('an event wakes the idle worker once it committed: delivered long before the next poll', async () => {
+    receiver = await startReceiver();
+    const cloud = await start({ pollMs: 60_000 });
+    const account = await cloud.account();
+    await cloud.subscribe(account.id, 'wipe_session_ready', receiver.url);
+    const token = await cloud.token(account.id);
+    // Twice: the first wake, and one after the worker went back to its minute-long sleep.
+    for (let i = 1; i <= 2; i++) {
+      expect((await cloud.post('/internal/tokens/validate', { jti: token.jti })).status).toBe(200);
+      await waitFor(() => receiver!.requests.length === i, 3000, `delivery ${i} without waiting for the poll`);
+    }
+  });
+
+  // SQLite is one host: its workers are woken in process (the test above). On PostgreSQL the
+  // committing transaction's NOTIFY reaches the workers of every host.
+  it.runIf(TEST_STORE === 'postgres')('an event committed on one host wakes the idle worker of another', async () => {
+    receiver = await startReceiver();
+    const a = await start({ worker: false });
+    const b = await start({ dir: a.dir, pollMs: 60_000 });
+    const account = await a.account();
+    await a.subscribe(account.id, 'wipe_session_ready', receiver.url);
+    await new Promise((resolve) => setTimeout(resolve, 200)); // b's worker has looked, found nothing and sleeps
+    expect((await a.post('/internal/tokens/validate', { jti: (await a.token(account.id)).jti })).status).toBe(200);
+    await waitFor(() => receiver!.requests.length === 1, 3000, "delivery by the other host's worker");
+    expect(await b.deliveries()).toMatchObject([{ status: 'delivered', attempts: 1 }]);
   });
 
   it('a delivery that fails every attempt of its round ends failed after 8 attempts', async () => {

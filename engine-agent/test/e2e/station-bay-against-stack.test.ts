@@ -32,8 +32,8 @@ describe.skipIf(Boolean(loopSkipReason))('a hotswap station bay against a real c
     env = stack.env;
   }, 180_000);
 
-  afterAll(() => {
-    stack?.stop();
+  afterAll(async () => {
+    await stack?.stop();
     for (const l of loops) l.cleanup();
     if (work) removeDir(work);
   });

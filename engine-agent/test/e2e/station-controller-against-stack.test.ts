@@ -96,7 +96,7 @@ describe.skipIf(Boolean(loopSkipReason))('the hotswap station of serve against a
 
   afterAll(async () => {
     for (const c of controllers) await c.close();
-    stack?.stop();
+    await stack?.stop();
     for (const l of loops) l.cleanup();
     if (work) removeDir(work);
   });

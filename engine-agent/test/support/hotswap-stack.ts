@@ -12,7 +12,7 @@ import { buildForE2e, cloudCli, startService, stopService, type Service } from '
  * The real cloud and gateway (built binaries) with an account "Station Refurb" and a hotswap
  * token of `quota`, and the agent environment a station on this machine runs with.
  */
-export async function startHotswapStack(work: string, quota: number): Promise<{ env: AgentEnv; stop: () => void }> {
+export async function startHotswapStack(work: string, quota: number): Promise<{ env: AgentEnv; stop: () => Promise<void> }> {
   buildForE2e();
   const base = { ...process.env, HOST: '127.0.0.1', PORT: '0' };
   const keys = cloudCli({ ...base, DATA_DIR: join(work, 'cloud') }, ['keygen']);
@@ -23,15 +23,16 @@ export async function startHotswapStack(work: string, quota: number): Promise<{ 
   writeFileSync(join(work, 'device-token'), `${String(token.token)}\n`);
   let cloud: Service | undefined;
   let gateway: Service | undefined;
-  const stop = () => {
-    stopService(gateway);
-    stopService(cloud);
+  // Waits for both to exit: a cloud still finishing a certificate would otherwise write into
+  // DATA_DIR while the test removes it.
+  const stop = async () => {
+    await Promise.all([gateway, cloud].map((s) => exited(s)));
   };
   try {
     cloud = await startService('cloud/bin/erasure-cloud.js', cloudEnv);
     gateway = await startService('gateway/bin/erasure-gateway.js', { ...base, DEVICE_TOKEN_PUBKEY: String(keys.device_token_pubkey), INTERNAL_API_SECRET: String(keys.internal_api_secret), CLOUD_INTERNAL_URL: cloud.url });
   } catch (error) {
-    stop();
+    await stop();
     throw error;
   }
   return { env: stationAgentEnv(gateway.url, work), stop };
@@ -49,4 +50,13 @@ export function stationAgentEnv(gatewayUrl: string, dir: string): AgentEnv {
     version: '0.1.0',
     limits: { ...DEFAULT_LIMITS, certificateLookupDelaysMs: [] },
   };
+}
+
+function exited(service: Service | undefined): Promise<void> {
+  const child = service?.child;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    stopService(service);
+  });
 }

@@ -72,7 +72,7 @@ export async function listApiKeys(db: SqlRunner, accountId: number): Promise<Api
 export async function revokeApiKey(db: SqlRunner, publicId: string, now: string, accountId?: number): Promise<ApiKeyRow | undefined> {
   await db.run(
     `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, @now)
-      WHERE public_id = @id AND (@account IS NULL OR account_id = @account)`,
+      WHERE public_id = @id AND (CAST(@account AS BIGINT) IS NULL OR account_id = @account)`,
     { id: publicId, now, account: accountId ?? null },
   );
   const row = await findApiKey(db, publicId);

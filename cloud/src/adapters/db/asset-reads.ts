@@ -57,9 +57,10 @@ function where(filter: AssetFilter): { sql: string; params: Record<string, unkno
     params.serial = filter.serial;
   }
   if (filter.search !== undefined && filter.search !== '') {
-    clauses.push(`(serial_number LIKE @search ESCAPE '\\' OR model LIKE @search ESCAPE '\\'
-      OR manufacturer LIKE @search ESCAPE '\\' OR asset_tag LIKE @search ESCAPE '\\'
-      OR cpu_model LIKE @search ESCAPE '\\' OR public_id = @exact OR storage_serials LIKE @search ESCAPE '\\')`);
+    // lower() on both sides: SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
+    const like = (column: string) => `lower(${column}) LIKE lower(@search) ESCAPE '\\'`;
+    clauses.push(`(${like('serial_number')} OR ${like('model')} OR ${like('manufacturer')} OR ${like('asset_tag')}
+      OR ${like('cpu_model')} OR public_id = @exact OR ${like('storage_serials')})`);
     params.search = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     params.exact = filter.search;
   }

@@ -56,7 +56,8 @@ const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 /**
  * Reads the inputs of one certificate. The source machine is the account's most recently
  * booted asset whose `storage_serials` list ("A, B, C") names the drive; none for hotswap
- * drives or drives never reported. LIKE rather than a SQLite string function keeps it portable.
+ * drives or drives never reported. LIKE rather than a SQLite string function keeps it portable;
+ * both sides lowered, since SQLite's LIKE ignores ASCII case and PostgreSQL's does not.
  */
 export async function readCertificateSources(db: SqlRunner, wipeResultId: number): Promise<CertificateSources | undefined> {
   const wipe = await readWipeResultSource(db, wipeResultId);
@@ -72,7 +73,7 @@ export async function readCertificateSources(db: SqlRunner, wipeResultId: number
     ? await db.one<Record<string, string | null>>(
         `SELECT public_id, manufacturer, model, serial_number, engine_version, fingerprint, test_results, notes
            FROM assets
-          WHERE account_id = @account_id AND (', ' || storage_serials || ', ') LIKE @pattern ESCAPE '\\'
+          WHERE account_id = @account_id AND lower(', ' || storage_serials || ', ') LIKE lower(@pattern) ESCAPE '\\'
           ORDER BY last_booted_at DESC, id DESC LIMIT 1`,
         { account_id: wipe.account_id, pattern: `%, ${likeLiteral(serial)}, %` },
       )

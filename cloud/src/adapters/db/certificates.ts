@@ -18,7 +18,11 @@ export interface CertificateRow extends StoredCertificate {
  * Creates the pending certificate of a certifiable wipe result, numbering it from the
  * account's counter. Must run inside the caller's write transaction (the one that inserts the
  * wipe result): the upsert … RETURNING and the INSERT then commit or roll back together, which
- * is what makes the sequence gap-free. A second call for the same wipe result is a no-op.
+ * is what makes the sequence gap-free. The increment is one statement on the account's counter
+ * row, never a read of max()+1: on PostgreSQL (READ COMMITTED) a concurrent issuer of the same
+ * account waits on that row's lock (or, for the account's very first number, on the unique key
+ * of the row being inserted) until this transaction ends, then increments the committed value;
+ * on SQLite the single writer does the same. A second call for the same wipe result is a no-op.
  */
 export async function createCertificate(
   db: SqlRunner,

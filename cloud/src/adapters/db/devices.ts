@@ -31,7 +31,9 @@ export async function listDevices(
     params.account = filter.accountId;
   }
   if (filter.search) {
-    clauses.push(`(t.jti = @exact OR t.prefix_id = @exact OR t.user_email LIKE @like ESCAPE '\\' OR a.name LIKE @like ESCAPE '\\')`);
+    // lower() on both sides: SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
+    clauses.push(`(t.jti = @exact OR t.prefix_id = @exact OR lower(t.user_email) LIKE lower(@like) ESCAPE '\\'
+      OR lower(a.name) LIKE lower(@like) ESCAPE '\\')`);
     params.exact = filter.search;
     params.like = `%${filter.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   }

@@ -11,19 +11,31 @@ export interface ClaimedJob {
 
 const DUE = `kind = @kind AND ((status = 'pending' AND run_at <= @now) OR (status = 'running' AND lease_until < @now))`;
 
+const CLAIM = (pick: string) => `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_until = @lease, updated_at = @now
+      WHERE id = (${pick}) AND ${DUE}
+     RETURNING id, kind, subject_id, attempts, lease_until`;
+
+/**
+ * The claim per store. SQLite has a single writer, so the plain inner SELECT cannot race. On
+ * PostgreSQL any number of workers on any hosts claim at once: `FOR UPDATE SKIP LOCKED` makes
+ * each pass over a job another worker's claim has locked and take the next due one, instead of
+ * queueing behind that lock and then finding the job no longer due (and claiming nothing).
+ */
+const CLAIM_JOB = {
+  sqlite: CLAIM(`SELECT id FROM jobs WHERE ${DUE} ORDER BY run_at, id LIMIT 1`),
+  postgres: CLAIM(`SELECT id FROM jobs WHERE ${DUE} ORDER BY run_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`),
+} as const;
+
 /**
  * Claims the oldest due job of `kind` in one UPDATE … RETURNING: a pending job whose `run_at`
  * has come, or a running one whose lease ran out (its worker died). The condition is repeated
- * on the outer UPDATE so that, on a database without SQLite's single writer, two workers that
- * picked the same id cannot both win. Each claim increments `attempts`.
+ * on the outer UPDATE so that a claim never takes a job that stopped being due between the pick
+ * and the write. Each claim increments `attempts`, the fencing token: the lock only keeps two
+ * claims apart, while a worker whose lease ran out and was reclaimed still holds the old
+ * `attempts`, and {@link stillHeld}, {@link finishJob}, {@link releaseJob} refuse it on that.
  */
 export async function claimJob(db: SqlRunner, kind: string, now: string, leaseUntil: string): Promise<ClaimedJob | undefined> {
-  return db.one<ClaimedJob>(
-    `UPDATE jobs SET status = 'running', attempts = attempts + 1, lease_until = @lease, updated_at = @now
-      WHERE id = (SELECT id FROM jobs WHERE ${DUE} ORDER BY run_at, id LIMIT 1) AND ${DUE}
-     RETURNING id, kind, subject_id, attempts, lease_until`,
-    { kind, now, lease: leaseUntil },
-  );
+  return db.one<ClaimedJob>(CLAIM_JOB[db.dialect], { kind, now, lease: leaseUntil });
 }
 
 /**

@@ -13,23 +13,27 @@ const HIT_SQL = `INSERT INTO rate_windows (key, count, reset_at) VALUES (@key, 1
      RETURNING count, reset_at AS "resetAt"`;
 
 /**
- * Rate-limit windows in the cloud's database, shared by every process that opens it. Each hit
- * is one `INSERT … ON CONFLICT DO UPDATE … RETURNING`, which starts a fresh window when the old
- * one has ended, so two processes counting the same key can never lose a hit.
+ * Rate-limit windows in the cloud's database, shared by every process (and, on PostgreSQL, every
+ * instance) that opens it; nothing of a window lives in this process. Each hit is one
+ * `INSERT … ON CONFLICT DO UPDATE … RETURNING`, which starts a fresh window when the old one has
+ * ended, so two processes counting the same key can never lose a hit (on PostgreSQL the upsert
+ * takes the row lock and re-reads the row, under READ COMMITTED too).
  *
  * On SQLite it writes through a second connection with `synchronous=NORMAL`: in WAL mode that
  * still survives a process crash, and only skips the per-commit fsync, which a counter does not
  * need (a power cut may forget the last few hits of a window) and a 600-per-minute API must not
  * pay. Its own connection also keeps a hit from waiting behind the main connection's transaction.
+ * On PostgreSQL it uses the store's pool as it is: each hit is its own autocommitted statement.
  */
-export function sqliteWindowStore(db: SqlDatabase): WindowStore & { close(): Promise<void> } {
-  const path = db instanceof SqliteDatabase ? db.handle.name : undefined;
+export function databaseWindowStore(db: SqlDatabase): WindowStore & { close(): Promise<void> } {
+  const path = db.dialect === 'sqlite' && db instanceof SqliteDatabase ? db.handle.name : undefined;
   let conn: SqlDatabase = db;
   if (path !== undefined && path !== ':memory:') {
     const handle = openConnection(path);
     handle.pragma('synchronous = NORMAL');
     conn = new SqliteDatabase(handle);
   }
+  // Only paces the sweep of finished windows; no count depends on it.
   let hits = 0;
   return {
     async hit(key, windowMs, nowMs) {

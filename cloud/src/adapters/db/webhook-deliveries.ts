@@ -3,6 +3,7 @@ import type { DeliveryStatus, WebhookEventType } from '../../domain/webhooks/typ
 import type { SqlRunner } from '../sql/database.js';
 import { authOf, disableSubscription } from './webhook-subscriptions.js';
 import type { WebhookAuth } from '../../domain/webhooks/types.js';
+import { notifyDeliveriesDue } from './webhook-wakeup.js';
 
 /** A delivery a worker holds: `attempts` after this claim is the lease's fencing token. */
 export interface ClaimedDelivery {
@@ -22,6 +23,43 @@ export interface ClaimedDelivery {
 
 const DUE = `status = 'pending' AND next_attempt_at <= @now AND (lease_until IS NULL OR lease_until < @now)`;
 
+/** A subscription's oldest due delivery (null when none is due). */
+const NEXT_DUE = `(SELECT d.id FROM webhook_deliveries d
+                    WHERE d.subscription_id = s.id AND d.status = 'pending' AND d.next_attempt_at <= @now
+                      AND (d.lease_until IS NULL OR d.lease_until < @now)
+                    ORDER BY d.event_id, d.id LIMIT 1)`;
+
+/** No delivery of the subscription is in flight (held by a live lease). */
+const NONE_IN_FLIGHT = `NOT EXISTS (SELECT 1 FROM webhook_deliveries h WHERE h.subscription_id = s.id AND h.status = 'pending' AND h.lease_until >= @now)`;
+
+/**
+ * The deliveries to claim, one per subscription, oldest first. On PostgreSQL each chosen
+ * subscription is row-locked, skipping those another worker holds (SKIP LOCKED): workers on
+ * several hosts claiming at once take different subscriptions instead of queueing behind one
+ * another, and one subscription is never claimed by two of them at once. The lock is NO KEY
+ * UPDATE, which the foreign-key checks of device transactions inserting deliveries do not wait
+ * for. On SQLite the single writer serialises claims.
+ */
+const CANDIDATES = {
+  sqlite: `SELECT next_id FROM (
+             SELECT ${NEXT_DUE} AS next_id
+               FROM webhook_subscriptions s
+              WHERE s.active = 1
+                AND EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.subscription_id = s.id AND p.status = 'pending')
+                AND ${NONE_IN_FLIGHT}) candidates
+            WHERE next_id IS NOT NULL
+            ORDER BY next_id LIMIT @limit`,
+  postgres: `SELECT ${NEXT_DUE} AS next_id
+               FROM webhook_subscriptions s
+              WHERE s.active = 1
+                AND EXISTS (SELECT 1 FROM webhook_deliveries p
+                             WHERE p.subscription_id = s.id AND p.status = 'pending' AND p.next_attempt_at <= @now
+                               AND (p.lease_until IS NULL OR p.lease_until < @now))
+                AND ${NONE_IN_FLIGHT}
+              ORDER BY next_id LIMIT @limit
+              FOR NO KEY UPDATE OF s SKIP LOCKED`,
+};
+
 /**
  * Claims up to `limit` due deliveries in one UPDATE … RETURNING: pending rows whose time has come
  * and that no live lease holds (a dead worker's lease runs out), of enabled subscriptions only.
@@ -29,26 +67,17 @@ const DUE = `status = 'pending' AND next_attempt_at <= @now AND (lease_until IS 
  * candidate, and none while another of its deliveries is in flight (held by a live lease, in this
  * worker or any other). The subscription's `active` is read in the same statement, so the attempt
  * after the one that auto-disabled it is never claimed. The conditions are repeated on the outer
- * UPDATE so two workers that picked the same ids cannot both win; each claim increments `attempts`.
- * It walks subscriptions, not the backlog, through partial indexes on pending rows (migration
- * 008), so its cost does not grow with a subscription's queue. Run inside a transaction (the
- * worker's turn), so the rows it claimed are read before anything else can change them.
+ * UPDATE so two workers that picked the same ids cannot both win (on PostgreSQL the UPDATE
+ * re-checks them on the row's newest version after waiting for its lock); each claim increments
+ * `attempts`. It walks subscriptions, not the backlog, through partial indexes on pending rows
+ * (migration 008), so its cost does not grow with a subscription's queue. Run inside a
+ * transaction (the worker's turn), so the rows it claimed are read before anything else can
+ * change them.
  */
 export async function claimDeliveries(db: SqlRunner, input: { now: string; leaseUntil: string; limit: number }): Promise<ClaimedDelivery[]> {
   const claimed = await db.many<{ id: number }>(
     `UPDATE webhook_deliveries SET attempts = attempts + 1, lease_until = @lease, updated_at = @now
-      WHERE id IN (SELECT next_id FROM (
-                     SELECT (SELECT d.id FROM webhook_deliveries d
-                              WHERE d.subscription_id = s.id AND d.status = 'pending' AND d.next_attempt_at <= @now
-                                AND (d.lease_until IS NULL OR d.lease_until < @now)
-                              ORDER BY d.event_id, d.id LIMIT 1) AS next_id
-                       FROM webhook_subscriptions s
-                      WHERE s.active = 1
-                        AND EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.subscription_id = s.id AND p.status = 'pending')
-                        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries h
-                                         WHERE h.subscription_id = s.id AND h.status = 'pending' AND h.lease_until >= @now)) candidates
-                    WHERE next_id IS NOT NULL
-                    ORDER BY next_id LIMIT @limit)
+      WHERE id IN (${CANDIDATES[db.dialect]})
         AND ${DUE}
         AND NOT EXISTS (SELECT 1 FROM webhook_deliveries h
                          WHERE h.subscription_id = webhook_deliveries.subscription_id AND h.status = 'pending' AND h.lease_until >= @now)
@@ -140,13 +169,14 @@ export async function recordAttempt(db: SqlRunner, record: AttemptRecord, input:
  * (false) while an attempt is in flight.
  */
 export async function redeliver(db: SqlRunner, deliveryId: number, input: { now: string; maxAttempts: number }): Promise<boolean> {
-  return (
+  const due =
     (await db.run(
       `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = @now, max_attempts = attempts + @max, updated_at = @now
         WHERE id = @id AND (lease_until IS NULL OR lease_until < @now)`,
       { id: deliveryId, now: input.now, max: input.maxAttempts },
-    )) === 1
-  );
+    )) === 1;
+  if (due) await notifyDeliveriesDue(db);
+  return due;
 }
 
 /** A ledger row as the delivery log shows it (spec 2 "Delivery ledger row"), with its attempts. */

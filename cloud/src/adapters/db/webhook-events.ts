@@ -2,6 +2,7 @@ import type { AssetFacts, CertificateFacts, WipeFacts } from '../../domain/webho
 import type { WebhookEventType } from '../../domain/webhooks/types.js';
 import type { SqlRunner } from '../sql/database.js';
 import { TOKEN_USER_NAME_SQL } from './tokens.js';
+import { notifyDeliveriesDue } from './webhook-wakeup.js';
 
 /**
  * The outbox side of webhooks: events and their fan-out into the ledger. Every writer here runs
@@ -32,7 +33,7 @@ export async function nextRevision(db: SqlRunner, resourceId: string): Promise<n
 /**
  * Stores the event and inserts one ledger row per subscription of its account and type: due
  * now for enabled subscriptions, `skipped` for disabled ones (re-enabling redelivers those).
- * Returns how many deliveries became due.
+ * Returns how many deliveries became due; on PostgreSQL their workers are woken when the caller commits.
  */
 export async function insertEventWithDeliveries(
   db: SqlRunner,
@@ -62,7 +63,9 @@ export async function insertEventWithDeliveries(
      RETURNING status`,
     { event: id, max: input.maxAttempts, now: input.now, account: input.accountId, type: input.eventType },
   );
-  return fanned.filter((row) => row.status === 'pending').length;
+  const due = fanned.filter((row) => row.status === 'pending').length;
+  if (due > 0) await notifyDeliveriesDue(db);
+  return due;
 }
 
 /** An asset as `asset_reported` and `hardware_tests_completed` describe it. */

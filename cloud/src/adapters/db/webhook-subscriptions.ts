@@ -1,6 +1,8 @@
 import { newId } from '@erasure/shared';
 import type { WebhookAuth, WebhookAuthType, WebhookEventType } from '../../domain/webhooks/types.js';
 import type { SqlRunner } from '../sql/database.js';
+import { isUniqueViolation } from '../sql/errors.js';
+import { notifyDeliveriesDue } from './webhook-wakeup.js';
 
 /**
  * Where and how a stored subscription delivers: its URL, signing secret and credentials. The
@@ -97,7 +99,11 @@ export async function createSubscription(
   return inserted ? findSubscription(db, publicId) : undefined;
 }
 
-/** Changes url, event type and/or credentials; false when that would duplicate another subscription. */
+/**
+ * Changes url, event type and/or credentials; false when that would duplicate another subscription.
+ * On PostgreSQL the refused statement aborts the caller's transaction: after false, run nothing
+ * more in it (its commit then rolls back).
+ */
 export async function updateSubscription(
   db: SqlRunner,
   id: number,
@@ -127,7 +133,7 @@ export async function updateSubscription(
     );
     return true;
   } catch (error) {
-    if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return false;
+    if (isUniqueViolation(error)) return false;
     throw error;
   }
 }
@@ -179,7 +185,12 @@ export async function disableSubscription(db: SqlRunner, id: number, input: { no
  * Run inside the caller's transaction.
  */
 export async function enableSubscription(db: SqlRunner, id: number, input: { now: string; maxAttempts: number }): Promise<number> {
-  const disabled = await db.one<{ reconcile_from: string | null }>('SELECT reconcile_from FROM webhook_subscriptions WHERE id = @id AND active = 0', { id });
+  // Read, then written: on PostgreSQL the row is locked (NO KEY UPDATE, which deliveries' foreign-key
+  // checks do not wait for), so a concurrent enable waits and then finds it enabled.
+  const disabled = await db.one<{ reconcile_from: string | null }>(
+    `SELECT reconcile_from FROM webhook_subscriptions WHERE id = @id AND active = 0${db.dialect === 'postgres' ? ' FOR NO KEY UPDATE' : ''}`,
+    { id },
+  );
   if (!disabled) return 0; // already enabled: nothing to reconcile
   await db.run(
     `UPDATE webhook_subscriptions SET active = 1, failure_count = 0, failing_since = NULL, auto_disabled_at = NULL,
@@ -187,9 +198,11 @@ export async function enableSubscription(db: SqlRunner, id: number, input: { now
       WHERE id = @id`,
     { id, now: input.now },
   );
-  return db.run(
+  const due = await db.run(
     `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = @now, max_attempts = attempts + @max, updated_at = @now
       WHERE subscription_id = @id AND status IN ('failed', 'skipped') AND updated_at >= @from`,
     { id, now: input.now, max: input.maxAttempts, from: disabled.reconcile_from ?? input.now },
   );
+  if (due > 0) await notifyDeliveriesDue(db);
+  return due;
 }

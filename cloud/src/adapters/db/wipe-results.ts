@@ -77,9 +77,9 @@ export async function storeWipeResult(
     `INSERT INTO wipe_results (public_id, account_id, token_id, job_id, ${FIELDS.join(', ')},
                                certifiable, certificate_status, uncertified_reason, created_at, updated_at)
      SELECT @public_id, @account_id, @token_id, @job_id, ${FIELDS.map((f) => `@${f}`).join(', ')},
-            CASE WHEN @own_reason IS NULL AND issued THEN 1 ELSE 0 END,
-            CASE WHEN @own_reason IS NULL AND issued THEN 'pending' END,
-            CASE WHEN @own_reason IS NOT NULL THEN @own_reason WHEN issued THEN NULL ELSE @not_issued END,
+            CASE WHEN CAST(@own_reason AS TEXT) IS NULL AND issued THEN 1 ELSE 0 END,
+            CASE WHEN CAST(@own_reason AS TEXT) IS NULL AND issued THEN 'pending' END,
+            CASE WHEN CAST(@own_reason AS TEXT) IS NOT NULL THEN @own_reason WHEN issued THEN NULL ELSE @not_issued END,
             @now, @now
        FROM (SELECT EXISTS (SELECT 1 FROM checkins c WHERE c.job_id = @issued_job_id AND c.account_id = @account_id) AS issued) AS checkin
       WHERE true

@@ -39,15 +39,21 @@ export interface WipeGridReader {
   byPublicIds(accountId: number, publicIds: readonly string[]): Promise<WipeGridRow[]>;
 }
 
+/** Whether the `certificates` table exists, asked of each store's catalogue. */
+const HAS_CERTIFICATES = {
+  sqlite: "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'certificates'",
+  postgres: "SELECT 1 AS found FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'certificates'",
+} as const;
+
 /**
- * Reads for the wipes grid (spec 4.5). The certificates table arrives with a later migration,
- * so whether to join it is decided once, here, from sqlite_master: the same code serves a
- * database before and after that migration. Source matching goes through `asset_drives`
- * (migration 002), newest machine first when a drive serial was seen in several.
+ * Reads for the wipes grid (spec 4.5). The certificates table arrives with a later SQLite
+ * migration, so whether to join it is decided once, here, from the catalogue: the same code
+ * serves a database before and after that migration (PostgreSQL's schema always has it).
+ * Source matching goes through `asset_drives` (migration 002), newest machine first when a
+ * drive serial was seen in several.
  */
 export async function createWipeGridReader(db: SqlRunner): Promise<WipeGridReader> {
-  const hasCertificates =
-    (await db.one("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'certificates'")) !== undefined;
+  const hasCertificates = (await db.one(HAS_CERTIFICATES[db.dialect])) !== undefined;
   const certColumns = hasCertificates
     ? 'c.public_id AS cert_public_id, c.certificate_number AS cert_number, c.status AS cert_status'
     : 'NULL AS cert_public_id, NULL AS cert_number, NULL AS cert_status';

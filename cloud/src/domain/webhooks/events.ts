@@ -42,7 +42,11 @@ export interface WebhookEventDeps {
   publicBaseUrl: string;
   /** Attempts in a delivery's first round (the delivery policy's). */
   maxAttempts?: number;
-  /** Called after deliveries became due, so an idle in-process worker starts at once. */
+  /**
+   * Called after deliveries became due, so an idle in-process worker starts at once. It runs
+   * inside the caller's transaction, before the commit: only a worker whose claim waits for that
+   * commit may use it (SQLite's); on PostgreSQL the transaction's NOTIFY wakes workers after it.
+   */
   onDue?: () => void;
 }
 

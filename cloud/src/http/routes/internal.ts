@@ -20,6 +20,19 @@ interface Answer {
 const asBody = (body: unknown): Body =>
   typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Body) : {};
 
+/**
+ * Whether any string of the body, key or value, holds U+0000. PostgreSQL's text cannot store it
+ * (binding one fails the statement, and the asset trigger's jsonb refuses `\u0000`), and no
+ * device field carries one, so both stores refuse it alike, before any SQL. Runs after the depth
+ * check, so the recursion is shallow.
+ */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(holdsNul);
+  return Object.entries(value).some(([key, item]) => key.includes('\u0000') || holdsNul(item));
+}
+
 const NOT_FOUND = { allow: false, status: 'unknown', reason: 'not_found' } as const;
 
 function ladderAnswer<A extends object>(outcome: LadderOutcome<A>, allowBody: (a: A) => object): Answer {
@@ -95,6 +108,7 @@ export function registerInternalRoutes(scope: FastifyInstance, deps: DeviceDeps,
       // Deeper than any real device body: refused before it reaches SQLite's JSON functions
       // (which stop at 1,000 levels inside the asset triggers) or a recursive encoder.
       if (exceedsJsonDepth(request.body)) return reply.code(422).send({ error: ERRORS.nestedTooDeeply });
+      if (holdsNul(request.body)) return reply.code(422).send({ error: ERRORS.invalidPayload });
       const body = asBody(request.body);
       const out = await commits.run((tx) => answer({ ...deps, db: tx }, body));
       return reply.code(out.status).send(out.body);
