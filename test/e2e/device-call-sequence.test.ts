@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordIdAt } from '@erasure/shared';
-import { startStack, stopService } from '../support/stack.js';
+import { startStack, stopService, wipeResultBody } from '../support/stack.js';
 
 type Stack = Awaited<ReturnType<typeof startStack>>;
 
@@ -69,24 +69,12 @@ describe('healthy device call sequence through gateway and cloud', () => {
   let jobId = '';
 
   it('5. POST /api/wipe_result once per drive, suffixed job ids, idempotent on job_id', async () => {
-    const record = (suffix: string, extra: object = {}) => ({
-      job_id: `${jobId}-${suffix}`,
-      drive_serial: `S4ENNX0N12345${suffix}`,
-      drive_model: 'SAMSUNG MZVLB512HBJQ-000L7',
-      drive_capacity_gb: 512,
-      wipe_method: 'NIST 800-88 R2 Purge',
-      technique: 'NVMe Sanitize, crypto erase',
-      passes_completed: null,
-      started_at: '2026-11-22T13:01:02Z',
-      completed_at: '2026-11-22T13:07:12Z',
-      verification_hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-      ...extra,
-    });
-    const first = await call('/api/wipe_result', record('0'));
+    const record = (drive: number, extra: object = {}) => wipeResultBody(jobId, drive, extra);
+    const first = await call('/api/wipe_result', record(0));
     expect(first).toEqual({ status: 201, body: { ok: true, wipe_result_id: expect.stringMatching(/^wr_/), certificate_status: expect.any(String) } });
-    const failed = await call('/api/wipe_result', record('1', { wipe_status: 'failed' }));
+    const failed = await call('/api/wipe_result', record(1, { wipe_status: 'failed' }));
     expect(failed).toEqual({ status: 201, body: { ok: true, wipe_result_id: expect.stringMatching(/^wr_/), certificate_status: null } });
-    const again = await call('/api/wipe_result', record('0'));
+    const again = await call('/api/wipe_result', record(0));
     expect(again.status).toBe(200);
     expect(again.body.wipe_result_id).toBe(first.body.wipe_result_id);
   });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresDatabase } from '../../cloud/src/adapters/sql/postgres.js';
-import { CLOUD_BIN, GATEWAY_BIN, type Keys } from '../support/stack.js';
+import { CLOUD_BIN, GATEWAY_BIN, wipeResultBody, type Keys } from '../support/stack.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 
 const run = promisify(execFile);
@@ -60,18 +60,6 @@ const kill = (service: Service): Promise<void> =>
     service.child.kill('SIGKILL');
   });
 
-const wipeResult = (jobId: string, index: number) => ({
-  job_id: `${jobId}-${index}`,
-  drive_serial: `S4ENNX0N${String(index).padStart(6, '0')}`,
-  drive_model: 'SAMSUNG MZVLB512HBJQ-000L7',
-  drive_capacity_gb: 512,
-  wipe_method: 'NIST 800-88 R2 Purge',
-  technique: 'NVMe Sanitize, crypto erase',
-  passes_completed: null,
-  started_at: '2026-11-22T13:01:02Z',
-  completed_at: '2026-11-22T13:07:12Z',
-  verification_hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-});
 
 /**
  * Issue 14: two cloud instances and two `erasure-cloud worker` processes from their binaries on
@@ -171,7 +159,7 @@ describe('two cloud instances and two workers on one PostgreSQL', { timeout: 240
   it('answers exactly one 201 to 20 parallel duplicates of one wipe result, the same wipe_result_id to all', async () => {
     const { token } = await mint();
     const { body } = await call(token, '/api/checkin');
-    const answers = await Promise.all(Array.from({ length: 20 }, () => call(token, '/api/wipe_result', wipeResult(body.job_id, 0))));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call(token, '/api/wipe_result', wipeResultBody(body.job_id, 0))));
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(19);
     expect(new Set(answers.map((a) => a.body.wipe_result_id)).size).toBe(1);
@@ -180,7 +168,7 @@ describe('two cloud instances and two workers on one PostgreSQL', { timeout: 240
   it('numbers certificates gaplessly, exactly one per result, while both workers and both instances generate', async () => {
     const { account, token } = await mint();
     const { body } = await call(token, '/api/checkin');
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => call(token, '/api/wipe_result', wipeResult(body.job_id, i))));
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => call(token, '/api/wipe_result', wipeResultBody(body.job_id, i))));
     expect(answers.every((a) => a.status === 201)).toBe(true);
     const certificates = await settledCertificates(account.id, 30);
     expect(certificates.map((c) => c.status)).toEqual(Array(30).fill('complete'));
@@ -198,7 +186,7 @@ describe('two cloud instances and two workers on one PostgreSQL', { timeout: 240
     const device = async (lane: number) => {
       for (let i = lane; i < total; i += 4) {
         for (;;) {
-          const answer = await call(token, '/api/wipe_result', wipeResult(body.job_id, i)).catch(() => undefined);
+          const answer = await call(token, '/api/wipe_result', wipeResultBody(body.job_id, i)).catch(() => undefined);
           if (answer && (answer.status === 201 || answer.status === 200)) {
             acknowledged.set(i, answer.body.wipe_result_id);
             break;

@@ -82,3 +82,20 @@ export async function startStack() {
     },
   };
 }
+
+/** A passing drive's wipe result as a device reports it: the check-in's `jobId`, suffixed per drive. */
+export function wipeResultBody(jobId: string, drive: number, extra: object = {}) {
+  return {
+    job_id: `${jobId}-${drive}`,
+    drive_serial: `S4ENNX0N${String(drive).padStart(6, '0')}`,
+    drive_model: 'SAMSUNG MZVLB512HBJQ-000L7',
+    drive_capacity_gb: 512,
+    wipe_method: 'NIST 800-88 R2 Purge',
+    technique: 'NVMe Sanitize, crypto erase',
+    passes_completed: null,
+    started_at: '2026-11-22T13:01:02Z',
+    completed_at: '2026-11-22T13:07:12Z',
+    verification_hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    ...extra,
+  };
+}

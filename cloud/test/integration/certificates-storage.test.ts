@@ -7,6 +7,7 @@ import { createCertificate } from '../../src/adapters/db/certificates.js';
 import { InvalidObjectKeyError, localObjectStore } from '../../src/adapters/objects/local-store.js';
 import { loadCertificateKeys } from '../../src/adapters/secret-files.js';
 import { isCheckViolation, isUniqueViolation } from '../../src/adapters/sql/errors.js';
+import type { SqlDatabase } from '../../src/adapters/sql/database.js';
 import { signContent, verifyContent } from '../../src/domain/certificates/certificate-content.js';
 import { sampleContent } from '../certificates/fixtures.js';
 import { openTestStore, TEST_STORE } from '../support/test-store.js';
@@ -77,18 +78,24 @@ describe('certificate keys in DATA_DIR', () => {
   });
 });
 
+/** An account with one active engine token: what a wipe result row refers to. */
+async function seedAccountAndToken(db: SqlDatabase, now: string) {
+  const account = await createAccount(db, { name: 'Acme', subscriptionStatus: 'active', now });
+  const token = (await db.one<{ id: number }>(
+    `INSERT INTO license_tokens (prefix_id, jti, account_id, product, status, created_at, updated_at)
+     VALUES ('ltok_1', 'j1', @account_id, 'engine', 'active', @now, @now) RETURNING id`,
+    { account_id: account.id, now },
+  ))!;
+  return { account, token };
+}
+
 // SQLite's migration 003_certificates, or the PostgreSQL schema's same tables (run on either store).
 describe('migration 003_certificates', () => {
   it('creates certificates and certificate_sequences with their uniqueness and status rules', async () => {
     const db = await openTestStore(dir);
     try {
       const now = new Date().toISOString();
-      const account = await createAccount(db, { name: 'Acme', subscriptionStatus: 'active', now });
-      const token = (await db.one<{ id: number }>(
-        `INSERT INTO license_tokens (prefix_id, jti, account_id, product, status, created_at, updated_at)
-         VALUES ('ltok_1', 'j1', @account_id, 'engine', 'active', @now, @now) RETURNING id`,
-        { account_id: account.id, now },
-      ))!;
+      const { account, token } = await seedAccountAndToken(db, now);
       const wipe = async (job: string) =>
         (await db.one<{ id: number }>(
           `INSERT INTO wipe_results (public_id, account_id, token_id, job_id, certifiable, created_at, updated_at)
@@ -122,12 +129,7 @@ describe('certificate numbering in concurrent transactions (either store)', () =
     const db = await openTestStore(dir);
     try {
       const now = new Date().toISOString();
-      const account = await createAccount(db, { name: 'Acme', subscriptionStatus: 'active', now });
-      const token = (await db.one<{ id: number }>(
-        `INSERT INTO license_tokens (prefix_id, jti, account_id, product, status, created_at, updated_at)
-         VALUES ('ltok_1', 'j1', @account_id, 'engine', 'active', @now, @now) RETURNING id`,
-        { account_id: account.id, now },
-      ))!;
+      const { account, token } = await seedAccountAndToken(db, now);
       // Each issuance stores its wipe result and takes a number in one transaction; every third
       // one then fails, as a device write that broke after numbering would, and rolls back.
       const issue = (i: number) =>
