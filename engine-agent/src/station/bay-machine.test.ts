@@ -69,6 +69,16 @@ describe('a bay of the hotswap station', () => {
     expect(stepBay(verifying, { type: 'cancelled' })).toMatchObject({ state: 'failed', reason: 'cancelled by the operator' });
   });
 
+  it('says passed when a cancel came after the read-back had finished and the run reports the drive erased and verified', () => {
+    const cancelled = stepBay(verifying, { type: 'cancelled' });
+    expect(stepBay(cancelled, { type: 'erase_passed' })).toEqual({ state: 'passed', drive, jobId: 'job-1' });
+  });
+
+  it('stays failed when its erase failed and a stray pass arrives', () => {
+    const failed = stepBay(erasing, { type: 'erase_failed', reason: 'verify mismatch' });
+    expect(stepBay(failed, { type: 'erase_passed' })).toBe(failed);
+  });
+
   it('cannot be cancelled while a firmware erase runs: the drive carries it out whatever the station does', () => {
     expect(sanitizing).toEqual({ state: 'erasing', drive, jobId: 'job-2', firmware: true });
     expect(stepBay(sanitizing, { type: 'cancelled' })).toBe(sanitizing);
@@ -115,6 +125,16 @@ describe('pulling a drive out of a bay', () => {
   it('keeps saying "pulled" when udev reports the removal the erase already saw', () => {
     const pulled = stepBay(erasing, { type: 'removed' });
     expect(stepBay(pulled, { type: 'removed' })).toBe(pulled);
+  });
+
+  it('says passed when the run reports the drive erased and verified after all (pulled once its read-back had finished)', () => {
+    const pulled = stepBay(verifying, { type: 'removed' });
+    expect(stepBay(pulled, { type: 'erase_passed' })).toEqual({ state: 'passed', drive, jobId: 'job-1' });
+  });
+
+  it('stays pulled when the pull came before its check-in was answered', () => {
+    const pulled = stepBay(checkingIn, { type: 'removed' });
+    expect(stepBay(pulled, { type: 'erase_passed' })).toBe(pulled);
   });
 
   it('starts over when the pulled drive is put back', () => {

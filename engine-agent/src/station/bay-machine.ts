@@ -137,6 +137,14 @@ export function stepBay(s: BayState, e: BayEvent): BayState {
     case 'passed':
       if (e.type === 'certificate') return { ...s, certificateNumber: e.number };
       return s;
+    // Pulled or cancelled once its read-back had finished, while its result went out: the wipe
+    // result says completed, so the bay says passed too (and shows its certificate).
+    case 'pulled':
+      if (e.type === 'erase_passed' && s.jobId) return { state: 'passed', drive: s.drive, jobId: s.jobId };
+      return s;
+    case 'failed':
+      if (e.type === 'erase_passed' && s.jobId && s.reason === CANCELLED_BY_OPERATOR) return { state: 'passed', drive: s.drive, jobId: s.jobId };
+      return s;
     default:
       return s;
   }

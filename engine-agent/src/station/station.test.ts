@@ -157,10 +157,39 @@ describe('the hotswap station', () => {
     expect(runs[0]!.signal.aborted).toBe(true);
     expect(runs[1]!.signal.aborted).toBe(false);
     expect(station.views()[0]?.bay).toMatchObject({ state: 'pulled', during: 'erasing', reason: 'removed during erase', jobId: 'job-1' });
-    // A late report from the pulled bay's run changes nothing.
-    runs[0]!.emit({ type: 'erase_passed' });
+    // Late reports from the pulled bay's run (its progress, its stopped outcome) change nothing.
+    runs[0]!.emit({ type: 'progress', progress: { method: 'Overwrite', pass: 1, percent: 60 } });
+    runs[0]!.emit({ type: 'removed' });
     runs[1]!.emit({ type: 'erase_passed' });
     expect(station.views().map((v) => v.bay.state)).toEqual(['pulled', 'passed']);
+  });
+
+  it('shows a drive pulled after its read-back finished as passed, as its wipe result says', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, () => 'auto');
+    await station.presence(present(1));
+    await settle();
+    runs[0]!.emit({ type: 'checkin_allowed', jobId: 'job-1' });
+    runs[0]!.emit({ type: 'verify_started' });
+    await station.presence(absent(1));
+    expect(station.views()[0]?.bay).toMatchObject({ state: 'pulled', during: 'verifying' });
+    // The run had finished its read-back and reported the drive erased and verified.
+    runs[0]!.emit({ type: 'erase_passed' });
+    expect(station.views()[0]?.bay).toMatchObject({ state: 'passed', jobId: 'job-1' });
+  });
+
+  it('never lets the pulled run\'s outcome pass the next drive seated in its bay', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, () => 'auto');
+    await station.presence(present(1));
+    await settle();
+    runs[0]!.emit({ type: 'checkin_allowed', jobId: 'job-1' });
+    await station.presence(absent(1));
+    await station.presence(present(1));
+    await settle();
+    runs[1]!.emit({ type: 'checkin_allowed', jobId: 'job-2' });
+    runs[0]!.emit({ type: 'erase_passed' });
+    expect(station.views()[0]?.bay).toMatchObject({ state: 'erasing', jobId: 'job-2' });
   });
 
   it('starts a re-inserted drive over', async () => {

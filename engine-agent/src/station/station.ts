@@ -47,6 +47,11 @@ export interface BayView {
  * several erase at once. A drive in a slot the map does not name is listed and never erased.
  * Pulling a drive aborts its bay's work; the others carry on.
  */
+/** The job a bay's state belongs to, when its work got that far. */
+function jobOf(bay: BayState | undefined): string | undefined {
+  return bay && 'jobId' in bay ? bay.jobId : undefined;
+}
+
 export function createStation(map: StationMap, ports: StationPorts, policy: () => ErasePolicy) {
   const labels = new Map(map.bays.map((b) => [b.lane, b.label]));
   const bays = new Map<string, BayState>(map.bays.map((b) => [b.lane, EMPTY_BAY]));
@@ -72,6 +77,7 @@ export function createStation(map: StationMap, ports: StationPorts, policy: () =
     // check-in is never sent when it comes before it.
     const abort = new AbortController();
     running.set(lane, abort);
+    let job: string | undefined;
     try {
       const verdict = await ports.guard(bay.drive.device);
       if (abort.signal.aborted) return;
@@ -85,8 +91,12 @@ export function createStation(map: StationMap, ports: StationPorts, policy: () =
         bay: { bay: labels.get(lane) ?? lane, chassis: map.name },
         signal: abort.signal,
         // Events from a bay whose drive was pulled are late: the bay has moved on without them.
+        // All but its outcome: a run stopped after its read-back finished still reported the
+        // drive erased, and the bay, while it still shows that run, says so.
         emit: (e) => {
+          if (e.type === 'checkin_allowed') job = e.jobId;
           if (!abort.signal.aborted) apply(lane, e);
+          else if (e.type === 'erase_passed' && job !== undefined && jobOf(bays.get(lane)) === job) apply(lane, e);
         },
       });
     } finally {
