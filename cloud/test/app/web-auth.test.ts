@@ -95,6 +95,19 @@ describe('sign-in, sessions and CSRF (CONTRACT.md "Web application")', () => {
     expect((await login({ email: 'ana@acme.test', password: PASSWORD })).statusCode).toBe(303);
   });
 
+  it('rate-limits a burst of parallel sign-ins as one after another: 5 are checked, the rest answered 429', async () => {
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => login({ email: 'ana@acme.test', password: `guess ${i}` })));
+    const codes = answers.map((res) => res.statusCode).sort();
+    expect(codes).toEqual([...Array(5).fill(401), ...Array(7).fill(429)]);
+  });
+
+  it('does not count a successful sign-in against its address', async () => {
+    for (let i = 0; i < 25; i++) {
+      const res = await cloud.app.inject({ method: 'POST', url: '/login', payload: { email: 'ana@acme.test', password: PASSWORD }, remoteAddress: '10.0.0.7' });
+      expect(res.statusCode).toBe(303);
+    }
+  });
+
   it('refuses a cross-site sign-in or sign-out (no CSRF token exists yet to check)', async () => {
     const res = await login({ email: 'ana@acme.test', password: PASSWORD }, { origin: 'https://evil.example' });
     expect(res.statusCode).toBe(403);

@@ -46,6 +46,9 @@ export function databaseWindowStore(db: SqlDatabase): WindowStore & { close(): P
     reset: async (key) => {
       await conn.run('DELETE FROM rate_windows WHERE key = @key', { key });
     },
+    release: async (key, nowMs) => {
+      await conn.run('UPDATE rate_windows SET count = count - 1 WHERE key = @key AND reset_at > @now AND count > 0', { key, now: nowMs });
+    },
     prune: (nowMs) => conn.run('DELETE FROM rate_windows WHERE reset_at <= @now', { now: nowMs }),
     close: async () => {
       if (conn !== db) await conn.close();

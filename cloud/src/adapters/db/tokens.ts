@@ -102,23 +102,38 @@ export async function touchLastSeen(db: SqlRunner, tokenId: number, now: string)
 }
 
 /**
- * Spends one check-in in a single statement: the WHERE clause is the allow rung of the decision
- * ladder, so two concurrent check-ins can never both take the last unit of quota. Returns the
- * counters after the increment, or undefined when the ladder denies (the caller reads why).
+ * Spends one check-in and records the `job_id` it hands out. The spend is a single statement:
+ * its WHERE clause is the allow rung of the decision ladder, so two concurrent check-ins can
+ * never both take the last unit of quota. On PostgreSQL the check-in row is inserted by the same
+ * statement (a data-modifying CTE: one round trip where two would be); SQLite, in process, runs
+ * the two in the caller's transaction. Returns the counters after the increment, or undefined
+ * when the ladder denies (nothing recorded; the caller reads why).
  */
 export async function spendCheckin(
   db: SqlRunner,
-  tokenId: number,
+  token: Pick<TokenRow, 'id' | 'account_id'>,
+  jobId: string,
   now: string,
 ): Promise<{ use_count: number; quota_limit: number | null } | undefined> {
-  return db.one<{ use_count: number; quota_limit: number | null }>(
-    `UPDATE license_tokens SET use_count = use_count + 1, updated_at = @now
+  const spend = `UPDATE license_tokens SET use_count = use_count + 1, updated_at = @now
         WHERE id = @id AND status = 'active'
           AND (quota_limit IS NULL OR use_count < quota_limit)
           AND EXISTS (SELECT 1 FROM accounts a WHERE a.id = license_tokens.account_id AND ${ACCOUNT_ACTIVE_SQL})
-       RETURNING use_count, quota_limit`,
-    { id: tokenId, now },
-  );
+       RETURNING use_count, quota_limit, id, account_id, updated_at`;
+  const params = { id: token.id, now };
+  if (db.dialect === 'postgres') {
+    return db.one<{ use_count: number; quota_limit: number | null }>(
+      `WITH spent AS (${spend}),
+            recorded AS (INSERT INTO checkins (job_id, token_id, account_id, created_at)
+                           SELECT CAST(@job_id AS TEXT), id, account_id, updated_at FROM spent)
+       SELECT use_count, quota_limit FROM spent`,
+      { ...params, job_id: jobId },
+    );
+  }
+  const spent = await db.one<{ use_count: number; quota_limit: number | null }>(spend, params);
+  if (!spent) return undefined;
+  await recordCheckin(db, jobId, token, now);
+  return { use_count: spent.use_count, quota_limit: spent.quota_limit };
 }
 
 /** Records the job_id a check-in handed out, for audit and later matching of wipe results. */

@@ -80,12 +80,11 @@ export async function validateToken(
   const token = await findScopedToken(deps, request, now);
   if (!token) return { kind: 'not_found' };
   const jobId = newUuid();
-  const spent = await deps.store.spendCheckin(deps.db, token.id, now);
+  const spent = await deps.store.spendCheckin(deps.db, token, jobId, now);
   if (!spent) {
     const current = (await deps.store.findTokenByJti(deps.db, token.jti, now)) ?? token;
     return blocked(deps, denial(current), current, 'checkin');
   }
-  await deps.store.recordCheckin(deps.db, jobId, token, now);
   const remaining = quotaRemaining({ quotaLimit: spent.quota_limit, useCount: spent.use_count });
   await deps.events?.emit(deps.db, { type: 'wipe_session_ready', token, jobId, quotaRemaining: remaining });
   return { kind: 'allow', job_id: jobId, quota_remaining: remaining };

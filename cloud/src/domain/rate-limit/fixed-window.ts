@@ -24,6 +24,8 @@ export interface WindowStore {
   /** The live window of `key`, if any. */
   peek(key: string, nowMs: number): Promise<WindowRow | undefined>;
   reset(key: string): Promise<void>;
+  /** Takes back one hit of the live window of `key` (a counted attempt that turned out fine). */
+  release(key: string, nowMs: number): Promise<void>;
   /** Deletes finished windows; how many. */
   prune(nowMs: number): Promise<number>;
 }
@@ -52,6 +54,11 @@ export class FixedWindowCounter {
 
   async reset(key: string): Promise<void> {
     await this.store.reset(this.key(key));
+  }
+
+  /** Takes back one hit counted for `key` in its current window. */
+  async release(key: string, nowMs: number): Promise<void> {
+    await this.store.release(this.key(key), nowMs);
   }
 
   private key(key: string): string {

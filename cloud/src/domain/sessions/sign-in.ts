@@ -52,6 +52,10 @@ const failureKey = (email: string, ip: string) => `${email.trim().toLowerCase()}
  * and per address alone; past either limit every attempt (even a right one) is refused until
  * that window ends, so a guesser cannot learn the password by watching for a success. A success
  * clears the email's count, not the address's: one known account must not reset a spray.
+ *
+ * Every attempt is counted before its password is checked, each count one atomic statement, and
+ * a success takes its count back: a check made first and counted after the slow password hash
+ * would let a burst of parallel guesses all pass it, on any number of instances.
  */
 export async function signIn(
   deps: SessionDeps,
@@ -61,19 +65,16 @@ export async function signIn(
   const password = typeof input.password === 'string' ? input.password : '';
   const key = failureKey(email, input.ip);
   const nowMs = deps.clock.now().getTime();
-  const blocked = [await deps.loginFailures.peek(key, nowMs), await deps.addressFailures.peek(input.ip, nowMs)].filter((w) => w.count >= w.limit);
+  const blocked = [await deps.loginFailures.hit(key, nowMs), await deps.addressFailures.hit(input.ip, nowMs)].filter((w) => w.limited);
   if (blocked.length > 0) {
     const resetAt = Math.max(...blocked.map((w) => w.resetAt));
     return { ok: false, reason: 'rate_limited', retryAfterSeconds: Math.max(1, Math.ceil((resetAt - nowMs) / 1000)) };
   }
   const user = email === '' || email.length > 320 ? undefined : await deps.store.findUserByEmail(deps.db, email);
   const matches = await deps.store.verifyPassword(password.slice(0, 1024), user?.password_hash ?? DUMMY_HASH);
-  if (!user || !matches) {
-    await deps.loginFailures.hit(key, nowMs);
-    await deps.addressFailures.hit(input.ip, nowMs);
-    return { ok: false, reason: 'invalid' };
-  }
+  if (!user || !matches) return { ok: false, reason: 'invalid' };
   await deps.loginFailures.reset(key);
+  await deps.addressFailures.release(input.ip, nowMs);
   const now = deps.clock.now();
   const cookieValue = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
