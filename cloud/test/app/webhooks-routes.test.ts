@@ -52,6 +52,20 @@ describe('/app/api/webhooks (the /webhooks page)', () => {
     expect((await create(admin, { event_type: 'asset_reported', url: receiver.url, auth_type: 'basic', username: 'a' })).status).toBe(422);
   });
 
+  it('allows at most 50 webhooks per account: the 51st is refused with 409', async () => {
+    for (let i = 0; i < 50; i++) await sut.subscribe(account.id, 'asset_reported', `${receiver.url}/${i}`);
+    const res = await create(admin, { event_type: 'asset_reported', url: `${receiver.url}/50` });
+    expect(res.status).toBe(409);
+    expect(res.json).toEqual({ error: 'at most 50 webhooks per account' });
+  });
+
+  it('gives the last of the 50 places to exactly one of several creations racing for it', async () => {
+    for (let i = 0; i < 49; i++) await sut.subscribe(account.id, 'asset_reported', `${receiver.url}/${i}`);
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => create(admin, { event_type: 'asset_reported', url: `${receiver.url}/race-${i}` })));
+    expect(answers.map((res) => res.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect((await admin.get('/app/api/webhooks')).json.webhooks).toHaveLength(50);
+  });
+
   it('another account cannot see or touch a subscription', async () => {
     const { id } = await sut.subscribe(account.id, 'asset_reported', receiver.url);
     const other = await sut.account('Other');

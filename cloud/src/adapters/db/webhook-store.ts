@@ -10,6 +10,7 @@ import {
   disableSubscription,
   enableSubscription,
   findSubscription,
+  lockSubscriptionsOf,
   rotateSubscriptionSecret,
   updateSubscription,
 } from './webhook-subscriptions.js';
@@ -23,6 +24,7 @@ export const webhookStore: WebhookStore = {
   disableSubscription,
   enableSubscription,
   findSubscription,
+  lockSubscriptionsOf,
   rotateSubscriptionSecret,
   updateSubscription,
   findDelivery,

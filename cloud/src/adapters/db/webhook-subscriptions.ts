@@ -79,6 +79,16 @@ export async function listSubscriptions(db: SqlRunner, accountId: number): Promi
   return (await db.many<Raw>(`${SELECT} WHERE s.account_id = @accountId ORDER BY s.id`, { accountId })).map((raw) => toRow(raw)!);
 }
 
+/**
+ * Holds the account's subscription list still until the caller's transaction ends, so a count
+ * and the insert it permits cannot interleave with another instance's. SQLite's write
+ * transaction already holds the whole database (BEGIN IMMEDIATE); on PostgreSQL the account row
+ * is locked (NO KEY UPDATE: subscriptions' foreign keys to it are not blocked).
+ */
+export async function lockSubscriptionsOf(db: SqlRunner, accountId: number): Promise<void> {
+  if (db.dialect === 'postgres') await db.one('SELECT id FROM accounts WHERE id = @accountId FOR NO KEY UPDATE', { accountId });
+}
+
 export async function countSubscriptions(db: SqlRunner, accountId: number): Promise<number> {
   return (await db.one<{ n: number }>('SELECT count(*) AS n FROM webhook_subscriptions WHERE account_id = @accountId', { accountId }))!.n;
 }

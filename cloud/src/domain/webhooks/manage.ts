@@ -14,6 +14,7 @@ import type { WebhookAuth, WebhookEventType } from './types.js';
 export type WebhookStore = Pick<
   typeof SubscriptionsDb,
   | 'authOf'
+  | 'lockSubscriptionsOf'
   | 'countSubscriptions'
   | 'createSubscription'
   | 'deleteSubscription'
@@ -74,10 +75,15 @@ export async function createWebhook(
   if (!url.ok) return fail(422, url.error);
   const auth = checkAuth(body);
   if (!auth.ok) return fail(422, auth.error);
-  if ((await deps.store.countSubscriptions(deps.db, accountId)) >= MAX_SUBSCRIPTIONS_PER_ACCOUNT) return fail(409, `at most ${MAX_SUBSCRIPTIONS_PER_ACCOUNT} webhooks per account`);
   const signingSecret = newSigningSecret();
-  const row = await deps.store.createSubscription(deps.db, { accountId, eventType: eventType.value, url: url.value, signingSecret, auth: auth.value, now: now(deps) });
-  return row ? { ok: true, value: { row, signingSecret } } : fail(409, 'a webhook for this event type and url already exists');
+  // Counted and inserted under the account's lock: two creations racing for the last place
+  // cannot both take it, on any number of instances.
+  return deps.db.transaction(async (tx) => {
+    await deps.store.lockSubscriptionsOf(tx, accountId);
+    if ((await deps.store.countSubscriptions(tx, accountId)) >= MAX_SUBSCRIPTIONS_PER_ACCOUNT) return fail(409, `at most ${MAX_SUBSCRIPTIONS_PER_ACCOUNT} webhooks per account`);
+    const row = await deps.store.createSubscription(tx, { accountId, eventType: eventType.value, url: url.value, signingSecret, auth: auth.value, now: now(deps) });
+    return row ? { ok: true, value: { row, signingSecret } } : fail(409, 'a webhook for this event type and url already exists');
+  });
 }
 
 /** The account's subscription by `whk_…` id; another account's is indistinguishable from none. */
