@@ -6,16 +6,20 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devicePublicKey, signServiceRequest, verifyDeviceToken } from '@erasure/shared';
 import { systemClock } from '../../src/adapters/clock.js';
+import { PostgresDatabase } from '../../src/adapters/sql/postgres.js';
 import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 import { buildCloudApp } from '../../src/http/app.js';
+import { freshPostgresUrl, TEST_STORE } from '../support/test-store.js';
 
 const run = promisify(execFile);
 const BIN = new URL('../../bin/erasure-cloud.js', import.meta.url).pathname;
 
 describe('erasure-cloud keygen and admin (CONTRACT.md)', () => {
   let dir: string;
+  /** The store the commands run on: DATA_DIR's SQLite file, or DATABASE_URL's PostgreSQL database. */
+  let databaseUrl: string | undefined;
   let keys: { device_token_private_key: string; device_token_pubkey: string; internal_api_secret: string };
-  const env = () => ({ ...process.env, DATA_DIR: dir, DEVICE_TOKEN_PRIVATE_KEY: keys.device_token_private_key });
+  const env = () => ({ ...process.env, DATA_DIR: dir, DEVICE_TOKEN_PRIVATE_KEY: keys.device_token_private_key, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
   const cli = async (...args: string[]) => {
     const { stdout } = await run(process.execPath, [BIN, ...args, '--json'], { env: env() });
     return JSON.parse(stdout);
@@ -23,6 +27,7 @@ describe('erasure-cloud keygen and admin (CONTRACT.md)', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'erasure-cli-'));
+    if (TEST_STORE === 'postgres') databaseUrl = await freshPostgresUrl();
     const { stdout } = await run(process.execPath, [BIN, 'keygen', '--json']);
     keys = JSON.parse(stdout);
   });
@@ -54,7 +59,7 @@ describe('erasure-cloud keygen and admin (CONTRACT.md)', () => {
 
     const suspended = await cli('admin', 'set-token-status', '--jti', minted.jti, '--status', 'suspended');
     expect(suspended).toMatchObject({ jti: minted.jti, status: 'suspended', product: 'hotswap', quota_limit: 5, use_count: 0 });
-  });
+  }, 60_000); // five processes one after the other, each loading the cloud
 
   it('refuses a bad call with a message on stderr, nothing on stdout and exit code 2', async () => {
     const failure = await run(process.execPath, [BIN, 'admin', 'set-token-status', '--jti', 'x', '--status', 'gone', '--json'], { env: env() }).catch((e) => e);
@@ -66,14 +71,14 @@ describe('erasure-cloud keygen and admin (CONTRACT.md)', () => {
   it('refuses to mint without DEVICE_TOKEN_PRIVATE_KEY', async () => {
     const account = await cli('admin', 'create-account', '--name', 'Keyless');
     const failure = await run(process.execPath, [BIN, 'admin', 'mint-device-token', '--account', account.id, '--json'], {
-      env: { ...process.env, DATA_DIR: dir, DEVICE_TOKEN_PRIVATE_KEY: '' },
+      env: { ...env(), DEVICE_TOKEN_PRIVATE_KEY: '' },
     }).catch((e) => e);
     expect(failure.code).toBe(2);
     expect(failure.stderr).toMatch(/DEVICE_TOKEN_PRIVATE_KEY/);
   });
 
   it('is safe while the server runs: a token minted meanwhile verifies at once', async () => {
-    const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
+    const db = databaseUrl ? PostgresDatabase.open(databaseUrl) : SqliteDatabase.open(join(dir, 'cloud.sqlite'));
     const app = buildCloudApp({ db, clock: systemClock, internalApiSecret: keys.internal_api_secret });
     const base = await app.listen({ host: '127.0.0.1', port: 0 });
     try {

@@ -6,22 +6,28 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/adapters/db/accounts.js';
 import { createToken, recordCheckin } from '../../src/adapters/db/tokens.js';
+import type { SqlDatabase } from '../../src/adapters/sql/database.js';
+import { PostgresDatabase } from '../../src/adapters/sql/postgres.js';
 import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 import { requireBuiltCloud } from '../certificates/processes.js';
+import { freshPostgresUrl, TEST_STORE } from '../support/test-store.js';
 
 const run = promisify(execFile);
 const DIST = new URL('../../dist/', import.meta.url).href;
 const PROCESSES = 4;
 const PER_PROCESS = 5;
 
-// Each child opens its own connection to the same file and, from a common start instant,
+// Each child opens its own connection to the same store (a SQLite file, or a PostgreSQL database
+// by its URL) and, from a common start instant,
 // stores its results through the same repository function the HTTP route uses, each in its own
 // transaction as a device write runs it.
 const CHILD = `
 const { SqliteDatabase } = await import(${JSON.stringify(`${DIST}adapters/sql/sqlite.js`)});
+const { PostgresDatabase } = await import(${JSON.stringify(`${DIST}adapters/sql/postgres.js`)});
 const { storeWipeResult } = await import(${JSON.stringify(`${DIST}adapters/db/wipe-results.js`)});
-const [path, accountId, tokenId, tag, startAt, count] = process.argv.slice(1);
-const db = SqliteDatabase.open(path);
+const [store, accountId, tokenId, tag, startAt, count] = process.argv.slice(1);
+const db = store.startsWith('postgres') ? PostgresDatabase.open(store, { max: 2 }) : SqliteDatabase.open(store);
+await db.one('SELECT 1 AS ready');
 while (Date.now() < Number(startAt)) {}
 for (let i = 0; i < Number(count); i++) {
   const record = { job_id: tag + '-' + i, drive_serial: tag + '-' + i, wipe_method: 'NIST 800-88 R2 Purge' };
@@ -34,12 +40,14 @@ await db.close();
 
 describe('certificate numbers under concurrent writers in separate processes', () => {
   let dir: string;
-  let db: SqliteDatabase;
+  let store: string;
+  let db: SqlDatabase;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     requireBuiltCloud();
     dir = mkdtempSync(join(tmpdir(), 'erasure-numbering-'));
-    db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
+    store = TEST_STORE === 'postgres' ? await freshPostgresUrl() : join(dir, 'cloud.sqlite');
+    db = TEST_STORE === 'postgres' ? PostgresDatabase.open(store) : SqliteDatabase.open(store);
   });
   afterAll(async () => {
     await db.close();
@@ -52,10 +60,10 @@ describe('certificate numbers under concurrent writers in separate processes', (
     const token = await createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: null, expiresAt: null, now });
     // Each process is one engine run: check-in `p<n>` issued the job_ids p<n>-0, p<n>-1, …
     for (let p = 0; p < PROCESSES; p++) await recordCheckin(db, `p${p}`, token, now);
-    const startAt = String(Date.now() + 1500); // after every child has loaded and opened the file
+    const startAt = String(Date.now() + 1500); // after every child has loaded and opened the store
     await Promise.all(
       Array.from({ length: PROCESSES }, (_, p) =>
-        run(process.execPath, ['--input-type=module', '-e', CHILD, join(dir, 'cloud.sqlite'), String(account.id), String(token.id), `p${p}`, startAt, String(PER_PROCESS)]),
+        run(process.execPath, ['--input-type=module', '-e', CHILD, store, String(account.id), String(token.id), `p${p}`, startAt, String(PER_PROCESS)]),
       ),
     );
     const total = PROCESSES * PER_PROCESS;
