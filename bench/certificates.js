@@ -27,7 +27,7 @@ const { SqliteDatabase } = await load('adapters/sql/sqlite.js');
 const { createAccount } = await load('adapters/db/accounts.js');
 const { createToken } = await load('adapters/db/tokens.js');
 const { localObjectStore } = await load('adapters/objects/local-store.js');
-const { loadCertificateKeys } = await load('adapters/secret-files.js');
+const { loadCertificateKeys } = await load('adapters/certificate-keys.js');
 const { DEBIAN_FONT_FILES, loadFontSource } = await load('domain/certificates/index.js');
 const { drainCertificateJobs } = await load('jobs/certificate-worker.js');
 const { retryDelayMs } = await load('jobs/generate-certificate.js');
@@ -69,7 +69,7 @@ try {
 
   // 2. Ingest over HTTP, as the gateway forwards device results.
   const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
-  const keys = loadCertificateKeys({ dataDir: dir });
+  const keys = await loadCertificateKeys({ db, dataDir: dir });
   const store = localObjectStore(join(dir, 'objects'));
   const now = new Date().toISOString();
   const account = await createAccount(db, { name: 'Bench Recyclers Ltd', subscriptionStatus: 'active', now });

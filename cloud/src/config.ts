@@ -12,7 +12,7 @@ const Env = Type.Object({
   PUBLIC_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   /** The gateway devices call, baked into images downloaded from /downloads. */
   PUBLIC_GATEWAY_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
-  /** base64 raw Ed25519 seed signing certificates; unset = generated once into DATA_DIR/keys. */
+  /** base64 raw Ed25519 seed signing certificates; unset = a key generated once into the database. */
   CERTIFICATE_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** `1` allows http:// outbound targets (webhooks, the wipes grid's push); tests and development only. */
   WEBHOOK_ALLOW_HTTP: Type.Optional(Type.String()),

@@ -7,7 +7,7 @@ import { bootImagesIn } from './adapters/boot-images.js';
 import { loadConfig, ConfigError } from './config.js';
 import { buildCloudApp } from './http/app.js';
 import pino from 'pino';
-import { certificatePublicKey, leaseMsFromFlags, loadCertificateRuntime, rotateCertificateKey, verifyPdf } from './cli/certificates.js';
+import { certificatePublicKey, deploymentKeys, leaseMsFromFlags, loadCertificateRuntime, rotateCertificateKey, verifyPdf } from './cli/certificates.js';
 import { createWebhookRuntime } from './jobs/webhook-runtime.js';
 import type { CloudConfig } from './config.js';
 import type { SqlDatabase } from './adapters/sql/database.js';
@@ -38,6 +38,17 @@ const USAGE =
  */
 const openCloudStore = (config: CloudConfig): Promise<SqlDatabase> => openStore(storeConfig(process.env, config.DATA_DIR));
 
+/** Runs a one-shot command on the configured store, closing it after. */
+async function withStore<T>(work: (db: SqlDatabase, config: CloudConfig) => Promise<T>): Promise<T> {
+  const config = loadConfig(process.env);
+  const db = await openCloudStore(config);
+  try {
+    return await work(db, config);
+  } finally {
+    await db.close();
+  }
+}
+
 function print(value: unknown, json: boolean): void {
   if (json) process.stdout.write(`${JSON.stringify(value)}\n`);
   else process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -48,7 +59,7 @@ async function serve(): Promise<void> {
   env.PORT = String(await concretePort(env.HOST || '127.0.0.1', Number(env.PORT || 3000)));
   const config = loadConfig(env);
   const db = await openCloudStore(config);
-  const certificates = loadCertificateRuntime(config);
+  const certificates = await loadCertificateRuntime(config, db);
   const webhooks = webhookRuntime(config, db);
   const app = buildCloudApp({
     db,
@@ -94,7 +105,7 @@ async function runWorker(leaseMs: number | undefined): Promise<void> {
   const db = await openCloudStore(config);
   const log = pino({ name: 'erasure-cloud-worker' }, pino.destination(2));
   const webhooks = webhookRuntime(config, db);
-  const worker = await loadCertificateRuntime(config).startWorker({
+  const worker = await (await loadCertificateRuntime(config, db)).startWorker({
     db,
     clock: systemClock,
     log,
@@ -131,13 +142,13 @@ async function main(argv: string[]): Promise<number> {
       await runWorker(leaseMsFromFlags(flags));
       return 0;
     case 'certificate-public-key':
-      print(certificatePublicKey(loadConfig(process.env), flags), json);
+      print(await withStore((db, config) => certificatePublicKey(config, db, flags)), json);
       return 0;
     case 'rotate-certificate-key':
-      print(rotateCertificateKey(loadConfig(process.env)), json);
+      print(await withStore((db, config) => rotateCertificateKey(config, db)), json);
       return 0;
     case 'verify-pdf': {
-      const verdict = await verifyPdf(sub, flags, () => loadConfig(process.env));
+      const verdict = await verifyPdf(sub, flags, (check) => withStore(async (db, config) => check((await deploymentKeys(config, db)).publicKeys)));
       print(verdict, json);
       return verdict.valid ? 0 : 1;
     }

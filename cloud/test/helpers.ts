@@ -58,15 +58,21 @@ export async function issueCheckin(db: SqlRunner, jti: string, jobId: string): P
   await recordCheckin(db, issued, token, new Date().toISOString());
 }
 
-/** A real cloud app over a real store (a SQLite file in a temp dir, or a fresh PostgreSQL database), driven with `inject`. */
+type ExtraDeps = Partial<Omit<CloudAppDeps, 'db' | 'clock' | 'internalApiSecret'>>;
+
+/**
+ * A real cloud app over a real store (a SQLite file in a temp dir, or a fresh PostgreSQL database),
+ * driven with `inject`. `deps` may be made from the store (certificate keys live in it).
+ */
 export async function startCloud(
-  options: { secret?: string | undefined; deps?: Partial<Omit<CloudAppDeps, 'db' | 'clock' | 'internalApiSecret'>> } = {},
+  options: { secret?: string | undefined; deps?: ExtraDeps | ((db: SqlDatabase) => Promise<ExtraDeps>) } = {},
 ): Promise<Cloud> {
   const dir = mkdtempSync(join(tmpdir(), 'erasure-cloud-'));
   const db = await openTestStore(dir);
   const clock = testClock();
   const secret = 'secret' in options ? options.secret : SECRET;
-  const app = buildCloudApp({ ...options.deps, db, clock, internalApiSecret: secret });
+  const deps = typeof options.deps === 'function' ? await options.deps(db) : options.deps;
+  const app = buildCloudApp({ ...deps, db, clock, internalApiSecret: secret });
   await app.ready();
   const nowIso = () => clock.now().toISOString();
   const cloud: Cloud = {

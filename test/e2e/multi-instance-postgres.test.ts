@@ -121,7 +121,7 @@ describe('two cloud instances and two workers on one PostgreSQL', { timeout: 240
       INTERNAL_API_SECRET: keys.internal_api_secret,
       DEVICE_TOKEN_PRIVATE_KEY: keys.device_token_private_key,
     };
-    expect(await cli('migrate')).toEqual({ store: 'postgres', applied: ['001_schema.sql'] });
+    expect(await cli('migrate')).toEqual({ store: 'postgres', applied: ['001_schema.sql', '002_certificate_keys.sql'] });
     for (let i = 0; i < 2; i++) instances.push(await spawnService(CLOUD_BIN, ['serve'], env, /listening on (http:\/\/[^\s"]+)/));
     for (let i = 0; i < 2; i++) workers.push(await spawnService(CLOUD_BIN, ['worker', '--lease-seconds', '5'], env, /worker running \(pid (\d+)\)/));
     gateway = await spawnService(

@@ -1,14 +1,14 @@
-import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { devicePublicKey } from '@erasure/shared';
 import type { Clock } from '../adapters/clock.js';
 import { localObjectStore, type LocalObjectStore } from '../adapters/objects/local-store.js';
 import type { SqlDatabase, SqlRunner } from '../adapters/sql/database.js';
-import { loadCertificateKeys, type CertificateKeys } from '../adapters/secret-files.js';
-import { rawPublicKeyBase64, readKeyring, rotateSigningKey } from '../adapters/certificate-keyring.js';
+import { loadCertificateKeys, rotateSigningKey, type CertificateKeys } from '../adapters/certificate-keys.js';
+import { rawPublicKeyBase64 } from '../adapters/certificate-keyring.js';
+import { listSigningKeys } from '../adapters/db/deployment-keys.js';
 import type { CloudConfig } from '../config.js';
-import { CERTIFICATE_SCHEMA, verifyKeyedBytes } from '../domain/certificates/certificate-content.js';
+import { CERTIFICATE_SCHEMA, verifyKeyedBytes, type PublicKeyLookup } from '../domain/certificates/certificate-content.js';
 import { EmbeddedCertificateError, readEmbeddedCertificate } from '../domain/certificates/embedded-certificate.js';
 import { DEBIAN_FONT_FILES } from '../domain/certificates/fonts.js';
 import { defaultRenderThreads, threadPoolRenderer } from '../jobs/renderer.js';
@@ -21,7 +21,7 @@ export interface CertificateRuntime {
   keys: CertificateKeys;
   store: LocalObjectStore;
   /** The `certificates` field of CloudAppDeps. */
-  routes: { store: LocalObjectStore; publicKeys: CertificateKeys['publicKeys']; urlSigningSecret: Buffer };
+  routes: { store: LocalObjectStore; publicKeys: PublicKeyLookup; urlSigningSecret: Buffer };
   /** Starts the render threads (failing if the fonts are missing), then the worker loop. */
   startWorker(input: {
     db: SqlDatabase;
@@ -37,14 +37,18 @@ export interface CertificateRuntime {
 /** Temporary files older than this are leftovers of a crashed put, never a put in progress. */
 const STALE_TEMPORARY_MS = 10 * 60 * 1000;
 
+/** This deployment's certificate keys, from its store (created, or imported from DATA_DIR/keys, on first use). */
+export const deploymentKeys = (config: CloudConfig, db: SqlDatabase): Promise<CertificateKeys> =>
+  loadCertificateKeys({ db, dataDir: config.DATA_DIR, signingKeyBase64: config.CERTIFICATE_SIGNING_KEY });
+
 /**
- * Loads what certificates need from the configuration: keys from DATA_DIR (or
+ * Loads what certificates need from the configuration: keys from the store `db` (or
  * CERTIFICATE_SIGNING_KEY) and objects under `${DATA_DIR}/objects`. The worker renders on a pool
  * of threads that read the Debian fonts when it starts, so a missing font package stops the
  * process at start rather than failing every job.
  */
-export function loadCertificateRuntime(config: CloudConfig): CertificateRuntime {
-  const keys = loadCertificateKeys({ dataDir: config.DATA_DIR, signingKeyBase64: config.CERTIFICATE_SIGNING_KEY });
+export async function loadCertificateRuntime(config: CloudConfig, db: SqlDatabase): Promise<CertificateRuntime> {
+  const keys = await deploymentKeys(config, db);
   const store = localObjectStore(join(config.DATA_DIR, 'objects'));
   return {
     keys,
@@ -97,12 +101,12 @@ export function leaseMsFromFlags(flags: Flags): number | undefined {
  * its id; `--all` lists every key on record (retired ones verify certificates signed before a
  * rotation).
  */
-export function certificatePublicKey(config: CloudConfig, flags: Flags = {}) {
-  const keys = loadCertificateKeys({ dataDir: config.DATA_DIR, signingKeyBase64: config.CERTIFICATE_SIGNING_KEY });
-  const current = keys.signing();
+export async function certificatePublicKey(config: CloudConfig, db: SqlDatabase, flags: Flags = {}) {
+  const keys = await deploymentKeys(config, db);
+  const current = await keys.signing();
   const currentKey = { algorithm: 'Ed25519' as const, key_id: current.keyId, public_key: rawPublicKeyBase64(current.privateKey) };
   if (flags.all !== true) return currentKey;
-  return { ...currentKey, keys: readKeyring(join(config.DATA_DIR, 'keys')) };
+  return { ...currentKey, keys: await listSigningKeys(db) };
 }
 
 /**
@@ -110,15 +114,15 @@ export function certificatePublicKey(config: CloudConfig, flags: Flags = {}) {
  * on record, so every certificate signed before still verifies online and with `verify-pdf`.
  * Running servers and workers pick the new key up with their next certificate.
  */
-export function rotateCertificateKey(config: CloudConfig): { key_id: string; retired_key_id: string; public_key: string } {
+export async function rotateCertificateKey(config: CloudConfig, db: SqlDatabase): Promise<{ key_id: string; retired_key_id: string; public_key: string }> {
   if (config.CERTIFICATE_SIGNING_KEY) {
     throw new UsageError(
-      'CERTIFICATE_SIGNING_KEY is set: rotate by configuring a new key; each key that signed stays in DATA_DIR/keys/certificate-public-keys.json',
+      'CERTIFICATE_SIGNING_KEY is set: rotate by configuring a new key; each key that signed stays on record in the database',
     );
   }
-  // Creates the first key (and its keyring entry) when there is none yet.
-  loadCertificateKeys({ dataDir: config.DATA_DIR });
-  return rotateSigningKey(join(config.DATA_DIR, 'keys'), new Date().toISOString());
+  // Creates the first key (or imports the legacy one) when there is none yet.
+  await deploymentKeys(config, db);
+  return rotateSigningKey(db, new Date().toISOString());
 }
 
 /** What `verify-pdf` prints; `valid` decides the exit code. */
@@ -134,25 +138,29 @@ export interface PdfVerdict {
 
 /**
  * `verify-pdf FILE [--public-key B64]`: reads the signed record embedded in a certificate or
- * report PDF and checks its Ed25519 signature with the published key (default: this
- * deployment's). Offline: no database, no network.
+ * report PDF and checks its Ed25519 signature with the published key, or by default with the
+ * keys on record in this deployment's database (`withDeploymentKeys` opens it only then). No
+ * network: with `--public-key`, no database either.
  */
-export async function verifyPdf(file: string | undefined, flags: Flags, config: () => CloudConfig): Promise<PdfVerdict> {
+export async function verifyPdf(
+  file: string | undefined,
+  flags: Flags,
+  withDeploymentKeys: (check: (publicKeys: PublicKeyLookup) => Promise<PdfVerdict>) => Promise<PdfVerdict>,
+): Promise<PdfVerdict> {
   if (!file) throw new UsageError('usage: erasure-cloud verify-pdf FILE [--public-key B64] [--json]');
   const keyFlag = flags['public-key'];
-  let publicKeys: (keyId: string | undefined) => readonly KeyObject[];
-  if (typeof keyFlag === 'string') {
-    // A key given by hand is the one to check with, whatever key id the signature names.
-    try {
-      const given = devicePublicKey(keyFlag);
-      publicKeys = () => [given];
-    } catch (error) {
-      throw new UsageError(`--public-key: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  } else {
-    const c = config();
-    publicKeys = loadCertificateKeys({ dataDir: c.DATA_DIR, signingKeyBase64: c.CERTIFICATE_SIGNING_KEY }).publicKeys;
+  if (typeof keyFlag !== 'string') return withDeploymentKeys((publicKeys) => checkPdf(file, publicKeys));
+  // A key given by hand is the one to check with, whatever key id the signature names.
+  let given;
+  try {
+    given = devicePublicKey(keyFlag);
+  } catch (error) {
+    throw new UsageError(`--public-key: ${error instanceof Error ? error.message : String(error)}`);
   }
+  return checkPdf(file, async () => [given]);
+}
+
+async function checkPdf(file: string, publicKeys: PublicKeyLookup): Promise<PdfVerdict> {
   let embedded;
   try {
     embedded = await readEmbeddedCertificate(new Uint8Array(readFileSync(file)));
@@ -171,6 +179,6 @@ export async function verifyPdf(file: string | undefined, flags: Flags, config: 
     signed_at: content?.signed_at,
   };
   if (content?.schema !== CERTIFICATE_SCHEMA) return { valid: false, reason: 'unknown certificate schema', ...facts };
-  const valid = verifyKeyedBytes(publicKeys, embedded.json, embedded.signature);
+  const valid = await verifyKeyedBytes(publicKeys, embedded.json, embedded.signature);
   return valid ? { valid, ...facts } : { valid, reason: 'signature does not match', ...facts };
 }

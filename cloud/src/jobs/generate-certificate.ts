@@ -35,8 +35,11 @@ export interface CertificateJobDeps {
   store: ObjectStore;
   /** Renders both PDFs: on this thread in tests, on worker threads in the CLI. */
   renderer: CertificateRenderer;
-  /** The key to sign with now (follows rotations); its id goes into the signature. */
-  signing: () => SigningKey;
+  /**
+   * The key to sign with now, read through the claim transaction `tx` (so a rotation committed
+   * by any process is followed); its id goes into the signature.
+   */
+  signing: (tx: SqlRunner) => Promise<SigningKey>;
   /** `PUBLIC_BASE_URL`: the verify link printed on the certificate. */
   publicBaseUrl: string;
   /**
@@ -129,7 +132,7 @@ async function claimAndSign(deps: CertificateJobDeps, tx: SqlRunner): Promise<Cl
   await setCertificateStatus(tx, cert.id, 'generating', now);
   if (cert.content === null || cert.signature === null) {
     const content = buildCertificateContent({ ...inputsOf(cert, sources), signedAt: now, publicBaseUrl: deps.publicBaseUrl });
-    const key = deps.signing();
+    const key = await deps.signing(tx);
     const signature = keyedSignature(key.keyId, signContent(key.privateKey, content));
     cert = await saveSignedContent(tx, cert.id, { content: canonicalJson(content), signature, signedAt: content.signed_at, now });
   }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/adapters/clock.js';
 import { localObjectStore } from '../../src/adapters/objects/local-store.js';
-import { loadCertificateKeys } from '../../src/adapters/secret-files.js';
+import { loadCertificateKeys } from '../../src/adapters/certificate-keys.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../src/domain/webhooks/types.js';
 import { drainCertificateJobs } from '../../src/jobs/certificate-worker.js';
 import { retryDelayMs } from '../../src/jobs/generate-certificate.js';
@@ -147,7 +147,7 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
     const token = await sut.token(account.id);
     await issueCheckin(sut.db, token.jti, 'job-cert-0');
     const stored = await sut.post('/internal/wipe_results', wipeBody(token.jti, 'job-cert-0'));
-    const keys = loadCertificateKeys({ dataDir: sut.dir });
+    const keys = await loadCertificateKeys({ db: sut.db, dataDir: sut.dir });
     const store = localObjectStore(join(sut.dir, 'objects'));
     const jobDeps = {
       db: sut.db,

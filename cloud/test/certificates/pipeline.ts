@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { localObjectStore, type LocalObjectStore } from '../../src/adapters/objects/local-store.js';
-import { loadCertificateKeys, type CertificateKeys } from '../../src/adapters/secret-files.js';
+import { loadCertificateKeys, type CertificateKeys } from '../../src/adapters/certificate-keys.js';
 import { drainCertificateJobs } from '../../src/jobs/certificate-worker.js';
 import { retryDelayMs, type CertificateJobDeps } from '../../src/jobs/generate-certificate.js';
 import { inProcessRenderer } from '../../src/jobs/renderer.js';
@@ -27,12 +27,12 @@ export interface CertificateCloud extends Cloud {
 /** {@link startCloud} with certificates wired the way `erasure-cloud serve` wires them. */
 export async function startCertificateCloud(): Promise<CertificateCloud> {
   const dataDir = mkdtempSync(join(tmpdir(), 'erasure-certs-'));
-  const keys = loadCertificateKeys({ dataDir });
   const store = localObjectStore(join(dataDir, 'objects'));
+  let keys!: CertificateKeys;
   const cloud = await startCloud({
-    deps: {
-      publicBaseUrl: PUBLIC_BASE_URL,
-      certificates: { store, publicKeys: keys.publicKeys, urlSigningSecret: keys.urlSigningSecret },
+    deps: async (db) => {
+      keys = await loadCertificateKeys({ db, dataDir });
+      return { publicBaseUrl: PUBLIC_BASE_URL, certificates: { store, publicKeys: keys.publicKeys, urlSigningSecret: keys.urlSigningSecret } };
     },
   });
   const jobDeps: CertificateJobDeps = {

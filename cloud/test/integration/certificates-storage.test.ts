@@ -5,11 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/adapters/db/accounts.js';
 import { createCertificate } from '../../src/adapters/db/certificates.js';
 import { InvalidObjectKeyError, localObjectStore } from '../../src/adapters/objects/local-store.js';
-import { loadCertificateKeys } from '../../src/adapters/secret-files.js';
 import { isCheckViolation, isUniqueViolation } from '../../src/adapters/sql/errors.js';
 import type { SqlDatabase } from '../../src/adapters/sql/database.js';
-import { signContent, verifyContent } from '../../src/domain/certificates/certificate-content.js';
-import { sampleContent } from '../certificates/fixtures.js';
 import { openTestStore, TEST_STORE } from '../support/test-store.js';
 
 let dir: string;
@@ -52,29 +49,6 @@ describe('local object store (${DATA_DIR}/objects)', () => {
     expect(await sut.sweepTemporary(600_000)).toBe(1);
     expect(readdirSync(join(dir, 'objects', '.tmp'))).toEqual(['inflight.part']);
     expect(await sut.exists('k/one.pdf')).toBe(true);
-  });
-});
-
-describe('certificate keys in DATA_DIR', () => {
-  it('are generated once, private (0600), and the same for every process that loads them', () => {
-    const first = loadCertificateKeys({ dataDir: dir });
-    const again = loadCertificateKeys({ dataDir: dir });
-    expect(again.publicKeyBase64).toBe(first.publicKeyBase64);
-    expect(again.urlSigningSecret.equals(first.urlSigningSecret)).toBe(true);
-    for (const name of ['certificate-signing-key', 'url-signing-secret']) {
-      expect(statSync(join(dir, 'keys', name)).mode & 0o777).toBe(0o600);
-    }
-    const content = sampleContent();
-    expect(verifyContent(again.publicKey, content, signContent(first.privateKey, content))).toBe(true);
-    expect(readdirSync(join(dir, 'keys')).sort()).toEqual(['certificate-public-keys.json', 'certificate-signing-key', 'url-signing-secret']);
-  });
-
-  it('CERTIFICATE_SIGNING_KEY, when configured, replaces the generated key', () => {
-    const configured = loadCertificateKeys({ dataDir: dir, signingKeyBase64: Buffer.alloc(32, 7).toString('base64') });
-    expect(configured.publicKeyBase64).not.toBe(loadCertificateKeys({ dataDir: join(dir, 'other') }).publicKeyBase64);
-    expect(loadCertificateKeys({ dataDir: join(dir, 'x'), signingKeyBase64: Buffer.alloc(32, 7).toString('base64') }).publicKeyBase64).toBe(
-      configured.publicKeyBase64,
-    );
   });
 });
 

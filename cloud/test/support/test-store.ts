@@ -34,3 +34,16 @@ export async function openTestStore(dir: string): Promise<SqlDatabase> {
   if (TEST_STORE === 'sqlite') return SqliteDatabase.open(join(dir, 'cloud.sqlite'));
   return PostgresDatabase.open(await freshPostgresUrl(), { max: 8 });
 }
+
+/**
+ * One fresh store of this run's kind that each call of the answer opens anew: separate
+ * connections (pools on PostgreSQL), as processes on different hosts sharing a database have.
+ */
+export async function sharedTestStore(dir: string): Promise<() => Promise<SqlDatabase>> {
+  if (TEST_STORE === 'sqlite') {
+    const path = join(dir, 'cloud.sqlite');
+    return async () => SqliteDatabase.open(path);
+  }
+  const url = await freshPostgresUrl();
+  return async () => PostgresDatabase.open(url, { max: 4 });
+}

@@ -189,9 +189,16 @@ export function parseKeyedSignature(value: string): { keyId: string | undefined;
   return KEY_ID.test(keyId) ? { keyId, signature: trimmed.slice(dot + 1) } : { keyId, signature: '' };
 }
 
+/**
+ * The public keys a signature may be checked with: the one its key id names (none when the id is
+ * unknown: fail closed), or, for a signature made before key ids existed (`undefined`), every key
+ * on record. Asynchronous: the keyring lives in the database, where another process may add keys.
+ */
+export type PublicKeyLookup = (keyId: string | undefined) => Promise<readonly KeyObject[]>;
+
 /** Whether `signature` (keyed or legacy) verifies `bytes` under a key `publicKeys` offers for it. */
-export function verifyKeyedBytes(publicKeys: (keyId: string | undefined) => readonly KeyObject[], bytes: Uint8Array, signature: string): boolean {
+export async function verifyKeyedBytes(publicKeys: PublicKeyLookup, bytes: Uint8Array, signature: string): Promise<boolean> {
   const parsed = parseKeyedSignature(signature);
   if (parsed.signature === '') return false;
-  return publicKeys(parsed.keyId).some((key) => verifyBytes(key, bytes, parsed.signature));
+  return (await publicKeys(parsed.keyId)).some((key) => verifyBytes(key, bytes, parsed.signature));
 }

@@ -1,6 +1,6 @@
-import { createHash, type KeyObject } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { CertificateStatus, WipeResultRecord } from '@erasure/shared';
-import { canonicalJson, verifyKeyedBytes, type CertificateContent } from './certificate-content.js';
+import { canonicalJson, verifyKeyedBytes, type CertificateContent, type PublicKeyLookup } from './certificate-content.js';
 import { signedWipeFacts, wipeFacts } from './build-content.js';
 
 /** The stored certificate as the tamper check reads it. */
@@ -34,7 +34,7 @@ export interface VerifyAnswer {
 /** Ports of the tamper check: the verification key and the object store's reads. */
 export interface TamperCheckDeps {
   /** Public keys for a signature's key id (see {@link verifyKeyedBytes}). */
-  publicKeys: (keyId: string | undefined) => readonly KeyObject[];
+  publicKeys: PublicKeyLookup;
   /** Reads a stored object; undefined when it is gone. */
   readObject(key: string): Promise<Uint8Array | undefined>;
   /** `none`: the sandbox issues no PDFs (spec 1), so only the signed record is checked. Default `stored`. */
@@ -87,10 +87,12 @@ async function signedRecordHolds(
   content: CertificateContent,
   wipe: { public_id: string; record: WipeResultRecord },
 ): Promise<boolean> {
+  // Checked before the shape checks below: the key lookup reads the database, and a store that
+  // cannot be read is a server error, not a tampered certificate.
+  if (!(await verifyKeyedBytes(deps.publicKeys, Buffer.from(cert.content!, 'utf8'), cert.signature!))) return false;
   try {
     // The stored text must be the canonical form: that is what was signed and attached.
     if (canonicalJson(content) !== cert.content) return false;
-    if (!verifyKeyedBytes(deps.publicKeys, Buffer.from(cert.content!, 'utf8'), cert.signature!)) return false;
     if (content.certificate_id !== cert.public_id || content.certificate_number !== cert.certificate_number) return false;
     if (content.signed_at !== cert.signed_at) return false;
     return canonicalJson(signedWipeFacts(content)) === canonicalJson(wipeFacts(wipe));

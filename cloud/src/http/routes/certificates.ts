@@ -1,10 +1,10 @@
-import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../adapters/clock.js';
 import { readWipeResultSource } from '../../adapters/db/certificate-sources.js';
 import { findCertificateByPublicId } from '../../adapters/db/certificates.js';
 import { isValidObjectKey, type ObjectStore } from '../../adapters/objects/local-store.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
+import type { PublicKeyLookup } from '../../domain/certificates/certificate-content.js';
 import { checkPresigned, FILES_PREFIX, presignPath } from '../../domain/certificates/presign.js';
 import { checkCertificate } from '../../domain/certificates/tamper-check.js';
 import { requireSession, sessionOf } from '../session.js';
@@ -14,9 +14,8 @@ export interface CertificateRouteDeps {
   db: SqlDatabase;
   clock: Clock;
   store: ObjectStore;
-  /** Verifies certificate signatures (the public half of the signing key). */
-  /** Public keys for a signature's key id: the keyring, retired keys included. */
-  publicKeys: (keyId: string | undefined) => readonly KeyObject[];
+  /** Public keys for a signature's key id: every key on record, retired keys included. */
+  publicKeys: PublicKeyLookup;
   /** Keys the HMAC of presigned `/files/…` URLs. */
   urlSigningSecret: Uint8Array;
   /** `PUBLIC_BASE_URL`; presigned redirects are absolute under it, relative without it. */

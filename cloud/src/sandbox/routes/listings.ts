@@ -16,7 +16,7 @@ export async function verifySandboxCertificate(db: SqlRunner, publicKey: KeyObje
   if (!cert || !wipe) return undefined;
   const account = (await db.one<{ name: string }>('SELECT name FROM accounts WHERE id = @id', { id: cert.account_id }))!;
   // The sandbox signs with one key and no key id.
-  return checkCertificate({ publicKeys: () => [publicKey], readObject: async () => undefined, documents: 'none' }, cert, wipe, account.name);
+  return checkCertificate({ publicKeys: async () => [publicKey], readObject: async () => undefined, documents: 'none' }, cert, wipe, account.name);
 }
 
 /** Spec 4.6 row listings (every account) and the public certificate check of spec 4.4. */

@@ -1,0 +1,77 @@
+import type { SqlDatabase, SqlRunner } from '../sql/database.js';
+
+/**
+ * The deployment's keys in the database (migration 009 / postgres 002), shared by every serve,
+ * worker and CLI process on it. Writes that create a key are `INSERT … ON CONFLICT DO NOTHING`
+ * followed by a read: when several processes start together on a fresh database, one insert
+ * wins on either engine and every process reads back that one.
+ */
+
+/** A key on record as `certificate-public-key --all` lists it: never its private half. */
+export interface SigningKeyRecord {
+  key_id: string;
+  /** Base64 raw 32-byte Ed25519 public key. */
+  public_key: string;
+  added_at: string;
+  /** When a rotation replaced it; null for the current key (and for keys from CERTIFICATE_SIGNING_KEY). */
+  retired_at: string | null;
+}
+
+/** A row to record: `private_seed` only for the generated key that signs now. */
+export interface NewSigningKey extends SigningKeyRecord {
+  private_seed: string | null;
+}
+
+/** Stores `value` under `name` unless a value is there already; answers the stored one (the winner of a race). */
+export async function putSecretOnce(db: SqlRunner, name: string, value: string, now: string): Promise<string> {
+  await db.run(
+    `INSERT INTO deployment_secrets (name, value, created_at) VALUES (@name, @value, @now) ON CONFLICT DO NOTHING`,
+    { name, value, now },
+  );
+  return (await db.one<{ value: string }>('SELECT value FROM deployment_secrets WHERE name = @name', { name }))!.value;
+}
+
+/**
+ * Records a key unless its id is on record, or (for a row with a private seed and no retired_at)
+ * another stored key is current already; answers whether it went in.
+ */
+export async function insertSigningKey(db: SqlRunner, key: NewSigningKey): Promise<boolean> {
+  const changed = await db.run(
+    `INSERT INTO certificate_signing_keys (key_id, public_key, private_seed, added_at, retired_at)
+     VALUES (@key_id, @public_key, @private_seed, @added_at, @retired_at) ON CONFLICT DO NOTHING`,
+    { ...key },
+  );
+  return changed > 0;
+}
+
+/** The stored key that signs now, with its seed; undefined before the first one is made. */
+export function readCurrentSigningSeed(db: SqlRunner): Promise<{ key_id: string; private_seed: string } | undefined> {
+  return db.one(
+    `SELECT key_id, private_seed FROM certificate_signing_keys WHERE retired_at IS NULL AND private_seed IS NOT NULL`,
+  );
+}
+
+/** Every key on record, oldest first: retired ones verify what they signed before a rotation. */
+export function listSigningKeys(db: SqlRunner): Promise<SigningKeyRecord[]> {
+  return db.many('SELECT key_id, public_key, added_at, retired_at FROM certificate_signing_keys ORDER BY added_at, key_id');
+}
+
+/**
+ * Replaces the current stored key with `next` in one transaction: the old key is retired (its
+ * private half dropped: it never signs again) and the new one inserted, so at every moment the
+ * key that signs has its public half on record. Answers the retired key's id. Fails when no stored
+ * key was current, which on PostgreSQL is also what a rotation running at the same time causes
+ * (its commit retired the row this one waited on): nothing changed then, and it can be re-run.
+ */
+export function replaceCurrentSigningKey(db: SqlDatabase, next: NewSigningKey): Promise<string> {
+  return db.transaction(async (tx) => {
+    const retired = await tx.one<{ key_id: string }>(
+      `UPDATE certificate_signing_keys SET retired_at = @now, private_seed = NULL
+        WHERE retired_at IS NULL AND private_seed IS NOT NULL RETURNING key_id`,
+      { now: next.added_at },
+    );
+    if (!retired) throw new Error('no current certificate signing key to retire (another rotation ran at the same time?): run it again');
+    if (!(await insertSigningKey(tx, next))) throw new Error(`certificate key ${next.key_id} is already on record`);
+    return retired.key_id;
+  });
+}
