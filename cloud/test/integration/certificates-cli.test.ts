@@ -13,6 +13,7 @@ import { renderCertificatePdf } from '../../src/domain/certificates/render-certi
 import { testFonts } from '../certificates/fixtures.js';
 import { wipeBody } from '../certificates/pipeline.js';
 import { BIN, requireBuiltCloud, startCli, waitFor, type Child } from '../certificates/processes.js';
+import { freshPostgresUrl, TEST_STORE } from '../support/test-store.js';
 
 const run = promisify(execFile);
 
@@ -39,6 +40,8 @@ describe('erasure-cloud serve (in-process worker), admin list-certificates, veri
       INTERNAL_API_SECRET: keys.internal_api_secret,
       DEVICE_TOKEN_PRIVATE_KEY: keys.device_token_private_key,
       PUBLIC_BASE_URL: 'https://erasure.test',
+      // serve, its worker and every command below share this store.
+      ...(TEST_STORE === 'postgres' ? { DATABASE_URL: await freshPostgresUrl() } : {}),
     };
     serve = startCli(['serve'], env);
     base = await waitFor(() => /listening on (http:\/\/\S+)/.exec(serve.stdout())?.[1], 20_000, 20, 'serve to listen');

@@ -6,7 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/adapters/db/accounts.js';
 import { createToken, recordCheckin } from '../../src/adapters/db/tokens.js';
 import { storeWipeResult } from '../../src/adapters/db/wipe-results.js';
+import type { SqlDatabase } from '../../src/adapters/sql/database.js';
+import { PostgresDatabase } from '../../src/adapters/sql/postgres.js';
 import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
+import { freshPostgresUrl, TEST_STORE } from '../support/test-store.js';
 import { listObjects, requireBuiltCloud, startCli, waitFor, type Child } from '../certificates/processes.js';
 import { wipeBody } from '../certificates/pipeline.js';
 
@@ -15,14 +18,17 @@ const KILLS = 3;
 
 describe('erasure-cloud worker killed with SIGKILL mid-generation', () => {
   let dir: string;
-  let db: SqliteDatabase;
+  let db: SqlDatabase;
+  /** The workers' store: DATA_DIR's SQLite file, or this PostgreSQL database. */
+  let databaseUrl: string | undefined;
   const children: Child[] = [];
-  const env = () => ({ DATA_DIR: dir, PUBLIC_BASE_URL: 'https://erasure.test' });
+  const env = () => ({ DATA_DIR: dir, PUBLIC_BASE_URL: 'https://erasure.test', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
 
   beforeAll(async () => {
     requireBuiltCloud();
     dir = mkdtempSync(join(tmpdir(), 'erasure-crash-'));
-    db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
+    if (TEST_STORE === 'postgres') databaseUrl = await freshPostgresUrl();
+    db = databaseUrl ? PostgresDatabase.open(databaseUrl) : SqliteDatabase.open(join(dir, 'cloud.sqlite'));
     const now = new Date().toISOString();
     const account = await createAccount(db, { name: 'Acme Refurb', subscriptionStatus: 'active', now });
     const token = await createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'ana@acme.test', expiresAt: null, now });
