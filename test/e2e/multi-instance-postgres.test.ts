@@ -181,10 +181,19 @@ describe('two cloud instances and two workers on one PostgreSQL', { timeout: 240
     const { body } = await call(token, '/api/checkin');
     const total = 40;
     const acknowledged = new Map<number, string>();
+    const checkedIn: string[] = [];
     let killed = false;
-    // Four devices report results one after another; a refused call is retried, as devices do.
+    // Four devices check in and report results one after another; a refused call is retried, as devices do.
     const device = async (lane: number) => {
       for (let i = lane; i < total; i += 4) {
+        for (;;) {
+          const answer = await call(token, '/api/checkin').catch(() => undefined);
+          if (answer?.status === 200) {
+            checkedIn.push(answer.body.job_id);
+            break;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
         for (;;) {
           const answer = await call(token, '/api/wipe_result', wipeResultBody(body.job_id, i)).catch(() => undefined);
           if (answer && (answer.status === 201 || answer.status === 200)) {
@@ -208,6 +217,18 @@ describe('two cloud instances and two workers on one PostgreSQL', { timeout: 240
       { accountId: account.id },
     );
     expect(new Set(stored.map((r) => r.public_id))).toEqual(new Set(acknowledged.values()));
+    // Every acknowledged check-in is recorded, and the quota spent is exactly the check-ins recorded.
+    const checkins = await db.many<{ job_id: string }>(
+      `SELECT c.job_id FROM checkins c JOIN accounts a ON a.id = c.account_id WHERE a.public_id = @accountId`,
+      { accountId: account.id },
+    );
+    const recorded = new Set(checkins.map((c) => c.job_id));
+    expect([body.job_id, ...checkedIn].filter((jobId) => !recorded.has(jobId))).toEqual([]);
+    const spent = await db.one<{ use_count: number }>(
+      `SELECT t.use_count FROM license_tokens t JOIN accounts a ON a.id = t.account_id WHERE a.public_id = @accountId`,
+      { accountId: account.id },
+    );
+    expect(spent!.use_count).toBe(checkins.length);
 
     // The dead worker's leases run out (5 s; the dead instance's in-process worker holds 60 s).
     const certificates = await settledCertificates(account.id, total, 180_000);

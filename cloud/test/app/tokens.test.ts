@@ -77,6 +77,7 @@ describe('verify and validate: the decision ladder (spec 3)', () => {
         expect(res.status).toBe(404);
         expect(res.json.reason).toBe('not_found');
       }
+      expect(await useCount(cloud, token.jti)).toBe(0);
     });
 
     it('answers 404 not_found for an account_id that is not a string (number, null, array)', async () => {
@@ -87,6 +88,7 @@ describe('verify and validate: the decision ladder (spec 3)', () => {
         const res = await cloud.post(url, { jti: token.jti, account_id: accountId });
         expect(res.status, JSON.stringify(accountId)).toBe(404);
       }
+      expect(await useCount(cloud, token.jti)).toBe(0);
     });
 
     it('accepts the token’s own account_id as acct_ id or numeric id', async () => {

@@ -190,4 +190,33 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
     expect((await sut.post('/internal/tokens/validate', { jti: token.jti })).status).toBe(200);
     expect(await sut.db.one('SELECT count(*) AS n FROM webhook_events')).toEqual({ n: 0 });
   });
+
+  it('check-in for an account subscribed to other events only: spent and recorded, wipe_session_ready not written', async () => {
+    const other = await sut.account('Other');
+    await sut.subscribe(other.id, 'wipe_session_blocked', `${receiver.url}/other`);
+    const token = await sut.token(other.id, { quota: 1 });
+    const allowed = await sut.post('/internal/tokens/validate', { jti: token.jti });
+    const denied = await sut.post('/internal/tokens/validate', { jti: token.jti });
+    expect([allowed.status, denied.status]).toEqual([200, 403]);
+    expect(await sut.db.one('SELECT use_count FROM license_tokens WHERE jti = @jti', { jti: token.jti })).toEqual({ use_count: 1 });
+    expect(await sut.db.many('SELECT job_id FROM checkins WHERE token_id = @id', { id: token.id })).toEqual([{ job_id: allowed.json.job_id }]);
+    expect(await sut.db.many('SELECT event_type FROM webhook_events WHERE account_id = @id', { id: other.id })).toEqual([
+      { event_type: 'wipe_session_blocked' },
+    ]);
+  });
+
+  it('a wipe_session_ready subscription takes effect on the very next check-in', async () => {
+    const other = await sut.account('Other');
+    const token = await sut.token(other.id);
+    expect((await sut.post('/internal/tokens/validate', { jti: token.jti })).status).toBe(200);
+    await sut.subscribe(other.id, 'wipe_session_ready', `${receiver.url}/other`);
+    const listened = await sut.post('/internal/tokens/validate', { jti: token.jti });
+    expect(listened.status).toBe(200);
+    const events = await sut.db.many<{ event_type: string; payload: string }>(
+      'SELECT event_type, payload FROM webhook_events WHERE account_id = @id',
+      { id: other.id },
+    );
+    expect(events.map((e) => [e.event_type, JSON.parse(e.payload).job_id])).toEqual([['wipe_session_ready', listened.json.job_id]]);
+    expect(await sut.db.one('SELECT use_count FROM license_tokens WHERE jti = @jti', { jti: token.jti })).toEqual({ use_count: 2 });
+  });
 });

@@ -2,13 +2,14 @@ import type { DeviceStore } from '../../domain/device/deps.js';
 import { findAssetByRecord, setAssetNotes, setAssetTests, upsertAsset } from './assets.js';
 import { findCertificateNumbers } from './certificate-numbers.js';
 import { findChassisMap, saveChassisMap } from './chassis-maps.js';
-import { findTokenByJti, spendCheckin, touchLastSeen } from './tokens.js';
+import { findTokenByJti, spendCheckin, spendUnheardCheckin, touchLastSeen } from './tokens.js';
 import { storeWipeResult } from './wipe-results.js';
 
 /** The store's repositories behind the device domain (cloud and sandbox alike), over the async port. */
 export const deviceStore: DeviceStore = {
   findTokenByJti,
   spendCheckin,
+  spendUnheardCheckin,
   touchLastSeen,
   upsertAsset,
   findAssetByRecord,

@@ -1,8 +1,14 @@
-import type { SqlDatabase, SqlRunner } from '../sql/database.js';
+import type { Params, SqlDatabase, SqlRunner } from '../sql/database.js';
 
 /** Where a device write runs: committed when the promise resolves, so a 2xx after it is durable. */
 export interface Commits {
   run<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  /**
+   * Where a write that is one statement, atomic on its own, runs without a transaction of the
+   * caller's: {@link StatementGroupCommit} on PostgreSQL. Absent on SQLite, where every write
+   * already goes through the group commit.
+   */
+  readonly statements?: SqlRunner;
 }
 
 interface Pending {
@@ -67,8 +73,103 @@ export class GroupCommit implements Commits {
   }
 }
 
-/** One transaction per write: PostgreSQL, where concurrent connections commit in parallel. */
-export const transactionPerWrite = (db: SqlDatabase): Commits => ({ run: (work) => db.transaction(work) });
+interface QueuedStatement {
+  call: (tx: SqlRunner) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** The most statements one batch holds, so that its row locks are held for a bounded time. */
+const MAX_BATCH = 256;
+
+/**
+ * Group commit for PostgreSQL's one-statement writes (the check-in). PostgreSQL flushes its WAL
+ * once per transaction, and for a statement committed on its own that flush costs more than the
+ * statement. So the statements that arrive while a batch is in flight run next, in arrival
+ * order, in one transaction on one connection, and each caller's promise settles only after
+ * that COMMIT returned: a 2xx still means committed. One batch is in flight at a time, so an
+ * instance's batches never wait on each other's row locks.
+ *
+ * A statement that fails aborts the batch before anything is committed; every statement of
+ * the batch is then run again alone, so a failure (or a deadlock with another instance's batch)
+ * fails only its own caller. A failed COMMIT leaves the outcome unknown: every caller of the
+ * batch gets that error, as they would from a transaction of their own.
+ */
+export class StatementGroupCommit implements SqlRunner {
+  readonly dialect: SqlRunner['dialect'];
+  private queue: QueuedStatement[] = [];
+  private flushing = false;
+
+  constructor(private readonly db: SqlDatabase) {
+    this.dialect = db.dialect;
+  }
+
+  one<T>(sql: string, params?: Params): Promise<T | undefined> {
+    return this.enqueue((tx) => tx.one<T>(sql, params));
+  }
+
+  many<T>(sql: string, params?: Params): Promise<T[]> {
+    return this.enqueue((tx) => tx.many<T>(sql, params));
+  }
+
+  run(sql: string, params?: Params): Promise<number> {
+    return this.enqueue((tx) => tx.run(sql, params));
+  }
+
+  private enqueue<T>(call: (tx: SqlRunner) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ call, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.flushing) {
+        this.flushing = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      await this.commitBatch(batch);
+    }
+    this.flushing = false;
+  }
+
+  private async commitBatch(batch: QueuedStatement[]): Promise<void> {
+    const values: unknown[] = [];
+    let statementFailed = false;
+    try {
+      await this.db.transaction(async (tx) => {
+        for (const item of batch) {
+          try {
+            values.push(await item.call(tx));
+          } catch (error) {
+            statementFailed = true;
+            throw error;
+          }
+        }
+      });
+    } catch (error) {
+      if (statementFailed) await Promise.all(batch.map((item) => this.runAlone(item)));
+      else for (const item of batch) item.reject(error);
+      return;
+    }
+    batch.forEach((item, i) => item.resolve(values[i]));
+  }
+
+  private async runAlone(item: QueuedStatement): Promise<void> {
+    try {
+      item.resolve(await this.db.transaction((tx) => item.call(tx)));
+    } catch (error) {
+      item.reject(error);
+    }
+  }
+}
+
+/**
+ * One transaction per write: PostgreSQL, where concurrent connections commit in parallel; its
+ * one-statement writes share commits in a {@link StatementGroupCommit}.
+ */
+export const transactionPerWrite = (db: SqlDatabase): Commits => ({ run: (work) => db.transaction(work), statements: new StatementGroupCommit(db) });
 
 /** The store's commit discipline: batched on SQLite's single writer, per write on PostgreSQL. */
 export const commitsFor = (db: SqlDatabase): Commits => (db.dialect === 'sqlite' ? new GroupCommit(db) : transactionPerWrite(db));

@@ -102,6 +102,15 @@ export async function touchLastSeen(db: SqlRunner, tokenId: number, now: string)
 }
 
 /**
+ * The allow rung of the decision ladder as a WHERE clause on `license_tokens`: active, quota
+ * left, account active. A spend guarded by it can never take more than the quota, however many
+ * check-ins race for the last unit.
+ */
+const SPENDABLE_SQL = `status = 'active'
+          AND (quota_limit IS NULL OR use_count < quota_limit)
+          AND EXISTS (SELECT 1 FROM accounts a WHERE a.id = license_tokens.account_id AND ${ACCOUNT_ACTIVE_SQL})`;
+
+/**
  * Spends one check-in and records the `job_id` it hands out. The spend is a single statement:
  * its WHERE clause is the allow rung of the decision ladder, so two concurrent check-ins can
  * never both take the last unit of quota. On PostgreSQL the check-in row is inserted by the same
@@ -116,9 +125,7 @@ export async function spendCheckin(
   now: string,
 ): Promise<{ use_count: number; quota_limit: number | null } | undefined> {
   const spend = `UPDATE license_tokens SET use_count = use_count + 1, updated_at = @now
-        WHERE id = @id AND status = 'active'
-          AND (quota_limit IS NULL OR use_count < quota_limit)
-          AND EXISTS (SELECT 1 FROM accounts a WHERE a.id = license_tokens.account_id AND ${ACCOUNT_ACTIVE_SQL})
+        WHERE id = @id AND ${SPENDABLE_SQL}
        RETURNING use_count, quota_limit, id, account_id, updated_at`;
   const params = { id: token.id, now };
   if (db.dialect === 'postgres') {
@@ -134,6 +141,36 @@ export async function spendCheckin(
   if (!spent) return undefined;
   await recordCheckin(db, jobId, token, now);
   return { use_count: spent.use_count, quota_limit: spent.quota_limit };
+}
+
+/**
+ * A whole check-in as one PostgreSQL statement, atomic on its own, so it needs no transaction of
+ * the caller's (it runs in the statement group commit): spends one unit of the token named by
+ * `jti` and records the check-in, as {@link spendCheckin} does, when that token is in the named
+ * account (`account`: a public or numeric account id, or null for any) and no webhook
+ * subscription listens for `wipe_session_ready` on it, since that event's outbox row must be
+ * written in the spend's transaction. Returns the counters after the increment, or undefined
+ * when nothing was spent, for any of those reasons: the caller's transactional path reads which.
+ */
+export async function spendUnheardCheckin(
+  db: SqlRunner,
+  input: { jti: string; account: string | null; jobId: string; now: string },
+): Promise<{ use_count: number; quota_limit: number | null } | undefined> {
+  if (db.dialect !== 'postgres') throw new Error('spendUnheardCheckin is a PostgreSQL statement; SQLite spends in its group commit');
+  return db.one<{ use_count: number; quota_limit: number | null }>(
+    `WITH spent AS (UPDATE license_tokens SET use_count = use_count + 1, updated_at = @now
+                     WHERE jti = @jti AND ${SPENDABLE_SQL}
+                       AND (CAST(@account AS TEXT) IS NULL
+                            OR EXISTS (SELECT 1 FROM accounts a WHERE a.id = license_tokens.account_id
+                                          AND (a.public_id = @account OR CAST(a.id AS TEXT) = @account)))
+                       AND NOT EXISTS (SELECT 1 FROM webhook_subscriptions s
+                                        WHERE s.account_id = license_tokens.account_id AND s.event_type = 'wipe_session_ready')
+                    RETURNING use_count, quota_limit, id, account_id, updated_at),
+          recorded AS (INSERT INTO checkins (job_id, token_id, account_id, created_at)
+                         SELECT CAST(@job_id AS TEXT), id, account_id, updated_at FROM spent)
+     SELECT use_count, quota_limit FROM spent`,
+    { jti: input.jti, account: input.account, job_id: input.jobId, now: input.now },
+  );
 }
 
 /** Records the job_id a check-in handed out, for audit and later matching of wipe results. */

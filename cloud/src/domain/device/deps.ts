@@ -12,7 +12,7 @@ import type { DeviceEvents } from './events.js';
  * The repository functions the device domain calls, passed in (adapters/db/device-store.ts is
  * the SQLite one), so the domain depends on their shapes only.
  */
-export type DeviceStore = Pick<typeof TokensDb, 'findTokenByJti' | 'spendCheckin' | 'touchLastSeen'> &
+export type DeviceStore = Pick<typeof TokensDb, 'findTokenByJti' | 'spendCheckin' | 'spendUnheardCheckin' | 'touchLastSeen'> &
   Pick<typeof AssetsDb, 'upsertAsset' | 'findAssetByRecord' | 'setAssetNotes' | 'setAssetTests'> &
   Pick<typeof ChassisMapsDb, 'findChassisMap' | 'saveChassisMap'> &
   Pick<typeof WipeResultsDb, 'storeWipeResult'> &

@@ -91,6 +91,27 @@ export async function validateToken(
 }
 
 /**
+ * The check-in in one statement, where the store runs such statements without a transaction of
+ * the caller's (PostgreSQL, in its statement group commit): an allowed check-in nobody listens
+ * to, the common case, is one statement where the transaction takes five round trips. Anything
+ * else answers undefined having spent nothing, for {@link validateToken} in a transaction: an
+ * unknown token, a denial (which reports `wipe_session_blocked`), and a check-in a webhook
+ * listens for (whose outbox row commits with the spend).
+ */
+export async function checkInAtOnce(
+  deps: DeviceDeps,
+  request: Partial<LadderRequest>,
+): Promise<LadderOutcome<{ job_id: string; quota_remaining: number | null }> | undefined> {
+  const { jti, account_id: account } = request as { jti?: unknown; account_id?: unknown };
+  if (typeof jti !== 'string' || jti === '') return undefined;
+  if (account !== undefined && typeof account !== 'string') return undefined;
+  const jobId = newUuid();
+  const spent = await deps.store.spendUnheardCheckin(deps.db, { jti, account: account ?? null, jobId, now: isoNow(deps.clock) });
+  if (!spent) return undefined;
+  return { kind: 'allow', job_id: jobId, quota_remaining: quotaRemaining({ quotaLimit: spent.quota_limit, useCount: spent.use_count }) };
+}
+
+/**
  * The non-ladder endpoints (assets, notes, tests, wipe results, chassis maps) only need an
  * `active` token: unknown is 404 `unknown token`, anything else 403 `token <status>`.
  */

@@ -4,7 +4,7 @@ import type { Commits } from '../../adapters/db/group-commit.js';
 import type { DeviceDeps, Refusal } from '../../domain/device/deps.js';
 import { readBootReport, reportBoot, saveNotes, saveTests } from '../../domain/device/assets.js';
 import { lookupChassis, saveChassis } from '../../domain/device/chassis.js';
-import { requireActiveToken, verifyToken, validateToken, type LadderOutcome } from '../../domain/device/tokens.js';
+import { checkInAtOnce, requireActiveToken, verifyToken, validateToken, type LadderOutcome } from '../../domain/device/tokens.js';
 import type { TokenRow } from '../../adapters/db/tokens.js';
 import { receiveWipeResult } from '../../domain/device/wipe-results.js';
 import { lookupCertificateNumbers } from '../../domain/device/certificate-numbers.js';
@@ -61,12 +61,19 @@ const withActiveToken =
     return auth.ok ? work(deps, auth.token, body) : refusalAnswer(auth);
   };
 
+const checkinAllowed = (a: { job_id: string; quota_remaining: number | null }) => ({
+  allow: true,
+  status: 'active',
+  quota_remaining: a.quota_remaining,
+  job_id: a.job_id,
+});
+
 /** Each internal route's answer, by path (spec 4.2, bodies of spec section 7). */
 const INTERNAL_ANSWERS: Record<string, Route> = {
   [internalApi.verify.url]: async (deps, body) =>
     ladderAnswer(await verifyToken(deps, body), (a) => ({ allow: true, status: 'active', account: a.account, quota_remaining: a.quota_remaining })),
   [internalApi.validate.url]: async (deps, body) =>
-    ladderAnswer(await validateToken(deps, body), (a) => ({ allow: true, status: 'active', quota_remaining: a.quota_remaining, job_id: a.job_id })),
+    ladderAnswer(await validateToken(deps, body), checkinAllowed),
   [internalApi.assets.url]: withActiveToken(async (deps, token, body) => {
     const report = readBootReport(body);
     if (!report.ok) return refusalAnswer(report);
@@ -98,9 +105,22 @@ const INTERNAL_ANSWERS: Record<string, Route> = {
 };
 
 /**
+ * Answers that one statement settles on its own, tried first where the store can run it outside
+ * a transaction ({@link Commits.statements}); undefined hands the call to its transactional route.
+ */
+const AT_ONCE_ANSWERS: Record<string, (deps: DeviceDeps, body: Body) => Promise<Answer | undefined>> = {
+  [internalApi.validate.url]: async (deps, body) => {
+    const outcome = await checkInAtOnce(deps, body);
+    return outcome && ladderAnswer(outcome, checkinAllowed);
+  },
+};
+
+/**
  * The internal API of spec 4.2. Registered inside the HMAC-guarded scope; each call's work runs
  * through `commits` on the transaction it is handed (batched in the group commit on SQLite), and
- * the answer is sent only once that transaction committed.
+ * the answer is sent only once that transaction committed. Where one statement can settle a
+ * call alone (a check-in on PostgreSQL), that statement is tried first, and its answer too is
+ * sent only once it committed.
  */
 export function registerInternalRoutes(scope: FastifyInstance, deps: DeviceDeps, commits: Commits): void {
   for (const [url, answer] of Object.entries(INTERNAL_ANSWERS)) {
@@ -110,7 +130,9 @@ export function registerInternalRoutes(scope: FastifyInstance, deps: DeviceDeps,
       if (exceedsJsonDepth(request.body)) return reply.code(422).send({ error: ERRORS.nestedTooDeeply });
       if (holdsNul(request.body)) return reply.code(422).send({ error: ERRORS.invalidPayload });
       const body = asBody(request.body);
-      const out = await commits.run((tx) => answer({ ...deps, db: tx }, body));
+      const atOnce = AT_ONCE_ANSWERS[url];
+      const settled = atOnce && commits.statements ? await atOnce({ ...deps, db: commits.statements }, body) : undefined;
+      const out = settled ?? (await commits.run((tx) => answer({ ...deps, db: tx }, body)));
       return reply.code(out.status).send(out.body);
     });
   }
