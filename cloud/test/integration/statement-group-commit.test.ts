@@ -33,7 +33,7 @@ const insert = (sut: StatementGroupCommit, v: string) =>
 
 describe('statement group commit on PostgreSQL', () => {
   it('runs the statements that arrive together in one transaction and answers each its own result', async () => {
-    const sut = new StatementGroupCommit(db);
+    const sut = new StatementGroupCommit(db.pipelined());
     const rows = await Promise.all(Array.from({ length: 20 }, (_, i) => insert(sut, `v${i}`)));
     expect(new Set(rows.map((r) => r!.tx)).size).toBe(1);
     expect(new Set(rows.map((r) => r!.id)).size).toBe(20);
@@ -41,7 +41,7 @@ describe('statement group commit on PostgreSQL', () => {
   });
 
   it('settles each statement only once its batch committed: another connection already sees it', async () => {
-    const sut = new StatementGroupCommit(db);
+    const sut = new StatementGroupCommit(db.pipelined());
     const seen = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
         insert(sut, `v${i}`).then((row) => observer.one<{ v: string }>('SELECT v FROM t WHERE id = @id', { id: row!.id })),
@@ -51,7 +51,7 @@ describe('statement group commit on PostgreSQL', () => {
   });
 
   it('gathers the statements that arrive while a batch is in flight into the next batch', async () => {
-    const sut = new StatementGroupCommit(db);
+    const sut = new StatementGroupCommit(db.pipelined());
     const slow = sut.one<{ tx: string }>('SELECT CAST(txid_current() AS TEXT) AS tx, pg_sleep(0.3) IS NULL AS slept');
     await new Promise((resolve) => setTimeout(resolve, 100));
     const later = await Promise.all(['a', 'b', 'c', 'd'].map((v) => insert(sut, v)));
@@ -61,7 +61,7 @@ describe('statement group commit on PostgreSQL', () => {
 
   it('fails only the statement that failed; the rest of its batch is committed', async () => {
     await db.run(`INSERT INTO t (v) VALUES ('taken')`);
-    const sut = new StatementGroupCommit(db);
+    const sut = new StatementGroupCommit(db.pipelined());
     const outcomes = await Promise.allSettled([insert(sut, 'a'), insert(sut, 'taken'), insert(sut, 'c')]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: '23505' });
@@ -69,7 +69,7 @@ describe('statement group commit on PostgreSQL', () => {
   });
 
   it('rejects every statement of a batch whose COMMIT failed, and commits none of them', async () => {
-    const sut = new StatementGroupCommit(db);
+    const sut = new StatementGroupCommit(db.pipelined());
     // The deferred UNIQUE constraint is checked at COMMIT: both statements succeed, the commit fails.
     const outcomes = await Promise.allSettled([
       sut.run(`INSERT INTO d (v) VALUES ('same')`),

@@ -1,4 +1,5 @@
 import type { Params, SqlDatabase, SqlRunner } from '../sql/database.js';
+import { PostgresDatabase } from '../sql/postgres.js';
 
 /** Where a device write runs: committed when the promise resolves, so a 2xx after it is durable. */
 export interface Commits {
@@ -86,9 +87,10 @@ const MAX_BATCH = 256;
  * Group commit for PostgreSQL's one-statement writes (the check-in). PostgreSQL flushes its WAL
  * once per transaction, and for a statement committed on its own that flush costs more than the
  * statement. So the statements that arrive while a batch is in flight run next, in arrival
- * order, in one transaction on one connection, and each caller's promise settles only after
- * that COMMIT returned: a 2xx still means committed. One batch is in flight at a time, so an
- * instance's batches never wait on each other's row locks.
+ * order, in one transaction, and each caller's promise settles only after that COMMIT
+ * returned: a 2xx still means committed. On a pipelined connection
+ * ({@link PostgresDatabase.pipelined}) a batch's statements travel in one round trip. One batch
+ * is in flight at a time, so an instance's batches never wait on each other's row locks.
  *
  * A statement that fails aborts the batch before anything is committed; every statement of
  * the batch is then run again alone, so a failure (or a deadlock with another instance's batch)
@@ -135,21 +137,22 @@ export class StatementGroupCommit implements SqlRunner {
   }
 
   private async commitBatch(batch: QueuedStatement[]): Promise<void> {
-    const values: unknown[] = [];
+    let values: unknown[] = [];
     let statementFailed = false;
     try {
       await this.db.transaction(async (tx) => {
-        for (const item of batch) {
-          try {
-            values.push(await item.call(tx));
-          } catch (error) {
-            statementFailed = true;
-            throw error;
-          }
+        // Issued together: on a pipelined connection they travel in one round trip, and
+        // PostgreSQL runs them in this order.
+        const outcomes = await Promise.allSettled(batch.map((item) => item.call(tx)));
+        const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+        if (failed) {
+          statementFailed = true;
+          throw failed.reason;
         }
+        values = outcomes.map((o) => (o as PromiseFulfilledResult<unknown>).value);
       });
     } catch (error) {
-      if (statementFailed) await Promise.all(batch.map((item) => this.runAlone(item)));
+      if (statementFailed) for (const item of batch) await this.runAlone(item);
       else for (const item of batch) item.reject(error);
       return;
     }
@@ -169,7 +172,10 @@ export class StatementGroupCommit implements SqlRunner {
  * One transaction per write: PostgreSQL, where concurrent connections commit in parallel; its
  * one-statement writes share commits in a {@link StatementGroupCommit}.
  */
-export const transactionPerWrite = (db: SqlDatabase): Commits => ({ run: (work) => db.transaction(work), statements: new StatementGroupCommit(db) });
+export const transactionPerWrite = (db: PostgresDatabase): Commits => ({
+  run: (work) => db.transaction(work),
+  statements: new StatementGroupCommit(db.pipelined()),
+});
 
 /** The store's commit discipline: batched on SQLite's single writer, per write on PostgreSQL. */
-export const commitsFor = (db: SqlDatabase): Commits => (db.dialect === 'sqlite' ? new GroupCommit(db) : transactionPerWrite(db));
+export const commitsFor = (db: SqlDatabase): Commits => (db instanceof PostgresDatabase ? transactionPerWrite(db) : new GroupCommit(db));

@@ -87,6 +87,7 @@ export async function rollback(client: pg.PoolClient, discard: (why: Error) => v
 export class PostgresDatabase implements SqlDatabase {
   readonly dialect = 'postgres' as const;
   private readonly direct: SqlRunner;
+  private pipelinedDb: PostgresDatabase | undefined;
 
   constructor(readonly pool: pg.Pool) {
     this.direct = runnerOn(pool);
@@ -132,7 +133,18 @@ export class PostgresDatabase implements SqlDatabase {
     await this.pool.query(sql);
   }
 
+  /**
+   * The same database over one connection in pipeline mode: every query is written without
+   * waiting for the answer to the one before, so statements issued together cost one round trip.
+   * Created on first use, closed with this database.
+   */
+  pipelined(): PostgresDatabase {
+    this.pipelinedDb ??= new PostgresDatabase(new pg.Pool({ ...this.pool.options, max: 1, pipeline: true }));
+    return this.pipelinedDb;
+  }
+
   async close(): Promise<void> {
+    await this.pipelinedDb?.close();
     await this.pool.end();
   }
 }
