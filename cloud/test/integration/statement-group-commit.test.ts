@@ -7,6 +7,7 @@ import { PostgresDatabase } from '../../src/adapters/sql/postgres.js';
 let postgres: TestPostgres;
 let db: PostgresDatabase;
 let observer: PostgresDatabase;
+let url: string;
 
 beforeAll(async () => {
   postgres = await startPostgres();
@@ -17,7 +18,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  const url = await postgres.createDatabase();
+  url = await postgres.createDatabase();
   db = PostgresDatabase.open(url);
   observer = PostgresDatabase.open(url);
   await db.script(`CREATE TABLE t (id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, v TEXT NOT NULL UNIQUE);
@@ -41,13 +42,53 @@ describe('statement group commit on PostgreSQL', () => {
   });
 
   it('settles each statement only once its batch committed: another connection already sees it', async () => {
+    // A deferred constraint trigger that sleeps makes the COMMIT itself slow: a statement
+    // answered before its COMMIT returned would not be visible to the observer yet.
+    await db.script(`CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.3); RETURN NULL; END $$;
+                     CREATE CONSTRAINT TRIGGER t_slow_commit AFTER INSERT ON t DEFERRABLE INITIALLY DEFERRED
+                       FOR EACH ROW EXECUTE FUNCTION slow_commit();`);
+    await observer.one('SELECT 1 AS warm');
     const sut = new StatementGroupCommit(db.pipelined());
     const seen = await Promise.all(
-      Array.from({ length: 5 }, (_, i) =>
+      Array.from({ length: 3 }, (_, i) =>
         insert(sut, `v${i}`).then((row) => observer.one<{ v: string }>('SELECT v FROM t WHERE id = @id', { id: row!.id })),
       ),
     );
-    expect(seen).toEqual(Array.from({ length: 5 }, (_, i) => ({ v: `v${i}` })));
+    expect(seen).toEqual(Array.from({ length: 3 }, (_, i) => ({ v: `v${i}` })));
+  });
+
+  it('runs a batch in the order of its statements’ keys, arrival order among equal keys', async () => {
+    const sut = new StatementGroupCommit(db.pipelined());
+    const add = (key: string, v: string) => sut.keyed(key).one<{ id: number }>('INSERT INTO t (v) VALUES (@v) RETURNING id', { v });
+    await Promise.all([add('c', 'c1'), add('a', 'a1'), add('b', 'b1'), add('a', 'a2')]);
+    expect((await observer.many<{ v: string }>('SELECT v FROM t ORDER BY id')).map((r) => r.v)).toEqual(['a1', 'a2', 'b1', 'c1']);
+  });
+
+  it('never deadlocks two instances’ batches that lock the same rows in opposite arrival order', async () => {
+    await db.script(`CREATE TABLE r (k TEXT PRIMARY KEY, n INT NOT NULL); INSERT INTO r VALUES ('x', 0), ('y', 0);`);
+    const other = PostgresDatabase.open(url);
+    try {
+      const first = new StatementGroupCommit(db.pipelined());
+      const second = new StatementGroupCommit(other.pipelined());
+      // Each statement locks its row, then holds it a while: in arrival order the two batches
+      // would each hold one row and wait for the other's.
+      const lock = (sut: StatementGroupCommit, k: string) =>
+        sut.keyed(k).one<{ tx: string }>(
+          `WITH locked AS (UPDATE r SET n = n + 1 WHERE k = @k RETURNING k)
+           SELECT CAST(txid_current() AS TEXT) AS tx, pg_sleep(0.2) IS NULL AS slept FROM locked`,
+          { k },
+        );
+      const answers = await Promise.all([lock(first, 'y'), lock(first, 'x'), lock(second, 'x'), lock(second, 'y')]);
+      // Each batch committed whole: a deadlock would have rolled one back and rerun its statements alone.
+      expect(answers[0]!.tx).toBe(answers[1]!.tx);
+      expect(answers[2]!.tx).toBe(answers[3]!.tx);
+      expect(await observer.many('SELECT k, n FROM r ORDER BY k')).toEqual([
+        { k: 'x', n: 2 },
+        { k: 'y', n: 2 },
+      ]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('gathers the statements that arrive while a batch is in flight into the next batch', async () => {

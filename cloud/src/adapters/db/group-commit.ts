@@ -9,7 +9,7 @@ export interface Commits {
    * caller's: {@link StatementGroupCommit} on PostgreSQL. Absent on SQLite, where every write
    * already goes through the group commit.
    */
-  readonly statements?: SqlRunner;
+  readonly statements?: StatementGroupCommit;
 }
 
 interface Pending {
@@ -23,7 +23,7 @@ interface Pending {
  * transaction, so one fsync (`synchronous=FULL`) makes a whole batch durable instead of one per
  * request. Each piece of work still runs in its own savepoint, so one failing write rolls back
  * alone, and every promise settles only after the COMMIT returned: a 2xx still means committed.
- * (PostgreSQL groups WAL flushes of concurrent connections itself: it uses {@link transactionPerWrite}.)
+ * (PostgreSQL runs a transaction per write, see {@link transactionPerWrite}.)
  */
 export class GroupCommit implements Commits {
   private queue: Pending[] = [];
@@ -76,6 +76,8 @@ export class GroupCommit implements Commits {
 
 interface QueuedStatement {
   call: (tx: SqlRunner) => Promise<unknown>;
+  /** Where the statement runs in its batch; see {@link StatementGroupCommit.keyed}. */
+  key: string;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -86,16 +88,17 @@ const MAX_BATCH = 256;
 /**
  * Group commit for PostgreSQL's one-statement writes (the check-in). PostgreSQL flushes its WAL
  * once per transaction, and for a statement committed on its own that flush costs more than the
- * statement. So the statements that arrive while a batch is in flight run next, in arrival
- * order, in one transaction, and each caller's promise settles only after that COMMIT
- * returned: a 2xx still means committed. On a pipelined connection
- * ({@link PostgresDatabase.pipelined}) a batch's statements travel in one round trip. One batch
- * is in flight at a time, so an instance's batches never wait on each other's row locks.
+ * statement. So the statements that arrive while a batch is in flight run next, in one
+ * transaction, and each caller's promise settles only after that COMMIT returned: a 2xx still
+ * means committed. On a pipelined connection ({@link PostgresDatabase.pipelined}) a batch's
+ * statements travel in one round trip. One batch is in flight at a time, so an instance's
+ * batches never wait on each other's row locks; the batches of several instances take their
+ * row locks in the order of the statements' keys, so they never deadlock either.
  *
  * A statement that fails aborts the batch before anything is committed; every statement of
- * the batch is then run again alone, so a failure (or a deadlock with another instance's batch)
- * fails only its own caller. A failed COMMIT leaves the outcome unknown: every caller of the
- * batch gets that error, as they would from a transaction of their own.
+ * the batch is then run again alone, so a failure fails only its own caller. A failed COMMIT
+ * leaves the outcome unknown: every caller of the batch gets that error, as they would from a
+ * transaction of their own.
  */
 export class StatementGroupCommit implements SqlRunner {
   readonly dialect: SqlRunner['dialect'];
@@ -107,20 +110,34 @@ export class StatementGroupCommit implements SqlRunner {
   }
 
   one<T>(sql: string, params?: Params): Promise<T | undefined> {
-    return this.enqueue((tx) => tx.one<T>(sql, params));
+    return this.keyed('').one<T>(sql, params);
   }
 
   many<T>(sql: string, params?: Params): Promise<T[]> {
-    return this.enqueue((tx) => tx.many<T>(sql, params));
+    return this.keyed('').many<T>(sql, params);
   }
 
   run(sql: string, params?: Params): Promise<number> {
-    return this.enqueue((tx) => tx.run(sql, params));
+    return this.keyed('').run(sql, params);
   }
 
-  private enqueue<T>(call: (tx: SqlRunner) => Promise<T>): Promise<T> {
+  /**
+   * A runner whose statements join the batches under `key`: a batch runs its statements in the
+   * order of their keys (and of arrival, for equal keys). A statement that locks a row names it
+   * by its key, so that two instances' batches lock shared rows in one order.
+   */
+  keyed(key: string): SqlRunner {
+    return {
+      dialect: this.dialect,
+      one: <T>(sql: string, params?: Params) => this.enqueue(key, (tx) => tx.one<T>(sql, params)),
+      many: <T>(sql: string, params?: Params) => this.enqueue(key, (tx) => tx.many<T>(sql, params)),
+      run: (sql: string, params?: Params) => this.enqueue(key, (tx) => tx.run(sql, params)),
+    };
+  }
+
+  private enqueue<T>(key: string, call: (tx: SqlRunner) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ call, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ call, key, resolve: resolve as (value: unknown) => void, reject });
       if (!this.flushing) {
         this.flushing = true;
         setImmediate(() => void this.flush());
@@ -131,6 +148,8 @@ export class StatementGroupCommit implements SqlRunner {
   private async flush(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_BATCH);
+      // Array.prototype.sort is stable: equal keys keep their arrival order.
+      batch.sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
       await this.commitBatch(batch);
     }
     this.flushing = false;
@@ -142,7 +161,7 @@ export class StatementGroupCommit implements SqlRunner {
     try {
       await this.db.transaction(async (tx) => {
         // Issued together: on a pipelined connection they travel in one round trip, and
-        // PostgreSQL runs them in this order.
+        // PostgreSQL runs them in this order, the keys'.
         const outcomes = await Promise.allSettled(batch.map((item) => item.call(tx)));
         const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
         if (failed) {

@@ -139,12 +139,17 @@ export class PostgresDatabase implements SqlDatabase {
    * Created on first use, closed with this database.
    */
   pipelined(): PostgresDatabase {
-    this.pipelinedDb ??= new PostgresDatabase(new pg.Pool({ ...this.pool.options, max: 1, pipeline: true }));
+    // keepAlive: every pipelined statement waits on this one connection, so a peer that vanished
+    // without a FIN must be noticed rather than waited on.
+    this.pipelinedDb ??= new PostgresDatabase(new pg.Pool({ ...this.pool.options, max: 1, pipeline: true, keepAlive: true }));
     return this.pipelinedDb;
   }
 
   async close(): Promise<void> {
-    await this.pipelinedDb?.close();
-    await this.pool.end();
+    try {
+      await this.pipelinedDb?.close();
+    } finally {
+      await this.pool.end();
+    }
   }
 }

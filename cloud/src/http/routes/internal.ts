@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ERRORS, exceedsJsonDepth, internalApi } from '@erasure/shared';
-import type { Commits } from '../../adapters/db/group-commit.js';
+import type { Commits, StatementGroupCommit } from '../../adapters/db/group-commit.js';
 import type { DeviceDeps, Refusal } from '../../domain/device/deps.js';
 import { readBootReport, reportBoot, saveNotes, saveTests } from '../../domain/device/assets.js';
 import { lookupChassis, saveChassis } from '../../domain/device/chassis.js';
@@ -105,12 +105,13 @@ const INTERNAL_ANSWERS: Record<string, Route> = {
 };
 
 /**
- * Answers that one statement settles on its own, tried first where the store can run it outside
- * a transaction ({@link Commits.statements}); undefined hands the call to its transactional route.
+ * Answers that one statement settles on its own, tried first where the store runs such
+ * statements in a group commit ({@link Commits.statements}); undefined hands the call to its
+ * transactional route. A check-in's statement locks its token's row, so it is keyed by the jti.
  */
-const AT_ONCE_ANSWERS: Record<string, (deps: DeviceDeps, body: Body) => Promise<Answer | undefined>> = {
-  [internalApi.validate.url]: async (deps, body) => {
-    const outcome = await checkInAtOnce(deps, body);
+const AT_ONCE_ANSWERS: Record<string, (deps: DeviceDeps, body: Body, statements: StatementGroupCommit) => Promise<Answer | undefined>> = {
+  [internalApi.validate.url]: async (deps, body, statements) => {
+    const outcome = await checkInAtOnce({ ...deps, db: statements.keyed(String(body.jti)) }, body);
     return outcome && ladderAnswer(outcome, checkinAllowed);
   },
 };
@@ -131,7 +132,7 @@ export function registerInternalRoutes(scope: FastifyInstance, deps: DeviceDeps,
       if (holdsNul(request.body)) return reply.code(422).send({ error: ERRORS.invalidPayload });
       const body = asBody(request.body);
       const atOnce = AT_ONCE_ANSWERS[url];
-      const settled = atOnce && commits.statements ? await atOnce({ ...deps, db: commits.statements }, body) : undefined;
+      const settled = atOnce && commits.statements ? await atOnce(deps, body, commits.statements) : undefined;
       const out = settled ?? (await commits.run((tx) => answer({ ...deps, db: tx }, body)));
       return reply.code(out.status).send(out.body);
     });
