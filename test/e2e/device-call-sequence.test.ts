@@ -6,7 +6,8 @@ type Stack = Awaited<ReturnType<typeof startStack>>;
 
 /**
  * Spec 1.9 end to end: a device token minted by the admin CLI walks the healthy call sequence
- * through a real gateway and a real cloud on SQLite, each started from its binary.
+ * through a real gateway and a real cloud, each started from its binary, on SQLite and (in the
+ * `cloud on postgres` project) on PostgreSQL.
  */
 describe('healthy device call sequence through gateway and cloud', () => {
   let stack: Stack;

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freshPostgresUrl, TEST_STORE } from '../../cloud/test/support/test-store.js';
 
 const run = promisify(execFile);
 export const CLOUD_BIN = new URL('../../cloud/bin/erasure-cloud.js', import.meta.url).pathname;
@@ -58,6 +59,8 @@ export async function startStack() {
     DATA_DIR: dataDir,
     INTERNAL_API_SECRET: keys.internal_api_secret,
     DEVICE_TOKEN_PRIVATE_KEY: keys.device_token_private_key,
+    // In the `cloud on postgres` project the cloud and its CLI run on a fresh PostgreSQL database.
+    ...(TEST_STORE === 'postgres' ? { DATABASE_URL: await freshPostgresUrl() } : {}),
   };
   const cli = async (...args: string[]) =>
     JSON.parse((await run(process.execPath, [CLOUD_BIN, ...args, '--json'], { env: { ...process.env, ...cloudEnv } })).stdout);

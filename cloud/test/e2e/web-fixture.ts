@@ -13,8 +13,9 @@ import { createAccount } from '../../src/adapters/db/accounts.js';
 import { createToken } from '../../src/adapters/db/tokens.js';
 import { createUser, type Role } from '../../src/adapters/db/users.js';
 import { hashPassword } from '../../src/adapters/passwords.js';
-import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
+import type { SqlDatabase } from '../../src/adapters/sql/database.js';
 import { buildCloudApp } from '../../src/http/app.js';
+import { openTestStore } from '../support/test-store.js';
 
 const CLOUD_DIR = fileURLToPath(new URL('../../', import.meta.url));
 const WEB_DIST = join(CLOUD_DIR, 'web-dist');
@@ -58,8 +59,8 @@ export async function startReceiver(): Promise<{ url: string; received: { header
 
 export interface RunningCloud {
   base: string;
-  /** The store the cloud runs on (`db.handle` is the raw connection). */
-  db: SqliteDatabase;
+  /** The store the cloud runs on: this run's kind (SQLite, or PostgreSQL in `cloud on postgres`). */
+  db: SqlDatabase;
   deviceKeys: { privateKey: string; publicKey: string };
   /** A signed internal call, as the gateway makes it. */
   internal(path: string, body: object): Promise<{ status: number; json: any }>;
@@ -69,10 +70,10 @@ export interface RunningCloud {
   close(): Promise<void>;
 }
 
-/** A real cloud listening on a free port over a temp SQLite file, with the built pages. */
+/** A real cloud listening on a free port over a fresh store of this run's kind, with the built pages. */
 export async function startListeningCloud(): Promise<RunningCloud> {
   const dir = mkdtempSync(join(tmpdir(), 'erasure-e2e-web-'));
-  const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
+  const db = await openTestStore(dir);
   const deviceKeys = generateDeviceKeyPair();
   const app = buildCloudApp({
     db,

@@ -6,13 +6,14 @@ import type { Page } from 'playwright-core';
 import { signServiceRequest } from '@erasure/shared';
 import { systemClock } from '../../src/adapters/clock.js';
 import { createAccount } from '../../src/adapters/db/accounts.js';
-import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
+import type { SqlDatabase } from '../../src/adapters/sql/database.js';
 import { createToken } from '../../src/adapters/db/tokens.js';
 import { createUser } from '../../src/adapters/db/users.js';
 import { hashPassword } from '../../src/adapters/passwords.js';
 import { buildCloudApp } from '../../src/http/app.js';
 import { createWebhookRuntime, type WebhookRuntime } from '../../src/jobs/webhook-runtime.js';
 import { fingerprint } from '../helpers.js';
+import { openTestStore } from '../support/test-store.js';
 import { signatureValid, startReceiver, waitFor } from '../webhook-helpers.js';
 import { buildPagesIfStale, launchBrowser, PASSWORD, screenshot, SECRET } from './web-fixture.js';
 
@@ -25,7 +26,7 @@ import { buildPagesIfStale, launchBrowser, PASSWORD, screenshot, SECRET } from '
  */
 describe('webhooks page in a real browser', { timeout: 60_000 }, () => {
   let dir: string;
-  let db: SqliteDatabase;
+  let db: SqlDatabase;
   let runtime: WebhookRuntime;
   let app: ReturnType<typeof buildCloudApp>;
   let base: string;
@@ -39,7 +40,7 @@ describe('webhooks page in a real browser', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     buildPagesIfStale();
     dir = mkdtempSync(join(tmpdir(), 'erasure-e2e-webhooks-'));
-    db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
+    db = await openTestStore(dir);
     const publicBaseUrl = 'https://cloud.example.test';
     // WEBHOOK_ALLOW_HTTP=1, WEBHOOK_ALLOW_LOOPBACK=1 and WEBHOOK_RETRY_BASE_MS=1, as the webhook app tests run it.
     runtime = createWebhookRuntime({ db, clock: systemClock, publicBaseUrl, outbound: { allowHttp: true, allowLoopback: true }, retryBaseMs: 1 });
