@@ -156,16 +156,17 @@ describe('two cloud instances and two workers on one PostgreSQL', { timeout: 240
     for (const instance of instances) expect(instance.lines.filter((l) => l.includes('/internal/tokens/validate')).length).toBeGreaterThan(0);
   });
 
-  it('answers exactly one 201 to 20 parallel duplicates of one wipe result, the same wipe_result_id to all', async () => {
+  it('answers exactly one 201 to 20 parallel duplicates of one wipe result across both instances, the same wipe_result_id to all', async () => {
     const { token } = await mint();
     const { body } = await call(token, '/api/checkin');
     const answers = await Promise.all(Array.from({ length: 20 }, () => call(token, '/api/wipe_result', wipeResultBody(body.job_id, 0))));
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 200)).toHaveLength(19);
     expect(new Set(answers.map((a) => a.body.wipe_result_id)).size).toBe(1);
+    for (const instance of instances) expect(instance.lines.filter((l) => l.includes('/internal/wipe_results')).length).toBeGreaterThan(0);
   });
 
-  it('numbers certificates gaplessly, exactly one per result, while both workers and both instances generate', async () => {
+  it('numbers certificates gaplessly, exactly one per result, with both workers and both instances claiming jobs side by side', async () => {
     const { account, token } = await mint();
     const { body } = await call(token, '/api/checkin');
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => call(token, '/api/wipe_result', wipeResultBody(body.job_id, i))));
