@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { devicePublicKey } from '@erasure/shared';
 import type { Clock } from '../adapters/clock.js';
-import { localObjectStore, type LocalObjectStore } from '../adapters/objects/local-store.js';
+import { localObjectStore, type ObjectStore } from '../adapters/objects/local-store.js';
 import type { SqlDatabase, SqlRunner } from '../adapters/sql/database.js';
 import { loadCertificateKeys, rotateSigningKey, type CertificateKeys } from '../adapters/certificate-keys.js';
 import { rawPublicKeyBase64 } from '../adapters/certificate-keyring.js';
@@ -16,12 +16,15 @@ import { CERTIFICATE_WORKER_DEFAULTS, startCertificateWorker, type CertificateWo
 import type { GeneratedCertificate } from '../jobs/generate-certificate.js';
 import { UsageError, type Flags } from './admin.js';
 
-/** Keys, object store and fonts of one process, loaded once at start. */
+/**
+ * Keys, object store and fonts of one process, loaded once at start. The objects go through the
+ * {@link ObjectStore} interface: the local directory today, an S3-compatible bucket next.
+ */
 export interface CertificateRuntime {
   keys: CertificateKeys;
-  store: LocalObjectStore;
+  store: ObjectStore;
   /** The `certificates` field of CloudAppDeps. */
-  routes: { store: LocalObjectStore; publicKeys: PublicKeyLookup; urlSigningSecret: Buffer };
+  routes: { store: ObjectStore; publicKeys: PublicKeyLookup; urlSigningSecret: Buffer };
   /** Starts the render threads (failing if the fonts are missing), then the worker loop. */
   startWorker(input: {
     db: SqlDatabase;
