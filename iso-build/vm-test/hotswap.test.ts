@@ -201,7 +201,7 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     expect(vm.serial()).toMatch(/ERASURE-DATA volume \/dev\/\S+ mounted at \/var\/lib\/erasure/);
     expect((await stateOf(url))?.station?.policy).toBe('auto');
     await setPolicyInSettings('confirm');
-    vm.stop();
+    await vm.stopAndWait();
     copyFileSync(vm.serialLog, join(SCREENS_DIR, `${vm.opts.name}-serial.log`));
     await boot('hotswap-reboot');
     await until(async () => (await stateOf(url))?.station?.phase === 'bays', 5 * 60_000, 'the bay view', vm);

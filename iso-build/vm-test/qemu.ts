@@ -283,6 +283,17 @@ export class Vm {
     this.qmpSocket?.destroy();
     if (this.child && this.exitCode === null) this.child.kill('SIGKILL');
   }
+
+  /**
+   * Stops the VM and resolves once QEMU has exited, so its host forwarding ports are free again:
+   * a VM booted next on the same ports fails to start while the old QEMU still holds them.
+   */
+  async stopAndWait(): Promise<void> {
+    const child = this.child;
+    const exited = !child || this.exitCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    this.stop();
+    await exited;
+  }
 }
 
 /**
