@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { TestWireId } from '../../contract.js';
 import { useActions, useKiosk } from '../../store/use-kiosk.js';
-import { NextStep } from '../shell/workspace.js';
+import { NextStep } from '../shell/next-step.js';
 import { AudioTest } from './audio-test.js';
 import { DisplayTest } from './display-test.js';
 import { InfoTest } from './info-test.js';

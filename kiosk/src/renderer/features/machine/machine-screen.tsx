@@ -1,6 +1,6 @@
 import { formatBytes } from '../../format.js';
 import { useKiosk } from '../../store/use-kiosk.js';
-import { NextStep } from '../shell/workspace.js';
+import { NextStep } from '../shell/next-step.js';
 import { machineFacts } from './machine-facts.js';
 
 /** What this machine is: the agent's fingerprint when its state carries one, and the drives it found. */

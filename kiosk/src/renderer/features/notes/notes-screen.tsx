@@ -1,7 +1,7 @@
 import { useKiosk, useActions } from '../../store/use-kiosk.js';
 import type { SendState } from '../../store/state.js';
 import { syncText } from '../hardware-tests/tests-screen.js';
-import { NextStep } from '../shell/workspace.js';
+import { NextStep } from '../shell/next-step.js';
 
 const saveText = (s: SendState) =>
   s.state === 'pending' ? 'Typing… saves when you pause.' : s.state === 'sending' ? 'Saving…' : s.state === 'sent' ? 'Saved.' : s.state === 'failed' ? `Not saved: ${s.error}` : '';

@@ -1,5 +1,8 @@
 import { STATION_STEPS, STEPS, type Step } from '../../store/state.js';
 
+/** Each step's name in the step list, its heading and its "Next" button. */
+export const STEP_LABELS: Record<Step, string> = { station: 'Station', settings: 'Station settings', machine: 'Machine', tests: 'Hardware tests', notes: 'Notes', drives: 'Drives', erase: 'Erase' };
+
 /** The workspace's steps: a hotswap station's (station first, no Drives or Erase), else the single machine's. */
 export function stepsFor(isStation: boolean): readonly Step[] {
   return isStation ? STATION_STEPS : STEPS;

@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'react';
 import { useActions, useKiosk } from '../../store/use-kiosk.js';
-import type { Step } from '../../store/state.js';
 import { DrivesScreen } from '../drives/drives-screen.js';
 import { EraseScreen } from '../erase/erase-screen.js';
 import { TestsScreen } from '../hardware-tests/tests-screen.js';
@@ -8,9 +7,7 @@ import { MachineScreen } from '../machine/machine-screen.js';
 import { NotesScreen } from '../notes/notes-screen.js';
 import { StationScreen } from '../station/station-screen.js';
 import { StationSettings } from '../station/station-settings.js';
-import { shownStep, stepsFor } from './steps.js';
-
-const LABELS: Record<Step, string> = { station: 'Station', settings: 'Station settings', machine: 'Machine', tests: 'Hardware tests', notes: 'Notes', drives: 'Drives', erase: 'Erase' };
+import { STEP_LABELS, shownStep, stepsFor } from './steps.js';
 
 /**
  * The unlocked workspace: a step list on the left (Tab, Enter), the step on the right. A hotswap
@@ -42,7 +39,7 @@ export function Workspace() {
           {steps.map((s, i) => (
             <li key={s}>
               <button type="button" className={s === step ? 'step current' : 'step'} aria-current={s === step ? 'page' : undefined} onClick={() => actions.goTo(s)}>
-                <span className="step-no">{i + 1}</span> {LABELS[s]}
+                <span className="step-no">{i + 1}</span> {STEP_LABELS[s]}
                 {s === 'erase' && running && <span className="pulse" aria-label="running" />}
               </button>
             </li>
@@ -51,7 +48,7 @@ export function Workspace() {
       </nav>
       <main className="content">
         <h1 ref={heading} tabIndex={-1} className="step-title">
-          {LABELS[step]}
+          {STEP_LABELS[step]}
         </h1>
         {step === 'station' && <StationScreen />}
         {step === 'settings' && <StationSettings />}
@@ -61,20 +58,6 @@ export function Workspace() {
         {step === 'drives' && <DrivesScreen />}
         {step === 'erase' && <EraseScreen />}
       </main>
-    </div>
-  );
-}
-
-/** "Next: …" at the bottom of a step, so the flow reads top to bottom with the keyboard alone; none when this workspace has no such step. */
-export function NextStep({ to }: { to: Step }) {
-  const actions = useActions();
-  const isStation = useKiosk((s) => s.agent.snapshot?.station !== undefined);
-  if (!stepsFor(isStation).includes(to)) return null;
-  return (
-    <div className="next-step">
-      <button type="button" className="primary" onClick={() => actions.goTo(to)}>
-        Next: {LABELS[to]} →
-      </button>
     </div>
   );
 }
