@@ -7,12 +7,14 @@ import { buildBaseLayer, DEFAULT_SOURCE } from './base-layer.js';
 import { cacheDir } from './cache.js';
 import { checkPersonalization, PersonalizationError, type Personalization } from './personalization.js';
 import { personalizeIso } from './personalize.js';
+import { missingMessage, missingPrerequisites, readPrerequisites } from './prerequisites.js';
 import { buildProjectLayer } from './project-layer.js';
 
 const USAGE = `usage:
   erasure-iso build [--device-token-file F] [--gateway-url URL] [--boot-args "erasure.mode=..."] [--out ISO] [--rebuild-project]
       builds iso-build/out/erasure-<version>-amd64.iso and iso-build/out/pxe/ (layers cached in ERASURE_ISO_CACHE;
-      --rebuild-project rebuilds the project layer as a code change would)
+      --rebuild-project rebuilds the project layer as a code change would). The Debian packages it needs are
+      listed in iso-build/prerequisites.txt, and npm run iso:deps installs them
   erasure-iso personalize BASE.iso --device-token-file F --gateway-url URL [--boot-args "..."] --out OUT.iso
       a copy of BASE.iso carrying the token and gateway, in seconds`;
 
@@ -31,7 +33,12 @@ function personalizationOf(values: Record<string, unknown>): Personalization {
 
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
+/** Raised before anything is written, so a machine without the tools gets advice, not a half-built image. */
+class MissingTools extends Error {}
+
 async function build(values: Record<string, unknown>): Promise<void> {
+  const missing = missingPrerequisites(readPrerequisites(join(packageDir, 'prerequisites.txt')), process.env);
+  if (missing.length > 0) throw new MissingTools(missingMessage(missing));
   const started = performance.now();
   const version = (JSON.parse(readFileSync(join(repo, 'engine-agent', 'package.json'), 'utf8')) as { version: string }).version;
   const personalization = personalizationOf(values);
