@@ -1,6 +1,8 @@
 import { concretePort } from './adapters/free-port.js';
 import { systemClock } from './adapters/clock.js';
+import { helpAnswer } from '@erasure/shared';
 import { parseArgs } from './cli/args.js';
+import { CLOUD_HELP } from './cli/help.js';
 import { runAdmin, UsageError } from './cli/admin.js';
 import { keygen } from './cli/keygen.js';
 import { bootImagesIn } from './adapters/boot-images.js';
@@ -26,11 +28,6 @@ const webhookRuntime = (config: CloudConfig, db: SqlDatabase) =>
 import { serveSandbox } from './sandbox/serve.js';
 import { copyToPostgresCommand, migrateCommand } from './cli/store.js';
 import { openStore, storeConfig } from './adapters/sql/open-store.js';
-
-const USAGE =
-  'usage: erasure-cloud serve | sandbox | worker [--lease-seconds N] | keygen [--json] | admin <command> [--flags] [--json]' +
-  ' | verify-pdf FILE [--public-key B64] [--json] | certificate-public-key [--all] [--json] | rotate-certificate-key [--json]' +
-  ' | migrate [--json] | copy-to-postgres [--from FILE] [--json]';
 
 /**
  * The cloud's store: PostgreSQL when DATABASE_URL names one (any number of instances and workers
@@ -124,6 +121,12 @@ async function runWorker(leaseMs: number | undefined): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // Help and unknown commands are answered before anything opens a database or a port.
+  const help = helpAnswer(CLOUD_HELP, argv);
+  if (help) {
+    process[help.stream].write(`${help.text}\n`);
+    return help.exitCode;
+  }
   const { positionals, flags } = parseArgs(argv);
   const [command, sub] = positionals;
   const json = flags.json === true;
@@ -182,7 +185,7 @@ async function main(argv: string[]): Promise<number> {
       print(await copyToPostgresCommand(process.env, loadConfig(process.env), flags), json);
       return 0;
     default:
-      throw new UsageError(`unknown command ${command}\n${USAGE}`);
+      throw new UsageError(`unknown command ${command}`);
   }
 }
 

@@ -6,24 +6,34 @@ import { createRunner } from './adapters/runner.js';
 import { nodeSystemView } from './adapters/system-view.js';
 import { runCommand } from './cli/run-command.js';
 import { ConfigError, loadConfig } from './config.js';
+import { helpAnswer, programUsage, type ProgramHelp } from '@erasure/shared';
 
-const USAGE = `usage: erasure-agent <command> [options]
-  fingerprint --json                       the fingerprint document this device reports
-  drives --json                            drives with capabilities and erase plan
-  run --json [--device PATH]... [--method METHOD] [--yes]
-                                           erase the named drives (exit 0 ok, 2 denied, 3 failed)
-  serve [--station] [--policy auto|confirm]
-                                           loopback API for the kiosk; --station (or a hotswap
-                                           token): a hotswap station, erasing on insert (auto)
-                                           or per drive once confirmed
-  image-env                                boot image: token and gateway from the medium into /run/erasure,
-                                           the ERASURE-DATA volume (if any) mounted at DATA_DIR
-  headless                                 boot image: the erasure.mode=headless run, then erasure.after
-  --simulate (or ERASURE_SIMULATE=1)       a simulated machine with file-backed drives`;
+const AGENT_HELP: ProgramHelp = {
+  name: 'erasure-agent',
+  summary: 'The device agent: fingerprints this machine, plans and runs the erasure of its drives, verifies and reports.',
+  commands: [
+    { name: 'fingerprint', args: '[--json]', summary: 'the fingerprint document this device reports' },
+    { name: 'drives', args: '[--json]', summary: 'drives with capabilities and erase plan' },
+    { name: 'run', args: '[--json] [--device PATH]... [--method METHOD] [--yes]', summary: 'erase the named drives (exit 0 ok, 2 denied, 3 failed)' },
+    {
+      name: 'serve',
+      args: '[--station] [--policy auto|confirm]',
+      summary: 'loopback API and the kiosk page; --station (or a hotswap token): a hotswap station,\nerasing on insert (auto) or per drive once confirmed',
+    },
+    { name: 'image-env', summary: 'boot image: token and gateway from the medium into /run/erasure,\nthe ERASURE-DATA volume (if any) mounted at DATA_DIR' },
+    { name: 'headless', summary: 'boot image: the erasure.mode=headless run, then erasure.after' },
+  ],
+  notes: ['--simulate (or ERASURE_SIMULATE=1): a simulated machine with file-backed drives.'],
+};
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 async function main(argv: string[]): Promise<number> {
+  const help = helpAnswer(AGENT_HELP, argv);
+  if (help) {
+    process[help.stream].write(`${help.text}\n`);
+    return help.exitCode;
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -39,10 +49,6 @@ async function main(argv: string[]): Promise<number> {
     },
   });
   const command = positionals[0];
-  if (values.help || !command) {
-    process.stderr.write(`${USAGE}\n`);
-    return values.help ? 0 : 1;
-  }
   const config = loadConfig(process.env, { simulate: values.simulate });
   const env: AgentEnv = {
     config,
@@ -88,8 +94,8 @@ async function main(argv: string[]): Promise<number> {
       return code;
     }
     default:
-      process.stderr.write(`unknown command ${command}\n${USAGE}\n`);
-      return 1;
+      process.stderr.write(`erasure-agent: unknown command ${command}\n\n${programUsage(AGENT_HELP)}\n`);
+      return 2;
   }
 }
 
@@ -98,6 +104,12 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
+    // An option node:util's parseArgs does not know is a usage error, like an unknown command.
+    if (error instanceof TypeError && String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`erasure-agent: ${error.message}\n\n${programUsage(AGENT_HELP)}\n`);
+      process.exitCode = 2;
+      return;
+    }
     process.stderr.write(`erasure-agent: ${error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;
   },

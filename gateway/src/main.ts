@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { helpAnswer, type ProgramHelp } from '@erasure/shared';
 import { ConfigError, loadConfig, type GatewayConfig } from './config.js';
 import { createForwarder } from './forward.js';
 import { buildGatewayApp } from './http/app.js';
@@ -7,11 +8,19 @@ import { buildGatewayApp } from './http/app.js';
  * `erasure-gateway serve` (CONTRACT.md "Binaries"): the only place that reads config,
  * listens and traps signals. No argument means `serve`.
  */
+const GATEWAY_HELP: ProgramHelp = {
+  name: 'erasure-gateway',
+  summary: 'The edge devices call: checks the device token and forwards to the cloud over the HMAC-signed channel.',
+  defaultCommand: 'serve',
+  commands: [{ name: 'serve', summary: 'listens on HOST:PORT (default 127.0.0.1:8787)' }],
+  notes: ['DEVICE_TOKEN_PUBKEY, INTERNAL_API_SECRET and CLOUD_INTERNAL_URL configure it; without the first two it refuses every call.'],
+};
+
 async function main(argv: readonly string[]): Promise<void> {
-  const command = argv[0] ?? 'serve';
-  if (command !== 'serve') {
-    process.stderr.write(`erasure-gateway: unknown command "${command}" (usage: erasure-gateway serve)\n`);
-    process.exit(2);
+  const help = helpAnswer(GATEWAY_HELP, argv);
+  if (help) {
+    process[help.stream].write(`${help.text}\n`);
+    process.exit(help.exitCode);
   }
 
   const config = configOrExit();

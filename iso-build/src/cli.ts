@@ -1,4 +1,5 @@
 import { readFileSync, mkdirSync, statSync } from 'node:fs';
+import { helpAnswer, type ProgramHelp } from '@erasure/shared';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -10,13 +11,26 @@ import { personalizeIso } from './personalize.js';
 import { missingMessage, missingPrerequisites, readPrerequisites } from './prerequisites.js';
 import { buildProjectLayer } from './project-layer.js';
 
-const USAGE = `usage:
-  erasure-iso build [--device-token-file F] [--gateway-url URL] [--boot-args "erasure.mode=..."] [--out ISO] [--rebuild-project]
-      builds iso-build/out/erasure-<version>-amd64.iso and iso-build/out/pxe/ (layers cached in ERASURE_ISO_CACHE;
-      --rebuild-project rebuilds the project layer as a code change would). The Debian packages it needs are
-      listed in iso-build/prerequisites.txt, and npm run iso:deps installs them
-  erasure-iso personalize BASE.iso --device-token-file F --gateway-url URL [--boot-args "..."] --out OUT.iso
-      a copy of BASE.iso carrying the token and gateway, in seconds`;
+const ISO_HELP: ProgramHelp = {
+  name: 'erasure-iso',
+  summary: 'Builds the erasure boot image and personalizes copies of it.',
+  commands: [
+    {
+      name: 'build',
+      args: '[--device-token-file F] [--gateway-url URL] [--boot-args "erasure.mode=..."] [--out ISO] [--rebuild-project]',
+      summary: [
+        'builds iso-build/out/erasure-<version>-amd64.iso and iso-build/out/pxe/ (layers cached in ERASURE_ISO_CACHE;',
+        '--rebuild-project rebuilds the project layer as a code change would). The Debian packages it needs are',
+        'listed in iso-build/prerequisites.txt, and npm run iso:deps installs them',
+      ].join('\n'),
+    },
+    {
+      name: 'personalize',
+      args: 'BASE.iso --device-token-file F --gateway-url URL [--boot-args "..."] --out OUT.iso',
+      summary: 'a copy of BASE.iso carrying the token and gateway, in seconds',
+    },
+  ],
+};
 
 const here = dirname(fileURLToPath(import.meta.url));
 const packageDir = join(here, '..');
@@ -86,6 +100,11 @@ async function personalize(values: Record<string, unknown>, positionals: string[
 }
 
 async function main(argv: string[]): Promise<number> {
+  const help = helpAnswer(ISO_HELP, argv);
+  if (help) {
+    process[help.stream].write(`${help.text}\n`);
+    return help.exitCode;
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -95,23 +114,11 @@ async function main(argv: string[]): Promise<number> {
       'boot-args': { type: 'string' },
       out: { type: 'string' },
       'rebuild-project': { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
     },
   });
-  switch (values.help ? 'help' : positionals[0]) {
-    case 'build':
-      await build(values);
-      return 0;
-    case 'personalize':
-      await personalize(values, positionals);
-      return 0;
-    case 'help':
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    default:
-      process.stderr.write(`${USAGE}\n`);
-      return 1;
-  }
+  if (positionals[0] === 'personalize') await personalize(values, positionals);
+  else await build(values);
+  return 0;
 }
 
 main(process.argv.slice(2)).then(

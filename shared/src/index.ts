@@ -7,3 +7,4 @@ export * from './signing/service-hmac.js';
 export * from './signing/device-token.js';
 export * from './image-layout.js';
 export * from './station-components.js';
+export * from './cli-help.js';

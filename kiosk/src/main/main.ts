@@ -21,9 +21,15 @@ const exitOf = (child: ReturnType<typeof spawn>) =>
   });
 
 async function main(argv: string[]): Promise<number> {
-  if (argv.includes('--help')) {
-    process.stderr.write(`${USAGE}\n`);
+  // The product's help convention (see @erasure/shared cli-help): help on stdout, exit 0; the kiosk has
+  // no commands, so a first argument that is not an option is a usage error (exit 2).
+  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
+    process.stdout.write(`${USAGE}\n`);
     return 0;
+  }
+  if (argv[0] !== undefined && !argv[0].startsWith('-')) {
+    process.stderr.write(`erasure-kiosk: unknown command ${argv[0]}\n\n${USAGE}\n`);
+    return 2;
   }
   const options = parseKioskOptions(argv, process.env);
   const electron = await loadElectron();
