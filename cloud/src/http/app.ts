@@ -17,6 +17,7 @@ import { registerSessions } from './session.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerPages } from './routes/pages.js';
 import { registerPublicApi } from './routes/public-api.js';
+import { registerApiDocs } from './routes/api-docs.js';
 import { registerAppWipes } from './routes/app-wipes.js';
 import { registerAppAssets } from './routes/app-assets.js';
 import { registerAppDevices } from './routes/app-devices.js';
@@ -85,6 +86,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   registerAuthRoutes(app, { db: deps.db, clock: deps.clock, secureCookies: deps.publicBaseUrl?.startsWith('https:') ?? false, windows });
   registerPages(app, { webDistDir: deps.webDistDir });
   registerPublicApi(app, { db: deps.db, clock: deps.clock, rateLimit: deps.publicApiRateLimit, windows });
+  registerApiDocs(app, { publicBaseUrl: deps.publicBaseUrl });
   app.register(async (web) => {
     registerFormParser(web);
     // One door out: Push goes through the same guarded client as webhook deliveries.

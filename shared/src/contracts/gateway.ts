@@ -8,6 +8,8 @@ export interface RouteDescriptor {
   readonly method: 'GET' | 'POST';
   readonly url: string;
   readonly body?: import('@sinclair/typebox').TSchema;
+  /** Query parameters, for routes that take them (documented in the public API's OpenAPI document). */
+  readonly query?: import('@sinclair/typebox').TSchema;
   readonly response: Readonly<Record<number, import('@sinclair/typebox').TSchema>>;
 }
 

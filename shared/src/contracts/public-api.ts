@@ -131,6 +131,7 @@ export const publicApi = {
   listAssets: {
     method: 'GET',
     url: '/api/v1/assets',
+    query: AssetListQuery,
     response: { 200: AssetPage, 404: ErrorBody, 422: ErrorBody, ...errors },
   },
   getAsset: {

@@ -48,6 +48,10 @@ export function ApiTokensPage() {
   return (
     <>
       <PageHeader title="API tokens" subtitle="Keys for the read-only public API (/api/v1): send them as Authorization: Bearer <key>." />
+      <p className="api-docs-links" data-testid="api-docs-links">
+        How to use them: the <a href="/api/v1/docs">API documentation</a> lists every endpoint with its parameters and answers, and{' '}
+        <a href="/api/v1/openapi.json">openapi.json</a> describes them for code generators and API clients (OpenAPI 3.1).
+      </p>
       {canManage && (
         <section className="card">
           <h2>Create a key</h2>

@@ -1,0 +1,98 @@
+import type { TSchema } from '@sinclair/typebox';
+import { PUBLIC_API_PAGE_SIZE, publicApi, type RouteDescriptor } from '@erasure/shared';
+
+/**
+ * The public API's OpenAPI 3.1 document, generated from the same TypeBox route descriptors the
+ * routes and their tests use (`publicApi` in shared/), so it cannot describe a body the API does
+ * not send. OpenAPI 3.1 schemas are JSON Schema, which TypeBox schemas already are.
+ */
+interface RouteDoc {
+  readonly summary: string;
+  readonly description: string;
+  readonly parameters?: Readonly<Record<string, string>>;
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  200: 'OK',
+  304: 'Not modified: the ETag sent in If-None-Match still matches; no body',
+  401: 'Missing, unknown or revoked API key; empty body',
+  404: 'Not found',
+  422: 'A query parameter is malformed; the error names it',
+  429: 'Rate limit exceeded; wait Retry-After seconds',
+};
+
+const DOCS: Readonly<Record<keyof typeof publicApi, RouteDoc>> = {
+  listAssets: {
+    summary: 'List assets',
+    description: `The account's machines, newest change first (updated_at, then id: a total order, so paging an unchanged set never repeats or skips a row). ${PUBLIC_API_PAGE_SIZE} per page; read pages from each answer.`,
+    parameters: {
+      account_id: "Your own account (acct_… or its numeric id); any other account is 404.",
+      since: 'ISO 8601 timestamp: only assets whose updated_at is at or after it. Use the start time of your last complete sync.',
+      serial: 'Exact serial number.',
+      page: 'Page number, from 1.',
+    },
+  },
+  getAsset: {
+    summary: 'Get one asset',
+    description: "One machine with its full fingerprint (DMI, CPU, memory, drives, batteries, displays).",
+    parameters: { id: 'The asset id (asset_…).' },
+  },
+  listAccounts: { summary: 'List accounts', description: "The key's own account, in the list envelope." },
+  me: { summary: 'Who am I', description: 'The API key making the call, its account and the user who minted it.' },
+};
+
+const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+
+/** A TypeBox schema as plain JSON (TypeBox marks its schemas with symbol keys that JSON drops anyway). */
+const plain = (schema: TSchema): unknown => JSON.parse(JSON.stringify(schema));
+
+function parametersOf(route: RouteDescriptor, doc: RouteDoc): unknown[] {
+  const inPath = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+  const pathParameters = inPath.map((name) => ({ name, in: 'path', required: true, description: doc.parameters?.[name] ?? '', schema: { type: 'string' } }));
+  const properties = (route.query as { properties?: Record<string, TSchema> } | undefined)?.properties ?? {};
+  const queryParameters = Object.entries(properties).map(([name, schema]) => ({ name, in: 'query', required: false, description: doc.parameters?.[name] ?? '', schema: plain(schema) }));
+  return [...pathParameters, ...queryParameters];
+}
+
+function responsesOf(route: RouteDescriptor): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const [status, schema] of Object.entries(route.response)) {
+    const code = Number(status);
+    const description = STATUS_TEXT[code] ?? 'Response';
+    // The 401 of the public API has no body at all (spec 7), which OpenAPI says by omitting content.
+    responses[status] = code === 401 ? { description } : { description, content: { 'application/json': { schema: plain(schema) } } };
+    if (code === 200) responses['304'] = { description: STATUS_TEXT[304] };
+  }
+  return responses;
+}
+
+export function publicApiOpenApi(serverUrl: string, version: string): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const [name, route] of Object.entries(publicApi) as [keyof typeof publicApi, RouteDescriptor][]) {
+    const doc = DOCS[name];
+    paths[openApiPath(route.url)] = {
+      [route.method.toLowerCase()]: {
+        operationId: name,
+        summary: doc.summary,
+        description: doc.description,
+        parameters: parametersOf(route, doc),
+        responses: responsesOf(route),
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Erasure public API',
+      version,
+      description:
+        'Read-only access to your account\'s assets. Send the header Authorization: Bearer <API key> (keys are minted on the API keys page). ' +
+        'Every 200 carries an ETag; send it back as If-None-Match to get 304 for an unchanged page. ' +
+        'Each key may make 600 requests per minute, reported in RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.',
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ apiKey: [] }],
+    components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key (ek_…)' } } },
+    paths,
+  };
+}
