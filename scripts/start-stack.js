@@ -43,7 +43,17 @@ const cloudEnv = () => ({
   DATA_DIR: join(dataDir, 'cloud'),
   INTERNAL_API_SECRET: state.keys.internal_api_secret,
   DEVICE_TOKEN_PRIVATE_KEY: state.keys.device_token_private_key,
+  // The local stack is reached where it listens: certificates' verify links and QR codes, and the
+  // gateway that downloaded images are personalized with, point there (a deployment sets its own).
+  // With port 0 the address is not known yet: the cloud then links to the port it bound.
+  ...publicUrl('PUBLIC_BASE_URL', cloudPort),
+  ...publicUrl('PUBLIC_GATEWAY_URL', gatewayPort),
 });
+
+function publicUrl(name, port) {
+  if (process.env[name]) return { [name]: process.env[name] };
+  return port === '0' ? {} : { [name]: `http://${host}:${port}` };
+}
 
 function cloudCli(args) {
   return JSON.parse(execFileSync(process.execPath, [cloudBin, ...args, '--json'], { env: cloudEnv(), encoding: 'utf8' }));

@@ -51,6 +51,18 @@ function print(value: unknown, json: boolean): void {
   else process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/**
+ * Certificates carry their verify URL (and QR code) under the public base URL, so a cloud that
+ * falls back to its listening address issues links customers cannot open. Said at start and on
+ * every page, rather than discovered on a customer's phone.
+ */
+function publicUrlWarning(config: CloudConfig): string[] {
+  if (config.PUBLIC_BASE_URL) return [];
+  return [
+    `PUBLIC_BASE_URL is not set: certificates and their QR codes link to ${config.publicBaseUrl}, which customers cannot open. Set PUBLIC_BASE_URL to this cloud's public address and restart.`,
+  ];
+}
+
 async function serve(): Promise<void> {
   const env = { ...process.env };
   env.PORT = String(await concretePort(env.HOST || '127.0.0.1', Number(env.PORT || 3000)));
@@ -62,6 +74,7 @@ async function serve(): Promise<void> {
     db,
     clock: systemClock,
     internalApiSecret: config.INTERNAL_API_SECRET,
+    deploymentWarnings: publicUrlWarning(config),
     logger: { level: 'info' },
     deviceTokenPrivateKey: config.DEVICE_TOKEN_PRIVATE_KEY,
     images: bootImagesIn(config.imagesDir),
@@ -72,6 +85,7 @@ async function serve(): Promise<void> {
     webhooks,
   });
   if (!config.INTERNAL_API_SECRET) app.log.warn('INTERNAL_API_SECRET is not set: /internal/* answers 503');
+  for (const warning of publicUrlWarning(config)) app.log.warn(warning);
   // The in-process certificate worker (ARCHITECTURE #5); `erasure-cloud worker` adds more.
   // Started before listening, so missing fonts stop the process before it takes traffic.
   const worker = await certificates.startWorker({

@@ -31,6 +31,8 @@ export interface CloudAppDeps {
   clock: Clock;
   /** HMAC key of /internal/*; undefined makes the namespace answer 503. */
   internalApiSecret: string | undefined;
+  /** Problems of this deployment every signed-in user should see (e.g. no public URL), shown as banners. */
+  deploymentWarnings?: readonly string[] | undefined;
   logger?: FastifyServerOptions['logger'];
   // Web app and public API (issue 6): all optional, so existing callers keep building the app.
   /** base64 seed of DEVICE_TOKEN_PRIVATE_KEY: /downloads mints device tokens with it. */
@@ -83,7 +85,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   const windows = databaseWindowStore(deps.db);
   app.addHook('onClose', async () => windows.close());
   registerSessions(app, { db: deps.db, clock: deps.clock });
-  registerAuthRoutes(app, { db: deps.db, clock: deps.clock, secureCookies: deps.publicBaseUrl?.startsWith('https:') ?? false, windows });
+  registerAuthRoutes(app, { db: deps.db, clock: deps.clock, secureCookies: deps.publicBaseUrl?.startsWith('https:') ?? false, windows, warnings: deps.deploymentWarnings ?? [] });
   registerPages(app, { webDistDir: deps.webDistDir });
   registerPublicApi(app, { db: deps.db, clock: deps.clock, rateLimit: deps.publicApiRateLimit, windows });
   registerApiDocs(app, { publicBaseUrl: deps.publicBaseUrl });

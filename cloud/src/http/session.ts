@@ -89,7 +89,8 @@ export function safeNext(value: unknown): string | undefined {
   return typeof value === 'string' && /^\/(?![/\\])/.test(value) && value.length < 2000 ? value : undefined;
 }
 
-const wantsPage = (request: FastifyRequest) =>
+/** A browser asking for a page (a GET that accepts HTML), as opposed to a script or API client. */
+export const wantsPage = (request: FastifyRequest) =>
   request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
 
 function csrfTokenOf(request: FastifyRequest): string | undefined {

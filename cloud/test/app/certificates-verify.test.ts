@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { certificateOf, startCertificateCloud, submitWipe, type CertificateCloud } from '../certificates/pipeline.js';
+import { addUser, signIn } from '../web-helpers.js';
 
 describe('GET /certificates/{id}/verify: public tamper check (spec 4.4)', () => {
   let sut: CertificateCloud;
@@ -39,6 +40,32 @@ describe('GET /certificates/{id}/verify: public tamper check (spec 4.4)', () => 
     await sut.drain();
     const done = await verify();
     expect(done.body).toMatchObject({ valid: true, certificate_number: 'CW-000001', signed_at: sut.clock.now().toISOString() });
+  });
+
+  it('answers a browser (Accept: text/html) with a page, and JSON to everyone else', async () => {
+    await sut.drain();
+    const page = await sut.app.inject({ method: 'GET', url: `/certificates/${certId}/verify`, headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('Valid certificate');
+    expect(page.body).toContain('CW-000001');
+    const json = await sut.app.inject({ method: 'GET', url: `/certificates/${certId}/verify`, headers: { accept: '*/*' } });
+    expect(json.json()).toMatchObject({ valid: true });
+  });
+
+  it('offers the PDFs on the page only to a signed-in user of the owning account', async () => {
+    await sut.drain();
+    const html = { accept: 'text/html' };
+    await sut.account('Other Refurb');
+    const ownerAccount = (await sut.db.one<{ id: number }>(`SELECT account_id AS id FROM certificates WHERE public_id = @certId`, { certId }))!.id;
+    await addUser(sut, ownerAccount, 'technician', 'tech@acme.test');
+    const other = (await sut.db.one<{ id: number }>(`SELECT id FROM accounts WHERE name = 'Other Refurb'`))!.id;
+    await addUser(sut, other, 'admin', 'admin@other.test');
+    const asOwner = await (await signIn(sut, 'tech@acme.test')).get(`/certificates/${certId}/verify`, html);
+    expect(asOwner.text).toContain(`href="/certificates/${certId}?document=report"`);
+    const asOther = await (await signIn(sut, 'admin@other.test')).get(`/certificates/${certId}/verify`, html);
+    expect(asOther.text).not.toContain('Certificate (PDF)');
+    const anonymous = await sut.app.inject({ method: 'GET', url: `/certificates/${certId}/verify`, headers: html });
+    expect(anonymous.body).not.toContain('Certificate (PDF)');
   });
 
   it('unknown id: 404 {valid:false, error:not_found}', async () => {

@@ -71,7 +71,7 @@ export interface RunningCloud {
 }
 
 /** A real cloud listening on a free port over a fresh store of this run's kind, with the built pages. */
-export async function startListeningCloud(): Promise<RunningCloud> {
+export async function startListeningCloud(extra: { deploymentWarnings?: string[] } = {}): Promise<RunningCloud> {
   const dir = mkdtempSync(join(tmpdir(), 'erasure-e2e-web-'));
   const db = await openTestStore(dir);
   const deviceKeys = generateDeviceKeyPair();
@@ -81,6 +81,7 @@ export async function startListeningCloud(): Promise<RunningCloud> {
     internalApiSecret: SECRET,
     deviceTokenPrivateKey: deviceKeys.privateKey,
     outbound: { allowHttp: true, allowLoopback: true },
+    ...extra,
   });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const now = () => new Date().toISOString();

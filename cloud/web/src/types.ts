@@ -15,6 +15,8 @@ export interface Me {
   account: { id: string; numeric_id: number; name: string; active: boolean };
   subscription: SubscriptionNotice | null;
   csrf_token: string;
+  /** Deployment problems to show every signed-in user (e.g. no public URL configured). */
+  warnings: string[];
 }
 
 export interface Page {

@@ -32,6 +32,8 @@ const ONE_DECIMAL = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 })
 /** Decimal gigabytes as the drive label states them, switching to TB from 1,000 GB. */
 export function formatCapacityGb(gb: number | null | undefined): string | null {
   if (gb === null || gb === undefined) return null;
+  // The wire field is whole gigabytes, so a drive under 1 GB arrives as 0: say what is known.
+  if (gb < 1) return '< 1 GB';
   if (gb >= 1000) return `${GROUPED.format(gb / 1000)} TB (${GROUPED.format(gb)} GB)`;
   return `${GROUPED.format(gb)} GB`;
 }

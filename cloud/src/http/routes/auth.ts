@@ -17,6 +17,8 @@ export interface AuthDeps {
   secureCookies: boolean;
   /** Where failed sign-ins are counted (the database: shared by processes, kept over restarts). */
   windows: WindowStore;
+  /** Deployment problems shown to every signed-in user (see CloudAppDeps.deploymentWarnings). */
+  warnings?: readonly string[];
 }
 
 const wantsJson = (request: FastifyRequest) => (request.headers['content-type'] ?? '').includes('application/json');
@@ -82,6 +84,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
           currentPeriodEnd: account.currentPeriodEnd,
         }) : null,
         csrf_token: csrfToken,
+        warnings: deps.warnings ?? [],
       };
     });
   });

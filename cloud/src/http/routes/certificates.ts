@@ -7,7 +7,9 @@ import type { SqlDatabase } from '../../adapters/sql/database.js';
 import type { PublicKeyLookup } from '../../domain/certificates/certificate-content.js';
 import { checkPresigned, FILES_PREFIX, presignPath } from '../../domain/certificates/presign.js';
 import { checkCertificate } from '../../domain/certificates/tamper-check.js';
-import { requireSession, sessionOf } from '../session.js';
+import { requireSession, sessionOf, wantsPage } from '../session.js';
+import { deriveNistCategory } from '../../domain/certificates/certificate-content.js';
+import { notFoundPage, verifyPage } from './verify-page.js';
 
 /** What the certificate routes need; optional in CloudAppDeps, the routes exist only with it. */
 export interface CertificateRouteDeps {
@@ -57,10 +59,16 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
   const base = (deps.publicBaseUrl ?? '').replace(/\/+$/, '');
 
   app.get<{ Params: { id: string } }>('/certificates/:id/verify', async (request, reply) => {
-    reply.header('cache-control', 'no-store');
+    // One URL for people and programs: the QR code opens a page in a phone's browser, while API
+    // clients (spec 4.4) keep the JSON answer. Caches must keep the two apart.
+    reply.header('cache-control', 'no-store').header('vary', 'Accept');
+    const asPage = wantsPage(request);
     const cert = await findCertificateByPublicId(deps.db, request.params.id);
     const wipe = cert && (await readWipeResultSource(deps.db, cert.wipe_result_id));
-    if (!cert || !wipe) return reply.code(404).send({ valid: false, error: 'not_found' });
+    if (!cert || !wipe) {
+      if (asPage) return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage());
+      return reply.code(404).send({ valid: false, error: 'not_found' });
+    }
     const account = (await deps.db.one<{ name: string }>('SELECT name FROM accounts WHERE id = @id', { id: cert.account_id }))!;
     const answer = await checkCertificate(
       { publicKeys: deps.publicKeys, readObject: (key) => deps.store.get(key) },
@@ -68,7 +76,17 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
       wipe,
       account.name,
     );
-    return reply.code(200).send(answer);
+    if (!asPage) return reply.code(200).send(answer);
+    const owner = request.signedIn?.account.id === cert.account_id;
+    const downloads =
+      owner && cert.status === 'complete'
+        ? [
+            { label: 'Certificate (PDF)', href: `/certificates/${cert.public_id}` },
+            { label: 'Erasure Report (PDF)', href: `/certificates/${cert.public_id}?document=report` },
+          ]
+        : [];
+    const category = wipe.record.wipe_method ? deriveNistCategory(wipe.record.wipe_method, wipe.record.technique) : null;
+    return reply.code(200).type('text/html; charset=utf-8').send(verifyPage(answer, { category, technique: wipe.record.technique ?? null, downloads }));
   });
 
   app.get<{ Params: { id: string }; Querystring: { document?: string } }>(

@@ -73,6 +73,11 @@ export function Layout({ me, children }: { me: Me; children: ReactNode }) {
           {notice.message}
         </div>
       )}
+      {me.warnings.map((warning) => (
+        <div key={warning} className="banner banner-warning" role="alert" data-testid="deployment-warning">
+          {warning}
+        </div>
+      ))}
       <main className="content">{children}</main>
     </>
   );
