@@ -18,6 +18,14 @@ export function formatDuration(seconds: number | null | undefined): string {
   return `${Math.floor(seconds / 3600)}h ${pad(Math.floor((seconds % 3600) / 60))}m`;
 }
 
+/** A drive's capacity from the wire's whole gigabytes, as drive labels print it: 512 GB, 2 TB, and "< 1 GB" for the 0 a small drive arrives as. */
+export function formatCapacityGb(gb: number | null | undefined): string {
+  if (gb === null || gb === undefined) return '—';
+  if (gb < 1) return '< 1 GB';
+  if (gb >= 1000) return `${Math.round(gb / 100) / 10} TB`;
+  return `${gb} GB`;
+}
+
 /** Decimal units, as drive labels use: 512 GB, 2 TB, 16 GB of memory reads 17.2 GB. */
 export function formatBytes(bytes: number | null | undefined): string {
   if (bytes === null || bytes === undefined) return '—';

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { getJson, sendJson } from '../api.js';
 import { Badge, ErrorNote, PageHeader, Pager } from '../components/ui.js';
-import { formatDateTime, formatDuration } from '../format.js';
+import { formatCapacityGb, formatDateTime, formatDuration } from '../format.js';
 import { Link, useQueryState } from '../router.js';
 import type { WipeView, WipesPage as WipesData } from '../types.js';
 import { PushSettings } from './push-settings.js';
@@ -225,7 +225,7 @@ export function WipesPage() {
                 <td className="wrap">{row.vendor ?? <span className="muted">—</span>}</td>
                 <td className="strong wrap w-model">{row.model ?? '—'}</td>
                 <td className="mono">{row.serial ?? '—'}</td>
-                <td className="num">{row.capacity_gb === null ? '—' : `${row.capacity_gb} GB`}</td>
+                <td className="num">{formatCapacityGb(row.capacity_gb)}</td>
                 <td>{row.media_type ?? <span className="muted">—</span>}</td>
                 <td className="wrap w-method">{row.method ?? '—'}</td>
                 <td className="wrap w-source">
