@@ -180,6 +180,13 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
     expect(await page.locator('[data-testid="section-tests"]').innerText()).toMatch(/Webcam\s+Failed/);
     expect(await page.locator('[data-testid="section-notes"]').innerText()).toContain('Hinge cracked');
     expect(await page.locator('[data-testid="section-displays"]').innerText()).toContain('AUO-5F3D');
+    // Headings in plain words, not raw keys ("Wifi Adapter", "Gpus").
+    expect(await page.locator('[data-testid="section-tests"]').innerText()).toMatch(/USB ports[\s\S]*Wi-Fi adapter/);
+    expect(await page.locator('details.more summary').allInnerTexts()).toEqual(expect.arrayContaining(['Graphics', 'Wi-Fi adapters']));
+    // From the machine to its certificates: each drive wiped in it, with its certificate number.
+    const wipes = await page.locator('[data-testid="section-wipes"]').innerText();
+    expect(wipes).toContain('S4DYNX0M123456');
+    expect(wipes).toContain(certificate.certificate_number);
     await screenshot(page, '05-asset-detail');
   });
 

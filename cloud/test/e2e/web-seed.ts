@@ -36,12 +36,20 @@ export async function seedGrid(cloud: RunningCloud) {
       ],
       batteries: [{ health_pct: 81, model: 'DELL 4GVMP', cycle_count: 212 }],
       displays: [{ vendor: 'AUO', model: 'B140HAN', panel_serial: 'AUO-5F3D', width_px: 1920, height_px: 1080 }],
+      gpus: [{ model: 'Intel UHD Graphics 620' }],
+      wifi_adapters: [{ model: 'Intel Wireless 8265', driver: 'iwlwifi' }],
     },
   });
   await cloud.internal('/internal/assets/tests', {
     jti: engineJti,
     record_id: 'CW-20261122-100000',
-    tests: { keyboard: { status: 'passed' }, display: { status: 'passed' }, webcam: { status: 'failed', detail: 'no image' } },
+    tests: {
+      keyboard: { status: 'passed' },
+      display: { status: 'passed' },
+      usb_ports: { status: 'passed' },
+      wifi_adapter: { status: 'detected' },
+      webcam: { status: 'failed', detail: 'no image' },
+    },
   });
   await cloud.internal('/internal/assets/notes', { jti: engineJti, record_id: 'CW-20261122-100000', notes: 'Hinge cracked on the left side.' });
 

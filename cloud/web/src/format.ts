@@ -18,6 +18,28 @@ export function formatDuration(seconds: number | null | undefined): string {
   return `${Math.floor(seconds / 3600)}h ${pad(Math.floor((seconds % 3600) / 60))}m`;
 }
 
+/** Section and test keys whose plain-words name is not just their words capitalised. */
+const READABLE: Record<string, string> = {
+  usb: 'USB devices',
+  usb_ports: 'USB ports',
+  wifi_adapter: 'Wi-Fi adapter',
+  wifi_adapters: 'Wi-Fi adapters',
+  gpus: 'Graphics',
+  audio_devices: 'Audio devices',
+  power_supplies: 'Power supplies',
+  thermals: 'Temperatures',
+  tpm: 'TPM',
+  bios: 'BIOS',
+  cpu: 'CPU',
+};
+
+/** A fingerprint section or hardware test key as a heading: `wifi_adapter` reads "Wi-Fi adapter", `usb_ports` "USB ports". */
+export function readableName(key: string): string {
+  if (READABLE[key]) return READABLE[key];
+  const words = key.replace(/[_-]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** A drive's capacity from the wire's whole gigabytes, as drive labels print it: 512 GB, 2 TB, and "< 1 GB" for the 0 a small drive arrives as. */
 export function formatCapacityGb(gb: number | null | undefined): string {
   if (gb === null || gb === undefined) return '—';

@@ -37,6 +37,8 @@ export interface WipeGridReader {
   page(accountId: number, limit: number, offset: number): Promise<{ rows: WipeGridRow[]; count: number }>;
   /** The account's wipes with these `wr_…` ids (others, or another account's, are left out). */
   byPublicIds(accountId: number, publicIds: readonly string[]): Promise<WipeGridRow[]>;
+  /** The wipes of the drives of one machine (by its `asset_…` id), newest first: the rows whose grid source is that machine. */
+  byAsset(accountId: number, assetPublicId: string): Promise<WipeGridRow[]>;
 }
 
 /** Whether the `certificates` table exists, asked of each store's catalogue. */
@@ -85,6 +87,18 @@ export async function createWipeGridReader(db: SqlRunner): Promise<WipeGridReade
       const count = (await db.one<{ n: number }>('SELECT count(*) AS n FROM wipe_results WHERE account_id = @account', { account: accountId }))!.n;
       const rows = await db.many<WipeGridRow>(pageSql, { account: accountId, limit, offset });
       return { rows, count };
+    },
+    async byAsset(accountId, assetPublicId) {
+      // Narrowed first to the serials this machine's drives have, then to rows whose source (the
+      // newest machine holding that serial) is this machine, exactly as the grid attributes them.
+      return db.many<WipeGridRow>(
+        `${select('wipe_results')} WHERE w.account_id = @account
+            AND trim(w.drive_serial) IN (SELECT d3.serial FROM asset_drives d3 JOIN assets a3 ON a3.id = d3.asset_id
+                                          WHERE a3.public_id = @asset AND d3.account_id = @account)
+            AND a.public_id = @asset
+          ORDER BY w.created_at DESC, w.id DESC LIMIT 500`,
+        { account: accountId, asset: assetPublicId },
+      );
     },
     async byPublicIds(accountId, publicIds) {
       if (publicIds.length === 0) return [];

@@ -2,6 +2,8 @@ import { findChassisMapOfAsset } from '../../adapters/db/chassis-maps.js';
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC_API_ERRORS } from '@erasure/shared';
 import { findAssetDetail, listAssetSummaries } from '../../adapters/db/asset-reads.js';
+import { createWipeGridReader, type WipeGridReader } from '../../adapters/db/wipes-grid.js';
+import { toWipeView } from '../../domain/wipes/grid.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { pageEnvelope, parsePage } from '../../domain/public-api/query.js';
 import { toAssetDetail, toAssetSummary } from '../../domain/public-api/summary.js';
@@ -11,6 +13,13 @@ export const ASSETS_PAGE_SIZE = 50;
 
 /** JSON behind `/assets` and `/assets/:id`: the public summaries, searched server-side. */
 export function registerAppAssets(app: FastifyInstance, deps: { db: SqlDatabase }): void {
+  let reader: Promise<WipeGridReader> | undefined;
+  const grid = (): Promise<WipeGridReader> =>
+    (reader ??= createWipeGridReader(deps.db).catch((error: unknown) => {
+      reader = undefined;
+      throw error;
+    }));
+
   app.get('/app/api/assets', { preHandler: requireSession }, async (request) => {
     const { account } = sessionOf(request);
     const query = request.query as { page?: unknown; q?: unknown };
@@ -29,7 +38,9 @@ export function registerAppAssets(app: FastifyInstance, deps: { db: SqlDatabase 
     const { account } = sessionOf(request);
     const row = await findAssetDetail(deps.db, account.id, (request.params as { id: string }).id);
     if (!row) return reply.code(404).send({ error: PUBLIC_API_ERRORS.assetNotFound });
-    // The web app adds the bay map of a station's chassis to the public asset shape.
-    return { ...toAssetDetail(row, account.publicId), chassis_map: (await findChassisMapOfAsset(deps.db, account.id, row.public_id)) ?? null };
+    // The web app adds to the public asset shape the bay map of a station's chassis and the
+    // wipes of the machine's drives (as the wipes grid shows them, certificates included).
+    const wipes = (await (await grid()).byAsset(account.id, row.public_id)).map(toWipeView);
+    return { ...toAssetDetail(row, account.publicId), chassis_map: (await findChassisMapOfAsset(deps.db, account.id, row.public_id)) ?? null, wipes };
   });
 }

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { getJson } from '../api.js';
 import { Badge, ErrorNote, PageHeader, type Tone } from '../components/ui.js';
-import { formatDateTime, formatMemory, titleize } from '../format.js';
+import { CertificateCell } from '../components/certificate-cell.js';
+import { formatCapacityGb, formatDateTime, formatMemory, readableName, titleize } from '../format.js';
 import { Link } from '../router.js';
-import type { AssetDetail } from '../types.js';
+import type { AssetDetail, WipeView } from '../types.js';
 import { Fields, isObject, Rows, Section, show, StorageTable } from './fingerprint-view.js';
 
 /** Sections shown in their own cards, in this order; any other section goes under "More hardware". */
@@ -13,6 +14,7 @@ const TEST_TONES: Record<string, Tone> = { passed: 'pass', failed: 'fail', detec
 
 /** The web app's asset: the public shape plus the bay map when the asset is a station's chassis. */
 type AppAssetDetail = AssetDetail & {
+  wipes: WipeView[];
   chassis_map: { id: string; name: string; updated_at: string; bays: { lane: string; label: string; connector?: Record<string, unknown> }[] } | null;
 };
 
@@ -41,6 +43,51 @@ function BayMap({ map }: { map: NonNullable<AppAssetDetail['chassis_map']> }) {
           ))}
         </tbody>
       </table>
+    </Section>
+  );
+}
+
+const STATUS_TONES: Record<WipeView['status_tone'], Tone> = { pass: 'pass', fail: 'fail', neutral: 'neutral' };
+
+/** Each drive wiped in this machine, newest first, with its outcome and certificate. */
+function Wipes({ wipes }: { wipes: WipeView[] }) {
+  return (
+    <Section title="Drive wipes and certificates" testId="section-wipes">
+      {wipes.length === 0 ? (
+        <p className="muted">No drive of this machine has been wiped yet.</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Drive</th>
+              <th>Capacity</th>
+              <th>Status</th>
+              <th>Method</th>
+              <th>Completed</th>
+              <th>Certificate</th>
+            </tr>
+          </thead>
+          <tbody>
+            {wipes.map((w) => (
+              <tr key={w.id} data-wipe-id={w.id}>
+                <td>
+                  <strong>{w.model ?? 'Unknown drive'}</strong>
+                  {w.serial && <div className="mono small">{w.serial}</div>}
+                </td>
+                <td className="num">{formatCapacityGb(w.capacity_gb)}</td>
+                <td>
+                  <Badge tone={STATUS_TONES[w.status_tone]}>{w.status_label}</Badge>
+                </td>
+                <td>{w.method ?? '—'}</td>
+                <td className="nowrap">{formatDateTime(w.completed_at)}</td>
+                <td>
+                  <CertificateCell row={w} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
     </Section>
   );
 }
@@ -85,6 +132,7 @@ export function AssetDetailPage({ id }: { id: string }) {
         />
       </section>
       {asset.chassis_map && <BayMap map={asset.chassis_map} />}
+      <Wipes wipes={asset.wipes} />
       <div className="grid-2">
         <Section title="System" testId="section-system">
           <Fields
@@ -129,7 +177,7 @@ export function AssetDetailPage({ id }: { id: string }) {
                 const detail = isObject(result) && typeof result.detail === 'string' ? result.detail : null;
                 return (
                   <li key={name}>
-                    <span>{titleize(name)}</span>
+                    <span>{readableName(name)}</span>
                     <span>
                       <Badge tone={TEST_TONES[status] ?? 'neutral'}>{titleize(status)}</Badge>
                       {detail && <span className="muted"> {detail}</span>}
@@ -148,7 +196,7 @@ export function AssetDetailPage({ id }: { id: string }) {
         <Section title="More hardware">
           {others.map((name) => (
             <details key={name} className="more">
-              <summary>{titleize(name)}</summary>
+              <summary>{readableName(name)}</summary>
               {Array.isArray(fp[name]) ? <Rows items={fp[name] as unknown[]} /> : isObject(fp[name]) ? <Fields doc={fp[name] as Record<string, unknown>} /> : <p>{show(fp[name])}</p>}
             </details>
           ))}

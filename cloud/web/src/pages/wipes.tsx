@@ -4,28 +4,11 @@ import { Badge, ErrorNote, PageHeader, Pager } from '../components/ui.js';
 import { formatCapacityGb, formatDateTime, formatDuration } from '../format.js';
 import { Link, useQueryState } from '../router.js';
 import type { WipeView, WipesPage as WipesData } from '../types.js';
+import { CertificateCell } from '../components/certificate-cell.js';
 import { PushSettings } from './push-settings.js';
 import { readViewState, SORTS, toCsv, visibleRows } from './wipes-view.js';
 
 const GENERATING_NOTICE = 'certificate-generating';
-
-function CertificateCell({ row }: { row: WipeView }) {
-  const cell = row.certificate;
-  if (cell.kind === 'issued') {
-    return (
-      <span className="cert">
-        <a href={`/certificates/${encodeURIComponent(cell.id)}`} target="_blank" rel="noopener" data-testid="certificate-link">
-          {cell.number}
-        </a>
-        <a href={`/certificates/${encodeURIComponent(cell.id)}?document=report`} target="_blank" rel="noopener" className="muted-link">
-          Erasure report
-        </a>
-      </span>
-    );
-  }
-  if (cell.kind === 'badge') return <Badge tone={cell.label === 'Failed' ? 'fail' : 'info'}>{cell.label}</Badge>;
-  return <span className="muted">Not issued</span>;
-}
 
 function SourceCell({ row }: { row: WipeView }) {
   if (row.source.kind === 'asset') {
