@@ -18,6 +18,7 @@ import { registerAuthRoutes } from './routes/auth.js';
 import { registerPages } from './routes/pages.js';
 import { registerPublicApi } from './routes/public-api.js';
 import { registerApiDocs } from './routes/api-docs.js';
+import { registerCertificateLots } from './routes/app-certificate-lots.js';
 import { registerAppWipes } from './routes/app-wipes.js';
 import { registerAppAssets } from './routes/app-assets.js';
 import { registerAppDevices } from './routes/app-devices.js';
@@ -104,6 +105,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   // Certificates (spec 4.4): public verify, session-guarded downloads, presigned files.
   if (deps.certificates) {
     registerCertificateRoutes(app, { ...deps.certificates, db: deps.db, clock: deps.clock, publicBaseUrl: deps.publicBaseUrl });
+    registerCertificateLots(app, { db: deps.db, clock: deps.clock, store: deps.certificates.store, publicBaseUrl: deps.publicBaseUrl });
   }
 
   app.get('/health', async () => ({ ok: true }));

@@ -38,9 +38,43 @@ export async function paintDocument(
   info: DocumentInfo,
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
+  await paintPages(doc, frame, content.certificate_number);
+
+  const when = new Date(content.signed_at);
+  if (Number.isNaN(when.getTime())) throw new RangeError(`signed_at is not a timestamp: ${content.signed_at}`);
+  doc.setTitle(info.title, { showInWindowTitleBar: true });
+  doc.setSubject(info.subject);
+  doc.setAuthor(content.account_name);
+  doc.setKeywords([...info.keywords]);
+  doc.setCreator('Erasure Cloud');
+  doc.setProducer('Erasure Cloud certificate renderer (pdf-lib)');
+  doc.setLanguage('en');
+  doc.setCreationDate(when);
+  doc.setModificationDate(when);
+
+  const dates = { creationDate: when, modificationDate: when, afRelationship: AFRelationship.Source };
+  await doc.attach(canonicalize(content), CERTIFICATE_JSON_NAME, {
+    ...dates,
+    mimeType: 'application/json',
+    description: 'Signed certificate record (canonical JSON, UTF-8)',
+  });
+  await doc.attach(new TextEncoder().encode(`${signature}\n`), CERTIFICATE_SIG_NAME, {
+    ...dates,
+    mimeType: 'text/plain',
+    description: 'Ed25519 signature of certificate.json, base64',
+  });
+  // No object streams: qpdf and older viewers read the attachments more reliably.
+  return doc.save({ useObjectStreams: false });
+}
+
+/**
+ * Adds the laid-out pages of `frame` to `doc`, embedding subsets of only the faces drawn. `seed`
+ * names the subsets, so the same document always gets the same bytes.
+ */
+export async function paintPages(doc: PDFDocument, frame: Frame, seed: string): Promise<void> {
   // pdf-lib's Fontkit type is its own copy of fontkit's; the shim returns the real parsed font.
   doc.registerFontkit(cachingFontkit(frame.fonts) as unknown as Parameters<PDFDocument['registerFontkit']>[0]);
-  const fonts = await embedUsedFaces(doc, frame.pages, frame.fonts, content.certificate_number);
+  const fonts = await embedUsedFaces(doc, frame.pages, frame.fonts, seed);
 
   for (const ops of frame.pages) {
     const page = doc.addPage([frame.width, frame.height]);
@@ -76,32 +110,6 @@ export async function paintDocument(
       }
     }
   }
-
-  const when = new Date(content.signed_at);
-  if (Number.isNaN(when.getTime())) throw new RangeError(`signed_at is not a timestamp: ${content.signed_at}`);
-  doc.setTitle(info.title, { showInWindowTitleBar: true });
-  doc.setSubject(info.subject);
-  doc.setAuthor(content.account_name);
-  doc.setKeywords([...info.keywords]);
-  doc.setCreator('Erasure Cloud');
-  doc.setProducer('Erasure Cloud certificate renderer (pdf-lib)');
-  doc.setLanguage('en');
-  doc.setCreationDate(when);
-  doc.setModificationDate(when);
-
-  const dates = { creationDate: when, modificationDate: when, afRelationship: AFRelationship.Source };
-  await doc.attach(canonicalize(content), CERTIFICATE_JSON_NAME, {
-    ...dates,
-    mimeType: 'application/json',
-    description: 'Signed certificate record (canonical JSON, UTF-8)',
-  });
-  await doc.attach(new TextEncoder().encode(`${signature}\n`), CERTIFICATE_SIG_NAME, {
-    ...dates,
-    mimeType: 'text/plain',
-    description: 'Ed25519 signature of certificate.json, base64',
-  });
-  // No object streams: qpdf and older viewers read the attachments more reliably.
-  return doc.save({ useObjectStreams: false });
 }
 
 async function embedUsedFaces(

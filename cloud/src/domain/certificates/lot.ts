@@ -1,0 +1,111 @@
+import { PDFDocument } from 'pdf-lib';
+import type { FontSource } from './fonts.js';
+import { formatCapacityGb, formatTimestamp } from './format.js';
+import { drawSectionHeading, drawTable, NOT_RECORDED, type Column } from './layout-blocks.js';
+import { ACCENT, createFrame, drawText, lineHeight, MUTED, wrapText, contentWidth, type Frame, type TextStyle } from './layout.js';
+import { paintPages } from './pdf-document.js';
+
+/*
+ * A lot's certificates in one file for the refurbisher's customer: a summary page listing every
+ * drive in the order the grid showed them, then each drive's Certificate of Sanitization. The
+ * certificates keep their own signatures in their individual PDFs; the merged file is a copy
+ * for reading, and its summary says so.
+ */
+
+/** One drive of the lot, as the grid shows it, with its certificate's PDF when there is one. */
+export interface LotDrive {
+  readonly certificateNumber: string | null;
+  readonly model: string | null;
+  readonly serial: string | null;
+  readonly capacityGb: number | null;
+  readonly method: string | null;
+  readonly status: string;
+  readonly completedAt: string | null;
+  /** The Certificate of Sanitization, when it is complete. */
+  readonly certificatePdf?: Uint8Array | undefined;
+}
+
+export interface LotFacts {
+  readonly accountName: string;
+  /** When the lot file was made (ISO timestamp). */
+  readonly generatedAt: string;
+  /** Where each certificate can be checked, e.g. the cloud's public address. */
+  readonly verifyHint: string;
+}
+
+const TITLE: TextStyle = { role: 'bold', size: 16, color: ACCENT };
+const BODY: TextStyle = { role: 'regular', size: 9 };
+const NOTE: TextStyle = { role: 'regular', size: 8, color: MUTED };
+
+const COLUMNS: readonly Column[] = [
+  { header: '#', width: 0.05 },
+  { header: 'Certificate', width: 0.14, bold: true },
+  { header: 'Drive', width: 0.25 },
+  { header: 'Serial', width: 0.18, mono: true },
+  { header: 'Capacity', width: 0.1 },
+  { header: 'Method', width: 0.16 },
+  { header: 'Result', width: 0.12 },
+];
+
+function paragraph(frame: Frame, text: string, style: TextStyle): void {
+  for (const line of wrapText(frame.fonts, text, style, contentWidth(frame))) {
+    drawText(frame, line, style, frame.left, frame.y);
+    frame.y -= lineHeight(style);
+  }
+}
+
+/** The summary's text rows, in the given order: what a customer checks against the devices they received. */
+export function summaryRows(drives: readonly LotDrive[]): string[][] {
+  return drives.map((d, i) => [
+    String(i + 1),
+    d.certificateNumber ?? 'none',
+    d.model ?? NOT_RECORDED,
+    d.serial ?? NOT_RECORDED,
+    formatCapacityGb(d.capacityGb) ?? NOT_RECORDED,
+    d.method ?? NOT_RECORDED,
+    `${d.status}${d.completedAt ? `, ${formatTimestamp(d.completedAt, false)?.slice(0, 10)}` : ''}`,
+  ]);
+}
+
+/** The merged PDF: the summary page(s), then each drive's certificate in the same order. */
+export async function renderLotPdf(fonts: FontSource, drives: readonly LotDrive[], facts: LotFacts): Promise<Uint8Array> {
+  const frame = createFrame(fonts, { top: 56, bottom: 48, side: 48 });
+  drawText(frame, 'Certificates of Sanitization', TITLE, frame.left, frame.y);
+  frame.y -= lineHeight(TITLE) + 4;
+  const certified = drives.filter((d) => d.certificatePdf).length;
+  paragraph(
+    frame,
+    `${facts.accountName} · ${drives.length} drive${drives.length === 1 ? '' : 's'}, ${certified} with a certificate · made ${formatTimestamp(facts.generatedAt)}`,
+    BODY,
+  );
+  frame.y -= 10;
+  drawSectionHeading(frame, 'Drives in this lot');
+  drawTable(frame, COLUMNS, summaryRows(drives));
+  frame.y -= 10;
+  paragraph(
+    frame,
+    `Each certificate follows on its own page, in this order. The individually downloaded certificates are signed; check any of them at ${facts.verifyHint} by scanning its QR code. A drive listed without a certificate was not certified (for example, its erasure failed).`,
+    NOTE,
+  );
+
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  await paintPages(doc, frame, `lot-${facts.generatedAt}`);
+  for (const drive of drives) {
+    if (!drive.certificatePdf) continue;
+    const source = await PDFDocument.load(drive.certificatePdf, { updateMetadata: false });
+    for (const page of await doc.copyPages(source, source.getPageIndices())) doc.addPage(page);
+  }
+  const when = new Date(facts.generatedAt);
+  doc.setTitle(`Certificates of Sanitization · ${facts.accountName}`, { showInWindowTitleBar: true });
+  doc.setAuthor(facts.accountName);
+  doc.setCreator('Erasure Cloud');
+  doc.setProducer('Erasure Cloud certificate renderer (pdf-lib)');
+  doc.setCreationDate(when);
+  doc.setModificationDate(when);
+  return doc.save({ useObjectStreams: false });
+}
+
+/** A file name that sorts in grid order and says what it is: `001 CW-000012 certificate.pdf`. */
+export function lotFileName(index: number, certificateNumber: string, document: 'certificate' | 'erasure report'): string {
+  return `${String(index + 1).padStart(3, '0')} ${certificateNumber.replace(/[^\w-]/g, '_')} ${document}.pdf`;
+}
