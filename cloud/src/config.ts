@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { parseUnknown } from '@erasure/shared';
 import type { OutboundPolicy } from './domain/webhooks/ssrf.js';
+import { BUILT_IN_TOKEN_DEFAULTS, type TokenTermsDefaults } from './domain/devices/token-terms.js';
 
 const Env = Type.Object({
   HOST: Type.String({ minLength: 1 }),
@@ -12,6 +13,10 @@ const Env = Type.Object({
   PUBLIC_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   /** The gateway devices call, baked into images downloaded from /downloads. */
   PUBLIC_GATEWAY_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** Check-ins a device token minted on /downloads gets while its account chose no quota; default 100 (never unlimited). */
+  DEVICE_TOKEN_DEFAULT_QUOTA: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  /** Days such a token lives while its account chose no lifetime; default 90. */
+  DEVICE_TOKEN_DEFAULT_LIFETIME_DAYS: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
   /** base64 raw Ed25519 seed signing certificates; unset = a key generated once into the database. */
   CERTIFICATE_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** `1` allows http:// outbound targets (webhooks, the wipes grid's push); tests and development only. */
@@ -33,6 +38,8 @@ export type CloudConfig = Readonly<
     imagesDir: string;
     publicBaseUrl: string;
     outbound: OutboundPolicy;
+    /** Terms of tokens minted on /downloads for accounts that chose none (DEVICE_TOKEN_DEFAULT_*). */
+    tokenDefaults: TokenTermsDefaults;
     /** WEBHOOK_SECRET_ROLLOVER_HOURS in ms; undefined = the default (24 h). */
     webhookSecretRolloverMs: number | undefined;
     /** WEBHOOK_LEDGER_RETENTION_DAYS in ms; undefined = the default (30 days). */
@@ -63,6 +70,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     PUBLIC_BASE_URL: present('PUBLIC_BASE_URL'),
     PUBLIC_GATEWAY_URL: present('PUBLIC_GATEWAY_URL'),
     CERTIFICATE_SIGNING_KEY: present('CERTIFICATE_SIGNING_KEY'),
+    DEVICE_TOKEN_DEFAULT_QUOTA: present('DEVICE_TOKEN_DEFAULT_QUOTA') === undefined ? undefined : Number(present('DEVICE_TOKEN_DEFAULT_QUOTA')),
+    DEVICE_TOKEN_DEFAULT_LIFETIME_DAYS: present('DEVICE_TOKEN_DEFAULT_LIFETIME_DAYS') === undefined ? undefined : Number(present('DEVICE_TOKEN_DEFAULT_LIFETIME_DAYS')),
     WEBHOOK_ALLOW_HTTP: present('WEBHOOK_ALLOW_HTTP'),
     WEBHOOK_ALLOW_LOOPBACK: present('WEBHOOK_ALLOW_LOOPBACK'),
     WEBHOOK_RETRY_BASE_MS: present('WEBHOOK_RETRY_BASE_MS') === undefined ? undefined : Number(present('WEBHOOK_RETRY_BASE_MS')),
@@ -79,6 +88,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     imagesDir: join(config.DATA_DIR, 'images'),
     publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`,
     outbound: outboundPolicyOf(config),
+    tokenDefaults: Object.freeze({
+      quotaLimit: config.DEVICE_TOKEN_DEFAULT_QUOTA ?? BUILT_IN_TOKEN_DEFAULTS.quotaLimit,
+      lifetimeDays: config.DEVICE_TOKEN_DEFAULT_LIFETIME_DAYS ?? BUILT_IN_TOKEN_DEFAULTS.lifetimeDays,
+    }),
     webhookSecretRolloverMs: config.WEBHOOK_SECRET_ROLLOVER_HOURS === undefined ? undefined : config.WEBHOOK_SECRET_ROLLOVER_HOURS * 3_600_000,
     webhookLedgerRetentionMs: config.WEBHOOK_LEDGER_RETENTION_DAYS === undefined ? undefined : config.WEBHOOK_LEDGER_RETENTION_DAYS * 86_400_000,
   });

@@ -69,6 +69,7 @@ async function serve(): Promise<void> {
     deviceTokenPrivateKey: config.DEVICE_TOKEN_PRIVATE_KEY,
     images: bootImagesIn(config.imagesDir),
     gatewayUrl: config.PUBLIC_GATEWAY_URL,
+    tokenDefaults: config.tokenDefaults,
     publicBaseUrl: config.publicBaseUrl,
     outbound: config.outbound,
     certificates: certificates.routes,

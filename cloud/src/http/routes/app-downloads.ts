@@ -2,7 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { PRODUCTS, type Product } from '@erasure/shared';
 import type { BootImages } from '../../adapters/boot-images.js';
 import type { Clock } from '../../adapters/clock.js';
+import { findDeviceTokenSettings, saveDeviceTokenSettings } from '../../adapters/db/device-token-settings.js';
 import { mintDownloadToken } from '../../adapters/db/download-tokens.js';
+import { BUILT_IN_TOKEN_DEFAULTS, LIFETIME_DAYS_BOUNDS, parseTokenTerms, QUOTA_BOUNDS, tokenTermsOf, type TokenTerms, type TokenTermsDefaults } from '../../domain/devices/token-terms.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { field } from '../forms.js';
 import { requireRole, requireSession, sessionOf } from '../session.js';
@@ -18,16 +20,32 @@ export interface DownloadDeps {
   images?: BootImages | undefined;
   /** PUBLIC_GATEWAY_URL: the gateway a downloaded image calls. */
   gatewayUrl?: string | undefined;
+  /** Terms of minted tokens for accounts that chose none (DEVICE_TOKEN_DEFAULT_*); default 100 check-ins, 90 days. */
+  tokenDefaults?: TokenTermsDefaults | undefined;
 }
 
+/** Terms as the page and the settings route show them. */
+const termsJson = (terms: TokenTerms) => ({
+  quota: terms.quotaLimit ?? 'unlimited',
+  lifetime_days: terms.lifetimeDays,
+  source: terms.source,
+});
+
 /**
- * `/downloads`. "Download image" (account admins) mints a device token and streams a base image
- * out with it and the gateway URL baked in, personalized as it is sent, never stored per
- * download. "Device token only" hands over the `device-token` file for a build of one's own.
- * Both are plain form POSTs (with `_csrf`), so the browser saves the attachment itself.
+ * `/downloads`. "Download image" mints a device token and streams a base image out with it and
+ * the gateway URL baked in, personalized as it is sent, never stored per download. "Device token
+ * only" hands over the `device-token` file for a build of one's own. Both are plain form POSTs
+ * (with `_csrf`), so the browser saves the attachment itself. Only account admins mint, and a
+ * token gets the account's terms (quota, lifetime), which its admins set here too.
  */
 export function registerAppDownloads(app: FastifyInstance, deps: DownloadDeps): void {
-  app.get('/app/api/downloads', { preHandler: requireSession }, async () => ({
+  const termsFor = async (accountId: number): Promise<TokenTerms> =>
+    tokenTermsOf(await findDeviceTokenSettings(deps.db, accountId), deps.tokenDefaults ?? BUILT_IN_TOKEN_DEFAULTS);
+
+  app.get('/app/api/downloads', { preHandler: requireSession }, async (request) => ({
+    can_mint: sessionOf(request).user.role === 'admin',
+    token_terms: termsJson(await termsFor(sessionOf(request).account.id)),
+    token_terms_bounds: { quota: QUOTA_BOUNDS, lifetime_days: LIFETIME_DAYS_BOUNDS },
     minting_available: deps.deviceTokenPrivateKey !== undefined,
     products: PRODUCTS,
     gateway_configured: deps.gatewayUrl !== undefined,
@@ -40,11 +58,22 @@ export function registerAppDownloads(app: FastifyInstance, deps: DownloadDeps): 
     return (PRODUCTS as readonly string[]).includes(product) ? (product as Product) : undefined;
   };
 
-  app.post('/app/api/downloads/device-token', { preHandler: requireSession }, async (request, reply) => {
+  /** The account's terms for minted tokens; `quota` is a whole number or "unlimited", spelled out. */
+  app.put('/app/api/downloads/token-settings', { preHandler: requireRole('admin') }, async (request, reply) => {
+    const { account, user } = sessionOf(request);
+    const parsed = parseTokenTerms(request.body);
+    if (!parsed.ok) return reply.code(422).send({ error: parsed.error });
+    await saveDeviceTokenSettings(deps.db, { accountId: account.id, quotaLimit: parsed.quotaLimit, lifetimeDays: parsed.lifetimeDays, userId: user.id, now: deps.clock.now().toISOString() });
+    request.log.info({ by: user.publicId, quota: parsed.quotaLimit ?? 'unlimited', lifetime_days: parsed.lifetimeDays }, 'device token terms changed');
+    return termsJson(await termsFor(account.id));
+  });
+
+  app.post('/app/api/downloads/device-token', { preHandler: requireRole('admin') }, async (request, reply) => {
     const { account, user } = sessionOf(request);
     const product = productOf(request.body);
     if (!product) return reply.code(422).send({ error: `product must be one of ${PRODUCTS.join(', ')}` });
-    const minted = await mintDownloadToken(deps, { accountId: account.id, accountPublicId: account.publicId, userEmail: user.email, product });
+    const terms = await termsFor(account.id);
+    const minted = await mintDownloadToken(deps, { accountId: account.id, accountPublicId: account.publicId, userEmail: user.email, product, terms });
     if (!minted) return reply.code(503).send({ error: 'device token minting is unavailable: DEVICE_TOKEN_PRIVATE_KEY is not configured' });
     request.log.info({ jti: minted.jti, by: user.publicId, product }, 'device token minted for image download');
     return reply
@@ -64,7 +93,8 @@ export function registerAppDownloads(app: FastifyInstance, deps: DownloadDeps): 
     if (!name || !installed.some((i) => i.name === name)) return reply.code(404).send({ error: installed.length === 0 ? `no base image is installed. ${INSTALL_HELP}` : `no image named ${name ?? ''}` });
     if (!deps.gatewayUrl) return reply.code(503).send({ error: 'image downloads are unavailable: PUBLIC_GATEWAY_URL is not configured' });
     // Mint only once everything else is known to be in place: a refused download leaves no token behind.
-    const minted = await mintDownloadToken(deps, { accountId: account.id, accountPublicId: account.publicId, userEmail: user.email, product });
+    const terms = await termsFor(account.id);
+    const minted = await mintDownloadToken(deps, { accountId: account.id, accountPublicId: account.publicId, userEmail: user.email, product, terms });
     if (!minted) return reply.code(503).send({ error: 'device token minting is unavailable: DEVICE_TOKEN_PRIVATE_KEY is not configured' });
     const out = deps.images?.personalize(name, { deviceToken: minted.token, gatewayUrl: deps.gatewayUrl });
     if (!out) return reply.code(404).send({ error: `no image named ${name}` });
