@@ -70,6 +70,8 @@ async function serve(): Promise<void> {
     images: bootImagesIn(config.imagesDir),
     gatewayUrl: config.PUBLIC_GATEWAY_URL,
     tokenDefaults: config.tokenDefaults,
+    downloadLimits: config.downloadLimits,
+    downloadStallSeconds: config.IMAGE_DOWNLOAD_STALL_SECONDS,
     publicBaseUrl: config.publicBaseUrl,
     outbound: config.outbound,
     certificates: certificates.routes,

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -216,10 +217,17 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
   });
 
   it('hands over a freshly minted device-token file on /downloads', async () => {
+    // The one file in DATA_DIR/images is zeros, not an ISO 9660 image: the page refuses it,
+    // says why, and says how to build and install a real one.
+    mkdirSync(cloud.imagesDir, { recursive: true });
+    writeFileSync(join(cloud.imagesDir, 'erasure-1.0-amd64.iso'), Buffer.alloc(1024 * 1024));
     await page.click('nav >> text=Downloads');
     await page.waitForSelector('[data-testid="download-token-engine"]:not([disabled])');
-    // No base image is installed on this server: the page says how to build and install one.
-    await expect(page.locator('[data-testid="no-base-image"]').innerText()).resolves.toMatch(/npm run iso/);
+    expect(await page.locator('[data-testid="image-refused"]').innerText()).toBe(
+      'erasure-1.0-amd64.iso is not an ISO 9660 image (no CD001 primary volume descriptor at sector 16), so it cannot be offered. Replace it with an image built by `npm run iso`.',
+    );
+    await expect(page.locator('[data-testid="no-base-image"]').innerText()).resolves.toMatch(/^No usable boot image is installed on this server\. .*npm run iso/);
+    expect(await page.locator('[data-testid="download-engine"]').count()).toBe(0);
     await screenshot(page, '07-downloads');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="download-token-engine"]')]);
     expect(download.suggestedFilename()).toBe('device-token');

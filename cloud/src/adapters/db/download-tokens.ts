@@ -35,3 +35,16 @@ export async function mintDownloadToken(
   const token = await signDeviceToken(key, { sub: input.accountPublicId, jti: row.jti, issuedAt: iat, expiresAt: exp, product: input.product });
   return { token, jti: row.jti, prefix_id: row.prefix_id, exp };
 }
+
+/**
+ * Revokes the token of a download that never fully reached the client: no one holds a working
+ * copy of it, so it must not work (issue 20, item 6). Only an active or suspended token moves;
+ * a staff kill switch (`disabled`) stays as it is.
+ */
+export async function revokeUnfinishedDownloadToken(db: SqlRunner, jti: string, now: string): Promise<void> {
+  await db.run(
+    `UPDATE license_tokens SET status = 'revoked', revoked_at = COALESCE(revoked_at, @now), updated_at = @now
+      WHERE jti = @jti AND status IN ('active', 'suspended')`,
+    { jti, now },
+  );
+}
