@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { parseUnknown } from '@erasure/shared';
 import type { OutboundPolicy } from './domain/webhooks/ssrf.js';
+import { BUILT_IN_TOKEN_DEFAULTS, type TokenTermsDefaults } from './domain/devices/token-terms.js';
+import { DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from './http/download-slots.js';
 
 const Env = Type.Object({
   HOST: Type.String({ minLength: 1 }),
@@ -12,6 +14,16 @@ const Env = Type.Object({
   PUBLIC_BASE_URL: Type.Optional(Type.String({ minLength: 1 })),
   /** The gateway devices call, baked into images downloaded from /downloads. */
   PUBLIC_GATEWAY_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  /** Check-ins a device token minted on /downloads gets while its account chose no quota; default 100 (never unlimited). */
+  DEVICE_TOKEN_DEFAULT_QUOTA: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  /** Days such a token lives while its account chose no lifetime; default 90. */
+  DEVICE_TOKEN_DEFAULT_LIFETIME_DAYS: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
+  /** Image downloads (xorriso processes) one account may run at once; default 2. */
+  IMAGE_DOWNLOADS_PER_ACCOUNT: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  /** Image downloads this process runs at once, all accounts together; default 6. */
+  IMAGE_DOWNLOADS_TOTAL: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  /** Seconds an image download's reader may take no bytes before it is cut off; default 60. */
+  IMAGE_DOWNLOAD_STALL_SECONDS: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
   /** base64 raw Ed25519 seed signing certificates; unset = a key generated once into the database. */
   CERTIFICATE_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** `1` allows http:// outbound targets (webhooks, the wipes grid's push); tests and development only. */
@@ -33,6 +45,10 @@ export type CloudConfig = Readonly<
     imagesDir: string;
     publicBaseUrl: string;
     outbound: OutboundPolicy;
+    /** Terms of tokens minted on /downloads for accounts that chose none (DEVICE_TOKEN_DEFAULT_*). */
+    tokenDefaults: TokenTermsDefaults;
+    /** IMAGE_DOWNLOADS_PER_ACCOUNT and IMAGE_DOWNLOADS_TOTAL, with their defaults. */
+    downloadLimits: DownloadLimits;
     /** WEBHOOK_SECRET_ROLLOVER_HOURS in ms; undefined = the default (24 h). */
     webhookSecretRolloverMs: number | undefined;
     /** WEBHOOK_LEDGER_RETENTION_DAYS in ms; undefined = the default (30 days). */
@@ -63,6 +79,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     PUBLIC_BASE_URL: present('PUBLIC_BASE_URL'),
     PUBLIC_GATEWAY_URL: present('PUBLIC_GATEWAY_URL'),
     CERTIFICATE_SIGNING_KEY: present('CERTIFICATE_SIGNING_KEY'),
+    IMAGE_DOWNLOADS_PER_ACCOUNT: present('IMAGE_DOWNLOADS_PER_ACCOUNT') === undefined ? undefined : Number(present('IMAGE_DOWNLOADS_PER_ACCOUNT')),
+    IMAGE_DOWNLOADS_TOTAL: present('IMAGE_DOWNLOADS_TOTAL') === undefined ? undefined : Number(present('IMAGE_DOWNLOADS_TOTAL')),
+    IMAGE_DOWNLOAD_STALL_SECONDS: present('IMAGE_DOWNLOAD_STALL_SECONDS') === undefined ? undefined : Number(present('IMAGE_DOWNLOAD_STALL_SECONDS')),
+    DEVICE_TOKEN_DEFAULT_QUOTA: present('DEVICE_TOKEN_DEFAULT_QUOTA') === undefined ? undefined : Number(present('DEVICE_TOKEN_DEFAULT_QUOTA')),
+    DEVICE_TOKEN_DEFAULT_LIFETIME_DAYS: present('DEVICE_TOKEN_DEFAULT_LIFETIME_DAYS') === undefined ? undefined : Number(present('DEVICE_TOKEN_DEFAULT_LIFETIME_DAYS')),
     WEBHOOK_ALLOW_HTTP: present('WEBHOOK_ALLOW_HTTP'),
     WEBHOOK_ALLOW_LOOPBACK: present('WEBHOOK_ALLOW_LOOPBACK'),
     WEBHOOK_RETRY_BASE_MS: present('WEBHOOK_RETRY_BASE_MS') === undefined ? undefined : Number(present('WEBHOOK_RETRY_BASE_MS')),
@@ -79,6 +100,14 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     imagesDir: join(config.DATA_DIR, 'images'),
     publicBaseUrl: config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${config.PORT}`,
     outbound: outboundPolicyOf(config),
+    downloadLimits: Object.freeze({
+      perAccount: config.IMAGE_DOWNLOADS_PER_ACCOUNT ?? DEFAULT_DOWNLOAD_LIMITS.perAccount,
+      total: config.IMAGE_DOWNLOADS_TOTAL ?? DEFAULT_DOWNLOAD_LIMITS.total,
+    }),
+    tokenDefaults: Object.freeze({
+      quotaLimit: config.DEVICE_TOKEN_DEFAULT_QUOTA ?? BUILT_IN_TOKEN_DEFAULTS.quotaLimit,
+      lifetimeDays: config.DEVICE_TOKEN_DEFAULT_LIFETIME_DAYS ?? BUILT_IN_TOKEN_DEFAULTS.lifetimeDays,
+    }),
     webhookSecretRolloverMs: config.WEBHOOK_SECRET_ROLLOVER_HOURS === undefined ? undefined : config.WEBHOOK_SECRET_ROLLOVER_HOURS * 3_600_000,
     webhookLedgerRetentionMs: config.WEBHOOK_LEDGER_RETENTION_DAYS === undefined ? undefined : config.WEBHOOK_LEDGER_RETENTION_DAYS * 86_400_000,
   });

@@ -46,5 +46,7 @@ export function streamPersonalizedIso(base: string, p: Personalization): { strea
     },
   );
   if (!child.stdout) throw new Error('xorriso has no stdout');
-  return { stream: child.stdout, done, cancel: () => child.kill('SIGTERM') };
+  // SIGKILL: on SIGTERM xorriso's burn library waits about two seconds for its writer thread,
+  // and a stream to a pipe leaves nothing behind to tidy (the staged files are ours, removed above).
+  return { stream: child.stdout, done, cancel: () => child.kill('SIGKILL') };
 }

@@ -24,6 +24,8 @@ import { registerAppAssets } from './routes/app-assets.js';
 import { registerAppDevices } from './routes/app-devices.js';
 import { registerAppDownloads } from './routes/app-downloads.js';
 import type { BootImages } from '../adapters/boot-images.js';
+import type { TokenTermsDefaults } from '../domain/devices/token-terms.js';
+import type { DownloadLimits } from './download-slots.js';
 import { registerAppApiKeys } from './routes/app-api-keys.js';
 import { registerCertificateRoutes, type CertificateRouteDeps } from './routes/certificates.js';
 
@@ -42,6 +44,12 @@ export interface CloudAppDeps {
   images?: BootImages | undefined;
   /** PUBLIC_GATEWAY_URL, baked into downloaded images. */
   gatewayUrl?: string | undefined;
+  /** IMAGE_DOWNLOADS_PER_ACCOUNT / _TOTAL: concurrent image downloads (default 2 per account, 6 in all). */
+  downloadLimits?: DownloadLimits | undefined;
+  /** IMAGE_DOWNLOAD_STALL_SECONDS: an image download whose reader takes nothing this long is cut off (default 60). */
+  downloadStallSeconds?: number | undefined;
+  /** DEVICE_TOKEN_DEFAULT_*: terms of minted tokens for accounts that chose none (default 100 check-ins, 90 days). */
+  tokenDefaults?: TokenTermsDefaults | undefined;
   /** PUBLIC_BASE_URL; an https base makes the session cookie `Secure`. */
   publicBaseUrl?: string | undefined;
   /** Built pages (default cloud/web-dist). */
@@ -97,7 +105,16 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
     registerAppWipes(web, { db: deps.db, clock: deps.clock, post, outbound: webhooks.manage.outbound });
     registerAppAssets(web, { db: deps.db });
     registerAppDevices(web, { db: deps.db, clock: deps.clock });
-    registerAppDownloads(web, { db: deps.db, clock: deps.clock, deviceTokenPrivateKey: deps.deviceTokenPrivateKey, images: deps.images, gatewayUrl: deps.gatewayUrl });
+    registerAppDownloads(web, {
+      db: deps.db,
+      clock: deps.clock,
+      deviceTokenPrivateKey: deps.deviceTokenPrivateKey,
+      images: deps.images,
+      gatewayUrl: deps.gatewayUrl,
+      tokenDefaults: deps.tokenDefaults,
+      limits: deps.downloadLimits,
+      stallSeconds: deps.downloadStallSeconds,
+    });
     registerAppApiKeys(web, { db: deps.db, clock: deps.clock });
     registerWebhookRoutes(web, webhooks.manage);
   });

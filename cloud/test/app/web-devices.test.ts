@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { devicePublicKey, generateDeviceKeyPair, verifyDeviceToken } from '@erasure/shared';
 import { startCloud, type Cloud } from '../helpers.js';
 import { addUser, signIn, type Browser } from '../web-helpers.js';
 
@@ -83,51 +82,6 @@ describe('/devices: ISO control column and the staff kill switch (spec 3)', () =
     const foreign = (await cloud.token((await cloud.account('Other')).id)).jti;
     expect((await control(admin, 'suspend', foreign)).status).toBe(404);
     expect((await control(admin, 'explode')).status).toBe(422);
-  });
-});
-
-describe('/downloads: minting the image’s device token', () => {
-  let cloud: Cloud | undefined;
-  afterEach(() => cloud?.close());
-
-  it('mints a signed token for the signed-in user and hands it over as the device-token file', async () => {
-    const keys = generateDeviceKeyPair();
-    cloud = await startCloud({ deps: { deviceTokenPrivateKey: keys.privateKey } });
-    const account = await cloud.account();
-    await addUser(cloud, account.id, 'technician', 'tech@acme.test');
-    const tech = await signIn(cloud, 'tech@acme.test');
-    expect((await tech.get('/app/api/downloads')).json).toMatchObject({ minting_available: true, products: ['engine', 'hotswap'], images: [] });
-    const res = await cloud.app.inject({
-      method: 'POST',
-      url: '/app/api/downloads/device-token',
-      headers: { cookie: tech.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: `product=hotswap&_csrf=${tech.csrf}`,
-    });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
-    expect(res.headers['content-disposition']).toBe('attachment; filename="device-token"');
-    const token = res.body.trim();
-    const check = await verifyDeviceToken(devicePublicKey(keys.publicKey), token, cloud.clock.now());
-    expect(check).toMatchObject({ ok: true, sub: account.publicId });
-    const row = await cloud.db.one('SELECT user_email, product, status, quota_limit FROM license_tokens WHERE jti = @jti', { jti: (check as { jti: string }).jti });
-    expect(row).toEqual({ user_email: 'tech@acme.test', product: 'hotswap', status: 'active', quota_limit: null });
-    const noCsrf = await cloud.app.inject({
-      method: 'POST',
-      url: '/app/api/downloads/device-token',
-      headers: { cookie: tech.cookie, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'product=engine',
-    });
-    expect(noCsrf.statusCode).toBe(403);
-  });
-
-  it('says minting is unavailable without DEVICE_TOKEN_PRIVATE_KEY', async () => {
-    cloud = await startCloud();
-    await addUser(cloud, (await cloud.account()).id, 'admin', 'admin@acme.test');
-    const admin = await signIn(cloud, 'admin@acme.test');
-    expect((await admin.get('/app/api/downloads')).json.minting_available).toBe(false);
-    const res = await admin.send('POST', '/app/api/downloads/device-token', { product: 'engine' });
-    expect(res.status).toBe(503);
-    expect(res.json.error).toMatch(/minting is unavailable/);
   });
 });
 

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../../../test/support/chromium.js';
 import { generateDeviceKeyPair, signServiceRequest } from '@erasure/shared';
+import { bootImagesIn } from '../../src/adapters/boot-images.js';
 import { systemClock } from '../../src/adapters/clock.js';
 import { createAccount } from '../../src/adapters/db/accounts.js';
 import { createToken } from '../../src/adapters/db/tokens.js';
@@ -62,6 +63,8 @@ export interface RunningCloud {
   /** The store the cloud runs on: this run's kind (SQLite, or PostgreSQL in `cloud on postgres`). */
   db: SqlDatabase;
   deviceKeys: { privateKey: string; publicKey: string };
+  /** DATA_DIR/images of this cloud: absent until a test puts a base image there. */
+  imagesDir: string;
   /** A signed internal call, as the gateway makes it. */
   internal(path: string, body: object): Promise<{ status: number; json: any }>;
   user(accountId: number, role: Role, email: string): Promise<void>;
@@ -80,6 +83,7 @@ export async function startListeningCloud(extra: { deploymentWarnings?: string[]
     clock: systemClock,
     internalApiSecret: SECRET,
     deviceTokenPrivateKey: deviceKeys.privateKey,
+    images: bootImagesIn(join(dir, 'images')),
     outbound: { allowHttp: true, allowLoopback: true },
     ...extra,
   });
@@ -89,6 +93,7 @@ export async function startListeningCloud(extra: { deploymentWarnings?: string[]
     base,
     db,
     deviceKeys,
+    imagesDir: join(dir, 'images'),
     async internal(path, body) {
       const payload = JSON.stringify(body);
       const headers = signServiceRequest(SECRET, payload, Math.floor(Date.now() / 1000));

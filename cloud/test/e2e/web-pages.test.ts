@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -223,17 +224,39 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
   });
 
   it('hands over a freshly minted device-token file on /downloads', async () => {
+    // The one file in DATA_DIR/images is zeros, not an ISO 9660 image: the page refuses it,
+    // says why, and says how to build and install a real one.
+    mkdirSync(cloud.imagesDir, { recursive: true });
+    writeFileSync(join(cloud.imagesDir, 'erasure-1.0-amd64.iso'), Buffer.alloc(1024 * 1024));
     await page.click('nav >> text=Downloads');
     await page.waitForSelector('[data-testid="download-token-engine"]:not([disabled])');
-    // No base image is installed on this server: the page says how to build and install one.
-    await expect(page.locator('[data-testid="no-base-image"]').innerText()).resolves.toMatch(/npm run iso/);
+    expect(await page.locator('[data-testid="image-refused"]').innerText()).toBe(
+      'erasure-1.0-amd64.iso is not an ISO 9660 image (no CD001 primary volume descriptor at sector 16), so it cannot be offered. Replace it with an image built by `npm run iso`.',
+    );
+    await expect(page.locator('[data-testid="no-base-image"]').innerText()).resolves.toMatch(/^No usable boot image is installed on this server\. .*npm run iso/);
+    expect(await page.locator('[data-testid="download-engine"]').count()).toBe(0);
     await screenshot(page, '07-downloads');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="download-token-engine"]')]);
     expect(download.suggestedFilename()).toBe('device-token');
     const token = readFileSync((await download.path())!, 'utf8').trim();
     const check = await verifyDeviceToken(devicePublicKey(cloud.deviceKeys.publicKey), token);
     expect(check.ok).toBe(true);
-    expect((await cloud.db.one<{ user_email: string }>('SELECT user_email FROM license_tokens WHERE jti = @jti', { jti: (check as { jti: string }).jti }))?.user_email).toBe('admin@acme.test');
+    expect((await cloud.db.one<{ user_email: string; quota_limit: number | null }>('SELECT user_email, quota_limit FROM license_tokens WHERE jti = @jti', { jti: (check as { jti: string }).jti }))).toEqual({ user_email: 'admin@acme.test', quota_limit: 100 });
+  });
+
+  it('lets the admin set the quota and lifetime of the device tokens minted on /downloads', async () => {
+    await page.fill('[data-testid="terms-quota"]', '25');
+    await page.fill('[data-testid="terms-lifetime"]', '30');
+    await page.click('[data-testid="terms-save"]');
+    await expect.poll(() => page.locator('[data-testid="terms-engine"]').innerText()).toBe('Device token: 25 check-ins, valid 30 days');
+    await screenshot(page, '07b-downloads-token-terms');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="download-token-hotswap"]')]);
+    const token = readFileSync((await download.path())!, 'utf8').trim();
+    const check = await verifyDeviceToken(devicePublicKey(cloud.deviceKeys.publicKey), token);
+    const row = await cloud.db.one<{ quota_limit: number | null; expires_at: string }>('SELECT quota_limit, expires_at FROM license_tokens WHERE jti = @jti', { jti: (check as { jti: string }).jti });
+    expect(row?.quota_limit).toBe(25);
+    expect((check as { exp: number }).exp * 1000).toBe(Date.parse(row!.expires_at));
+    expect(Math.round(((check as { exp: number }).exp * 1000 - Date.now()) / 86_400_000)).toBe(30);
   });
 
   it('mints an API key shown once on /api_tokens that works against /api/v1', async () => {
@@ -276,6 +299,16 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
     expect(await page.locator('.banner').innerText()).toBe('Payment past due: devices keep working during the grace period until 2099-01-31.');
     expect(await page.locator('[data-testid="subscription"]').innerText()).toBe('Past due');
     await screenshot(page, '10-subscription-past-due');
+  });
+
+  it('shows a technician that only account admins mint device tokens', async () => {
+    await signInAs('tech@acme.test');
+    await page.click('nav >> text=Downloads');
+    await page.waitForSelector('[data-testid="admins-only"]');
+    expect(await page.locator('[data-testid="admins-only"]').innerText()).toBe('Only account admins can download images and device tokens. Ask an admin of Acme Refurbishing for one.');
+    expect(await page.locator('[data-testid="download-token-engine"]').isDisabled()).toBe(true);
+    expect(await page.locator('[data-testid="token-terms"]').count()).toBe(0);
+    await screenshot(page, '07c-downloads-technician');
   });
 
   it('signs out from the top navigation', async () => {

@@ -1,7 +1,7 @@
 import type { RunningCloud } from './web-fixture.js';
 
 /**
- * The browser test's data: an account with an admin, a staff user in another account, an audited
+ * The browser test's data: an account with an admin and a technician, a staff user in another account, an audited
  * machine, and four wipes (certified with its certificate complete, failed, pending on a hotswap
  * station, cancelled).
  */
@@ -11,6 +11,7 @@ export async function seedGrid(cloud: RunningCloud) {
   const ops = await cloud.account('Erasure Operations');
   await cloud.user(acme.id, 'admin', 'admin@acme.test');
   await cloud.user(ops.id, 'staff', 'ops@erasure.test');
+  await cloud.user(acme.id, 'technician', 'tech@acme.test');
   const engineJti = await cloud.token(acme.id, 'ana@acme.test');
   const hotswapJti = await cloud.token(acme.id, 'bo@acme.test', 'hotswap');
 

@@ -100,3 +100,18 @@ describe('migration 008_webhooks_rollover_queue', () => {
     db.close();
   });
 });
+
+describe('migration 010_device_token_settings', () => {
+  it('keeps one row of token terms per account and refuses a quota or lifetime below 1', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    db.exec(`INSERT INTO accounts (id, public_id, name, created_at, updated_at) VALUES (1, 'acct_1', 'A', 'x', 'x')`);
+    const insert = db.prepare(`INSERT INTO device_token_settings (account_id, quota_limit, lifetime_days, created_at, updated_at) VALUES (1, ?, ?, 'x', 'x')`);
+    expect(() => insert.run(0, 30)).toThrow(/CHECK/);
+    expect(() => insert.run(10, 0)).toThrow(/CHECK/);
+    expect(() => insert.run(null, null)).toThrow(/NOT NULL/);
+    expect(() => insert.run(null, 30)).not.toThrow();
+    expect(() => insert.run(10, 30)).toThrow(/UNIQUE|PRIMARY KEY/);
+    db.close();
+  });
+});

@@ -23,7 +23,7 @@ function route(pathname: string, me: Me) {
     case '/devices':
       return <DevicesPage me={me} />;
     case '/downloads':
-      return <DownloadsPage />;
+      return <DownloadsPage me={me} />;
     case '/api_tokens':
       return <ApiTokensPage />;
     case '/webhooks':

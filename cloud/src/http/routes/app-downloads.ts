@@ -2,9 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { PRODUCTS, type Product } from '@erasure/shared';
 import type { BootImages } from '../../adapters/boot-images.js';
 import type { Clock } from '../../adapters/clock.js';
-import { mintDownloadToken } from '../../adapters/db/download-tokens.js';
+import { findDeviceTokenSettings, saveDeviceTokenSettings } from '../../adapters/db/device-token-settings.js';
+import { mintDownloadToken, revokeUnfinishedDownloadToken } from '../../adapters/db/download-tokens.js';
+import { BUILT_IN_TOKEN_DEFAULTS, LIFETIME_DAYS_BOUNDS, parseTokenTerms, QUOTA_BOUNDS, tokenTermsOf, type TokenTerms, type TokenTermsDefaults } from '../../domain/devices/token-terms.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
+import { DEFAULT_DOWNLOAD_LIMITS, downloadSlots, type DownloadLimits } from '../download-slots.js';
 import { field } from '../forms.js';
+import { DEFAULT_STALL_SECONDS, superviseDownload } from '../supervised-download.js';
 import { requireRole, requireSession, sessionOf } from '../session.js';
 
 /** How an operator makes images downloadable; the page shows it while none is installed. */
@@ -18,20 +22,46 @@ export interface DownloadDeps {
   images?: BootImages | undefined;
   /** PUBLIC_GATEWAY_URL: the gateway a downloaded image calls. */
   gatewayUrl?: string | undefined;
+  /** Concurrent personalizations per account and in total (IMAGE_DOWNLOADS_PER_ACCOUNT, IMAGE_DOWNLOADS_TOTAL). */
+  limits?: DownloadLimits | undefined;
+  /** IMAGE_DOWNLOAD_STALL_SECONDS: a reader that takes no bytes this long is cut off (default 60). */
+  stallSeconds?: number | undefined;
+  /** Terms of minted tokens for accounts that chose none (DEVICE_TOKEN_DEFAULT_*); default 100 check-ins, 90 days. */
+  tokenDefaults?: TokenTermsDefaults | undefined;
 }
 
 /**
- * `/downloads`. "Download image" (account admins) mints a device token and streams a base image
- * out with it and the gateway URL baked in, personalized as it is sent, never stored per
- * download. "Device token only" hands over the `device-token` file for a build of one's own.
- * Both are plain form POSTs (with `_csrf`), so the browser saves the attachment itself.
+ * Retry-After of a 429 for too many downloads at once. When a running one ends is unknown; half
+ * a minute lets a short one finish without the page hammering the server.
+ */
+const RETRY_AFTER_SECONDS = 30;
+
+/** Terms as the page and the settings route show them. */
+const termsJson = (terms: TokenTerms) => ({
+  quota: terms.quotaLimit ?? 'unlimited',
+  lifetime_days: terms.lifetimeDays,
+  source: terms.source,
+});
+
+/**
+ * `/downloads`. "Download image" mints a device token and streams a base image out with it and
+ * the gateway URL baked in, personalized as it is sent, never stored per download. "Device token
+ * only" hands over the `device-token` file for a build of one's own. Both are plain form POSTs
+ * (with `_csrf`), so the browser saves the attachment itself. Only account admins mint, and a
+ * token gets the account's terms (quota, lifetime), which its admins set here too.
  */
 export function registerAppDownloads(app: FastifyInstance, deps: DownloadDeps): void {
-  app.get('/app/api/downloads', { preHandler: requireSession }, async () => ({
+  const termsFor = async (accountId: number): Promise<TokenTerms> =>
+    tokenTermsOf(await findDeviceTokenSettings(deps.db, accountId), deps.tokenDefaults ?? BUILT_IN_TOKEN_DEFAULTS);
+
+  app.get('/app/api/downloads', { preHandler: requireSession }, async (request) => ({
+    can_mint: sessionOf(request).user.role === 'admin',
+    token_terms: termsJson(await termsFor(sessionOf(request).account.id)),
+    token_terms_bounds: { quota: QUOTA_BOUNDS, lifetime_days: LIFETIME_DAYS_BOUNDS },
     minting_available: deps.deviceTokenPrivateKey !== undefined,
     products: PRODUCTS,
     gateway_configured: deps.gatewayUrl !== undefined,
-    images: (deps.images?.list() ?? []).map((i) => ({ name: i.name, size_bytes: i.sizeBytes, installed_at: i.installedAt })),
+    images: (deps.images?.list() ?? []).map((i) => ({ name: i.name, size_bytes: i.sizeBytes, installed_at: i.installedAt, problem: i.problem })),
     install_help: INSTALL_HELP,
   }));
 
@@ -40,11 +70,22 @@ export function registerAppDownloads(app: FastifyInstance, deps: DownloadDeps): 
     return (PRODUCTS as readonly string[]).includes(product) ? (product as Product) : undefined;
   };
 
-  app.post('/app/api/downloads/device-token', { preHandler: requireSession }, async (request, reply) => {
+  /** The account's terms for minted tokens; `quota` is a whole number or "unlimited", spelled out. */
+  app.put('/app/api/downloads/token-settings', { preHandler: requireRole('admin') }, async (request, reply) => {
+    const { account, user } = sessionOf(request);
+    const parsed = parseTokenTerms(request.body);
+    if (!parsed.ok) return reply.code(422).send({ error: parsed.error });
+    await saveDeviceTokenSettings(deps.db, { accountId: account.id, quotaLimit: parsed.quotaLimit, lifetimeDays: parsed.lifetimeDays, userId: user.id, now: deps.clock.now().toISOString() });
+    request.log.info({ by: user.publicId, quota: parsed.quotaLimit ?? 'unlimited', lifetime_days: parsed.lifetimeDays }, 'device token terms changed');
+    return termsJson(await termsFor(account.id));
+  });
+
+  app.post('/app/api/downloads/device-token', { preHandler: requireRole('admin') }, async (request, reply) => {
     const { account, user } = sessionOf(request);
     const product = productOf(request.body);
     if (!product) return reply.code(422).send({ error: `product must be one of ${PRODUCTS.join(', ')}` });
-    const minted = await mintDownloadToken(deps, { accountId: account.id, accountPublicId: account.publicId, userEmail: user.email, product });
+    const terms = await termsFor(account.id);
+    const minted = await mintDownloadToken(deps, { accountId: account.id, accountPublicId: account.publicId, userEmail: user.email, product, terms });
     if (!minted) return reply.code(503).send({ error: 'device token minting is unavailable: DEVICE_TOKEN_PRIVATE_KEY is not configured' });
     request.log.info({ jti: minted.jti, by: user.publicId, product }, 'device token minted for image download');
     return reply
@@ -55,35 +96,68 @@ export function registerAppDownloads(app: FastifyInstance, deps: DownloadDeps): 
       .send(`${minted.token}\n`);
   });
 
+  const slots = downloadSlots(deps.limits ?? DEFAULT_DOWNLOAD_LIMITS);
+  const stallMs = (deps.stallSeconds ?? DEFAULT_STALL_SECONDS) * 1000;
+  const revokeUnused = (jti: string) => revokeUnfinishedDownloadToken(deps.db, jti, deps.clock.now().toISOString());
+
   app.post('/app/api/downloads/image', { preHandler: requireRole('admin') }, async (request, reply) => {
     const { account, user } = sessionOf(request);
     const product = productOf(request.body);
     if (!product) return reply.code(422).send({ error: `product must be one of ${PRODUCTS.join(', ')}` });
     const installed = deps.images?.list() ?? [];
-    const name = field(request.body, 'image') ?? installed[0]?.name;
-    if (!name || !installed.some((i) => i.name === name)) return reply.code(404).send({ error: installed.length === 0 ? `no base image is installed. ${INSTALL_HELP}` : `no image named ${name ?? ''}` });
+    const name = field(request.body, 'image') ?? installed.find((i) => i.problem === null)?.name ?? installed[0]?.name;
+    const image = installed.find((i) => i.name === name);
+    if (!name || !image) return reply.code(404).send({ error: installed.length === 0 ? `no base image is installed. ${INSTALL_HELP}` : `no image named ${name ?? ''}` });
+    if (image.problem) return reply.code(422).send({ error: `${name} ${image.problem}` });
     if (!deps.gatewayUrl) return reply.code(503).send({ error: 'image downloads are unavailable: PUBLIC_GATEWAY_URL is not configured' });
-    // Mint only once everything else is known to be in place: a refused download leaves no token behind.
-    const minted = await mintDownloadToken(deps, { accountId: account.id, accountPublicId: account.publicId, userEmail: user.email, product });
-    if (!minted) return reply.code(503).send({ error: 'device token minting is unavailable: DEVICE_TOKEN_PRIVATE_KEY is not configured' });
-    const out = deps.images?.personalize(name, { deviceToken: minted.token, gatewayUrl: deps.gatewayUrl });
-    if (!out) return reply.code(404).send({ error: `no image named ${name}` });
-    request.log.info({ jti: minted.jti, by: user.publicId, product, image: name }, 'personalized image download started');
-    // A client that leaves stops xorriso; a failed xorriso cuts the connection, so the browser
-    // marks the download failed instead of saving a truncated image as if complete.
-    request.raw.on('close', () => {
-      if (!reply.raw.writableEnded) out.cancel();
-    });
-    out.done.catch((error: unknown) => {
-      request.log.error({ err: error, jti: minted.jti, image: name }, 'personalizing the image failed');
-      reply.raw.destroy();
-    });
+    const slot = slots.take(account.id);
+    if (!slot.ok) {
+      const who = slot.scope === 'account' ? 'your account has' : 'this server has';
+      return reply
+        .code(429)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send({ error: `too many image downloads at once: ${who} as many running as it may. Try again when one has finished.` });
+    }
+    // From here every path frees the slot, and every path but a completed download revokes the token.
+    let minted: Awaited<ReturnType<typeof mintDownloadToken>>;
+    let out: ReturnType<BootImages['personalize']>;
+    try {
+      // Mint only once everything else is known to be in place: a refused download leaves no token behind.
+      minted = await mintDownloadToken(deps, { accountId: account.id, accountPublicId: account.publicId, userEmail: user.email, product, terms: await termsFor(account.id) });
+      if (!minted) {
+        slot.release();
+        return reply.code(503).send({ error: 'device token minting is unavailable: DEVICE_TOKEN_PRIVATE_KEY is not configured' });
+      }
+      out = deps.images?.personalize(name, { deviceToken: minted.token, gatewayUrl: deps.gatewayUrl });
+    } catch (error) {
+      slot.release();
+      if (minted) await revokeUnused(minted.jti);
+      throw error;
+    }
+    if (!out) {
+      slot.release();
+      await revokeUnused(minted.jti);
+      return reply.code(404).send({ error: `no image named ${name}` });
+    }
+    const jti = minted.jti;
+    request.log.info({ jti, by: user.publicId, product, image: name }, 'personalized image download started');
+    const download = superviseDownload(out, reply.raw, { stallMs });
+    // The slot is freed last, once xorriso has exited and the token's fate is recorded.
+    void download.outcome
+      .then(async ({ outcome, error }) => {
+        if (outcome === 'completed') return request.log.info({ jti, image: name }, 'personalized image download completed');
+        if (outcome === 'failed') request.log.error({ err: error, jti, image: name }, 'personalizing the image failed');
+        await revokeUnused(jti);
+        request.log.warn({ jti, image: name, outcome }, 'image download did not complete: its device token is revoked');
+      })
+      .catch((error: unknown) => request.log.error({ err: error, jti }, 'revoking the token of an unfinished download failed'))
+      .finally(() => slot.release());
     const file = `${name.replace(/\.iso$/, '')}-${product}-${minted.prefix_id}.iso`;
     return reply
       .type('application/octet-stream')
       .header('content-disposition', `attachment; filename="${file}"`)
       .header('cache-control', 'no-store')
-      .header('x-token-jti', minted.jti)
-      .send(out.stream);
+      .header('x-token-jti', jti)
+      .send(download.body);
   });
 }

@@ -1,53 +1,74 @@
 import { useEffect, useState } from 'react';
 import { getCsrfToken, getJson } from '../api.js';
 import { PageHeader } from '../components/ui.js';
+import type { Me } from '../types.js';
+import { describeTerms, TokenTermsSettings, type TermsBounds, type TokenTerms } from './token-terms-settings.js';
 
 interface DownloadsData {
+  /** Only account admins mint device tokens (and so download images). */
+  can_mint: boolean;
+  token_terms: TokenTerms;
+  token_terms_bounds: TermsBounds;
   minting_available: boolean;
   products: ('engine' | 'hotswap')[];
   gateway_configured: boolean;
-  images: { name: string; size_bytes: number; installed_at: string }[];
+  /** Files in DATA_DIR/images; `problem` says why one is refused (not ISO 9660). */
+  images: { name: string; size_bytes: number; installed_at: string; problem: string | null }[];
   install_help: string;
 }
 
 const mib = (bytes: number) => `${Math.round(bytes / 1024 ** 2)} MiB`;
 
 /**
- * `/downloads`: each download mints a fresh device token for the signed-in user. "Download image"
+ * `/downloads`: each download mints a fresh device token for the signed-in admin, on the
+ * account's terms (quota, lifetime), which admins set in the card below. "Download image"
  * streams the installed base image with that token and the gateway baked in; "Device token only"
  * saves the `device-token` file for `erasure-iso personalize` or a build of one's own. Plain form
  * POSTs (with the CSRF field) let the browser handle the attachment itself.
  */
-export function DownloadsPage() {
+export function DownloadsPage({ me }: { me: Me }) {
   const [data, setData] = useState<DownloadsData | null>(null);
   const [image, setImage] = useState('');
   useEffect(() => {
     void getJson<DownloadsData>('/app/api/downloads').then(setData);
   }, []);
+  const usable = data?.images.filter((i) => i.problem === null) ?? [];
+  const refused = data?.images.filter((i) => i.problem !== null) ?? [];
+  const chosen = image || usable[0]?.name;
 
   return (
     <>
       <PageHeader title="Downloads" subtitle="Boot images for erasure devices" />
+      {data && !data.can_mint && (
+        <p className="note" data-testid="admins-only">
+          Only account admins can download images and device tokens. Ask an admin of {me.account.name} for one.
+        </p>
+      )}
       {data && !data.minting_available && (
         <p className="note note-warning" data-testid="minting-unavailable">
           Image downloads are unavailable: minting device tokens is not configured on this server (DEVICE_TOKEN_PRIVATE_KEY).
         </p>
       )}
-      {data && data.images.length === 0 && (
+      {refused.map((i) => (
+        <p key={i.name} className="note note-danger" data-testid="image-refused">
+          {i.name} {i.problem}
+        </p>
+      ))}
+      {data && usable.length === 0 && (
         <p className="note" data-testid="no-base-image">
-          No boot image is installed on this server yet. {data.install_help}
+          {refused.length > 0 ? 'No usable boot image is installed on this server.' : 'No boot image is installed on this server yet.'} {data.install_help}
         </p>
       )}
-      {data && data.images.length > 0 && !data.gateway_configured && (
+      {data && usable.length > 0 && !data.gateway_configured && (
         <p className="note note-warning" data-testid="gateway-unconfigured">
           Image downloads are unavailable: the gateway devices should call is not configured on this server (PUBLIC_GATEWAY_URL).
         </p>
       )}
-      {data && data.images.length > 1 && (
+      {usable.length > 1 && (
         <label className="field">
           Image
-          <select value={image || data.images[0]?.name} onChange={(e) => setImage(e.target.value)} data-testid="image-select">
-            {data.images.map((i) => (
+          <select value={chosen} onChange={(e) => setImage(e.target.value)} data-testid="image-select">
+            {usable.map((i) => (
               <option key={i.name} value={i.name}>
                 {i.name} ({mib(i.size_bytes)})
               </option>
@@ -65,29 +86,32 @@ export function DownloadsPage() {
                 : 'Runs a bay-based station that erases drives inserted into its hotswap bays, one check-in per drive.'}
             </p>
             <ul className="facts">
-              <li>Device token minted for you, valid one year</li>
+              <li data-testid={`terms-${product}`}>Device token: {data ? describeTerms(data.token_terms) : '…'}</li>
               <li>Revoke or suspend it any time on the Devices page</li>
             </ul>
-            {data && data.images.length > 0 && (
+            {data && usable.length > 0 && (
               <form method="post" action="/app/api/downloads/image">
                 <input type="hidden" name="_csrf" value={getCsrfToken()} />
                 <input type="hidden" name="product" value={product} />
-                <input type="hidden" name="image" value={image || data.images[0]?.name} />
-                <button type="submit" className="button button-primary" disabled={!data.minting_available || !data.gateway_configured} data-testid={`download-${product}`}>
-                  Download image ({mib(data.images.find((i) => i.name === (image || data.images[0]?.name))?.size_bytes ?? 0)})
+                <input type="hidden" name="image" value={chosen} />
+                <button type="submit" className="button button-primary" disabled={!data.can_mint || !data.minting_available || !data.gateway_configured} data-testid={`download-${product}`}>
+                  Download image ({mib(usable.find((i) => i.name === chosen)?.size_bytes ?? 0)})
                 </button>
               </form>
             )}
             <form method="post" action="/app/api/downloads/device-token">
               <input type="hidden" name="_csrf" value={getCsrfToken()} />
               <input type="hidden" name="product" value={product} />
-              <button type="submit" className={data?.images.length ? 'button' : 'button button-primary'} disabled={!data?.minting_available} data-testid={`download-token-${product}`}>
+              <button type="submit" className={usable.length > 0 ? 'button' : 'button button-primary'} disabled={!data?.can_mint || !data.minting_available} data-testid={`download-token-${product}`}>
                 Device token only
               </button>
             </form>
           </section>
         ))}
       </div>
+      {data?.can_mint && (
+        <TokenTermsSettings terms={data.token_terms} bounds={data.token_terms_bounds} onSaved={(token_terms) => setData({ ...data, token_terms })} />
+      )}
     </>
   );
 }
