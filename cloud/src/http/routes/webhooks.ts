@@ -132,6 +132,11 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookManageD
   app.post<{ Params: { id: string } }>('/app/api/webhooks/:id/test', admin, async (request, reply) => {
     const sub = await own(sessionOf(request).account.id, request.params.id);
     if (!sub.ok) return send(reply, sub, () => undefined);
-    return pingWebhook(deps, sub.value);
+    // The user gets the category (as Push does); where the name resolved and the errno stay here.
+    const result = await pingWebhook(deps, sub.value);
+    if (result.ok || result.detail === undefined) return result;
+    const { detail, ...answer } = result;
+    request.log.warn({ webhook: sub.value.public_id, url: sub.value.url, error: detail }, 'webhook test ping failed');
+    return answer;
   });
 }
