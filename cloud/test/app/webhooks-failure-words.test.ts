@@ -94,4 +94,21 @@ describe('webhook failures as the account sees them', () => {
     for (const text of [JSON.stringify([delivery.last_error, delivery.attempt_log]), JSON.stringify(listed.last_error)]) expect(leaksDetail(text, port)).toBe(false);
     expect(log.join('\n')).toMatch(new RegExp(`ECONNREFUSED[^\\n]*${port}`));
   });
+
+  it('rows written before categories, holding the raw detail, read as a category', async () => {
+    const account = await start({ allowHttp: true, allowLoopback: true });
+    const port = await deadPort();
+    const id = await create(`http://127.0.0.1:${port}/hook`);
+    await sut.post('/internal/tokens/validate', { jti: (await sut.token(account.id)).jti });
+    await waitFor(async () => (await admin.get(`/app/api/webhooks/${id}/deliveries`)).json.deliveries[0]?.attempt_log.length === 1, 10_000, 'recorded attempt');
+    // What the previous release stored: the sender's detail, verbatim.
+    const raw = `connect ECONNREFUSED 127.0.0.1:${port}`;
+    await sut.db.run('UPDATE webhook_deliveries SET last_error = @raw', { raw });
+    await sut.db.run('UPDATE webhook_attempts SET error = @raw', { raw });
+    await sut.db.run('UPDATE webhook_subscriptions SET last_error = @raw', { raw });
+
+    const [delivery] = (await admin.get(`/app/api/webhooks/${id}/deliveries`)).json.deliveries;
+    expect([delivery.last_error, delivery.attempt_log[0].error]).toEqual(['could not connect', 'could not connect']);
+    expect((await admin.get('/app/api/webhooks')).json.webhooks[0].last_error).toBe('could not connect');
+  });
 });

@@ -17,3 +17,15 @@ const FAILURE_WORDS: Readonly<Record<OutboundFailure, string>> = {
 export function describeOutboundFailure(failure: OutboundFailure | undefined): string {
   return FAILURE_WORDS[failure ?? 'connect'];
 }
+
+const CATEGORY_WORDS: ReadonlySet<string> = new Set(Object.values(FAILURE_WORDS));
+
+/**
+ * A stored attempt error as the account may see it: a category or a receiver's `HTTP <status>`
+ * passes. Ledger rows written before failures were stored as categories hold the raw detail;
+ * those read as the default category instead of leaking it (they age out with the ledger).
+ */
+export function shownAttemptError(stored: string | null): string | null {
+  if (stored === null || CATEGORY_WORDS.has(stored) || /^HTTP \d{3}$/.test(stored)) return stored;
+  return describeOutboundFailure(undefined);
+}
