@@ -15,6 +15,8 @@ import { createToken, type TokenRow } from '../src/adapters/db/tokens.js';
 import { buildCloudApp } from '../src/http/app.js';
 import { createWebhook } from '../src/domain/webhooks/manage.js';
 import type { WebhookEventType } from '../src/domain/webhooks/types.js';
+import type { Resolve } from '../src/adapters/outbound-http.js';
+import type { OutboundPolicy } from '../src/domain/webhooks/ssrf.js';
 import { createWebhookRuntime, type WebhookRuntime } from '../src/jobs/webhook-runtime.js';
 import { SECRET } from './helpers.js';
 import { freshPostgresUrl, TEST_STORE } from './support/test-store.js';
@@ -121,19 +123,34 @@ async function openDirStore(dir: string): Promise<SqlDatabase> {
 }
 
 /**
- * A cloud on the real clock over the store of `dir` (fresh when omitted), in allow-http mode,
- * with its in-process delivery worker polling fast. Two over one `dir` share a ledger.
+ * A cloud on the real clock over the store of `dir` (fresh when omitted), in allow-http and
+ * allow-loopback mode unless `outbound` says otherwise, with its in-process delivery worker
+ * polling fast. Two over one `dir` share a ledger. `resolve` is the DNS the outbound guard
+ * consults; `logLines` collects the server log (warn and up, the worker's too), one JSON line each.
  */
 export async function startWebhookCloud(
-  options: { dir?: string; retryBaseMs?: number; worker?: boolean; concurrency?: number; pollMs?: number } = {},
+  options: {
+    dir?: string;
+    retryBaseMs?: number;
+    worker?: boolean;
+    concurrency?: number;
+    pollMs?: number;
+    outbound?: OutboundPolicy;
+    resolve?: Resolve;
+    logLines?: string[];
+  } = {},
 ): Promise<WebhookCloud> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'erasure-webhooks-'));
   const db = await openDirStore(dir);
   const publicBaseUrl = 'https://cloud.example.test';
-  const runtime = createWebhookRuntime({ db, clock: systemClock, publicBaseUrl, outbound: { allowHttp: true, allowLoopback: true }, retryBaseMs: options.retryBaseMs ?? 2 });
-  const app = buildCloudApp({ db, clock: systemClock, internalApiSecret: SECRET, publicBaseUrl, outbound: { allowHttp: true, allowLoopback: true }, webhooks: runtime });
+  const outbound = options.outbound ?? { allowHttp: true, allowLoopback: true };
+  const runtime = createWebhookRuntime({ db, clock: systemClock, publicBaseUrl, outbound, retryBaseMs: options.retryBaseMs ?? 2, resolve: options.resolve });
+  const logger = options.logLines ? { level: 'warn', stream: { write: (line: string) => void options.logLines!.push(line) } } : undefined;
+  const app = buildCloudApp({ db, clock: systemClock, internalApiSecret: SECRET, publicBaseUrl, outbound, webhooks: runtime, logger });
   await app.ready();
-  if (options.worker !== false) runtime.startWorker({ pollMs: options.pollMs ?? 25, ...(options.concurrency ? { concurrency: options.concurrency } : {}) });
+  if (options.worker !== false) {
+    runtime.startWorker({ pollMs: options.pollMs ?? 25, log: app.log, ...(options.concurrency ? { concurrency: options.concurrency } : {}) });
+  }
   const now = () => new Date().toISOString();
   let stopped = false;
   const stop = async () => {

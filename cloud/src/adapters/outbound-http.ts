@@ -56,14 +56,22 @@ export function guardedConnector(input: { timeoutMs: number; resolve?: Resolve |
   };
 }
 
-/** Sends one POST to a user-typed URL; failures come back as values. */
+/** A GET's answer with its body text, or the failure (detail for the log, category for the user). */
+export type ReadOutcome =
+  | { ok: true; status: number; body: string; durationMs: number }
+  | { ok: false; error: string; failure: OutboundFailure; durationMs: number };
+
+/** Sends one request to a user-typed URL; failures come back as values. */
 export interface OutboundClient {
+  /** One POST; the answer's body is drained and dropped. */
   send(url: string, body: string, headers: Record<string, string>): Promise<AttemptOutcome>;
+  /** One GET whose answer is read, up to `maxBytes` (past it: `too_large`, nothing returned). */
+  read(url: string, headers: Record<string, string>, options: { maxBytes: number }): Promise<ReadOutcome>;
   close(): Promise<void>;
 }
 
-/** The webhook worker's name for the one outbound client. */
-export type WebhookSender = OutboundClient;
+/** The webhook worker's view of the one outbound client: deliveries and pings only POST. */
+export type WebhookSender = Pick<OutboundClient, 'send' | 'close'>;
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 
@@ -87,10 +95,11 @@ const failureOf = (error: unknown, timeoutMs: number): { error: string; failure:
 
 /**
  * The cloud's one door out: every request to a URL a user typed (webhook deliveries and test
- * pings, the wipes grid's Push, sandbox deliveries) goes through this client. One keep-alive
- * undici Agent, a hard timeout over the whole exchange, redirects never followed (a 3xx is just
- * a non-2xx), the response body drained and dropped, and every connection through the SSRF
- * guard; `allowHttp` widens only the scheme, `allowLoopback` only the loopback addresses.
+ * pings, the wipes grid's Push, sandbox deliveries, the sandbox's live console) goes through
+ * this client. One keep-alive undici Agent, a hard timeout over the whole exchange, redirects
+ * never followed (a 3xx is just a non-2xx), a POST's answer drained and dropped, a GET's read up
+ * to a limit, and every connection through the SSRF guard; `allowHttp` widens only the scheme,
+ * `allowLoopback` only the loopback addresses.
  */
 export function createOutboundClient(input: OutboundPolicy & { timeoutMs: number; connections?: number; resolve?: Resolve | undefined }): OutboundClient {
   const agent = new Agent({
@@ -100,31 +109,61 @@ export function createOutboundClient(input: OutboundPolicy & { timeoutMs: number
     bodyTimeout: input.timeoutMs,
     connect: guardedConnector(input),
   });
+  /** The URL, or why it is refused before any connection: scheme and credentials, judged on every request. */
+  const target = (url: string): { ok: true; url: URL } | { ok: false; error: string; failure: OutboundFailure; durationMs: 0 } => {
+    const refuse = (error: string) => ({ ok: false as const, error, failure: 'refused' as const, durationMs: 0 as const });
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return refuse('invalid url');
+    }
+    // The scheme is judged here as well as when the URL was saved: a row written under a
+    // looser configuration must not be sent once the configuration tightens.
+    if (parsed.protocol !== 'https:' && !(input.allowHttp && parsed.protocol === 'http:')) {
+      return refuse(`refused destination ${parsed.host}: ${parsed.protocol} scheme not allowed`);
+    }
+    if (parsed.username || parsed.password) return refuse(`refused destination ${parsed.host}: credentials in url`);
+    return { ok: true, url: parsed };
+  };
+  const failed = (error: unknown, started: number) => {
+    const { error: detail, failure } = failureOf(error, input.timeoutMs);
+    return { ok: false as const, error: detail.slice(0, 500), failure, durationMs: performance.now() - started };
+  };
+
   return {
     async send(url, body, headers) {
       const started = performance.now();
-      let target: URL;
+      const checked = target(url);
+      if (!checked.ok) return checked;
       try {
-        target = new URL(url);
-      } catch {
-        return { ok: false, error: 'invalid url', failure: 'refused', durationMs: 0 };
-      }
-      // The scheme is judged here as well as when the URL was saved: a row written under a
-      // looser configuration must not be sent once the configuration tightens.
-      if (target.protocol !== 'https:' && !(input.allowHttp && target.protocol === 'http:')) {
-        return { ok: false, error: `refused destination ${target.host}: ${target.protocol} scheme not allowed`, failure: 'refused', durationMs: 0 };
-      }
-      if (target.username || target.password) {
-        return { ok: false, error: `refused destination ${target.host}: credentials in url`, failure: 'refused', durationMs: 0 };
-      }
-      try {
-        const response = await request(target, { method: 'POST', body, headers, dispatcher: agent, signal: AbortSignal.timeout(input.timeoutMs) });
+        const response = await request(checked.url, { method: 'POST', body, headers, dispatcher: agent, signal: AbortSignal.timeout(input.timeoutMs) });
         // Drain so the connection can be reused; the content is never needed.
         await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
         return { ok: true, status: response.statusCode, durationMs: performance.now() - started };
       } catch (error) {
-        const { error: detail, failure } = failureOf(error, input.timeoutMs);
-        return { ok: false, error: detail.slice(0, 500), failure, durationMs: performance.now() - started };
+        return failed(error, started);
+      }
+    },
+    async read(url, headers, options) {
+      const started = performance.now();
+      const checked = target(url);
+      if (!checked.ok) return checked;
+      try {
+        const response = await request(checked.url, { method: 'GET', headers, dispatcher: agent, signal: AbortSignal.timeout(input.timeoutMs) });
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of response.body as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size > options.maxBytes) {
+            response.body.destroy();
+            return { ok: false, error: `answer larger than ${options.maxBytes} bytes`, failure: 'too_large', durationMs: performance.now() - started };
+          }
+          chunks.push(chunk);
+        }
+        return { ok: true, status: response.statusCode, body: Buffer.concat(chunks).toString('utf8'), durationMs: performance.now() - started };
+      } catch (error) {
+        return failed(error, started);
       }
     },
     close: () => agent.close(),

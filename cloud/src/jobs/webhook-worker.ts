@@ -18,7 +18,8 @@ export interface WebhookWorkerDeps {
   leaseMs?: number;
   /** Longest idle sleep: how soon a delivery enqueued by another process is noticed. */
   pollMs?: number;
-  log?: { error(details: object, message: string): void };
+  /** `warn` gets a failed attempt's detail (errno, address): the ledger keeps only its category. */
+  log?: { error(details: object, message: string): void; warn(details: object, message: string): void };
   /** How long finished deliveries stay in the ledger (WEBHOOK_LEDGER_RETENTION_DAYS); default 30 days. */
   retentionMs?: number | undefined;
   /** How often the worker prunes the ledger; default hourly (and once at start). */
@@ -68,6 +69,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       now,
     });
     const outcome = await deps.sender.send(delivery.url, delivery.payload, headers);
+    if (!outcome.ok) deps.log?.warn({ delivery: delivery.id, url: delivery.url, error: outcome.error }, 'webhook attempt failed');
     // Attempt number within the current round (a redelivery grants a fresh round).
     const inRound = deps.policy.maxAttempts - (delivery.max_attempts - delivery.attempts);
     finished.push({ delivery, outcome, step: nextStep(deps.policy, inRound, outcome), error: attemptError(outcome), attemptedAt: now.toISOString() });

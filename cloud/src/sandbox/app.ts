@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Clock } from '../adapters/clock.js';
 import { posterOf, type HttpPoster } from '../adapters/http-post.js';
-import { createOutboundClient } from '../adapters/outbound-http.js';
+import { createOutboundClient, type Resolve } from '../adapters/outbound-http.js';
 import { deviceStore } from '../adapters/db/device-store.js';
 import { GroupCommit } from '../adapters/db/group-commit.js';
 import type { SqlDatabase } from '../adapters/sql/database.js';
@@ -17,7 +17,7 @@ import { liveRequest } from './live-request.js';
 import { browserPage } from './pages/browser.js';
 import { livePage } from './pages/live.js';
 import { webhooksPage } from './pages/webhooks.js';
-import { asBody, registerHarnessAuth } from './routes/harness-auth.js';
+import { asBody, registerHarnessAuth, SIGN_IN_REQUIRED } from './routes/harness-auth.js';
 import { registerListingRoutes, registerVerifyRoute } from './routes/listings.js';
 import { registerTokenRoutes } from './routes/tokens.js';
 import { registerWebhookRoutes } from './routes/webhooks.js';
@@ -41,8 +41,10 @@ export interface SandboxAppDeps {
   post?: HttpPoster | undefined;
   /** WEBHOOK_ALLOW_LOOPBACK: subscriptions may reach loopback receivers (tests, development). */
   allowLoopback?: boolean | undefined;
-  /** Outbound fetch of API-key checks and live requests (default: global fetch). */
+  /** Outbound fetch of the API-key checks, to the configured WEBAPP_BASE_URL (default: global fetch). */
   fetch?: typeof fetch | undefined;
+  /** Test seam: the DNS the outbound client's address guard consults (default: the system's). */
+  resolve?: Resolve | undefined;
 }
 
 /** Spec 7 "Sandbox": the body of every unhandled error. */
@@ -60,17 +62,15 @@ export function buildSandboxApp(deps: SandboxAppDeps): { app: FastifyInstance; w
 
   // Spec 6: sandbox URLs may be http://; the address guard holds all the same (one door out).
   const outbound = { allowHttp: true, allowLoopback: deps.allowLoopback ?? false };
-  let post = deps.post;
-  if (!post) {
-    const client = createOutboundClient({ ...outbound, timeoutMs: SINGLE_ATTEMPT_POLICY.timeoutMs });
-    app.addHook('onClose', async () => client.close());
-    post = posterOf(client);
-  }
+  // Webhook POSTs and live requests alike go through it; 10 s is spec 8's timeout.
+  const client = createOutboundClient({ ...outbound, timeoutMs: SINGLE_ATTEMPT_POLICY.timeoutMs, resolve: deps.resolve });
+  app.addHook('onClose', async () => client.close());
   const webhooks = createSandboxWebhooks({
     db: deps.db,
     clock: deps.clock,
-    post,
+    post: deps.post ?? posterOf(client),
     publicBaseUrl: deps.publicBaseUrl,
+    log: app.log,
   });
   const device: DeviceDeps = {
     db: deps.db,
@@ -89,8 +89,12 @@ export function buildSandboxApp(deps: SandboxAppDeps): { app: FastifyInstance; w
     registerTokenRoutes(harness, { db: deps.db, clock: deps.clock });
     registerListingRoutes(harness, { db: deps.db, publicKey: deps.publicKey });
     registerWebhookRoutes(harness, { db: deps.db, clock: deps.clock, webhooks, outbound });
+    // A request to a URL the caller types, its answer returned: only for a caller the real web
+    // application knows (a valid bearer API key), never in anonymous mode.
     harness.post('/sandbox/live_request', async (request, reply) => {
-      const outcome = await liveRequest(asBody(request.body), deps.fetch);
+      if (!request.realAccount) return reply.code(401).send(SIGN_IN_REQUIRED);
+      const outcome = await liveRequest(asBody(request.body), { read: client.read, policy: outbound });
+      if (outcome.status !== 200 && outcome.detail) request.log.warn({ error: outcome.detail }, 'live request failed');
       return reply.code(outcome.status).send(outcome.body);
     });
   });

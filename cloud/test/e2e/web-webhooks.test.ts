@@ -229,4 +229,28 @@ describe('webhooks page in a real browser', { timeout: 60_000 }, () => {
     expect(signatureValid(fresh, ping)).toBe(true);
     expect(signatureValid(secret, ping)).toBe(true);
   });
+
+  it('shows a failed test ping as a failure, in the categories Push uses, without errno or port', async () => {
+    // A receiver that is gone: the port is closed, so the connection is refused.
+    const gone = await startReceiver(() => 200);
+    await gone.close();
+    await page.selectOption('section.card label:has-text("Event") select', 'certificate_generated');
+    await page.fill('input[placeholder^="https://example.com"]', gone.url);
+    await page.click('button:has-text("Add webhook")');
+    const row = page.locator('[data-testid="webhooks-table"] tbody tr', { hasText: gone.url });
+    await row.waitFor();
+    await row.locator('button:text-is("Test")').click();
+
+    const alert = page.locator('.note-danger[role="alert"]', { hasText: 'Test ping' });
+    await expect.poll(() => alert.innerText()).toBe(
+      `Test ping to ${gone.url} failed: could not connect. Test pings do not change the webhook's health; fix the receiver and test again.`,
+    );
+    expect(await page.locator('.note-info', { hasText: 'Test ping' }).count()).toBe(0);
+    const result = row.locator('[data-testid="ping-result"]');
+    expect(await result.innerText()).toBe('Test ping failed: could not connect');
+    expect(await result.evaluate((el) => el.classList.contains('text-fail'))).toBe(true);
+    const shown = await page.locator('main').innerText();
+    expect(shown).not.toMatch(/ECONNREFUSED|connect E[A-Z]+/);
+    await screenshot(page, 'webhooks-test-ping-failed');
+  });
 });

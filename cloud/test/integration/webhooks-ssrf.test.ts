@@ -168,3 +168,31 @@ describe('SSRF guard: the dispatcher refuses at connect time', () => {
     expect(receiver.requests).toHaveLength(1);
   });
 });
+
+describe('SSRF guard: GETs that read the answer (the sandbox live console)', () => {
+  const headers = { accept: 'application/json' };
+
+  it('refuses a loopback GET at connect time: the receiver sees nothing', async () => {
+    receiver = await startReceiver();
+    const client = createOutboundClient({ allowHttp: true, allowLoopback: false, timeoutMs: 2000 });
+    try {
+      const outcome = await client.read(receiver.url, headers, { maxBytes: 1024 });
+      expect(outcome).toMatchObject({ ok: false, failure: 'refused' });
+      expect(!outcome.ok && outcome.error).toMatch(/^refused destination .*loopback address$/);
+    } finally {
+      await client.close();
+    }
+    expect(receiver.requests).toHaveLength(0);
+  });
+
+  it('returns status and body within the limit, and too_large past it', async () => {
+    receiver = await startReceiver(() => 200); // answers "ok"
+    const client = createOutboundClient({ allowHttp: true, allowLoopback: true, timeoutMs: 2000 });
+    try {
+      expect(await client.read(receiver.url, headers, { maxBytes: 2 })).toMatchObject({ ok: true, status: 200, body: 'ok' });
+      expect(await client.read(receiver.url, headers, { maxBytes: 1 })).toMatchObject({ ok: false, failure: 'too_large' });
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { signServiceRequest } from '@erasure/shared';
 import type { FastifyInstance } from 'fastify';
 import { openSandboxDatabase } from '../../src/adapters/db/sandbox/open.js';
 import type { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
+import type { Resolve } from '../../src/adapters/outbound-http.js';
 import { buildSandboxApp } from '../../src/sandbox/app.js';
 import type { SandboxWebhooks } from '../../src/sandbox/webhooks/delivery.js';
 import { testClock } from '../helpers.js';
@@ -30,8 +31,14 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-/** A real sandbox listening on loopback over a temp SQLite file; the clock starts at real now. */
-export async function startSandbox(options: { secret?: string; webappBaseUrl?: string; realClock?: boolean } = {}): Promise<Sandbox> {
+/**
+ * A real sandbox listening on loopback over a temp SQLite file; the clock starts at real now.
+ * It runs in WEBHOOK_ALLOW_LOOPBACK mode unless `allowLoopback` is false; `resolve` is the DNS
+ * its outbound guard consults; `logLines` collects its server log (warn and up), one JSON line each.
+ */
+export async function startSandbox(
+  options: { secret?: string; webappBaseUrl?: string; realClock?: boolean; allowLoopback?: boolean; resolve?: Resolve; logLines?: string[] } = {},
+): Promise<Sandbox> {
   const dir = mkdtempSync(join(tmpdir(), 'erasure-sandbox-'));
   const db = openSandboxDatabase(join(dir, 'sandbox.sqlite'));
   const clock = testClock(new Date().toISOString());
@@ -44,7 +51,9 @@ export async function startSandbox(options: { secret?: string; webappBaseUrl?: s
     signingKey: privateKey,
     publicKey,
     publicBaseUrl: 'http://sandbox.test',
-    allowLoopback: true,
+    allowLoopback: options.allowLoopback ?? true,
+    resolve: options.resolve,
+    ...(options.logLines ? { logger: { level: 'warn', stream: { write: (line: string) => void options.logLines!.push(line) } } } : {}),
   });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const call: Sandbox['call'] = async (method, path, body, headers = {}) => {

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../e2e/web-fixture.js';
+import { systemClock } from '../../src/adapters/clock.js';
+import { mintApiKey } from '../../src/adapters/db/api-key-issuance.js';
+import { launchBrowser, startListeningCloud, type RunningCloud } from '../e2e/web-fixture.js';
 import { startSandbox, type Sandbox } from './helpers.js';
 
 /** Screenshots go to the repo's gitignored test-results/. */
@@ -78,14 +80,60 @@ describe('sandbox pages in Chromium (spec 4.6)', () => {
     expect((await sut.call('GET', '/sandbox/webhooks')).json.find((w: any) => w.prefix_id === hook.prefix_id)).toMatchObject({ active: true, failure_count: 0 });
   });
 
-  it('the live console loads with the webapp base URL and shows the sandbox refusal for a bad path', async () => {
+});
+
+/**
+ * The live console signs the caller in with the API key it sends on (issue 20, item 1): against a
+ * real listening cloud, a valid key gets the real answer, a missing one the sandbox's refusal.
+ */
+describe('sandbox live console in Chromium (spec 4.6)', () => {
+  let cloud: RunningCloud;
+  let sut: Sandbox;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let page: Page;
+  let apiKey = '';
+
+  beforeAll(async () => {
+    cloud = await startListeningCloud();
+    const account = await cloud.account('Real Refurb Ltd');
+    apiKey = (await mintApiKey({ db: cloud.db, clock: systemClock }, { accountId: account.id, name: 'console', createdByUserId: null })).apiKey;
+    // WEBHOOK_ALLOW_LOOPBACK mode (startSandbox's default): the web application listens on loopback here.
+    sut = await startSandbox({ webappBaseUrl: cloud.base });
+    browser = await launchBrowser();
+    page = browser.page;
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await sut?.close();
+    await cloud?.close();
+  });
+
+  it('loads with the webapp base URL and shows the real API answer for a valid key', async () => {
     await page.goto(`${sut.base}/live`);
-    await expect(page.inputValue('#base-url')).resolves.toBe('http://127.0.0.1:3000');
-    await page.fill('#api-key', 'ek_example');
+    await expect(page.inputValue('#base-url')).resolves.toBe(cloud.base);
+    await page.fill('#api-key', apiKey);
+    await page.fill('#path', '/api/v1/accounts');
+    await page.fill('#query', '');
+    await page.click('button[type=submit]');
+    await page.locator('#status', { hasText: 'Real API answered 200' }).waitFor({ timeout: 5000 });
+    expect(await page.textContent('#response')).toContain('Real Refurb Ltd');
+    await screenshot(page, 'live-console');
+  });
+
+  it('shows the sandbox refusal for a bad path', async () => {
+    await page.goto(`${sut.base}/live`);
+    await page.fill('#api-key', apiKey);
     await page.fill('#path', '/internal/tokens/verify');
     await page.click('button[type=submit]');
     await page.locator('#status', { hasText: 'Sandbox answered 422' }).waitFor({ timeout: 5000 });
     expect(await page.textContent('#response')).toContain('path must start with /api/');
-    await screenshot(page, 'live-console');
+  });
+
+  it('sends nothing without an API key: the sandbox answers 401', async () => {
+    await page.goto(`${sut.base}/live`);
+    await page.click('button[type=submit]');
+    await page.locator('#status', { hasText: 'Sandbox answered 401' }).waitFor({ timeout: 5000 });
+    expect(await page.textContent('#status')).toContain('API key required');
+    await screenshot(page, 'live-console-no-key');
   });
 });

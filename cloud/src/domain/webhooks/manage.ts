@@ -4,7 +4,7 @@ import type * as DeliveriesDb from '../../adapters/db/webhook-deliveries.js';
 import type * as SubscriptionsDb from '../../adapters/db/webhook-subscriptions.js';
 import type { SubscriptionRow } from '../../adapters/db/webhook-subscriptions.js';
 import type { WebhookSender } from '../../adapters/outbound-http.js';
-import { isDelivered, type DeliveryPolicy } from './policy.js';
+import { attemptError, isDelivered, type DeliveryPolicy } from './policy.js';
 import type { OutboundPolicy } from './ssrf.js';
 import { signedDeliveryHeaders, testPingBody } from './signing.js';
 import { checkAuth, checkEventType, checkWebhookUrl, newSigningSecret } from './subscriptions.js';
@@ -179,14 +179,15 @@ export async function redeliverWebhook(deps: WebhookManageDeps, row: Subscriptio
   return { ok: true, value: true };
 }
 
+/** A test ping's answer; `detail` (errno, address, TLS text) is for the server log, never the user. */
+export type PingResult = { ok: true; response_code: number } | { ok: false; error: string; response_code?: number; detail?: string };
+
 /**
  * The test ping (spec 4.6): a signed POST of `{event_id, event_type, test: true, created_at}`
  * through the same guarded transport, awaited, with no ledger row and no effect on health.
+ * A failure reads as the delivery log reads it: `HTTP <status>` or a category.
  */
-export async function pingWebhook(
-  deps: Pick<WebhookManageDeps, 'clock' | 'sender' | 'store'>,
-  row: SubscriptionRow,
-): Promise<{ ok: true; response_code: number } | { ok: false; error: string; response_code?: number }> {
+export async function pingWebhook(deps: Pick<WebhookManageDeps, 'clock' | 'sender' | 'store'>, row: SubscriptionRow): Promise<PingResult> {
   const at = deps.clock.now();
   const body = testPingBody(row.event_type, at);
   const headers = signedDeliveryHeaders({
@@ -199,6 +200,7 @@ export async function pingWebhook(
   });
   const outcome = await deps.sender.send(row.url, body, headers);
   if (isDelivered(outcome) && outcome.ok) return { ok: true, response_code: outcome.status };
-  if (outcome.ok) return { ok: false, error: `HTTP ${outcome.status}`, response_code: outcome.status };
-  return { ok: false, error: outcome.error };
+  const error = attemptError(outcome) ?? 'failed';
+  if (outcome.ok) return { ok: false, error, response_code: outcome.status };
+  return { ok: false, error, detail: outcome.error };
 }

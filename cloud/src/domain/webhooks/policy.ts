@@ -1,3 +1,4 @@
+import { describeOutboundFailure } from './failure-words.js';
 import type { OutboundFailure } from './ssrf.js';
 /**
  * How many attempts a delivery gets, how long to wait between them and when a subscription is
@@ -72,9 +73,13 @@ export function nextStep(policy: DeliveryPolicy, attemptInRound: number, outcome
   return { status: 'retry', delayMs: policy.retryDelayMs(attemptInRound) };
 }
 
-/** The text a failed attempt is logged with. */
+/**
+ * What the account sees of a failed attempt (delivery log, health column, test ping): the
+ * receiver's `HTTP <status>`, or the transport failure's category. The detail in
+ * `outcome.error` goes to the server log only.
+ */
 export function attemptError(outcome: AttemptOutcome): string | null {
   if (isDelivered(outcome)) return null;
-  if (!outcome.ok) return outcome.error;
+  if (!outcome.ok) return describeOutboundFailure(outcome.failure);
   return `HTTP ${outcome.status}`;
 }

@@ -15,9 +15,10 @@ export interface OutboundPolicy {
 /**
  * What went wrong with an outbound request, in a category safe to show to the user who typed
  * the URL: the detail (errno, resolved address, certificate names) is enough to map an internal
- * network, so it stays in the log.
+ * network, so it stays in the log. `too_large` is an answer past the reader's limit (only
+ * requests that read the answer, the sandbox's live console, have one).
  */
-export type OutboundFailure = 'refused' | 'timeout' | 'tls' | 'connect';
+export type OutboundFailure = 'refused' | 'timeout' | 'tls' | 'connect' | 'too_large';
 
 /** Production: https only, public addresses only. */
 export const STRICT_OUTBOUND: OutboundPolicy = Object.freeze({ allowHttp: false, allowLoopback: false });

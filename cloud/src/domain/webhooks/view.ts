@@ -1,4 +1,5 @@
 import type { SubscriptionRow } from '../../adapters/db/webhook-subscriptions.js';
+import { shownAttemptError } from './failure-words.js';
 import { healthOf } from './manage.js';
 
 /** A subscription as the page shows it: health and last error, never secrets or credentials. */
@@ -14,7 +15,7 @@ export const webhookView = (row: SubscriptionRow) => ({
   failure_count: row.failure_count,
   auto_disabled_at: row.auto_disabled_at,
   disabled_at: row.disabled_at,
-  last_error: row.last_error,
+  last_error: shownAttemptError(row.last_error),
   last_error_at: row.last_error_at,
   last_success_at: row.last_success_at,
   /** While set and in the future, the secret before the last rotation signs too. */

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { HttpPoster } from '../../adapters/http-post.js';
-import type { OutboundFailure, OutboundPolicy } from '../webhooks/ssrf.js';
+import { describeOutboundFailure } from '../webhooks/failure-words.js';
+import type { OutboundPolicy } from '../webhooks/ssrf.js';
 import { checkWebhookUrl, newSigningSecret } from '../webhooks/subscriptions.js';
 import type { WipeView } from './grid.js';
 
@@ -16,13 +17,6 @@ export const MAX_PUSH_ROWS = 100;
 
 /** `error` is what the user sees (a category); `detail` is for the log only. */
 export type PushResult = { ok: true; status: number; pushed: number } | { ok: false; status?: number; error: string; detail: string };
-
-const FAILURE_WORDS: Readonly<Record<OutboundFailure, string>> = {
-  refused: 'the target address is not allowed',
-  timeout: 'timed out',
-  tls: 'TLS error',
-  connect: 'could not connect',
-};
 
 /** A target URL an admin may configure, or the reason it is refused. */
 export function checkPushUrl(value: unknown, policy: OutboundPolicy): { ok: true; url: string } | { ok: false; error: string } {
@@ -59,7 +53,7 @@ export async function pushWipes(
     'x-erase-engine-signature': `sha256=${signature}`,
     'x-erase-engine-event': 'wipe_reports_pushed',
   });
-  if (!outcome.ok) return { ok: false, error: `push failed: ${FAILURE_WORDS[outcome.failure ?? 'connect']}`, detail: outcome.error };
+  if (!outcome.ok) return { ok: false, error: `push failed: ${describeOutboundFailure(outcome.failure)}`, detail: outcome.error };
   if (outcome.status < 200 || outcome.status > 299) {
     return { ok: false, status: outcome.status, error: `push failed: target answered HTTP ${outcome.status}`, detail: `HTTP ${outcome.status}` };
   }

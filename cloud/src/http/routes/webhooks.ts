@@ -13,6 +13,7 @@ import {
   type Managed,
   type WebhookManageDeps,
 } from '../../domain/webhooks/manage.js';
+import { shownAttemptError } from '../../domain/webhooks/failure-words.js';
 import { WEBHOOK_AUTH_TYPES, WEBHOOK_EVENT_TYPES } from '../../domain/webhooks/types.js';
 import { webhookView } from '../../domain/webhooks/view.js';
 import { pageEnvelope, parsePage } from '../../domain/public-api/query.js';
@@ -30,13 +31,13 @@ const deliveryView = (row: DeliveryLogRow, sub: SubscriptionRow) => ({
   status: row.status,
   attempts: row.attempts,
   response_code: row.response_code,
-  last_error: row.last_error,
+  last_error: shownAttemptError(row.last_error),
   next_attempt_at: row.next_attempt_at,
   delivered_at: row.delivered_at,
   created_at: row.created_at,
   webhook_prefix_id: sub.public_id,
   webhook_url: sub.url,
-  attempt_log: row.attempt_log,
+  attempt_log: row.attempt_log.map((attempt) => ({ ...attempt, error: shownAttemptError(attempt.error) })),
 });
 
 const bodyOf = (body: unknown): Record<string, unknown> =>
@@ -132,6 +133,11 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookManageD
   app.post<{ Params: { id: string } }>('/app/api/webhooks/:id/test', admin, async (request, reply) => {
     const sub = await own(sessionOf(request).account.id, request.params.id);
     if (!sub.ok) return send(reply, sub, () => undefined);
-    return pingWebhook(deps, sub.value);
+    // The user gets the category (as Push does); where the name resolved and the errno stay here.
+    const result = await pingWebhook(deps, sub.value);
+    if (result.ok || result.detail === undefined) return result;
+    const { detail, ...answer } = result;
+    request.log.warn({ webhook: sub.value.public_id, url: sub.value.url, error: detail }, 'webhook test ping failed');
+    return answer;
   });
 }

@@ -105,7 +105,7 @@ export function browserPage(): string {
       <div class="row"><div class="narrow"><label for="method">Method</label>
         <select id="method"><option>GET</option><option>POST</option><option>PATCH</option><option>DELETE</option></select></div>
         <div><label for="path">Path</label><input id="path" autocomplete="off"></div></div>
-      <label for="api-key">API key (optional bearer for /sandbox/*)</label><input id="api-key" type="password" autocomplete="off">
+      <label for="api-key">API key (bearer for /sandbox/*: optional, except for live_request)</label><input id="api-key" type="password" autocomplete="off">
       <label for="body">JSON body</label><textarea id="body" spellcheck="false"></textarea>
       <p><button type="submit" id="send">Send</button></p>
     </form>

@@ -10,7 +10,10 @@ document.getElementById('live').addEventListener('submit', function (ev) {
     try { body.query = JSON.parse(queryText); } catch (err) { status.className = 'status bad'; status.textContent = 'Query is not valid JSON'; return; }
   }
   status.className = 'status'; status.textContent = 'Sending GET ' + body.path + ' …';
-  fetch('/sandbox/live_request', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+  // The key also signs the caller in: the sandbox sends live requests only for a key the web application accepts.
+  var headers = { 'Content-Type': 'application/json' };
+  if (body.api_key !== '') headers['Authorization'] = 'Bearer ' + body.api_key;
+  fetch('/sandbox/live_request', { method: 'POST', headers: headers, body: JSON.stringify(body) })
     .then(function (res) { return res.json().then(function (json) { return { res: res, json: json }; }); })
     .then(function (r) {
       if (r.res.status !== 200) { status.className = 'status bad'; status.textContent = 'Sandbox answered ' + r.res.status + ': ' + (r.json.error || ''); out.textContent = JSON.stringify(r.json, null, 2); return; }
@@ -28,7 +31,7 @@ export function livePage(webappBaseUrl: string): string {
     current: '/live',
     script: SCRIPT,
     body: `<h1>Live API console</h1>
-<p class="lead">Read-only GET requests to the real public API (<code>/api/…</code>), sent by the sandbox with your API key as bearer.</p>
+<p class="lead">Read-only GET requests to the real public API (<code>/api/…</code>), sent by the sandbox with your API key as bearer. The key signs you in too: the sandbox sends nothing for a key the web application does not accept, and never to an internal address.</p>
 <div class="grid">
 <form class="card" id="live">
   <label for="base-url">Base URL</label><input id="base-url" value="${escapeHtml(webappBaseUrl)}" autocomplete="off">

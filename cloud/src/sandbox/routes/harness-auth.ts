@@ -11,6 +11,9 @@ declare module 'fastify' {
 /** Spec 7 "Sandbox": the body of a rejected key. */
 export const INVALID_KEY = { error: 'invalid API key (webapp rejected it)' } as const;
 
+/** The body of a call that anonymous mode may not make (`live_request`). */
+export const SIGN_IN_REQUIRED = { error: 'API key required: send your API key as a bearer token (Authorization: Bearer …)' } as const;
+
 /**
  * Spec 5.5: the optional bearer API key of the harness. No header is anonymous mode; a key the
  * web application rejects is 401; a web application that cannot be reached is 502 (fail closed

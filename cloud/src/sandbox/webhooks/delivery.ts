@@ -14,6 +14,7 @@ import {
 import { activeSubscriptions, type SandboxWebhook } from '../../adapters/db/sandbox/webhooks.js';
 import type { SqlDatabase, SqlRunner } from '../../adapters/sql/database.js';
 import type { DeviceEvents, DeviceEventType } from '../../domain/device/events.js';
+import { describeOutboundFailure } from '../../domain/webhooks/failure-words.js';
 import { SINGLE_ATTEMPT_POLICY } from '../../domain/webhooks/policy.js';
 import { signedDeliveryHeaders, WEBHOOK_HEADERS } from '../../domain/webhooks/signing.js';
 import type { WebhookAuth } from '../../domain/webhooks/types.js';
@@ -42,6 +43,8 @@ export interface SandboxWebhooksDeps {
   post: HttpPoster;
   /** The sandbox's own base URL, for `verify_url` in `certificate_generated`. */
   publicBaseUrl: string;
+  /** Gets a failed POST's detail (errno, resolved address); the ledger and pings show its category. */
+  log?: { warn(details: object, message: string): void } | undefined;
 }
 
 /**
@@ -73,7 +76,10 @@ export function createSandboxWebhooks(deps: SandboxWebhooksDeps) {
       return { ok: true, responseCode: 200 };
     }
     const outcome = await deps.post(target.url, body, headers);
-    if (!outcome.ok) return { ok: false, responseCode: null, error: outcome.error };
+    if (!outcome.ok) {
+      deps.log?.warn({ webhook: target.prefix_id, url: target.url, error: outcome.error }, 'sandbox webhook POST failed');
+      return { ok: false, responseCode: null, error: describeOutboundFailure(outcome.failure) };
+    }
     if (outcome.status >= 200 && outcome.status < 300) return { ok: true, responseCode: outcome.status };
     return { ok: false, responseCode: outcome.status, error: `HTTP ${outcome.status}` };
   }

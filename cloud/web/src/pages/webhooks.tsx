@@ -12,6 +12,16 @@ const HEALTH: Record<Webhook['health'], { tone: Tone; label: string }> = {
   disabled: { tone: 'neutral', label: 'Disabled' },
 };
 
+/** The row's last test ping: muted when it was answered, in the failure colour when not. */
+function PingResult({ result }: { result: { ok: boolean; text: string } | undefined }) {
+  if (!result) return null;
+  return (
+    <div className={result.ok ? 'muted' : 'text-fail'} data-testid="ping-result">
+      Test ping {result.text}
+    </div>
+  );
+}
+
 /**
  * `/webhooks`: subscriptions per event type (spec 2, 6), their health, the delivery log, manual
  * redelivery and a test ping. An auto-disabled subscription is shown in a banner with its last
@@ -23,6 +33,8 @@ export function WebhooksPage() {
   const [created, setCreated] = useState<(Webhook & { signing_secret: string; previous_secret_expires_at: string | null; rotated?: boolean }) | null>(null);
   const [shown, setShown] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  /** The last test ping's outcome per webhook id, shown in its row until the page is left. */
+  const [pings, setPings] = useState<Record<string, { ok: boolean; text: string }>>({});
   const [error, setError] = useState<string | null>(null);
 
   const load = () => getJson<WebhooksAnswer>('/app/api/webhooks').then(setData);
@@ -55,10 +67,17 @@ export function WebhooksPage() {
       const { reconciled } = await sendJson<{ reconciled: number }>('POST', path(hook, '/enable'));
       return reconciled > 0 ? `Enabled: redelivering ${reconciled} event(s), oldest first.` : 'Enabled.';
     });
+  // A failed ping is a failure (danger note and red row text), in the categories Push uses; it
+  // does not change the health column, which counts real deliveries only (spec 4.6), so say so.
   const ping = (hook: Webhook) =>
     act(async () => {
       const answer = await sendJson<{ ok: boolean; response_code?: number; error?: string }>('POST', path(hook, '/test'));
-      return answer.ok ? `Test ping answered HTTP ${answer.response_code}.` : `Test ping failed: ${answer.error}`;
+      const text = answer.ok ? `answered HTTP ${answer.response_code}` : `failed: ${answer.error}`;
+      setPings((shown) => ({ ...shown, [hook.id]: { ok: answer.ok, text } }));
+      if (!answer.ok) {
+        throw new Error(`Test ping to ${hook.url} failed: ${answer.error}. Test pings do not change the webhook's health; fix the receiver and test again.`);
+      }
+      return `Test ping answered HTTP ${answer.response_code}.`;
     });
   const rotate = (hook: Webhook) => {
     if (window.confirm(`Rotate the signing secret of the ${hook.event_type} webhook? The current secret keeps signing beside the new one for a rollover window.`)) {
@@ -179,6 +198,7 @@ export function WebhooksPage() {
                   <Badge tone={HEALTH[hook.health].tone}>{HEALTH[hook.health].label}</Badge>
                   {hook.failure_count > 0 && <div className="muted">{hook.failure_count} consecutive failures</div>}
                   {hook.pending_deliveries > 0 && <div className="muted">{hook.pending_deliveries} pending</div>}
+                  <PingResult result={pings[hook.id]} />
                 </td>
                 <td>{hook.last_error ? `${hook.last_error} (${formatDateTime(hook.last_error_at)})` : <span className="muted">—</span>}</td>
                 <td className="nowrap">{hook.last_success_at ? formatDateTime(hook.last_success_at) : <span className="muted">Never</span>}</td>
