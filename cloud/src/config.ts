@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import { parseUnknown } from '@erasure/shared';
 import type { OutboundPolicy } from './domain/webhooks/ssrf.js';
+import { MAX_DRIVES_PER_MACHINE_LIMIT } from './domain/device/issued-job.js';
 
 const Env = Type.Object({
   HOST: Type.String({ minLength: 1 }),
@@ -24,6 +25,8 @@ const Env = Type.Object({
   WEBHOOK_SECRET_ROLLOVER_HOURS: Type.Optional(Type.Number({ minimum: 0, maximum: 24 * 90 })),
   /** Days finished webhook deliveries stay in the ledger before the worker prunes them; default 30. */
   WEBHOOK_LEDGER_RETENTION_DAYS: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3650 })),
+  /** Drives one engine check-in can certify (`-0` … `-(N-1)`); default 256. */
+  MAX_DRIVES_PER_MACHINE: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DRIVES_PER_MACHINE_LIMIT })),
 });
 
 export type CloudConfig = Readonly<
@@ -68,6 +71,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     WEBHOOK_RETRY_BASE_MS: present('WEBHOOK_RETRY_BASE_MS') === undefined ? undefined : Number(present('WEBHOOK_RETRY_BASE_MS')),
     WEBHOOK_SECRET_ROLLOVER_HOURS: present('WEBHOOK_SECRET_ROLLOVER_HOURS') === undefined ? undefined : Number(present('WEBHOOK_SECRET_ROLLOVER_HOURS')),
     WEBHOOK_LEDGER_RETENTION_DAYS: present('WEBHOOK_LEDGER_RETENTION_DAYS') === undefined ? undefined : Number(present('WEBHOOK_LEDGER_RETENTION_DAYS')),
+    MAX_DRIVES_PER_MACHINE: present('MAX_DRIVES_PER_MACHINE') === undefined ? undefined : Number(present('MAX_DRIVES_PER_MACHINE')),
   };
   for (const key of Object.keys(raw) as (keyof typeof raw)[]) if (raw[key] === undefined) delete raw[key];
   const parsed = parseUnknown(Env, raw);

@@ -73,6 +73,7 @@ async function serve(): Promise<void> {
     outbound: config.outbound,
     certificates: certificates.routes,
     webhooks,
+    maxDrivesPerMachine: config.MAX_DRIVES_PER_MACHINE,
   });
   if (!config.INTERNAL_API_SECRET) app.log.warn('INTERNAL_API_SECRET is not set: /internal/* answers 503');
   // The in-process certificate worker (ARCHITECTURE #5); `erasure-cloud worker` adds more.
