@@ -3,6 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { parseUnknown } from '@erasure/shared';
 import type { OutboundPolicy } from './domain/webhooks/ssrf.js';
 import { MAX_DRIVES_PER_MACHINE_LIMIT } from './domain/device/issued-job.js';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from './jobs/shutdown.js';
 
 const Env = Type.Object({
   HOST: Type.String({ minLength: 1 }),
@@ -25,6 +26,8 @@ const Env = Type.Object({
   WEBHOOK_SECRET_ROLLOVER_HOURS: Type.Optional(Type.Number({ minimum: 0, maximum: 24 * 90 })),
   /** Days finished webhook deliveries stay in the ledger before the worker prunes them; default 30. */
   WEBHOOK_LEDGER_RETENTION_DAYS: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3650 })),
+  /** How long SIGTERM may take to stop `serve` or `worker` (in-flight work finished or handed back); default 30. */
+  SHUTDOWN_TIMEOUT_SECONDS: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
   /** Drives one engine check-in can certify (`-0` … `-(N-1)`); default 256. */
   MAX_DRIVES_PER_MACHINE: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DRIVES_PER_MACHINE_LIMIT })),
 });
@@ -40,6 +43,8 @@ export type CloudConfig = Readonly<
     webhookSecretRolloverMs: number | undefined;
     /** WEBHOOK_LEDGER_RETENTION_DAYS in ms; undefined = the default (30 days). */
     webhookLedgerRetentionMs: number | undefined;
+    /** SHUTDOWN_TIMEOUT_SECONDS in ms (default 30 s). */
+    shutdownTimeoutMs: number;
   }
 >;
 
@@ -72,6 +77,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     WEBHOOK_SECRET_ROLLOVER_HOURS: present('WEBHOOK_SECRET_ROLLOVER_HOURS') === undefined ? undefined : Number(present('WEBHOOK_SECRET_ROLLOVER_HOURS')),
     WEBHOOK_LEDGER_RETENTION_DAYS: present('WEBHOOK_LEDGER_RETENTION_DAYS') === undefined ? undefined : Number(present('WEBHOOK_LEDGER_RETENTION_DAYS')),
     MAX_DRIVES_PER_MACHINE: present('MAX_DRIVES_PER_MACHINE') === undefined ? undefined : Number(present('MAX_DRIVES_PER_MACHINE')),
+    SHUTDOWN_TIMEOUT_SECONDS: present('SHUTDOWN_TIMEOUT_SECONDS') === undefined ? undefined : Number(present('SHUTDOWN_TIMEOUT_SECONDS')),
   };
   for (const key of Object.keys(raw) as (keyof typeof raw)[]) if (raw[key] === undefined) delete raw[key];
   const parsed = parseUnknown(Env, raw);
@@ -85,5 +91,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     outbound: outboundPolicyOf(config),
     webhookSecretRolloverMs: config.WEBHOOK_SECRET_ROLLOVER_HOURS === undefined ? undefined : config.WEBHOOK_SECRET_ROLLOVER_HOURS * 3_600_000,
     webhookLedgerRetentionMs: config.WEBHOOK_LEDGER_RETENTION_DAYS === undefined ? undefined : config.WEBHOOK_LEDGER_RETENTION_DAYS * 86_400_000,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS === undefined ? DEFAULT_SHUTDOWN_TIMEOUT_MS : config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
   });
 }

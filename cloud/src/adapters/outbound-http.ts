@@ -58,7 +58,8 @@ export function guardedConnector(input: { timeoutMs: number; resolve?: Resolve |
 
 /** Sends one POST to a user-typed URL; failures come back as values. */
 export interface OutboundClient {
-  send(url: string, body: string, headers: Record<string, string>): Promise<AttemptOutcome>;
+  /** `signal` ends the request early (a stopping worker); the timeout ends it in any case. */
+  send(url: string, body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<AttemptOutcome>;
   close(): Promise<void>;
 }
 
@@ -101,7 +102,7 @@ export function createOutboundClient(input: OutboundPolicy & { timeoutMs: number
     connect: guardedConnector(input),
   });
   return {
-    async send(url, body, headers) {
+    async send(url, body, headers, signal) {
       const started = performance.now();
       let target: URL;
       try {
@@ -118,7 +119,8 @@ export function createOutboundClient(input: OutboundPolicy & { timeoutMs: number
         return { ok: false, error: `refused destination ${target.host}: credentials in url`, failure: 'refused', durationMs: 0 };
       }
       try {
-        const response = await request(target, { method: 'POST', body, headers, dispatcher: agent, signal: AbortSignal.timeout(input.timeoutMs) });
+        const timeout = AbortSignal.timeout(input.timeoutMs);
+        const response = await request(target, { method: 'POST', body, headers, dispatcher: agent, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
         // Drain so the connection can be reused; the content is never needed.
         await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
         return { ok: true, status: response.statusCode, durationMs: performance.now() - started };

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../adapters/clock.js';
 import type { SqlDatabase } from '../adapters/sql/database.js';
-import { claimDeliveries, nextDueAt, pruneLedger, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../adapters/db/webhook-deliveries.js';
+import { claimDeliveries, handBackDelivery, nextDueAt, pruneLedger, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../adapters/db/webhook-deliveries.js';
 import { listenForDueDeliveries } from '../adapters/db/webhook-wakeup.js';
 import type { WebhookSender } from '../adapters/outbound-http.js';
 import { attemptError, nextStep, type DeliveryPolicy } from '../domain/webhooks/policy.js';
@@ -28,6 +28,11 @@ export interface WebhookWorkerDeps {
 export interface WebhookWorker {
   /** Stops claiming, waits for the attempts in flight and records them. */
   stop(): Promise<void>;
+  /**
+   * Cuts the attempts in flight short and hands their deliveries back, due now and unattempted,
+   * for the next worker; `stop()` then resolves once they are handed back.
+   */
+  abort(): void;
   /** Nudges an idle worker: deliveries just became due (called after an event commits). */
   wake(): void;
 }
@@ -50,7 +55,10 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   // An attempt takes at most the timeout; three times that leaves room for a stalled event loop.
   const leaseMs = deps.leaseMs ?? deps.policy.timeoutMs * 3;
   const finished: AttemptRecord[] = [];
+  /** Claims whose attempt abort() cut short: given back, not recorded. */
+  const handedBack: ClaimedDelivery[] = [];
   const inFlight = new Set<Promise<void>>();
+  const aborted = new AbortController();
   let stopped = false;
   let signal = new AbortController();
   const nudge = () => signal.abort();
@@ -67,7 +75,11 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       auth: delivery.auth,
       now,
     });
-    const outcome = await deps.sender.send(delivery.url, delivery.payload, headers);
+    const outcome = await deps.sender.send(delivery.url, delivery.payload, headers, aborted.signal);
+    if (aborted.signal.aborted && !outcome.ok) {
+      handedBack.push(delivery);
+      return;
+    }
     // Attempt number within the current round (a redelivery grants a fresh round).
     const inRound = deps.policy.maxAttempts - (delivery.max_attempts - delivery.attempts);
     finished.push({ delivery, outcome, step: nextStep(deps.policy, inRound, outcome), error: attemptError(outcome), attemptedAt: now.toISOString() });
@@ -76,12 +88,14 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   /** One transaction: record what finished, then claim up to the free slots (none once stopping). */
   const turn = async (): Promise<number> => {
     const records = finished.splice(0);
+    const givenBack = handedBack.splice(0);
     const now = deps.clock.now();
     const iso = now.toISOString();
     let claimed: ClaimedDelivery[];
     try {
       claimed = await deps.db.transaction(async (tx) => {
         for (const record of records) await recordAttempt(tx, record, { now: iso, autoDisableAfter: deps.policy.autoDisableAfter });
+        for (const delivery of givenBack) await handBackDelivery(tx, delivery, iso);
         const free = concurrency - inFlight.size;
         if (stopped || free <= 0) return [];
         return claimDeliveries(tx, { now: iso, leaseUntil: new Date(now.getTime() + leaseMs).toISOString(), limit: free });
@@ -90,6 +104,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       // Rolled back, so none of them was recorded: back to the queue for the next turn, while
       // their leases still hold (dropped, each would be attempted again after its lease ran out).
       finished.unshift(...records);
+      handedBack.unshift(...givenBack);
       throw error;
     }
     for (const delivery of claimed) {
@@ -150,6 +165,11 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       await loop;
       while (inFlight.size > 0) await Promise.all([...inFlight]);
       await turn();
+    },
+    abort() {
+      stopped = true;
+      nudge();
+      aborted.abort(new Error('worker stopping: delivery handed back'));
     },
     wake: nudge,
   };
