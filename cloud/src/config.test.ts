@@ -11,3 +11,14 @@ describe('MAX_DRIVES_PER_MACHINE', () => {
     expect(() => loadConfig({ MAX_DRIVES_PER_MACHINE: value })).toThrow(ConfigError);
   });
 });
+
+describe('SHUTDOWN_TIMEOUT_SECONDS', () => {
+  it('defaults to 30 s and is read in seconds', () => {
+    expect(loadConfig({}).shutdownTimeoutMs).toBe(30_000);
+    expect(loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '12' }).shutdownTimeoutMs).toBe(12_000);
+  });
+
+  it.each(['0', '1.5', '3601', 'soon'])('refuses %s', (value) => {
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: value })).toThrow(ConfigError);
+  });
+});
