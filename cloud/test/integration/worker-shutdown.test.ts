@@ -86,6 +86,8 @@ async function holdLockWithJobsInFlight(db: SqlDatabase): Promise<{ running: num
       };
     }
     await holding;
+    const left = (await db.one<{ n: number }>(`SELECT count(*) AS n FROM jobs WHERE status <> 'done'`))!.n;
+    if (left === 0) throw new Error('every certificate job finished before the lock could catch one in flight: queue more');
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
