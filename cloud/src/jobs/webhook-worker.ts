@@ -85,8 +85,11 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     finished.push({ delivery, outcome, step: nextStep(deps.policy, inRound, outcome), error: attemptError(outcome), attemptedAt: now.toISOString() });
   };
 
-  /** One transaction: record what finished, then claim up to the free slots (none once stopping). */
-  const turn = async (): Promise<number> => {
+  /**
+   * One transaction: record what finished, then claim up to the free slots (none once stopping).
+   * `signal` cuts a turn stuck on a lock short (what it would record waits for the next turn).
+   */
+  const turn = async (signal?: AbortSignal): Promise<number> => {
     const records = finished.splice(0);
     const givenBack = handedBack.splice(0);
     const now = deps.clock.now();
@@ -99,7 +102,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
         const free = concurrency - inFlight.size;
         if (stopped || free <= 0) return [];
         return claimDeliveries(tx, { now: iso, leaseUntil: new Date(now.getTime() + leaseMs).toISOString(), limit: free });
-      });
+      }, { signal });
     } catch (error) {
       // Rolled back, so none of them was recorded: back to the queue for the next turn, while
       // their leases still hold (dropped, each would be attempted again after its lease ran out).
@@ -134,7 +137,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     const nowMs = deps.clock.now().getTime();
     if (nowMs - lastPruneMs < pruneEveryMs) return;
     const before = new Date(nowMs - retentionMs).toISOString();
-    const pruned = await deps.db.transaction((tx) => pruneLedger(tx, { before, limit: PRUNE_BATCH }));
+    const pruned = await deps.db.transaction((tx) => pruneLedger(tx, { before, limit: PRUNE_BATCH }), { signal: aborted.signal });
     if (pruned < PRUNE_BATCH) lastPruneMs = nowMs;
   };
 
@@ -142,7 +145,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     while (!stopped) {
       let claimed = 0;
       try {
-        claimed = await turn();
+        claimed = await turn(aborted.signal);
         await pruneIfDue();
       } catch (error) {
         // e.g. the database busy past its timeout: the records stay queued for the next turn.
