@@ -8,7 +8,7 @@ const CLOUD_ON_POSTGRES = [
   'cloud/test/app/**/*.test.ts',
   'cloud/test/e2e/web-{pages,webhooks}.test.ts',
   'test/e2e/device-call-sequence.test.ts',
-  'cloud/test/integration/{admin-cli,certificate-keys,certificates-storage,certificates-numbering,certificates-cli,certificates-worker-crash,webhooks-ledger,rate-windows,wipes-grid-reader,admin-api-keys}.test.ts',
+  'cloud/test/integration/{admin-cli,certificate-keys,certificates-storage,certificates-numbering,certificates-cli,certificates-worker-crash,webhooks-ledger,rate-windows,wipes-grid-reader,admin-api-keys,worker-shutdown}.test.ts',
 ];
 
 export default defineConfig({

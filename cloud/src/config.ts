@@ -4,6 +4,8 @@ import { parseUnknown } from '@erasure/shared';
 import type { OutboundPolicy } from './domain/webhooks/ssrf.js';
 import { BUILT_IN_TOKEN_DEFAULTS, type TokenTermsDefaults } from './domain/devices/token-terms.js';
 import { DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from './http/download-slots.js';
+import { MAX_DRIVES_PER_MACHINE_LIMIT } from './domain/device/issued-job.js';
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from './jobs/shutdown.js';
 
 const Env = Type.Object({
   HOST: Type.String({ minLength: 1 }),
@@ -36,6 +38,10 @@ const Env = Type.Object({
   WEBHOOK_SECRET_ROLLOVER_HOURS: Type.Optional(Type.Number({ minimum: 0, maximum: 24 * 90 })),
   /** Days finished webhook deliveries stay in the ledger before the worker prunes them; default 30. */
   WEBHOOK_LEDGER_RETENTION_DAYS: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3650 })),
+  /** How long SIGTERM may take to stop `serve` or `worker` (in-flight work finished or handed back); default 30. */
+  SHUTDOWN_TIMEOUT_SECONDS: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
+  /** Drives one engine check-in can certify (`-0` … `-(N-1)`); default 256. */
+  MAX_DRIVES_PER_MACHINE: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DRIVES_PER_MACHINE_LIMIT })),
 });
 
 export type CloudConfig = Readonly<
@@ -53,6 +59,8 @@ export type CloudConfig = Readonly<
     webhookSecretRolloverMs: number | undefined;
     /** WEBHOOK_LEDGER_RETENTION_DAYS in ms; undefined = the default (30 days). */
     webhookLedgerRetentionMs: number | undefined;
+    /** SHUTDOWN_TIMEOUT_SECONDS in ms (default 30 s). */
+    shutdownTimeoutMs: number;
   }
 >;
 
@@ -89,6 +97,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     WEBHOOK_RETRY_BASE_MS: present('WEBHOOK_RETRY_BASE_MS') === undefined ? undefined : Number(present('WEBHOOK_RETRY_BASE_MS')),
     WEBHOOK_SECRET_ROLLOVER_HOURS: present('WEBHOOK_SECRET_ROLLOVER_HOURS') === undefined ? undefined : Number(present('WEBHOOK_SECRET_ROLLOVER_HOURS')),
     WEBHOOK_LEDGER_RETENTION_DAYS: present('WEBHOOK_LEDGER_RETENTION_DAYS') === undefined ? undefined : Number(present('WEBHOOK_LEDGER_RETENTION_DAYS')),
+    MAX_DRIVES_PER_MACHINE: present('MAX_DRIVES_PER_MACHINE') === undefined ? undefined : Number(present('MAX_DRIVES_PER_MACHINE')),
+    SHUTDOWN_TIMEOUT_SECONDS: present('SHUTDOWN_TIMEOUT_SECONDS') === undefined ? undefined : Number(present('SHUTDOWN_TIMEOUT_SECONDS')),
   };
   for (const key of Object.keys(raw) as (keyof typeof raw)[]) if (raw[key] === undefined) delete raw[key];
   const parsed = parseUnknown(Env, raw);
@@ -110,5 +120,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     }),
     webhookSecretRolloverMs: config.WEBHOOK_SECRET_ROLLOVER_HOURS === undefined ? undefined : config.WEBHOOK_SECRET_ROLLOVER_HOURS * 3_600_000,
     webhookLedgerRetentionMs: config.WEBHOOK_LEDGER_RETENTION_DAYS === undefined ? undefined : config.WEBHOOK_LEDGER_RETENTION_DAYS * 86_400_000,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS === undefined ? DEFAULT_SHUTDOWN_TIMEOUT_MS : config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
   });
 }

@@ -10,7 +10,8 @@ import { loadConfig, ConfigError } from './config.js';
 import { buildCloudApp } from './http/app.js';
 import pino from 'pino';
 import { certificatePublicKey, deploymentKeys, leaseMsFromFlags, loadCertificateRuntime, rotateCertificateKey, verifyPdf } from './cli/certificates.js';
-import { createWebhookRuntime } from './jobs/webhook-runtime.js';
+import { createWebhookRuntime, type WebhookRuntime } from './jobs/webhook-runtime.js';
+import { graceMsOf, stopWorkers, type ShutdownLog, type Stoppable } from './jobs/shutdown.js';
 import type { CloudConfig } from './config.js';
 import type { SqlDatabase } from './adapters/sql/database.js';
 
@@ -28,6 +29,21 @@ const webhookRuntime = (config: CloudConfig, db: SqlDatabase) =>
 import { serveSandbox } from './sandbox/serve.js';
 import { copyToPostgresCommand, migrateCommand } from './cli/store.js';
 import { openStore, storeConfig } from './adapters/sql/open-store.js';
+
+/** The webhook delivery worker as a {@link Stoppable}. */
+const deliveryWorker = (webhooks: WebhookRuntime): Stoppable => ({ stop: () => webhooks.stopWorker(), abort: () => webhooks.abortWorker() });
+
+/**
+ * The hard end of a shutdown: a process that is somehow still running `timeoutMs` after the
+ * signal (a disk or a database that stopped answering) exits anyway, non-zero. What it held is
+ * handed over by its leases. Unref'd: it never keeps a finished process alive.
+ */
+function exitNoLaterThan(timeoutMs: number, log: ShutdownLog): void {
+  setTimeout(() => {
+    log.error({ timeoutMs }, 'shutdown: still running at SHUTDOWN_TIMEOUT_SECONDS, exiting; leases hand over what was held');
+    process.exit(1);
+  }, timeoutMs).unref();
+}
 
 /**
  * The cloud's store: PostgreSQL when DATABASE_URL names one (any number of instances and workers
@@ -86,6 +102,7 @@ async function serve(): Promise<void> {
     outbound: config.outbound,
     certificates: certificates.routes,
     webhooks,
+    maxDrivesPerMachine: config.MAX_DRIVES_PER_MACHINE,
   });
   if (!config.INTERNAL_API_SECRET) app.log.warn('INTERNAL_API_SECRET is not set: /internal/* answers 503');
   for (const warning of publicUrlWarning(config)) app.log.warn(warning);
@@ -102,8 +119,10 @@ async function serve(): Promise<void> {
   webhooks.startWorker({ log: app.log });
   const address = await app.listen({ host: config.HOST, port: config.PORT });
   process.stdout.write(`erasure-cloud listening on ${address}\n`);
+  // SIGTERM: stop claiming, finish or hand back the work in flight, exit within SHUTDOWN_TIMEOUT_SECONDS.
   const stop = async () => {
-    await worker.stop();
+    exitNoLaterThan(config.shutdownTimeoutMs, app.log);
+    await stopWorkers([worker, deliveryWorker(webhooks)], { graceMs: graceMsOf(config.shutdownTimeoutMs), log: app.log });
     await webhooks.stop();
     await app.close();
     await db.close();
@@ -113,7 +132,10 @@ async function serve(): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
-/** `erasure-cloud worker`: certificate jobs and webhook deliveries, no HTTP; stops cleanly on SIGINT/SIGTERM. */
+/**
+ * `erasure-cloud worker`: certificate jobs and webhook deliveries, no HTTP. On SIGINT/SIGTERM it
+ * claims nothing more, finishes or hands back what it holds and exits within SHUTDOWN_TIMEOUT_SECONDS.
+ */
 async function runWorker(leaseMs: number | undefined): Promise<void> {
   const config = loadConfig(process.env);
   const db = await openCloudStore(config);
@@ -132,9 +154,12 @@ async function runWorker(leaseMs: number | undefined): Promise<void> {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
-  await worker.stop();
+  exitNoLaterThan(config.shutdownTimeoutMs, log);
+  await stopWorkers([worker, deliveryWorker(webhooks)], { graceMs: graceMsOf(config.shutdownTimeoutMs), log });
   await webhooks.stop();
   await db.close();
+  // Exit now rather than when the last handle goes: nothing is left to wait for.
+  process.exit(0);
 }
 
 async function main(argv: string[]): Promise<number> {

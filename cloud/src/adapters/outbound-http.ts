@@ -63,8 +63,8 @@ export type ReadOutcome =
 
 /** Sends one request to a user-typed URL; failures come back as values. */
 export interface OutboundClient {
-  /** One POST; the answer's body is drained and dropped. */
-  send(url: string, body: string, headers: Record<string, string>): Promise<AttemptOutcome>;
+  /** One POST; the answer's body is drained and dropped. `signal` ends it early (a stopping worker); the timeout ends it in any case. */
+  send(url: string, body: string, headers: Record<string, string>, signal?: AbortSignal): Promise<AttemptOutcome>;
   /** One GET whose answer is read, up to `maxBytes` (past it: `too_large`, nothing returned). */
   read(url: string, headers: Record<string, string>, options: { maxBytes: number }): Promise<ReadOutcome>;
   close(): Promise<void>;
@@ -132,12 +132,13 @@ export function createOutboundClient(input: OutboundPolicy & { timeoutMs: number
   };
 
   return {
-    async send(url, body, headers) {
+    async send(url, body, headers, signal) {
       const started = performance.now();
       const checked = target(url);
       if (!checked.ok) return checked;
       try {
-        const response = await request(checked.url, { method: 'POST', body, headers, dispatcher: agent, signal: AbortSignal.timeout(input.timeoutMs) });
+        const timeout = AbortSignal.timeout(input.timeoutMs);
+        const response = await request(checked.url, { method: 'POST', body, headers, dispatcher: agent, signal: signal ? AbortSignal.any([timeout, signal]) : timeout });
         // Drain so the connection can be reused; the content is never needed.
         await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
         return { ok: true, status: response.statusCode, durationMs: performance.now() - started };

@@ -81,6 +81,7 @@ export async function loadCertificateRuntime(config: CloudConfig, db: SqlDatabas
       });
       return {
         wake: () => worker.wake(),
+        abort: () => worker.abort(),
         async stop() {
           await worker.stop();
           await renderer.close();

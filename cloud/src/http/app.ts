@@ -67,6 +67,8 @@ export interface CloudAppDeps {
   certificates?: Omit<CertificateRouteDeps, 'db' | 'clock' | 'publicBaseUrl'> | undefined;
   /** Webhooks (issue 5): outbox, routes, worker. Absent: built from the deps above, without a worker. */
   webhooks?: WebhookRuntime | undefined;
+  /** MAX_DRIVES_PER_MACHINE: wipe results one engine check-in can certify; absent, 256. */
+  maxDrivesPerMachine?: number | undefined;
 }
 
 /** Builds the cloud's Fastify app from injected deps; `main.ts` is what listens. */
@@ -86,7 +88,11 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   guardInternalNamespace(app, deps.internalApiSecret);
   app.register(async (internal) => {
     registerInternalAuth(internal, deps.internalApiSecret, deps.clock);
-    registerInternalRoutes(internal, { db: deps.db, clock: deps.clock, store: deviceStore, events: webhooks.events }, commitsFor(deps.db));
+    registerInternalRoutes(
+      internal,
+      { db: deps.db, clock: deps.clock, store: deviceStore, events: webhooks.events, maxDrivesPerMachine: deps.maxDrivesPerMachine },
+      commitsFor(deps.db),
+    );
   });
 
   // Web application (sessions, sign-in, pages, /app/api/*) and the public API /api/v1.

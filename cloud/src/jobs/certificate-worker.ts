@@ -25,6 +25,11 @@ export interface WorkerLog {
 export interface CertificateWorker {
   /** Finishes the job in hand, then resolves; no new job is claimed after the call. */
   stop(): Promise<void>;
+  /**
+   * Cuts the jobs in hand short (render, lock waits) and hands them back, due now, for the next
+   * worker; `stop()` then resolves once they are handed back. For a stop that must end in time.
+   */
+  abort(): void;
   /** Nudges an idle worker to look for work now (e.g. right after a wipe result was stored). */
   wake(): void;
 }
@@ -41,13 +46,15 @@ export function startCertificateWorker(
 ): CertificateWorker {
   let stopped = false;
   let idle = new AbortController();
+  const aborted = new AbortController();
   const loop = async () => {
     while (!stopped) {
       let worked = false;
       try {
-        worked = await runNextCertificateJob(deps);
+        worked = await runNextCertificateJob(deps, aborted.signal);
       } catch (error) {
-        deps.log?.error({ err: error }, 'certificate worker iteration failed');
+        // A claim cut short by abort() rolled back: nothing to report.
+        if (!aborted.signal.aborted) deps.log?.error({ err: error }, 'certificate worker iteration failed');
       }
       if (worked || stopped) continue;
       await sleep(deps.pollMs, undefined, { signal: idle.signal }).catch(() => undefined);
@@ -60,6 +67,11 @@ export function startCertificateWorker(
       stopped = true;
       idle.abort();
       await Promise.all(loops);
+    },
+    abort() {
+      stopped = true;
+      idle.abort();
+      aborted.abort(new Error('worker stopping: job handed back'));
     },
     wake() {
       idle.abort();

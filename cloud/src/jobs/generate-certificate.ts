@@ -9,7 +9,7 @@ import {
   setCertificateStatus,
   type CertificateRow,
 } from '../adapters/db/certificates.js';
-import { claimJob, finishJob, hasDueJob, releaseJob, stillHeld, type ClaimedJob } from '../adapters/db/jobs.js';
+import { claimJob, finishJob, handBackJob, hasDueJob, releaseJob, stillHeld, type ClaimedJob } from '../adapters/db/jobs.js';
 import { CERTIFICATE_JOB } from '../adapters/db/wipe-results.js';
 import type { ObjectStore } from '../adapters/objects/local-store.js';
 import type { SqlDatabase, SqlRunner } from '../adapters/sql/database.js';
@@ -83,16 +83,26 @@ const iso = (clock: Clock, plusMs = 0) => new Date(clock.now().getTime() + plusM
  * duplicates; (3) only then one transaction records hashes, `complete` and job done, fenced on
  * this claim. A crash between any two steps leaves a running job whose lease runs out; the next
  * claim resumes from the stored state.
+ *
+ * `signal` is the stopping worker's: once aborted, the render and any lock wait are cut short
+ * and the claimed job is handed back (pending, due now, the attempt returned), so the next
+ * worker takes it at once instead of after the lease.
  */
-export async function runNextCertificateJob(deps: CertificateJobDeps): Promise<boolean> {
+export async function runNextCertificateJob(deps: CertificateJobDeps, signal?: AbortSignal): Promise<boolean> {
   if (!(await hasDueJob(deps.db, CERTIFICATE_JOB, iso(deps.clock)))) return false;
-  const claimed = await deps.db.transaction((tx) => claimAndSign(deps, tx));
+  const claimed = await deps.db.transaction((tx) => claimAndSign(deps, tx), { signal });
   if (claimed === 'none') return false;
   if (claimed === 'given_up') return true; // work was done; a drain loop goes on
   try {
-    await renderAndStore(deps, claimed);
+    await renderAndStore(deps, claimed, signal);
   } catch (error) {
     const { job, cert } = claimed;
+    if (signal?.aborted) {
+      await deps.db.transaction(async (tx) => {
+        if (await handBackJob(tx, job, iso(deps.clock))) await setCertificateStatus(tx, cert.id, 'pending', iso(deps.clock));
+      });
+      return true;
+    }
     const message = error instanceof Error ? error.message : String(error);
     const exhausted = job.attempts >= deps.maxAttempts;
     const runAt = exhausted ? null : iso(deps.clock, deps.retryDelayMs(job.attempts));
@@ -156,10 +166,10 @@ async function ensureCertificate(tx: SqlRunner, wipe: { id: number; account_id: 
   return (await findCertificateByWipeResult(tx, wipe.id))!;
 }
 
-async function renderAndStore(deps: CertificateJobDeps, { job, cert, sources, accountPublicId }: Claimed): Promise<void> {
+async function renderAndStore(deps: CertificateJobDeps, { job, cert, sources, accountPublicId }: Claimed, signal?: AbortSignal): Promise<void> {
   const content = JSON.parse(cert.content!) as CertificateContent;
   const signature = cert.signature!;
-  const rendered = await deps.renderer.render({ content, signature, report: buildReportData(content, signature, inputsOf(cert, sources)) });
+  const rendered = await deps.renderer.render({ content, signature, report: buildReportData(content, signature, inputsOf(cert, sources)) }, signal);
   const { certificate: certificatePdf, report: reportPdf } = rendered;
   const keys = objectKeys(accountPublicId, cert);
   // A worker that outlived its lease stops before writing: the new holder owns the objects.
@@ -168,7 +178,7 @@ async function renderAndStore(deps: CertificateJobDeps, { job, cert, sources, ac
   await Promise.all([deps.store.put(keys.certificate, certificatePdf), deps.store.put(keys.report, reportPdf)]);
 
   const now = iso(deps.clock);
-  await deps.db.transaction(async (tx) => {
+  const finish = async (tx: SqlRunner) => {
     if (!(await finishJob(tx, job, now))) return; // lease lost after the puts: the holder completes
     await markCertificateComplete(tx, cert.id, {
       certificateKey: keys.certificate,
@@ -185,5 +195,6 @@ async function renderAndStore(deps: CertificateJobDeps, { job, cert, sources, ac
       signed_at: content.signed_at,
       generated_at: now,
     });
-  });
+  };
+  await deps.db.transaction(finish, { signal });
 }

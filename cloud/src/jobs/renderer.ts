@@ -21,15 +21,18 @@ export interface RenderedPair {
 
 /** Renders certificate + report; the job does not care on which thread. */
 export interface CertificateRenderer {
-  render(input: RenderInput): Promise<RenderedPair>;
+  /** Rejects as soon as `signal` aborts (a stopping worker does not wait for the pages). */
+  render(input: RenderInput, signal?: AbortSignal): Promise<RenderedPair>;
   close(): Promise<void>;
 }
 
 /** Renders on the calling thread: tests, the bench baseline, one-off tools. */
 export function inProcessRenderer(fonts: FontSource): CertificateRenderer {
   return {
-    async render({ content, signature, report }) {
+    async render({ content, signature, report }, signal) {
+      signal?.throwIfAborted();
       const certificate = await renderCertificatePdf(content, { fonts, signature });
+      signal?.throwIfAborted();
       return { certificate, report: await renderErasureReportPdf(report, { fonts }) };
     },
     async close() {},
@@ -109,10 +112,28 @@ export function threadPoolRenderer(options: { size: number; fontFiles: FontFiles
   const ready = Promise.all(Array.from({ length: Math.max(1, options.size) }, spawnThread)).then(() => undefined);
   return {
     ready,
-    render(input) {
+    render(input, signal) {
       if (closed) return Promise.reject(new Error('renderer is closed'));
+      if (signal?.aborted) return Promise.reject(signal.reason as Error);
       return new Promise((resolve, reject) => {
-        queue.push({ id: nextId++, input, resolve, reject });
+        const task: Task = { id: nextId++, input, resolve, reject };
+        // An aborted task leaves the queue; one a thread already renders is answered into the
+        // void (its thread goes back to idle when done, or is terminated by close()).
+        const abort = () => {
+          const at = queue.indexOf(task);
+          if (at >= 0) queue.splice(at, 1);
+          reject(signal!.reason as Error);
+        };
+        signal?.addEventListener('abort', abort, { once: true });
+        task.resolve = (pair) => {
+          signal?.removeEventListener('abort', abort);
+          resolve(pair);
+        };
+        task.reject = (error) => {
+          signal?.removeEventListener('abort', abort);
+          reject(error);
+        };
+        queue.push(task);
         dispatch();
       });
     },

@@ -21,6 +21,8 @@ export interface WebhookRuntime {
   startWorker(options?: Pick<WebhookWorkerDeps, 'concurrency' | 'leaseMs' | 'pollMs' | 'log'>): WebhookWorker;
   /** Stops the worker only (recording attempts in flight); `startWorker` may start a new one. */
   stopWorker(): Promise<void>;
+  /** Cuts the worker's attempts in flight short, handing their deliveries back (see WebhookWorker.abort). */
+  abortWorker(): void;
   /** Stops the worker and closes the transport, for good. */
   stop(): Promise<void>;
 }
@@ -47,6 +49,8 @@ export function createWebhookRuntime(input: {
   const policy = productionPolicy(input.retryBaseMs);
   const sender = createOutboundClient({ ...input.outbound, timeoutMs: policy.timeoutMs, resolve: input.resolve });
   let worker: WebhookWorker | undefined;
+  /** The worker stopWorker() is waiting for, so abortWorker() can still cut it short. */
+  let stopping: WebhookWorker | undefined;
   const onDue = () => worker?.wake();
   // The outbox writer runs inside the device transaction. On SQLite a wake from there is in time
   // (the worker's transaction queues behind it); on PostgreSQL the worker would look before the
@@ -64,8 +68,12 @@ export function createWebhookRuntime(input: {
     },
     async stopWorker() {
       const running = worker;
+      stopping = running ?? stopping;
       worker = undefined;
       await running?.stop();
+    },
+    abortWorker() {
+      (worker ?? stopping)?.abort();
     },
     async stop() {
       await this.stopWorker();

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Clock } from '../adapters/clock.js';
 import type { SqlDatabase } from '../adapters/sql/database.js';
-import { claimDeliveries, nextDueAt, pruneLedger, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../adapters/db/webhook-deliveries.js';
+import { claimDeliveries, handBackDelivery, nextDueAt, pruneLedger, recordAttempt, type AttemptRecord, type ClaimedDelivery } from '../adapters/db/webhook-deliveries.js';
 import { listenForDueDeliveries } from '../adapters/db/webhook-wakeup.js';
 import type { WebhookSender } from '../adapters/outbound-http.js';
 import { attemptError, nextStep, type DeliveryPolicy } from '../domain/webhooks/policy.js';
@@ -29,6 +29,11 @@ export interface WebhookWorkerDeps {
 export interface WebhookWorker {
   /** Stops claiming, waits for the attempts in flight and records them. */
   stop(): Promise<void>;
+  /**
+   * Cuts the attempts in flight short and hands their deliveries back, due now and unattempted,
+   * for the next worker; `stop()` then resolves once they are handed back.
+   */
+  abort(): void;
   /** Nudges an idle worker: deliveries just became due (called after an event commits). */
   wake(): void;
 }
@@ -51,7 +56,10 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   // An attempt takes at most the timeout; three times that leaves room for a stalled event loop.
   const leaseMs = deps.leaseMs ?? deps.policy.timeoutMs * 3;
   const finished: AttemptRecord[] = [];
+  /** Claims whose attempt abort() cut short: given back, not recorded. */
+  const handedBack: ClaimedDelivery[] = [];
   const inFlight = new Set<Promise<void>>();
+  const aborted = new AbortController();
   let stopped = false;
   let signal = new AbortController();
   const nudge = () => signal.abort();
@@ -68,30 +76,40 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       auth: delivery.auth,
       now,
     });
-    const outcome = await deps.sender.send(delivery.url, delivery.payload, headers);
+    const outcome = await deps.sender.send(delivery.url, delivery.payload, headers, aborted.signal);
+    if (aborted.signal.aborted && !outcome.ok) {
+      handedBack.push(delivery);
+      return;
+    }
     if (!outcome.ok) deps.log?.warn({ delivery: delivery.id, url: delivery.url, error: outcome.error }, 'webhook attempt failed');
     // Attempt number within the current round (a redelivery grants a fresh round).
     const inRound = deps.policy.maxAttempts - (delivery.max_attempts - delivery.attempts);
     finished.push({ delivery, outcome, step: nextStep(deps.policy, inRound, outcome), error: attemptError(outcome), attemptedAt: now.toISOString() });
   };
 
-  /** One transaction: record what finished, then claim up to the free slots (none once stopping). */
-  const turn = async (): Promise<number> => {
+  /**
+   * One transaction: record what finished, then claim up to the free slots (none once stopping).
+   * `signal` cuts a turn stuck on a lock short (what it would record waits for the next turn).
+   */
+  const turn = async (signal?: AbortSignal): Promise<number> => {
     const records = finished.splice(0);
+    const givenBack = handedBack.splice(0);
     const now = deps.clock.now();
     const iso = now.toISOString();
     let claimed: ClaimedDelivery[];
     try {
       claimed = await deps.db.transaction(async (tx) => {
         for (const record of records) await recordAttempt(tx, record, { now: iso, autoDisableAfter: deps.policy.autoDisableAfter });
+        for (const delivery of givenBack) await handBackDelivery(tx, delivery, iso);
         const free = concurrency - inFlight.size;
         if (stopped || free <= 0) return [];
         return claimDeliveries(tx, { now: iso, leaseUntil: new Date(now.getTime() + leaseMs).toISOString(), limit: free });
-      });
+      }, { signal });
     } catch (error) {
       // Rolled back, so none of them was recorded: back to the queue for the next turn, while
       // their leases still hold (dropped, each would be attempted again after its lease ran out).
       finished.unshift(...records);
+      handedBack.unshift(...givenBack);
       throw error;
     }
     for (const delivery of claimed) {
@@ -121,7 +139,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     const nowMs = deps.clock.now().getTime();
     if (nowMs - lastPruneMs < pruneEveryMs) return;
     const before = new Date(nowMs - retentionMs).toISOString();
-    const pruned = await deps.db.transaction((tx) => pruneLedger(tx, { before, limit: PRUNE_BATCH }));
+    const pruned = await deps.db.transaction((tx) => pruneLedger(tx, { before, limit: PRUNE_BATCH }), { signal: aborted.signal });
     if (pruned < PRUNE_BATCH) lastPruneMs = nowMs;
   };
 
@@ -129,7 +147,7 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     while (!stopped) {
       let claimed = 0;
       try {
-        claimed = await turn();
+        claimed = await turn(aborted.signal);
         await pruneIfDue();
       } catch (error) {
         // e.g. the database busy past its timeout: the records stay queued for the next turn.
@@ -152,6 +170,11 @@ export function startWebhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       await loop;
       while (inFlight.size > 0) await Promise.all([...inFlight]);
       await turn();
+    },
+    abort() {
+      stopped = true;
+      nudge();
+      aborted.abort(new Error('worker stopping: delivery handed back'));
     },
     wake: nudge,
   };

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { signServiceRequest } from '@erasure/shared';
 import { SECRET, startCloud, type Cloud } from '../helpers.js';
+import { NOT_ISSUED_REASON } from '../../src/domain/device/issued-job.js';
 
 const WIPES = '/internal/wipe_results';
 
@@ -130,7 +131,7 @@ describe('wipe results and check-ins: only a check-in makes a result certifiable
       expect(res.json.certificate_status).toBeNull();
     }
     expect(await certificates()).toBe(0);
-    expect(await stored('made-up-3-0')).toEqual({ certifiable: 0, certificate_status: null, uncertified_reason: 'job_id was not issued by a check-in of this account' });
+    expect(await stored('made-up-3-0')).toEqual({ certifiable: 0, certificate_status: null, uncertified_reason: NOT_ISSUED_REASON });
     for (const drive of [0, 1]) {
       expect((await cloud.post(WIPES, { jti, ...record(`${jobId}-${drive}`) })).json.certificate_status).toBe('pending');
     }
@@ -141,7 +142,7 @@ describe('wipe results and check-ins: only a check-in makes a result certifiable
     const { jti } = await cloud.token((await cloud.account()).id);
     const jobId = await cloud.checkin(jti);
     expect((await cloud.post(WIPES, { jti, ...record(jobId) })).json.certificate_status).toBeNull();
-    expect(await stored(jobId)).toMatchObject({ uncertified_reason: 'job_id was not issued by a check-in of this account' });
+    expect(await stored(jobId)).toMatchObject({ uncertified_reason: NOT_ISSUED_REASON });
   });
 
   it('a hotswap token reports the job_id unsuffixed: that is certified, a suffixed one is not', async () => {
@@ -165,5 +166,87 @@ describe('wipe results and check-ins: only a check-in makes a result certifiable
     const jobId = `${await cloud.checkin(jti)}-0`;
     await cloud.post(WIPES, { jti, ...record(jobId, { wipe_status: 'failed' }) });
     expect(await stored(jobId)).toEqual({ certifiable: 0, certificate_status: null, uncertified_reason: 'wipe_status failed' });
+  });
+});
+
+describe('wipe results and check-ins: a check-in certifies results of its own token only (issue 20)', () => {
+  let cloud: Cloud;
+  afterEach(() => cloud.close());
+
+  const stored = (jobId: string) =>
+    cloud.db.one('SELECT certifiable, certificate_status, uncertified_reason FROM wipe_results WHERE job_id = @job_id', { job_id: jobId });
+  const certificates = async () => (await cloud.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM certificates'))!.n;
+  const spentToken = async (accountId: number, product: 'engine' | 'hotswap') => {
+    const token = await cloud.token(accountId, { product, quota: 1 });
+    await cloud.checkin(token.jti);
+    return token;
+  };
+
+  it("an engine token whose quota is spent gets no certificate for H-N of a hotswap check-in of its account", async () => {
+    cloud = await startCloud();
+    const account = (await cloud.account()).id;
+    const hotswap = await cloud.token(account, { product: 'hotswap', quota: 1 });
+    const hotswapJob = await cloud.checkin(hotswap.jti);
+    const engine = await spentToken(account, 'engine');
+    expect((await cloud.post('/internal/tokens/validate', { jti: engine.jti })).json).toMatchObject({ allow: false, reason: 'quota_exceeded' });
+    for (let drive = 1; drive < 50; drive += 1) {
+      const res = await cloud.post(WIPES, { jti: engine.jti, ...record(`${hotswapJob}-${drive}`) });
+      expect(res.status).toBe(201);
+      expect(res.json.certificate_status).toBeNull();
+    }
+    expect(await stored(`${hotswapJob}-7`)).toEqual({ certifiable: 0, certificate_status: null, uncertified_reason: NOT_ISSUED_REASON });
+    expect(await certificates()).toBe(0);
+  });
+
+  it('a hotswap token with quota 0 gets no certificate for the job_id of an engine check-in of its account', async () => {
+    cloud = await startCloud();
+    const account = (await cloud.account()).id;
+    const engineJob = await cloud.checkin((await cloud.token(account)).jti);
+    const hotswap = await cloud.token(account, { product: 'hotswap', quota: 0 });
+    for (const jobId of [engineJob, `${engineJob}-0`]) {
+      const res = await cloud.post(WIPES, { jti: hotswap.jti, ...record(jobId) });
+      expect(res.status).toBe(201);
+      expect(res.json.certificate_status).toBeNull();
+      expect(await stored(jobId)).toEqual({ certifiable: 0, certificate_status: null, uncertified_reason: NOT_ISSUED_REASON });
+    }
+    expect(await certificates()).toBe(0);
+  });
+
+  it("another token of the same product and account does not spend this token's check-in; its own token does", async () => {
+    cloud = await startCloud();
+    const account = (await cloud.account()).id;
+    const mine = await cloud.token(account);
+    const jobId = await cloud.checkin(mine.jti);
+    const other = await spentToken(account, 'engine');
+    expect((await cloud.post(WIPES, { jti: other.jti, ...record(`${jobId}-0`) })).json.certificate_status).toBeNull();
+    expect((await cloud.post(WIPES, { jti: mine.jti, ...record(`${jobId}-1`) })).json.certificate_status).toBe('pending');
+    expect(await certificates()).toBe(1);
+  });
+
+  it('one engine check-in certifies drives -0 to -255 by default; -256 on is stored uncertified with the cap as reason', async () => {
+    cloud = await startCloud();
+    const { jti } = await cloud.token((await cloud.account()).id);
+    const jobId = await cloud.checkin(jti);
+    expect((await cloud.post(WIPES, { jti, ...record(`${jobId}-255`) })).json.certificate_status).toBe('pending');
+    for (const drive of [256, 9999]) {
+      const res = await cloud.post(WIPES, { jti, ...record(`${jobId}-${drive}`) });
+      expect(res.status).toBe(201);
+      expect(res.json.certificate_status).toBeNull();
+      expect(await stored(`${jobId}-${drive}`)).toEqual({
+        certifiable: 0,
+        certificate_status: null,
+        uncertified_reason: `drive -${drive} is past the cap of 256 drives per machine (MAX_DRIVES_PER_MACHINE)`,
+      });
+    }
+    expect(await certificates()).toBe(1);
+  });
+
+  it('the drive cap is configurable: with MAX_DRIVES_PER_MACHINE 2, drive -2 is not certified', async () => {
+    cloud = await startCloud({ deps: { maxDrivesPerMachine: 2 } });
+    const { jti } = await cloud.token((await cloud.account()).id);
+    const jobId = await cloud.checkin(jti);
+    expect((await cloud.post(WIPES, { jti, ...record(`${jobId}-1`) })).json.certificate_status).toBe('pending');
+    expect((await cloud.post(WIPES, { jti, ...record(`${jobId}-2`) })).json.certificate_status).toBeNull();
+    expect(await stored(`${jobId}-2`)).toMatchObject({ uncertified_reason: 'drive -2 is past the cap of 2 drives per machine (MAX_DRIVES_PER_MACHINE)' });
   });
 });

@@ -135,6 +135,63 @@ describe.each(stores)('the SQL store on %s', (_name, open) => {
   });
 });
 
+/** Two connections (pools on PostgreSQL) to one fresh store, as two processes have. */
+const pairs: [string, () => Promise<[SqlDatabase, SqlDatabase]>][] = [
+  [
+    'sqlite',
+    async () => {
+      const path = join(scratch, `${++files}.sqlite`);
+      return [await openStore({ kind: 'sqlite', path }), await openStore({ kind: 'sqlite', path })];
+    },
+  ],
+  [
+    'postgres',
+    async () => {
+      const url = await postgres.createDatabase();
+      return [await openStore({ kind: 'postgres', url }), await openStore({ kind: 'postgres', url })];
+    },
+  ],
+];
+
+describe.each(pairs)('a transaction on %s cut short by its signal', (name, openPair) => {
+  it("stops waiting for another connection's lock, rolls back, and leaves the connection usable", async () => {
+    const [holder, waiter] = await openPair();
+    await seedAccount(holder);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holding = holder.transaction(async (tx) => {
+      await tx.run(`UPDATE accounts SET name = 'holder' WHERE public_id = 'acct_test'`);
+      locked();
+      await released;
+    });
+    await isLocked;
+
+    const stop = new AbortController();
+    const waiting = waiter.transaction(async (tx) => {
+      await tx.run(`UPDATE accounts SET name = 'waiter' WHERE public_id = 'acct_test'`);
+    }, { signal: stop.signal });
+    // The waiter is really waiting: PostgreSQL shows its lock request; SQLite's wait is a retry loop.
+    if (name === 'postgres') {
+      while (!(await holder.one<{ n: number }>(`SELECT count(*) AS n FROM pg_locks WHERE NOT granted`))!.n) await new Promise((r) => setTimeout(r, 5));
+    } else {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const reason = new Error('stopping');
+    stop.abort(reason);
+    await expect(waiting).rejects.toBe(reason);
+
+    release();
+    await holding;
+    expect(await waiter.one(`SELECT name FROM accounts WHERE public_id = 'acct_test'`)).toEqual({ name: 'holder' });
+    await waiter.transaction((tx) => tx.run(`UPDATE accounts SET name = 'after' WHERE public_id = 'acct_test'`));
+    expect(await holder.one(`SELECT name FROM accounts WHERE public_id = 'acct_test'`)).toEqual({ name: 'after' });
+    await holder.close();
+    await waiter.close();
+  });
+});
+
 describe('the PostgreSQL store', () => {
   it('survives a connection killed mid-transaction: the call rejects, the pool goes on', async () => {
     const db = PostgresDatabase.open(await postgres.createDatabase(), { max: 1 });

@@ -92,3 +92,20 @@ export async function releaseJob(
   );
   return changed === 1;
 }
+
+/**
+ * Gives the held job back untried, due now, for any worker to claim: what a stopping worker does
+ * with a job it had to abort. The claim's attempt is returned too (a shutdown is not the job's
+ * failure). The fence still holds: the row is no longer `running`, so nothing else of this
+ * claim (or of an older one) can write, and the next claim raises `attempts` past any of them.
+ * False when the lease was lost.
+ */
+export async function handBackJob(db: SqlRunner, job: ClaimedJob, now: string): Promise<boolean> {
+  const changed = await db.run(
+    `UPDATE jobs SET status = 'pending', attempts = attempts - 1, run_at = @now, lease_until = NULL,
+                     last_error = 'handed back: worker stopping', updated_at = @now
+      WHERE id = @id AND status = 'running' AND attempts = @attempts`,
+    { now, id: job.id, attempts: job.attempts },
+  );
+  return changed === 1;
+}

@@ -165,6 +165,23 @@ export async function recordAttempt(db: SqlRunner, record: AttemptRecord, input:
 }
 
 /**
+ * Gives a claimed delivery back unattempted, due now: a stopping worker cut its attempt short,
+ * so it is neither a success nor the receiver's failure (no attempt logged, subscription health
+ * untouched) and the claim's attempt is returned. Fenced like {@link recordAttempt}: the lease
+ * goes, so nothing else of this claim can record, and the next claim raises `attempts` again.
+ * Returns false when the lease was lost.
+ */
+export async function handBackDelivery(db: SqlRunner, delivery: Pick<ClaimedDelivery, 'id' | 'attempts'>, now: string): Promise<boolean> {
+  const updated = await db.run(
+    `UPDATE webhook_deliveries SET attempts = attempts - 1, lease_until = NULL, updated_at = @now
+      WHERE id = @id AND attempts = @attempts AND status = 'pending' AND lease_until IS NOT NULL`,
+    { now, id: delivery.id, attempts: delivery.attempts },
+  );
+  if (updated === 1) await notifyDeliveriesDue(db);
+  return updated === 1;
+}
+
+/**
  * Makes one delivery due now with a fresh round of attempts (manual redelivery). Refused
  * (false) while an attempt is in flight.
  */

@@ -14,7 +14,7 @@ export interface StoredWipeResult {
   id: number;
   public_id: string;
   certificate_status: CertificateStatus | null;
-  /** 1 when this result is certified (it asked to be, and a check-in issued its job_id). */
+  /** 1 when this result is certified (it asked to be, and a check-in of its token issued its job_id). */
   certifiable: number;
 }
 
@@ -38,8 +38,9 @@ export const queueCertificate: CertificateIssuer = async (db, subject) => {
  * Stores a wipe result idempotently on (account, job_id). The INSERT … ON CONFLICT DO NOTHING is
  * the single statement that decides "first receipt": of N concurrent duplicates exactly one
  * inserts. The same statement decides whether the result is certified: it must ask to be
- * (`ownReason` null) and name a job_id that a check-in of this account issued
- * (`issuedJobId`, see domain/device/issued-job.ts); otherwise it is stored with the reason. A
+ * (`ownReason` null) and name a job_id that a check-in of the same token issued (`issuedJobId`,
+ * see domain/device/issued-job.ts): a check-in of another token of the account, even one of the
+ * other product, spends nothing here. Otherwise it is stored with the reason. A
  * certified first receipt enqueues its certificate job in the same transaction, so a committed
  * result always has its durable job: `db` is the caller's transaction (the device write's), in
  * which the insert, the certificate's number and the job commit or roll back together.
@@ -81,7 +82,7 @@ export async function storeWipeResult(
             CASE WHEN CAST(@own_reason AS TEXT) IS NULL AND issued THEN 'pending' END,
             CASE WHEN CAST(@own_reason AS TEXT) IS NOT NULL THEN @own_reason WHEN issued THEN NULL ELSE @not_issued END,
             @now, @now
-       FROM (SELECT EXISTS (SELECT 1 FROM checkins c WHERE c.job_id = @issued_job_id AND c.account_id = @account_id) AS issued) AS checkin
+       FROM (SELECT EXISTS (SELECT 1 FROM checkins c WHERE c.job_id = @issued_job_id AND c.token_id = @token_id AND c.account_id = @account_id) AS issued) AS checkin
       WHERE true
      ON CONFLICT (account_id, job_id) DO NOTHING
      RETURNING id, public_id, certificate_status, certifiable`,

@@ -23,12 +23,24 @@ export interface SqlRunner {
   run(sql: string, params?: Params): Promise<number>;
 }
 
+/** How a transaction may be cut short. */
+export interface TransactionOptions {
+  /**
+   * Aborting rolls the transaction back instead of letting it wait on a lock. SQLite: the wait
+   * for the write lock ends (once begun, a SQLite transaction never waits). PostgreSQL: the
+   * running statement is cancelled on the server and no later statement of the transaction
+   * runs. Workers pass their shutdown signal, so a transaction stuck behind another session's
+   * lock cannot hold a stopping process.
+   */
+  signal?: AbortSignal | undefined;
+}
+
 export interface SqlDatabase extends SqlRunner {
   /**
    * Runs `work` in one transaction: committed when it resolves, rolled back when it throws.
    * The promise settles only after COMMIT returned, so an answer sent after it is durable.
    */
-  transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: SqlRunner) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Runs a script of several statements (migrations), outside any transaction of the caller's. */
   script(sql: string): Promise<void>;
   close(): Promise<void>;

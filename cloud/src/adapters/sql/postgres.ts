@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { bindPositional, toPositional, type PositionalSql } from './named-params.js';
-import type { Params, SqlDatabase, SqlRunner } from './database.js';
+import type { Params, SqlDatabase, SqlRunner, TransactionOptions } from './database.js';
 import { inTransactionOf, refuseInsideOwnTransaction } from './transaction-scope.js';
 
 const INT8 = 20;
@@ -44,12 +44,16 @@ async function query<T>(on: Queryable, sql: string, params: Params | undefined):
   });
 }
 
-function runnerOn(on: Queryable): SqlRunner {
+function runnerOn(on: Queryable, signal?: AbortSignal): SqlRunner {
+  const run = <T>(sql: string, params: Params | undefined) => {
+    signal?.throwIfAborted();
+    return query<T>(on, sql, params);
+  };
   return {
     dialect: 'postgres',
-    one: async <T>(sql: string, params?: Params) => (await query<T>(on, sql, params)).rows[0] as T | undefined,
-    many: async <T>(sql: string, params?: Params) => (await query<T>(on, sql, params)).rows as T[],
-    run: async (sql: string, params?: Params) => (await query(on, sql, params)).rowCount ?? 0,
+    one: async <T>(sql: string, params?: Params) => (await run<T>(sql, params)).rows[0] as T | undefined,
+    many: async <T>(sql: string, params?: Params) => (await run<T>(sql, params)).rows as T[],
+    run: async (sql: string, params?: Params) => (await run(sql, params)).rowCount ?? 0,
   };
 }
 
@@ -114,19 +118,51 @@ export class PostgresDatabase implements SqlDatabase {
     return this.direct.run(sql, params);
   }
 
-  async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: SqlRunner) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     refuseInsideOwnTransaction(this);
+    const { signal } = options;
+    signal?.throwIfAborted();
     return withClient(this.pool, async (client, discard) => {
-      await client.query('BEGIN');
+      // On abort the statement in progress (a lock wait, say) is cancelled on the server; the
+      // cancel is awaited before the connection goes back to the pool, so it cannot land on
+      // the next user's statement.
+      let cancelling: Promise<void> | undefined;
+      const cancel = () => {
+        cancelling = this.cancelBackend((client as unknown as { processID: number }).processID);
+      };
+      signal?.addEventListener('abort', cancel, { once: true });
       try {
-        const value = await inTransactionOf(this, () => work(runnerOn(client)));
-        await client.query('COMMIT');
-        return value;
-      } catch (error) {
-        await rollback(client, discard);
-        throw error;
+        await client.query('BEGIN');
+        try {
+          const value = await inTransactionOf(this, () => work(runnerOn(client, signal)));
+          signal?.throwIfAborted();
+          await client.query('COMMIT');
+          return value;
+        } catch (error) {
+          await cancelling;
+          await rollback(client, discard);
+          // Cut short: the caller sees why (as on SQLite), not the server's "canceling statement".
+          throw signal?.aborted ? (signal.reason as Error) : error;
+        }
+      } finally {
+        signal?.removeEventListener('abort', cancel);
+        await cancelling;
       }
     });
+  }
+
+  /** Cancels the statement backend `pid` is running, over a connection of its own (the pool may be full). */
+  private async cancelBackend(pid: number): Promise<void> {
+    const session = new pg.Client(this.pool.options);
+    session.on('error', () => undefined);
+    try {
+      await session.connect();
+      await session.query('SELECT pg_cancel_backend($1)', [pid]);
+    } catch {
+      // Nothing to cancel with: the statement ends on its own, or the process's deadline ends it.
+    } finally {
+      await session.end().catch(() => undefined);
+    }
   }
 
   async script(sql: string): Promise<void> {

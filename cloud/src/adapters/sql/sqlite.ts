@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openDatabase, prepared } from '../db/open.js';
-import type { Params, SqlDatabase, SqlRunner } from './database.js';
+import type { Params, SqlDatabase, SqlRunner, TransactionOptions } from './database.js';
 import { inTransactionOf, refuseInsideOwnTransaction } from './transaction-scope.js';
 
 /** better-sqlite3 binds numbers, strings, bigints, buffers and null: booleans become 0/1. */
@@ -41,11 +41,12 @@ const isBusy = (error: unknown): boolean => {
  * thread. SQLite's own busy_timeout would sleep inside the call: with transactions that await,
  * the connection holding the lock (in this process, say the rate-window connection or a second
  * worker's) could then never finish, and both would stall until the timeout. A busy statement
- * took no effect, so trying it again is safe.
+ * took no effect, so trying it again is safe. An aborted `signal` ends the wait at once.
  */
-async function retryWhileBusy<T>(attempt: () => T): Promise<T> {
+async function retryWhileBusy<T>(attempt: () => T, signal?: AbortSignal): Promise<T> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+    signal?.throwIfAborted();
     try {
       return attempt();
     } catch (error) {
@@ -104,16 +105,17 @@ export class SqliteDatabase implements SqlDatabase {
     return this.outside(() => this.direct.run(sql, params));
   }
 
-  async transaction<T>(work: (tx: SqlRunner) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: SqlRunner) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     refuseInsideOwnTransaction(this);
     while (this.busy) await this.idle;
+    options.signal?.throwIfAborted();
     this.busy = true;
     let release!: () => void;
     this.idle = new Promise((resolve) => (release = resolve));
     try {
       // IMMEDIATE takes the write lock up front, so another process's writer makes this wait
       // (busy_timeout) instead of failing at the first write with SQLITE_BUSY.
-      await retryWhileBusy(() => this.handle.exec('BEGIN IMMEDIATE'));
+      await retryWhileBusy(() => this.handle.exec('BEGIN IMMEDIATE'), options.signal);
       try {
         const value = await inTransactionOf(this, () => work(this.inside));
         this.handle.exec('COMMIT');

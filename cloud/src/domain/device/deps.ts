@@ -35,6 +35,8 @@ export interface DeviceDeps {
   events?: DeviceEvents | undefined;
   /** How a certifiable first receipt gets its certificate; absent, numbered now and queued. */
   issueCertificate?: CertificateIssuer | undefined;
+  /** MAX_DRIVES_PER_MACHINE: results one engine check-in can certify; absent, 256. */
+  maxDrivesPerMachine?: number | undefined;
 }
 
 /** A refused device call: the HTTP layer turns it into `{error}` with this status. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { issuedJobIdOf, ownUncertifiedReason } from './issued-job.js';
+import { checkinClaimOf, issuedJobIdOf, NOT_ISSUED_REASON, ownUncertifiedReason } from './issued-job.js';
 
 describe('the check-in a wipe result names (spec 4.1 rule 7)', () => {
   it.each([
@@ -15,6 +15,16 @@ describe('the check-in a wipe result names (spec 4.1 rule 7)', () => {
     ['hotswap', 'job-0', 'job-0'],
   ] as const)('%s job_id %s comes from check-in %s', (product, jobId, issued) => {
     expect(issuedJobIdOf(product, jobId)).toBe(issued);
+  });
+
+  it.each([
+    ['engine', 'job-255', 256, { issuedJobId: 'job', notIssuedReason: NOT_ISSUED_REASON }],
+    ['engine', 'job-256', 256, { issuedJobId: undefined, notIssuedReason: 'drive -256 is past the cap of 256 drives per machine (MAX_DRIVES_PER_MACHINE)' }],
+    ['engine', 'job-1', 1, { issuedJobId: undefined, notIssuedReason: 'drive -1 is past the cap of 1 drives per machine (MAX_DRIVES_PER_MACHINE)' }],
+    ['engine', 'job', 256, { issuedJobId: undefined, notIssuedReason: NOT_ISSUED_REASON }],
+    ['hotswap', 'job-300', 256, { issuedJobId: 'job-300', notIssuedReason: NOT_ISSUED_REASON }],
+  ] as const)('%s job_id %s under a cap of %i drives per machine claims %o', (product, jobId, cap, claim) => {
+    expect(checkinClaimOf(product, jobId, cap)).toEqual(claim);
   });
 
   it('a failed or cancelled wipe, or a rejected validation, names its own reason', () => {

@@ -1,7 +1,16 @@
 import type { Product } from '@erasure/shared';
 
-/** Why a result that asked to be certified is not, when its job_id names no check-in. */
-export const NOT_ISSUED_REASON = 'job_id was not issued by a check-in of this account';
+/** Why a result that asked to be certified is not, when its job_id names no check-in of its token. */
+export const NOT_ISSUED_REASON = 'job_id was not issued by a check-in of this token';
+
+/**
+ * MAX_DRIVES_PER_MACHINE when unset. A check-in carries no drive count, so this bounds how many
+ * certificates one engine check-in can yield (`-0` … `-255`); hotswap stations check in per drive.
+ */
+export const DEFAULT_MAX_DRIVES_PER_MACHINE = 256;
+
+/** The highest cap the job_id form allows: a suffix has at most 4 digits (`-9999`). */
+export const MAX_DRIVES_PER_MACHINE_LIMIT = 10_000;
 
 /** A per-drive suffix `-0`, `-1`, …: decimal, no leading zeros, at most 4 digits (a 9,999-drive run). */
 const ENGINE_SUFFIX = /^(.+)-(0|[1-9][0-9]{0,3})$/;
@@ -15,6 +24,27 @@ const ENGINE_SUFFIX = /^(.+)-(0|[1-9][0-9]{0,3})$/;
 export function issuedJobIdOf(product: Product, jobId: string): string | undefined {
   if (product === 'hotswap') return jobId;
   return ENGINE_SUFFIX.exec(jobId)?.[1];
+}
+
+/**
+ * What a result's job_id claims, for the statement that stores it: the check-in job_id that must
+ * have been issued to the reporting token (undefined: none can be), and the reason it is stored
+ * uncertified if not. An engine suffix at or past the drive cap claims nothing, whatever was
+ * checked in, so one engine check-in certifies at most `maxDrivesPerMachine` drives.
+ */
+export function checkinClaimOf(
+  product: Product,
+  jobId: string,
+  maxDrivesPerMachine: number,
+): { issuedJobId: string | undefined; notIssuedReason: string } {
+  const suffix = product === 'engine' ? ENGINE_SUFFIX.exec(jobId)?.[2] : undefined;
+  if (suffix !== undefined && Number(suffix) >= maxDrivesPerMachine) {
+    return {
+      issuedJobId: undefined,
+      notIssuedReason: `drive -${suffix} is past the cap of ${maxDrivesPerMachine} drives per machine (MAX_DRIVES_PER_MACHINE)`,
+    };
+  }
+  return { issuedJobId: issuedJobIdOf(product, jobId), notIssuedReason: NOT_ISSUED_REASON };
 }
 
 /**

@@ -2,15 +2,15 @@ import { ERRORS, InternalWipeResultRequest, parseUnknown, type WipeResultAccepte
 import { isoNow } from '../clock.js';
 import type { TokenRow } from '../../adapters/db/tokens.js';
 import { refuse, type DeviceDeps, type Refusal } from './deps.js';
-import { issuedJobIdOf, NOT_ISSUED_REASON, ownUncertifiedReason } from './issued-job.js';
+import { checkinClaimOf, DEFAULT_MAX_DRIVES_PER_MACHINE, ownUncertifiedReason } from './issued-job.js';
 
 /**
  * Receives one drive's wipe result (spec 4.2 rule 3). First receipt: 201, and when certifiable the
  * certificate is issued (by default: queued) and `wipe_session_completed` emitted in the same
  * transaction. A duplicate `job_id`: 200 with the stored record, nothing re-fired, no second
  * certificate. Check-in is the metered step, so a result is certified only when its job_id was
- * issued by a check-in of the token's account (`-N` suffixed for the engine, as issued for the
- * hotswap station); any other result is stored, with why, and never certified.
+ * issued by a check-in of the same token (`-N` suffixed for the engine, N below the drive cap; as
+ * issued for the hotswap station); any other result is stored, with why, and never certified.
  */
 export async function receiveWipeResult(
   deps: DeviceDeps,
@@ -20,14 +20,15 @@ export async function receiveWipeResult(
   if (typeof body.job_id !== 'string' || body.job_id.trim() === '') return refuse(422, ERRORS.missingJobId);
   const record = parseUnknown(InternalWipeResultRequest, body);
   if (!record.ok) return refuse(422, `${ERRORS.invalidWipeResult} at ${record.path}: ${record.message}`);
+  const claim = checkinClaimOf(token.product, record.value.job_id, deps.maxDrivesPerMachine ?? DEFAULT_MAX_DRIVES_PER_MACHINE);
   // One transaction (the call's): an event row commits with its result.
   const { created, result } = await deps.store.storeWipeResult(deps.db, {
     accountId: token.account_id,
     tokenId: token.id,
     record: record.value,
     ownReason: ownUncertifiedReason(record.value),
-    issuedJobId: issuedJobIdOf(token.product, record.value.job_id),
-    notIssuedReason: NOT_ISSUED_REASON,
+    issuedJobId: claim.issuedJobId,
+    notIssuedReason: claim.notIssuedReason,
     now: isoNow(deps.clock),
     issueCertificate: deps.issueCertificate,
   });
