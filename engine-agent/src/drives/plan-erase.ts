@@ -49,7 +49,8 @@ export interface NoErasePlan {
   readonly rejected: readonly RejectedMethod[];
 }
 
-const label = (category: NistCategory) => `NIST 800-88 R2 ${category}`;
+/** Wire `wipe_method` of a NIST category, e.g. `NIST 800-88 R2 Purge`. */
+export const nistLabel = (category: NistCategory) => `NIST 800-88 R2 ${category}`;
 
 function estimateMinutes(method: EraseMethod, caps: DriveCapabilities, policy: ErasePolicy): { minutes?: number; source?: 'drive' | 'estimate' } {
   const sec = caps.ataSecurity;
@@ -113,7 +114,7 @@ export function planErase(caps: DriveCapabilities, policy: ErasePolicy = {}): Er
   return {
     ok: true,
     method: chosen.method,
-    label: label(info.category),
+    label: nistLabel(info.category),
     category: info.category,
     technique: info.technique,
     command: info.command,
