@@ -1,5 +1,8 @@
+import { release } from 'node:os';
+import { blockdev } from '../adapters/blockdev.js';
 import type { SystemView } from '../adapters/system-view.js';
 import { complaint, CommandLog, guarded, type DriverDeps } from './driver-kit.js';
+import type { Medium } from './medium.js';
 
 /** A whole-device discard can take minutes on a large SSD that trims synchronously. */
 const DISCARD_TIMEOUT_MS = 30 * 60_000;
@@ -18,6 +21,31 @@ export async function discardMaxBytes(sys: SystemView, kernelName: string): Prom
   return Number.isSafeInteger(n) ? n : 0;
 }
 
+/** True when a kernel release string (`6.1.0-18-amd64`) is at least `major.minor`. */
+export function kernelAtLeast(kernelRelease: string, major: number, minor: number): boolean {
+  const m = /^(\d+)\.(\d+)/.exec(kernelRelease);
+  if (!m) return false;
+  const [maj, min] = [Number(m[1]), Number(m[2])];
+  return maj > major || (maj === major && min >= minor);
+}
+
+/**
+ * Whether the opened drive takes a secure discard (BLKSECDISCARD), asked without discarding
+ * anything; undefined when that cannot be told (a file, a kernel before 5.19, an error).
+ */
+export function secureDiscardSupport(medium: Medium, kernelRelease = release()): boolean | undefined {
+  if (medium.kind !== 'block' || !kernelAtLeast(kernelRelease, 5, 19)) return undefined;
+  try {
+    return blockdev().secureDiscardSupported(medium.handle.fd);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the report says about a secure discard the drive supports: it was not used, and why. */
+export const SECURE_DISCARD_NOT_USED =
+  'the drive also supports secure discard (BLKSECDISCARD); it was not used as a Purge: a discard leaves no verifiable result, and the sanitization is the verified overwrite (NIST Clear)';
+
 /**
  * After a verified overwrite, discards the whole device (`blkdiscard`, through the one runner, once
  * the erase has closed the device: blkdiscard opens it O_EXCL itself, so nothing can have claimed
@@ -27,8 +55,9 @@ export async function discardMaxBytes(sys: SystemView, kernelName: string): Prom
  * USB bridges and many virtual disks report 1 for flash, and an SMR disk that accepts TRIM has a
  * mapping to reset too. A failed discard is reported; it does not fail the erase.
  */
-export async function discardAfterOverwrite(deps: DriverDeps & { readonly sys: SystemView }, device: string, kernelName: string): Promise<DiscardOutcome> {
-  if ((await discardMaxBytes(deps.sys, kernelName)) === 0) return { done: false, text: 'no discard (TRIM) afterwards: the drive does not support it', commands: [] };
+export async function discardAfterOverwrite(deps: DriverDeps & { readonly sys: SystemView }, device: string, kernelName: string, secure?: boolean): Promise<DiscardOutcome> {
+  const secureNote = secure ? `; ${SECURE_DISCARD_NOT_USED}` : '';
+  if ((await discardMaxBytes(deps.sys, kernelName)) === 0) return { done: false, text: `no discard (TRIM) afterwards: the drive does not support it${secureNote}`, commands: [] };
   const log = new CommandLog(deps);
   const result = await guarded(log, async () => {
     const r = await log.run('blkdiscard', [device], DISCARD_TIMEOUT_MS);
@@ -38,5 +67,5 @@ export async function discardAfterOverwrite(deps: DriverDeps & { readonly sys: S
   const text = result.ok
     ? 'afterwards the whole drive was discarded (TRIM, blkdiscard) so it reaches its next owner at full write speed; the discard is not part of the sanitization'
     : result.reason;
-  return { done: result.ok, text, commands: log.commands };
+  return { done: result.ok, text: `${text}${secureNote}`, commands: log.commands };
 }

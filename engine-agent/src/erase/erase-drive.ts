@@ -5,7 +5,7 @@ import { driveChanged, type DriveIdentity } from '../probes/drive-identity.js';
 import { guardTarget } from '../safety/guard.js';
 import { ataSanitize, ataSecureErase, restoreHpa } from './ata.js';
 import type { DriverDeps, DriverResult } from './driver-kit.js';
-import { discardAfterOverwrite } from './discard.js';
+import { discardAfterOverwrite, secureDiscardSupport } from './discard.js';
 import { checkMarkersOn, plantMarkersOn } from './firmware-proof.js';
 import { describeMarkers, markersGone, MARKER_COUNT, type PlantResult } from './markers.js';
 import { MediumOpenError, type Medium } from './medium.js';
@@ -175,11 +175,16 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
   // that supports discard is then discarded as a whole (not part of the sanitization).
   const overwrite = async (): Promise<EraseOutcome> => {
     const done = [...commands, METHOD_INFO.overwrite.command];
+    // Asked on the opened device, which the overwrite holds O_EXCL: only to say it was not used.
+    let secure: boolean | undefined;
+    const beforeWrite = async (medium: Medium) => {
+      secure = secureDiscardSupport(medium);
+      if (boundTo) await checkOpened(deps.sys, boundTo, medium);
+    };
     try {
-      const beforeWrite = boundTo ? { beforeWrite: (medium: Medium) => checkOpened(deps.sys, boundTo, medium) } : {};
-      const r = await overwriteAndVerify(req.device, req.overwrite ?? 'zero', { onProgress: deps.onProgress, tuning: deps.tuning, ...(deps.signal ? { signal: deps.signal } : {}), ...beforeWrite });
+      const r = await overwriteAndVerify(req.device, req.overwrite ?? 'zero', { onProgress: deps.onProgress, tuning: deps.tuning, ...(deps.signal ? { signal: deps.signal } : {}), beforeWrite });
       if (deps.signal?.aborted) return stopped(done);
-      const discard = r.verified && kernelName ? await discardAfterOverwrite(deps, req.device, kernelName) : undefined;
+      const discard = r.verified && kernelName ? await discardAfterOverwrite(deps, req.device, kernelName, secure) : undefined;
       const verification = discard ? `${r.summary}; ${discard.text}` : r.summary;
       return end({ ok: r.verified, refused: false, ...(r.verified ? {} : { failureCode: 'not_verified' }), passes: r.passes, verificationHash: r.sha256, verification, commands: [...done, ...(discard?.commands ?? [])], bytesWritten: r.bytesWritten });
     } catch (error) {
