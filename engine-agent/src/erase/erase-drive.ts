@@ -233,20 +233,21 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
   const technique = METHOD_INFO[req.method].technique;
   const check = await checkMarkersOn(req.device, planted.markers);
   if (markersGone(check)) {
-    return end({ ok: true, refused: false, passes: null, verification: `${technique}: ${result.detail}; ${describeMarkers(check)}${tooLate}`, commands, verificationHash: check.sha256 });
+    // The proof first: the certificate prints the beginning of this text on one line.
+    return end({ ok: true, refused: false, passes: null, verification: `${describeMarkers(check)}; ${technique}: ${result.detail}${tooLate}`, commands, verificationHash: check.sha256 });
   }
   // The drive said it erased, and did not: it fails the firmware step and is never certified on
   // its word. It is erased by overwrite instead (Clear), both steps on the certificate.
-  const disproved = `The firmware erase failed: ${technique} reported success (${result.detail}), but ${describeMarkers(check)}, so the drive did not erase itself`;
+  const disproved = `${technique} reported success (${result.detail}), but ${describeMarkers(check)}, so the drive did not erase itself`;
   if (cancelledLate) {
-    return end({ ok: false, refused: false, failureCode: 'cancelled', passes: null, verification: `${disproved}; ${CANCELLED_BY_OPERATOR}, so no overwrite followed: the drive is NOT erased`, commands });
+    return end({ ok: false, refused: false, failureCode: 'cancelled', passes: null, verification: `The firmware erase failed and the drive is NOT erased: ${disproved}; ${CANCELLED_BY_OPERATOR}, so no overwrite followed`, commands });
   }
   const fallback = await overwrite();
   return {
     ...fallback,
     method: 'overwrite',
     certifiedAs: { label: nistLabel(METHOD_INFO.overwrite.category), technique: `${METHOD_INFO.overwrite.technique}, after ${technique} failed its check` },
-    verification: `${disproved}. Then erased by overwrite: ${fallback.verification}`,
+    verification: `Firmware erase failed: overwritten. ${disproved}. Overwrite: ${fallback.verification}`,
   };
 }
 
