@@ -48,6 +48,12 @@ describe('the discard after a verified overwrite', () => {
     expect(ran).toEqual(['blkdiscard /dev/sdq']);
   });
 
+  it('reports a runner that throws as a failed discard, never as a failed erase', async () => {
+    const { deps } = machine('4096\n');
+    const sut = await discardAfterOverwrite({ ...deps, run: async () => Promise.reject(new Error('runner broke')) }, '/dev/sdq', 'sdq');
+    expect(sut).toEqual({ done: false, text: 'the discard (TRIM) afterwards failed (runner broke); the drive is sanitized all the same', commands: ['blkdiscard /dev/sdq'] });
+  });
+
   it('says a secure discard the drive supports was not used as a Purge', async () => {
     const { deps } = machine('0\n');
     expect((await discardAfterOverwrite(deps, '/dev/sdq', 'sdq', true)).text).toBe(`no discard (TRIM) afterwards: the drive does not support it; ${SECURE_DISCARD_NOT_USED}`);
