@@ -247,7 +247,7 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
     ...fallback,
     method: 'overwrite',
     certifiedAs: { label: nistLabel(METHOD_INFO.overwrite.category), technique: `${METHOD_INFO.overwrite.technique}, after ${technique} failed its check` },
-    verification: `Firmware erase failed: overwritten. ${disproved}. Overwrite: ${fallback.verification}`,
+    verification: `${fallback.ok ? 'Firmware erase failed: overwritten.' : 'Firmware erase failed, and the overwrite that followed failed too.'} ${disproved}. Overwrite: ${fallback.verification}`,
   };
 }
 
