@@ -154,6 +154,27 @@ static napi_value zero_out(napi_env env, napi_callback_info info) {
 }
 
 /*
+ * secureDiscardSupported(fd): whether the device takes BLKSECDISCARD, asked without discarding
+ * anything. The range {0, 1} is not sector-aligned: since Linux 5.19 blk_ioctl_secure_erase checks
+ * support first (EOPNOTSUPP) and alignment second (EINVAL), so EINVAL means supported and nothing
+ * was touched. Older kernels check only discard support first, so the caller asks 5.19+ only.
+ * The fd must be open for writing (EBADF otherwise, thrown).
+ */
+static napi_value secure_discard_supported(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  int32_t fd;
+  uint64_t range[2] = {0, 1};
+  if (!get_args(env, info, 1, argv) || !get_fd(env, argv[0], &fd)) return NULL;
+  int supported;
+  if (ioctl(fd, BLKSECDISCARD, range) == 0 || errno == EINVAL) supported = 1;
+  else if (errno == EOPNOTSUPP) supported = 0;
+  else return throw_errno(env, "ioctl(BLKSECDISCARD)", errno);
+  napi_value out;
+  CHECK(napi_get_boolean(env, supported, &out));
+  return out;
+}
+
+/*
  * tuneHeap(trimBytes, mmapBytes): glibc mallopt M_TRIM_THRESHOLD and M_MMAP_THRESHOLD.
  * cipher.update() allocates a fresh output buffer on every call; with glibc's defaults the heap
  * top is returned to the kernel after each free and the next allocation faults its pages in
@@ -184,6 +205,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"flushBuffers", NULL, flush_buffers, NULL, NULL, NULL, napi_enumerable, NULL},
       {"discard", NULL, discard, NULL, NULL, NULL, napi_enumerable, NULL},
       {"zeroOut", NULL, zero_out, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"secureDiscardSupported", NULL, secure_discard_supported, NULL, NULL, NULL, napi_enumerable, NULL},
       {"tuneHeap", NULL, tune_heap, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   CHECK(napi_define_properties(env, exports, sizeof props / sizeof props[0], props));

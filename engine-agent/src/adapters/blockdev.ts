@@ -17,6 +17,11 @@ export interface BlockDevAddon {
   flushBuffers(fd: number): void;
   /** BLKDISCARD over a byte range. */
   discard(fd: number, offset: number, length: number): void;
+  /**
+   * Whether BLKSECDISCARD is supported, asked with an unaligned range so nothing is discarded
+   * (Linux 5.19+ only: older kernels answer for plain discard). The fd must be writable.
+   */
+  secureDiscardSupported(fd: number): boolean;
   /** BLKZEROOUT over a byte range. */
   zeroOut(fd: number, offset: number, length: number): void;
   /** glibc M_TRIM_THRESHOLD / M_MMAP_THRESHOLD: keeps freed cipher output in the heap (see blockdev.c). */

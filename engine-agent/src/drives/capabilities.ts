@@ -52,6 +52,8 @@ export interface DriveCapabilities {
   readonly sizeBytes?: number;
   readonly logicalSectorSize?: number;
   readonly physicalSectorSize?: number;
+  /** The kernel passes discards (TRIM/UNMAP/deallocate) to the drive: lsblk DISC-MAX above 0. */
+  readonly discard?: boolean;
   readonly ataSecurity?: AtaSecurityCaps;
   readonly ataSanitize?: SanitizeSupport;
   /** Self-encrypting per IDENTIFY ("Device encrypts all user data"). */
@@ -111,6 +113,7 @@ export function buildCapabilities(f: DriveFacts): DriveCapabilities {
     sizeBytes: f.lsblk?.sizeBytes ?? f.sysfs?.sizeBytes ?? f.smart?.capacityBytes,
     logicalSectorSize: f.lsblk?.logicalSectorSize ?? f.sysfs?.logicalBlockSize ?? f.smart?.logicalSectorSize,
     physicalSectorSize: f.lsblk?.physicalSectorSize ?? f.sysfs?.physicalBlockSize ?? f.smart?.physicalSectorSize,
+    discard: f.lsblk?.discardMaxBytes !== undefined ? f.lsblk.discardMaxBytes > 0 : undefined,
     ataSecurity: sec
       ? {
           supported: sec.supported,

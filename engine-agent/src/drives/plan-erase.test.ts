@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DriveCapabilities } from './capabilities.js';
 import { ERASE_METHODS } from './erase-methods.js';
-import { planErase, type ErasePlan, type ErasePolicy } from './plan-erase.js';
+import { DISCARD_AFTER_OVERWRITE, FIRMWARE_PROVEN_BY_MARKERS, planErase, type ErasePlan, type ErasePolicy } from './plan-erase.js';
 
 const nvme: DriveCapabilities = {
   device: '/dev/nvme0n1',
@@ -112,5 +112,26 @@ describe('planErase', () => {
   it('warns that sanitize takes every namespace and that flash overwrite is Clear only', () => {
     expect((planErase(nvme) as ErasePlan).warnings).toContain('sanitize erases every namespace of the NVM subsystem');
     expect((planErase({ ...nvme, nvme: undefined }) as ErasePlan).warnings[0]).toMatch(/Clear only/);
+  });
+});
+
+describe('what the plan says about proof and discard', () => {
+  const plan = (caps: DriveCapabilities) => planErase(caps) as ErasePlan;
+
+  it('says a firmware erase is proven by test patterns and falls back to overwrite (Clear) when one survives', () => {
+    expect(plan(nvme).warnings).toContain(FIRMWARE_PROVEN_BY_MARKERS);
+    expect(plan(hdd).warnings).not.toContain(FIRMWARE_PROVEN_BY_MARKERS);
+  });
+
+  it('says an overwritten drive that takes discards is discarded afterwards, not as the sanitization and never as a Purge', () => {
+    const sut = plan({ ...hdd, rotational: false, discard: true });
+    expect(sut).toMatchObject({ method: 'overwrite', category: 'Clear', label: 'NIST 800-88 R2 Clear' });
+    expect(sut.warnings).toContain(DISCARD_AFTER_OVERWRITE);
+    expect(DISCARD_AFTER_OVERWRITE).toMatch(/not part of the sanitization.*secure discard.*never used as a Purge/);
+  });
+
+  it('says nothing of a discard for a drive that takes none', () => {
+    expect(plan({ ...hdd, discard: false }).warnings).not.toContain(DISCARD_AFTER_OVERWRITE);
+    expect(plan(hdd).warnings).not.toContain(DISCARD_AFTER_OVERWRITE);
   });
 });

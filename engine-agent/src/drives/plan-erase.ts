@@ -49,7 +49,20 @@ export interface NoErasePlan {
   readonly rejected: readonly RejectedMethod[];
 }
 
-const label = (category: NistCategory) => `NIST 800-88 R2 ${category}`;
+/** Every firmware erase is proven, never taken on the drive's word (issue 21). */
+export const FIRMWARE_PROVEN_BY_MARKERS =
+  'the firmware erase is proven by 256 test patterns written before it, which must all be gone after it; if one survives, the drive is erased by overwrite instead and certified Clear, not Purge';
+
+/**
+ * A drive that takes discards is discarded as a whole after its verified overwrite (issue 21),
+ * which the plan says, with what it is not: not the sanitization, and never a Purge, even where
+ * the drive supports a secure discard (the erase then says so on the report).
+ */
+export const DISCARD_AFTER_OVERWRITE =
+  'after the verified overwrite the whole drive is discarded (TRIM) so it reaches its next owner at full write speed; the discard is not part of the sanitization, and a secure discard, where the drive supports one, is never used as a Purge';
+
+/** Wire `wipe_method` of a NIST category, e.g. `NIST 800-88 R2 Purge`. */
+export const nistLabel = (category: NistCategory) => `NIST 800-88 R2 ${category}`;
 
 function estimateMinutes(method: EraseMethod, caps: DriveCapabilities, policy: ErasePolicy): { minutes?: number; source?: 'drive' | 'estimate' } {
   const sec = caps.ataSecurity;
@@ -113,7 +126,7 @@ export function planErase(caps: DriveCapabilities, policy: ErasePolicy = {}): Er
   return {
     ok: true,
     method: chosen.method,
-    label: label(info.category),
+    label: nistLabel(info.category),
     category: info.category,
     technique: info.technique,
     command: info.command,
@@ -121,7 +134,12 @@ export function planErase(caps: DriveCapabilities, policy: ErasePolicy = {}): Er
     why,
     preconditions: hidden.preconditions,
     fullySanitized: hidden.fullySanitized,
-    warnings: [...chosen.check.warnings, ...hidden.warnings],
+    warnings: [
+      ...chosen.check.warnings,
+      ...hidden.warnings,
+      ...(info.firmware ? [FIRMWARE_PROVEN_BY_MARKERS] : []),
+      ...(chosen.method === 'overwrite' && caps.discard ? [DISCARD_AFTER_OVERWRITE] : []),
+    ],
     rejected,
   };
 }

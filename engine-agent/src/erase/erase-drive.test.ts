@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { ToolResult } from '../adapters/runner.js';
 import type { SystemView } from '../adapters/system-view.js';
 import { CANCELLED_BY_OPERATOR, eraseDrive, REMOVED_DURING_ERASE, type EraseDeps } from './erase-drive.js';
@@ -59,19 +62,41 @@ describe('erasing a drive whose bay work was stopped', () => {
 });
 
 /**
- * A machine where /dev/sdq is a plain whole disk the guard lets through (8:16, nothing mounted or
- * held) and whose kernel disk sequence number is `diskseq`: a new disk under the same name gets a new one.
+ * A machine where `node` (default /dev/sdq) is a plain whole disk the guard lets through (sdq,
+ * 8:16, nothing mounted or held) and whose kernel disk sequence number is `diskseq`: a new disk
+ * under the same name gets a new one. `node` may be a file standing in for the disk's contents.
  */
-function seatedDisk(diskseq: string) {
+function seatedDisk(diskseq: string, node = '/dev/sdq') {
   const files: Record<string, string> = { '/sys/class/block/sdq/dev': '8:16\n', '/sys/class/block/sdq/diskseq': `${diskseq}\n` };
-  const links: Record<string, string> = { '/dev/sdq': '/dev/sdq', '/sys/dev/block/8:16': '/sys/devices/pci0000:00/0000:00:17.0/ata3/host2/target2:0:0/2:0:0:0/block/sdq' };
+  const links: Record<string, string> = { [node]: '/dev/sdq', '/sys/dev/block/8:16': '/sys/devices/pci0000:00/0000:00:17.0/ata3/host2/target2:0:0/2:0:0:0/block/sdq' };
   const sys: SystemView = {
     listDir: async () => [],
     readText: async (p) => files[p],
     realPath: async (p) => links[p],
-    deviceNumber: async (p) => (p === '/dev/sdq' ? '8:16' : undefined),
+    deviceNumber: async (p) => (p === node ? '8:16' : undefined),
   };
   return sys;
+}
+
+const work = mkdtempSync(join(tmpdir(), 'erase-drive-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const DISK_BYTES = 2 * 1024 * 1024;
+
+/**
+ * The disk's contents as a file (random, as a used disk) and a firmware tool `tool` that answers
+ * success and, when `honest`, really erases it (zeros): the erase proves the firmware's word with
+ * markers written to and read from this file.
+ */
+function diskFile(tool: string, honest = true) {
+  const path = join(work, `sdq-${Math.random().toString(36).slice(2)}`);
+  writeFileSync(path, Buffer.alloc(DISK_BYTES, 0xa5));
+  const commands: string[] = [];
+  const run = async (t: string) => {
+    commands.push(t);
+    if (t === tool && honest) writeFileSync(path, Buffer.alloc(DISK_BYTES));
+    return ran();
+  };
+  return { path, run, commands };
 }
 
 const ran = (exitCode = 0): ToolResult => ({ exitCode, stdout: '', stderr: '', timedOut: false, outputTruncated: false, durationMs: 1 });
@@ -89,44 +114,61 @@ describe('erasing a station bay\'s drive, bound to the disk its bay probed', () 
   });
 
   it('goes ahead with the disk it was bound to', async () => {
+    const disk = diskFile('sg_sanitize');
     const sut = await eraseDrive(
-      { device: '/dev/sdq', method: 'scsi-sanitize-crypto', selected: ['/dev/sdq'] },
-      { run: async () => ran(), sleep: async () => undefined, sys: seatedDisk('42'), now: () => new Date('2026-01-01T00:00:00Z'), boundTo: BOUND },
+      { device: disk.path, method: 'scsi-sanitize-crypto', selected: [disk.path] },
+      { run: disk.run, sleep: async () => undefined, sys: seatedDisk('42', disk.path), now: () => new Date('2026-01-01T00:00:00Z'), boundTo: { ...BOUND, device: disk.path } },
     );
-    expect(sut).toMatchObject({ ok: true, commands: ['sg_sanitize --crypto --quick /dev/sdq'] });
+    expect(sut).toMatchObject({ ok: true, method: 'scsi-sanitize-crypto' });
+    expect(sut.commands.at(-1)).toBe(`sg_sanitize --crypto --quick ${disk.path}`);
   });
 });
 
 describe('a firmware erase and the operator\'s cancel', () => {
-  /** sg_sanitize runs; `during` is what happens to the bay while it does (the drive carries the sanitize out either way). */
-  const sanitizeWith = async (during: (c: AbortController) => void, exitCode = 0) => {
+  /**
+   * sg_sanitize runs; `during` is what happens to the bay while it does (the drive carries the
+   * sanitize out either way, unless its firmware lies: `honest` false).
+   */
+  const sanitizeWith = async (during: (c: AbortController) => void, exitCode = 0, honest = true) => {
     const stop = new AbortController();
-    return eraseDrive(
-      { device: '/dev/sdq', method: 'scsi-sanitize-crypto', selected: ['/dev/sdq'] },
+    const disk = diskFile('sg_sanitize', honest);
+    const sut = await eraseDrive(
+      { device: disk.path, method: 'scsi-sanitize-crypto', selected: [disk.path] },
       {
-        run: async () => (during(stop), ran(exitCode)),
+        run: async (tool) => (during(stop), disk.run(tool).then(() => ran(exitCode))),
         sleep: async () => undefined,
-        sys: seatedDisk('42'),
+        sys: seatedDisk('42', disk.path),
         now: () => new Date('2026-01-01T00:00:00Z'),
         signal: stop.signal,
       },
     );
+    return { sut, disk };
   };
 
   it('reports a sanitize that completed after a cancel as completed: it cannot be stopped, the drive was purged', async () => {
-    const sut = await sanitizeWith((c) => c.abort(CANCELLED_BY_OPERATOR));
-    expect(sut).toMatchObject({ ok: true, refused: false, commands: ['sg_sanitize --crypto --quick /dev/sdq'] });
+    const { sut, disk } = await sanitizeWith((c) => c.abort(CANCELLED_BY_OPERATOR));
+    expect(sut).toMatchObject({ ok: true, refused: false });
+    expect(sut.commands.at(-1)).toBe(`sg_sanitize --crypto --quick ${disk.path}`);
     expect(sut.failureCode).toBeUndefined();
-    expect(sut.verification).toBe('SCSI Sanitize, Cryptographic Erase: SCSI SANITIZE (crypto) completed; cancelled by the operator after the firmware erase had started, which cannot be stopped');
+    expect(sut.verification).toBe(
+      '256 of 256 test patterns written before the erase were gone after it (all read back as a uniform fill); SCSI Sanitize, Cryptographic Erase: SCSI SANITIZE (crypto) completed; cancelled by the operator after the firmware erase had started, which cannot be stopped',
+    );
+  });
+
+  it('does not start an overwrite for a cancelled drive whose sanitize its markers disproved: it is reported cancelled and not erased', async () => {
+    const { sut, disk } = await sanitizeWith((c) => c.abort(CANCELLED_BY_OPERATOR), 0, false);
+    expect(sut).toMatchObject({ ok: false, failureCode: 'cancelled', method: 'scsi-sanitize-crypto' });
+    expect(sut.verification).toMatch(/^The firmware erase failed and the drive is NOT erased: .*256 of 256 test patterns written before the erase were still there after it.*cancelled by the operator, so no overwrite followed$/);
+    expect(readFileSync(disk.path).some((b) => b !== 0)).toBe(true);
   });
 
   it('reports a sanitize that failed after a cancel as the failure it was, not as cancelled', async () => {
-    const sut = await sanitizeWith((c) => c.abort(CANCELLED_BY_OPERATOR), 1);
+    const { sut } = await sanitizeWith((c) => c.abort(CANCELLED_BY_OPERATOR), 1);
     expect(sut).toMatchObject({ ok: false, failureCode: 'erase_failed' });
   });
 
   it('still fails a drive pulled while its sanitize ran as "removed during erase"', async () => {
-    const sut = await sanitizeWith((c) => c.abort(REMOVED_DURING_ERASE));
+    const { sut } = await sanitizeWith((c) => c.abort(REMOVED_DURING_ERASE));
     expect(sut).toMatchObject({ ok: false, failureCode: 'removed' });
   });
 });

@@ -1,15 +1,17 @@
 import { splitDevT, type SystemView } from '../adapters/system-view.js';
 import { METHOD_INFO, type EraseMethod } from '../drives/erase-methods.js';
-import type { ErasePrecondition } from '../drives/plan-erase.js';
+import { nistLabel, type ErasePrecondition } from '../drives/plan-erase.js';
 import { driveChanged, type DriveIdentity } from '../probes/drive-identity.js';
 import { guardTarget } from '../safety/guard.js';
 import { ataSanitize, ataSecureErase, restoreHpa } from './ata.js';
 import type { DriverDeps, DriverResult } from './driver-kit.js';
-import { openMedium, MediumOpenError, type Medium } from './medium.js';
+import { discardAfterOverwrite, secureDiscardSupport } from './discard.js';
+import { checkMarkersOn, plantMarkersOn } from './firmware-proof.js';
+import { describeMarkers, markersGone, MARKER_COUNT, type PlantResult } from './markers.js';
+import { MediumOpenError, type Medium } from './medium.js';
 import { DEFAULT_FIRMWARE_TIMING, nvmeFormat, nvmeSanitize, type FirmwareTiming } from './nvme.js';
 import { overwriteAndVerify, type OverwriteScheme } from './overwrite-verify.js';
 import type { IoTuning, ProgressSink } from './progress.js';
-import { sampleReadBack } from './sample.js';
 import { scsiSanitize } from './scsi.js';
 
 /** One drive to erase, as the session hands it over. */
@@ -70,7 +72,15 @@ export interface EraseOutcome {
   readonly verification: string;
   readonly commands: readonly string[];
   readonly bytesWritten?: number;
+  /**
+   * The certificate's method and technique when they are not the plan's: a firmware erase its
+   * markers disproved, then the overwrite that followed (`method` is then `overwrite`).
+   */
+  readonly certifiedAs?: { readonly label: string; readonly technique: string };
 }
+
+/** How the marker step shows among the commands (the wipe result's tool components). */
+const MARKER_COMMAND = `test patterns: direct-I/O write and read-back of ${MARKER_COUNT} random blocks before the firmware erase, read again after it`;
 
 async function firmwareErase(deps: EraseDeps, device: string, method: EraseMethod, timing: FirmwareTiming): Promise<DriverResult> {
   switch (method) {
@@ -107,7 +117,11 @@ async function firmwareErase(deps: EraseDeps, device: string, method: EraseMetho
 
 /**
  * Erases one drive: safety guard first (nothing is touched on a refusal), hidden-area removal,
- * then the method, then verification. Expected failures are values; only broken invariants throw.
+ * then the method, then verification. A firmware erase is proven by markers: random blocks
+ * written at 256 LBAs before it must all be gone after it; one that survives disproves it, and
+ * the drive is erased by overwrite instead (Clear, never Purge on the firmware's word). A verified
+ * overwrite is followed by a whole-device discard where the drive supports it. Expected failures
+ * are values; only broken invariants throw.
  */
 export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<EraseOutcome> {
   const startedAt = deps.now().toISOString();
@@ -128,6 +142,8 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
   if (req.simulated ? !req.selected.includes(req.device) : false) {
     return end({ ok: false, refused: true, failureCode: 'not_selected', passes: null, verification: `${req.device} was not selected`, commands: [] });
   }
+  // The kernel name of the guarded disk, for its sysfs queue limits (discard); none in simulate mode.
+  let kernelName: string | undefined;
   if (!req.simulated) {
     const verdict = await guardTarget(deps.sys, req.device, req.selected);
     if (!verdict.ok) {
@@ -138,6 +154,7 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
       }
       return end({ ok: false, refused: true, failureCode: verdict.code, passes: null, verification: `refused: ${verdict.reason}`, commands: [] });
     }
+    kernelName = verdict.kernelName;
   }
   const commands: string[] = [];
   const timing = deps.firmwareTiming ?? DEFAULT_FIRMWARE_TIMING;
@@ -154,28 +171,56 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
     commands.push(...hpa.commands);
     if (!hpa.ok) return end({ ok: false, refused: false, failureCode: hpa.code, passes: null, verification: `HPA not removed: ${hpa.reason}`, commands });
   }
-  if (req.method === 'overwrite') {
+  // The overwrite, as the plan's method or as the fallback of a disproved firmware erase. A drive
+  // that supports discard is then discarded as a whole (not part of the sanitization).
+  const overwrite = async (): Promise<EraseOutcome> => {
+    const done = [...commands, METHOD_INFO.overwrite.command];
+    // Asked on the opened device, which the overwrite holds O_EXCL: only to say it was not used.
+    let secure: boolean | undefined;
+    const beforeWrite = async (medium: Medium) => {
+      secure = secureDiscardSupport(medium);
+      if (boundTo) await checkOpened(deps.sys, boundTo, medium);
+    };
     try {
-      const beforeWrite = boundTo ? { beforeWrite: (medium: Medium) => checkOpened(deps.sys, boundTo, medium) } : {};
-      const r = await overwriteAndVerify(req.device, req.overwrite ?? 'zero', { onProgress: deps.onProgress, tuning: deps.tuning, ...(deps.signal ? { signal: deps.signal } : {}), ...beforeWrite });
-      if (deps.signal?.aborted) return stopped([...commands, METHOD_INFO.overwrite.command]);
-      return end({ ok: r.verified, refused: false, ...(r.verified ? {} : { failureCode: 'not_verified' }), passes: r.passes, verificationHash: r.sha256, verification: r.summary, commands: [...commands, METHOD_INFO.overwrite.command], bytesWritten: r.bytesWritten });
+      const r = await overwriteAndVerify(req.device, req.overwrite ?? 'zero', { onProgress: deps.onProgress, tuning: deps.tuning, ...(deps.signal ? { signal: deps.signal } : {}), beforeWrite });
+      if (deps.signal?.aborted) return stopped(done);
+      const discard = r.verified && kernelName ? await discardAfterOverwrite(deps, req.device, kernelName, secure) : undefined;
+      const verification = discard ? `${r.summary}; ${discard.text}` : r.summary;
+      return end({ ok: r.verified, refused: false, ...(r.verified ? {} : { failureCode: 'not_verified' }), passes: r.passes, verificationHash: r.sha256, verification, commands: [...done, ...(discard?.commands ?? [])], bytesWritten: r.bytesWritten });
     } catch (error) {
       if (error instanceof DriveReplacedError) return replaced(error.why);
-      if (deps.signal?.aborted) return stopped([...commands, METHOD_INFO.overwrite.command]);
+      if (deps.signal?.aborted) return stopped(done);
       // A drive pulled out of its bay fails its writes before udev has told anyone it left.
       if (await vanished(deps, req.device)) {
-        return end({ ok: false, refused: false, failureCode: 'removed', passes: null, verification: `${REMOVED_DURING_ERASE}: ${(error as Error).message}`, commands: [...commands, METHOD_INFO.overwrite.command] });
+        return end({ ok: false, refused: false, failureCode: 'removed', passes: null, verification: `${REMOVED_DURING_ERASE}: ${(error as Error).message}`, commands: done });
       }
       // EBUSY from the O_EXCL open: something claimed the disk after the guard ran.
       const busy = error instanceof MediumOpenError && error.code === 'EBUSY';
-      return end({ ok: false, refused: busy, failureCode: busy ? 'in_use' : 'io_error', passes: null, verification: `overwrite failed: ${(error as Error).message}`, commands });
+      return end({ ok: false, refused: busy && commands.length === 0, failureCode: busy ? 'in_use' : 'io_error', passes: null, verification: `overwrite failed: ${(error as Error).message}`, commands: [...commands] });
     }
-  }
-  // The HPA restore took its time: the same two checks again, right before the firmware command.
+  };
+  if (req.method === 'overwrite') return overwrite();
+  // The HPA restore took its time: the same two checks again, right before the first marker.
   if (deps.signal?.aborted) return stopped(commands);
   const late = commands.length > 0 ? await changed() : undefined;
   if (late) return replaced(late);
+  // Markers first: the firmware's word is never taken for the erase (issue 21).
+  let planted: PlantResult;
+  try {
+    const beforeWrite = boundTo ? (medium: Medium) => checkOpened(deps.sys, boundTo, medium) : undefined;
+    planted = await plantMarkersOn(req.device, beforeWrite);
+  } catch (error) {
+    if (error instanceof DriveReplacedError) return replaced(error.why);
+    if (deps.signal?.aborted) return stopped(commands);
+    if (await vanished(deps, req.device)) {
+      return end({ ok: false, refused: false, failureCode: 'removed', passes: null, verification: `${REMOVED_DURING_ERASE}: ${(error as Error).message}`, commands });
+    }
+    const busy = error instanceof MediumOpenError && error.code === 'EBUSY';
+    return end({ ok: false, refused: busy && commands.length === 0, failureCode: busy ? 'in_use' : 'io_error', passes: null, verification: `the test patterns that prove the erase could not be written (${(error as Error).message}); the firmware erase was not started`, commands });
+  }
+  commands.push(MARKER_COMMAND);
+  if (!planted.ok) return end({ ok: false, refused: false, failureCode: 'not_verified', passes: null, verification: `${planted.reason}: the erase could not be proven, so the firmware erase was not started`, commands });
+  if (deps.signal?.aborted) return stopped(commands);
   const result = await firmwareErase(deps, req.device, req.method, timing);
   commands.push(...result.commands);
   // A firmware erase runs inside the drive and cannot be stopped: a cancel that came once its
@@ -185,7 +230,25 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
   if (deps.signal?.aborted && !cancelledLate) return stopped(commands);
   const tooLate = cancelledLate ? `; ${CANCELLED_BY_OPERATOR} after the firmware erase had started, which cannot be stopped` : '';
   if (!result.ok) return end({ ok: false, refused: false, failureCode: result.code, passes: null, verification: `${result.reason}${tooLate}`, commands });
-  return end({ ok: true, refused: false, passes: null, verification: `${METHOD_INFO[req.method].technique}: ${result.detail}${tooLate}`, commands, ...(await sampleHash(req.device)) });
+  const technique = METHOD_INFO[req.method].technique;
+  const check = await checkMarkersOn(req.device, planted.markers);
+  if (markersGone(check)) {
+    // The proof first: the certificate prints the beginning of this text on one line.
+    return end({ ok: true, refused: false, passes: null, verification: `${describeMarkers(check)}; ${technique}: ${result.detail}${tooLate}`, commands, verificationHash: check.sha256 });
+  }
+  // The drive said it erased, and did not: it fails the firmware step and is never certified on
+  // its word. It is erased by overwrite instead (Clear), both steps on the certificate.
+  const disproved = `${technique} reported success (${result.detail}), but ${describeMarkers(check)}, so the drive did not erase itself`;
+  if (cancelledLate) {
+    return end({ ok: false, refused: false, failureCode: 'cancelled', passes: null, verification: `The firmware erase failed and the drive is NOT erased: ${disproved}; ${CANCELLED_BY_OPERATOR}, so no overwrite followed`, commands });
+  }
+  const fallback = await overwrite();
+  return {
+    ...fallback,
+    method: 'overwrite',
+    certifiedAs: { label: nistLabel(METHOD_INFO.overwrite.category), technique: `${METHOD_INFO.overwrite.technique}, after ${technique} failed its check` },
+    verification: `${fallback.ok ? 'Firmware erase failed: overwritten.' : 'Firmware erase failed, and the overwrite that followed failed too.'} ${disproved}. Overwrite: ${fallback.verification}`,
+  };
 }
 
 /** The reason a drive that left mid-erase is reported with. */
@@ -223,18 +286,4 @@ async function vanished(deps: EraseDeps, device: string): Promise<boolean> {
     await deps.sleep(200);
   }
   return false;
-}
-
-/** After a firmware erase, the hash of a read-back sample when the device can be opened; absent otherwise. */
-async function sampleHash(device: string): Promise<{ verificationHash?: string }> {
-  try {
-    const medium = await openMedium(device);
-    try {
-      return { verificationHash: (await sampleReadBack(medium)).sha256 };
-    } finally {
-      await medium.handle.close();
-    }
-  } catch {
-    return {};
-  }
 }

@@ -21,6 +21,14 @@ describe.skipIf(!fixturesPresent)(`lsblk parsers over ${FIXTURES_SKIP_NOTE}`, ()
     expect(lvm).toMatchObject({ type: 'lvm', mountpoints: ['/_imageconfigs'] });
   });
 
+  it('reads the largest discard each disk takes (DISC-MAX), which tells a drive that supports discard', () => {
+    const sut = ok(parseLsblkJson(JSON.parse(fixtureText('lsblk', 'laptop-micron-sata-samsung-nvme-lvm-loops-lsblk-J-b-O.json'))));
+    expect(sut.filter((d) => d.type === 'disk').map((d) => [d.name, d.discardMaxBytes])).toEqual([
+      ['sda', 2147450880],
+      ['nvme0n1', 2199023255040],
+    ]);
+  });
+
   it('reads the 2.37-era capture with paths and several mountpoints', () => {
     const [disk] = ok(parseLsblkJson(JSON.parse(fixtureText('lsblk', 'samsung-sm951-nvme-lsblk-J-p-O-b.json'))));
     expect(disk).toMatchObject({ name: '/dev/nvme0n1', serial: 'S27FNYAH407000', logicalSectorSize: 512, physicalSectorSize: 512 });

@@ -17,6 +17,8 @@ export interface LsblkDevice {
   readonly sizeBytes?: number;
   readonly logicalSectorSize?: number;
   readonly physicalSectorSize?: number;
+  /** DISC-MAX: the largest discard the kernel passes to the device, bytes; 0 = no discard (TRIM) support. */
+  readonly discardMaxBytes?: number;
   readonly model?: string;
   readonly serial?: string;
   readonly vendor?: string;
@@ -46,6 +48,7 @@ function deviceFromJson(value: unknown): LsblkDevice | undefined {
     sizeBytes: asCount(at(value, 'size')),
     logicalSectorSize: asCount(at(value, 'log-sec')),
     physicalSectorSize: asCount(at(value, 'phy-sec')),
+    discardMaxBytes: asCount(at(value, 'disc-max')),
     model: asText(at(value, 'model')),
     serial: asText(at(value, 'serial')),
     vendor: asText(at(value, 'vendor')),
@@ -117,6 +120,7 @@ export function parseLsblkText(text: string): ParseResult<LsblkDevice[]> {
       sizeBytes: num('SIZE'),
       logicalSectorSize: num('LOG-SEC'),
       physicalSectorSize: num('PHY-SEC'),
+      discardMaxBytes: num('DISC-MAX'),
       model: cell('MODEL'),
       serial: cell('SERIAL'),
       vendor: cell('VENDOR'),

@@ -26,13 +26,14 @@ export function wipeResultBody(drive: DriveJob, outcome: EraseOutcome, jobId: st
     ...(drive.model ? { drive_model: cut(drive.model, 200) } : {}),
     // Decimal gigabytes, as drive labels count them.
     ...(drive.sizeBytes !== undefined ? { drive_capacity_gb: Math.round(drive.sizeBytes / 1e9) } : {}),
-    wipe_method: cut(drive.label, 200),
+    // A firmware erase its markers disproved is certified as the overwrite that followed (Clear).
+    wipe_method: cut(outcome.certifiedAs?.label ?? drive.label, 200),
     passes_completed: outcome.passes,
     started_at: outcome.startedAt,
     completed_at: outcome.completedAt,
     ...(outcome.verificationHash ? { verification_hash: outcome.verificationHash } : {}),
     wipe_status: wipeStatusOf(outcome),
-    technique: cut(drive.technique, 200),
+    technique: cut(outcome.certifiedAs?.technique ?? drive.technique, 200),
     validation: ok ? 'approved' : 'rejected',
     disposition: ok ? 'sanitized' : 'review',
     markings_removed: false,

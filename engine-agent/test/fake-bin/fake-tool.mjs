@@ -5,8 +5,13 @@
 //                    "stdout"?: "<text>", "stderrFixture"?: "<path>", "stderr"?: "<text>", "exit"?: <code> }] }
 //                    "times"?: <n> limits a rule to its first n matches, so a poll can replay
 //                    "in progress" a few times and then "done" (counts live in <scenario>.counts).
+//                    "erase"?: { "device": "<path>", "bytes": <n>, "fill": "zero" | "random" } makes the
+//                    fake drive do what it answers: it overwrites the first <n> bytes of the device (an
+//                    honest firmware: all of them; a partial one: fewer). A rule without it only answers,
+//                    as a firmware that lies about its erase does.
 // The first rule whose regex matches the arguments wins; no match exits 2 like a usage error.
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomFillSync } from 'node:crypto';
+import { appendFileSync, closeSync, existsSync, fsyncSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function replay(tool) {
@@ -32,10 +37,27 @@ export function replay(tool) {
     process.stderr.write(`fake ${tool}: no scenario rule for "${joined}"\n`);
     process.exit(2);
   }
+  if (rule.erase) eraseDevice(rule.erase);
   const dir = process.env.FAKE_FIXTURE_DIR ?? '.';
   if (rule.fixture) process.stdout.write(readFileSync(join(dir, rule.fixture)));
   if (rule.stdout) process.stdout.write(rule.stdout);
   if (rule.stderrFixture) process.stderr.write(readFileSync(join(dir, rule.stderrFixture)));
   if (rule.stderr) process.stderr.write(rule.stderr);
   process.exitCode = rule.exit ?? 0;
+}
+
+/** Overwrites the first `bytes` of `device` with zeros or random bytes, durably (what an erase leaves). */
+function eraseDevice({ device, bytes, fill }) {
+  const fd = openSync(device, 'r+');
+  const chunk = Buffer.alloc(1024 * 1024);
+  try {
+    for (let at = 0; at < bytes; at += chunk.length) {
+      const length = Math.min(chunk.length, bytes - at);
+      if (fill === 'random') randomFillSync(chunk);
+      writeSync(fd, chunk, 0, length, at);
+    }
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -14,6 +14,8 @@ export interface FakeRule {
   readonly stderr?: string;
   readonly exit?: number;
   readonly times?: number;
+  /** The fake drive really erases: the first `bytes` of `device` become zeros or random bytes. */
+  readonly erase?: { readonly device: string; readonly bytes: number; readonly fill: 'zero' | 'random' };
 }
 
 /** A runner whose PATH starts with the fake binaries, replaying `scenario`, and its call log. */

@@ -20,9 +20,9 @@ export function makeWorkDir(prefix: string): string {
   return mkdtempSync(join('/var/tmp', prefix));
 }
 
-/** Attaches `file` to a free loop device. */
-export function attachLoop(file: string, directIo = true): string {
-  const args = ['-f', '--show', ...(directIo ? ['--direct-io=on'] : []), file];
+/** Attaches `file` to a free loop device; `sectorSize` 4096 makes it a 4Kn disk. */
+export function attachLoop(file: string, directIo = true, sectorSize?: number): string {
+  const args = ['-f', '--show', ...(directIo ? ['--direct-io=on'] : []), ...(sectorSize ? ['--sector-size', String(sectorSize)] : []), file];
   return execFileSync('losetup', args, { encoding: 'utf8' }).trim();
 }
 
@@ -36,10 +36,10 @@ export function detachLoop(device: string): void {
 }
 
 /** Writes `bytes` to a new file and attaches it; returns both, and a cleanup that always detaches. */
-export function loopWith(dir: string, name: string, bytes: Buffer): { file: string; device: string; cleanup: () => void } {
+export function loopWith(dir: string, name: string, bytes: Buffer, sectorSize?: number): { file: string; device: string; cleanup: () => void } {
   const file = join(dir, name);
   writeFileSync(file, bytes);
-  const device = attachLoop(file);
+  const device = attachLoop(file, true, sectorSize);
   return { file, device, cleanup: () => detachLoop(device) };
 }
 
