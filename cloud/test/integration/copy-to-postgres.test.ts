@@ -108,7 +108,7 @@ describe('erasure-cloud migrate and copy-to-postgres', { timeout: 90_000 }, () =
 
   it('migrate applies the PostgreSQL migrations when DATABASE_URL names a database', async () => {
     const url = await postgres.createDatabase();
-    expect(await cli({ DATABASE_URL: url }, 'migrate')).toEqual({ store: 'postgres', applied: ['001_schema.sql', '002_certificate_keys.sql'] });
+    expect(await cli({ DATABASE_URL: url }, 'migrate')).toEqual({ store: 'postgres', applied: ['001_schema.sql', '002_certificate_keys.sql', '003_certificate_pdf_signers.sql'] });
     expect(await cli({ DATABASE_URL: url }, 'migrate')).toEqual({ store: 'postgres', applied: [] });
   });
 

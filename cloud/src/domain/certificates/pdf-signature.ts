@@ -1,0 +1,190 @@
+import { createHash, createPrivateKey, sign, timingSafeEqual, verify } from 'node:crypto';
+import { Attribute, ContentInfo, id_data, id_signedData, IssuerAndSerialNumber, SignedData, SignerIdentifier, SignerInfo, CertificateChoices, CertificateSet, DigestAlgorithmIdentifiers, EncapsulatedContentInfo, SignerInfos } from '@peculiar/asn1-cms';
+import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
+import { AlgorithmIdentifier, Certificate } from '@peculiar/asn1-x509';
+import { SignPdf, Signer } from '@signpdf/signpdf';
+import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
+import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
+import * as asn1js from 'asn1js';
+import type { PDFDocument } from 'pdf-lib';
+import { certificatePublicKey, RSA_SHA256, type PdfSigner } from './pdf-signing-certificate.js';
+
+/**
+ * The PDF signature every certificate and Erasure Report carries (PAdES baseline B-B): a CMS
+ * SignedData over the whole file (ETSI.CAdES.detached), so a PDF reader shows whether the
+ * visible pages are what the deployment signed, and `verify-pdf` checks the same bytes.
+ */
+
+const SHA256 = '2.16.840.1.101.3.4.2.1';
+const CONTENT_TYPE = '1.2.840.113549.1.9.3';
+const MESSAGE_DIGEST = '1.2.840.113549.1.9.4';
+const SIGNING_CERTIFICATE_V2 = '1.2.840.113549.1.9.16.2.47';
+/** Bytes reserved for the CMS: a 2048-bit signature and a chain of a few certificates. */
+const SIGNATURE_LENGTH = 8192;
+
+/** Adds the signature field and its placeholder; call just before `save`. */
+export function addSignaturePlaceholder(doc: PDFDocument, input: { name: string; reason: string; signingTime: Date }): void {
+  pdflibAddPlaceholder({
+    pdfDoc: doc,
+    reason: input.reason,
+    contactInfo: '',
+    name: input.name,
+    location: '',
+    signingTime: input.signingTime,
+    signatureLength: SIGNATURE_LENGTH,
+    subFilter: SUBFILTER_ETSI_CADES_DETACHED,
+    appName: 'Erasure Cloud',
+  });
+}
+
+/** Fills the placeholder of a saved PDF with the CMS signature over every other byte. */
+export async function signPlaceholder(pdf: Uint8Array, signer: PdfSigner): Promise<Uint8Array> {
+  return new Uint8Array(await new SignPdf().sign(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), new CmsSigner(signer)));
+}
+
+class CmsSigner extends Signer {
+  constructor(private readonly signer: PdfSigner) {
+    super();
+  }
+  override async sign(covered: Buffer): Promise<Buffer> {
+    return Buffer.from(cmsSignature(covered, this.signer));
+  }
+}
+
+/** A detached CMS SignedData over `covered`, with PAdES's signed attributes (no signing time: the PDF's /M has it). */
+export function cmsSignature(covered: Uint8Array, signer: PdfSigner): Uint8Array {
+  const leafDer = signer.certificates[0];
+  if (!leafDer) throw new Error('a PDF signer needs a certificate');
+  const leaf = AsnConvert.parse(leafDer, Certificate);
+  const attributes = [
+    attribute(CONTENT_TYPE, new asn1js.ObjectIdentifier({ value: id_data })),
+    attribute(MESSAGE_DIGEST, new asn1js.OctetString({ valueHex: sha256(covered) })),
+    // ESS signing-certificate-v2 (hash algorithm defaults to SHA-256): binds the signer's certificate.
+    attribute(
+      SIGNING_CERTIFICATE_V2,
+      new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: sha256(leafDer) })] })] })] }),
+    ),
+  ];
+  // DER orders a SET OF by encoding; what is signed is the attributes as a SET (tag 0x31).
+  const encoded = attributes.map((a) => Buffer.from(AsnConvert.serialize(a))).sort(Buffer.compare);
+  attributes.sort((a, b) => Buffer.compare(Buffer.from(AsnConvert.serialize(a)), Buffer.from(AsnConvert.serialize(b))));
+  const signedSet = derSet(encoded);
+  const signature = signWith(signer.privateKey, signedSet);
+  const signerInfo = new SignerInfo({
+    version: 1,
+    sid: new SignerIdentifier({
+      issuerAndSerialNumber: new IssuerAndSerialNumber({ issuer: leaf.tbsCertificate.issuer, serialNumber: leaf.tbsCertificate.serialNumber }),
+    }),
+    digestAlgorithm: new AlgorithmIdentifier({ algorithm: SHA256 }),
+    signedAttrs: attributes,
+    signatureAlgorithm: new AlgorithmIdentifier({ algorithm: RSA_SHA256, parameters: null }),
+    signature: new OctetString(signature),
+  });
+  const signedData = new SignedData({
+    version: 1,
+    digestAlgorithms: new DigestAlgorithmIdentifiers([new AlgorithmIdentifier({ algorithm: SHA256 })]),
+    encapContentInfo: new EncapsulatedContentInfo({ eContentType: id_data }),
+    certificates: new CertificateSet(signer.certificates.map((der) => new CertificateChoices({ certificate: AsnConvert.parse(der, Certificate) }))),
+    signerInfos: new SignerInfos([signerInfo]),
+  });
+  return new Uint8Array(AsnConvert.serialize(new ContentInfo({ contentType: id_signedData, content: AsnConvert.serialize(signedData) })));
+}
+
+/** The outcome of {@link checkPdfSignature}: the signer's certificate when the signature holds. */
+export type PdfSignatureCheck = { ok: true; signerCertificate: Uint8Array } | { ok: false; reason: string };
+
+/**
+ * Checks a PDF's signature the way a reader does, and more strictly: exactly one signature, whose
+ * byte range covers the whole file but its own /Contents (so no page, incremental update or
+ * edited byte came after it), whose message digest is that of those bytes, and whose signed
+ * attributes verify under the certificate it carries. Whether that certificate is the
+ * deployment's is the caller's question.
+ */
+export function checkPdfSignature(pdf: Uint8Array): PdfSignatureCheck {
+  const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  const text = bytes.toString('latin1');
+  const ranges = [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)];
+  if (ranges.length === 0) return { ok: false, reason: 'the PDF is not signed' };
+  if (ranges.length > 1 || /\/ByteRange/g.exec(text.slice(ranges[0]!.index + 1))) return { ok: false, reason: 'the PDF carries more than one signature' };
+  const [start, firstLength, second, secondLength] = ranges[0]!.slice(1).map(Number) as [number, number, number, number];
+  if (start !== 0 || second + secondLength !== bytes.length || firstLength >= second) {
+    return { ok: false, reason: 'the signature does not cover the whole document' };
+  }
+  const gap = text.slice(firstLength, second);
+  if (!/^<[0-9a-fA-F]*>$/.test(gap)) return { ok: false, reason: 'the signature does not cover the whole document' };
+  const covered = Buffer.concat([bytes.subarray(0, firstLength), bytes.subarray(second)]);
+  try {
+    return verifyCms(Buffer.from(gap.slice(1, -1), 'hex'), covered);
+  } catch {
+    return { ok: false, reason: 'the PDF signature is malformed' };
+  }
+}
+
+function verifyCms(cms: Buffer, covered: Buffer): PdfSignatureCheck {
+  // The hex string is zero-padded after the DER: read only the first element.
+  const info = AsnConvert.parse(cms.subarray(0, derLength(cms)), ContentInfo);
+  if (info.contentType !== id_signedData) return { ok: false, reason: 'the PDF signature is not CMS SignedData' };
+  const signed = AsnConvert.parse(info.content, SignedData);
+  const signerInfo = signed.signerInfos[0];
+  if (signed.signerInfos.length !== 1 || !signerInfo?.signedAttrs) return { ok: false, reason: 'the PDF signature is malformed' };
+  const certificate = signed.certificates?.find((c) => c.certificate && sameSigner(c.certificate, signerInfo))?.certificate;
+  if (!certificate) return { ok: false, reason: 'the PDF signature does not carry its certificate' };
+  const digest = signerInfo.signedAttrs.find((a) => a.attrType === MESSAGE_DIGEST)?.attrValues[0];
+  const expected = asn1js.fromBER(digest ?? new ArrayBuffer(0)).result;
+  if (!(expected instanceof asn1js.OctetString)) return { ok: false, reason: 'the PDF signature is malformed' };
+  const actual = sha256(covered);
+  const claimed = Buffer.from(expected.valueBlock.valueHexView);
+  if (signerInfo.digestAlgorithm.algorithm !== SHA256 || claimed.length !== actual.length || !timingSafeEqual(claimed, actual)) {
+    return { ok: false, reason: 'the document was changed after it was signed' };
+  }
+  const der = new Uint8Array(AsnConvert.serialize(certificate));
+  // What was signed is the attributes as a DER SET, in the order they arrived (DER order).
+  const signedSet = derSet(signerInfo.signedAttrs.map((a) => Buffer.from(AsnConvert.serialize(a))));
+  const valid =
+    signerInfo.signatureAlgorithm.algorithm === RSA_SHA256 &&
+    verify('sha256', signedSet, certificatePublicKey(der), Buffer.from(signerInfo.signature.buffer));
+  return valid ? { ok: true, signerCertificate: der } : { ok: false, reason: 'the PDF signature does not match its certificate' };
+}
+
+function sameSigner(certificate: Certificate, signerInfo: SignerInfo): boolean {
+  const sid = signerInfo.sid.issuerAndSerialNumber;
+  if (!sid) return false;
+  const same = (a: ArrayBuffer, b: ArrayBuffer) => Buffer.from(a).equals(Buffer.from(b));
+  return (
+    same(sid.serialNumber, certificate.tbsCertificate.serialNumber) &&
+    same(AsnConvert.serialize(sid.issuer), AsnConvert.serialize(certificate.tbsCertificate.issuer))
+  );
+}
+
+/** Length of the DER element at the start of `der` (tag, length, contents). */
+function derLength(der: Buffer): number {
+  const first = der[1] ?? 0;
+  if (first < 0x80) return 2 + first;
+  const count = first & 0x7f;
+  if (count === 0 || count > 4) throw new Error('unsupported DER length');
+  return 2 + count + der.subarray(2, 2 + count).readUIntBE(0, count);
+}
+
+/** DER SET OF the given (already sorted) encodings. */
+function derSet(elements: Buffer[]): Buffer {
+  const body = Buffer.concat(elements);
+  return Buffer.concat([Buffer.from([0x31]), derLengthBytes(body.length), body]);
+}
+
+function derLengthBytes(length: number): Buffer {
+  if (length < 0x80) return Buffer.from([length]);
+  const bytes: number[] = [];
+  for (let n = length; n > 0; n >>= 8) bytes.unshift(n & 0xff);
+  return Buffer.from([0x80 | bytes.length, ...bytes]);
+}
+
+function attribute(type: string, value: asn1js.BaseBlock): Attribute {
+  return new Attribute({ attrType: type, attrValues: [value.toBER()] });
+}
+
+const sha256 = (bytes: Uint8Array): Buffer => createHash('sha256').update(bytes).digest();
+
+function signWith(pkcs8: Uint8Array, data: Buffer): ArrayBuffer {
+  const signature = sign('sha256', data, createPrivateKey({ key: Buffer.from(pkcs8), format: 'der', type: 'pkcs8' }));
+  return signature.buffer.slice(signature.byteOffset, signature.byteOffset + signature.byteLength) as ArrayBuffer;
+}
