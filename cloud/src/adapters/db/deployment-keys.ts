@@ -65,11 +65,6 @@ export function listSigningKeys(db: SqlRunner): Promise<SigningKeyRecord[]> {
  */
 export function replaceCurrentSigningKey(db: SqlDatabase, next: NewSigningKey, nextPdf?: NewPdfSigner): Promise<string> {
   return db.transaction(async (tx) => {
-    // The PDF signer rotates with it: the stored one is retired and the new one current.
-    if (nextPdf) {
-      await retireCurrentPdfSigner(tx, next.added_at);
-      if (!(await insertPdfSigner(tx, nextPdf))) throw new Error(`PDF signing certificate ${nextPdf.fingerprint} is already on record`);
-    }
     const retired = await tx.one<{ key_id: string }>(
       `UPDATE certificate_signing_keys SET retired_at = @now, private_seed = NULL
         WHERE retired_at IS NULL AND private_seed IS NOT NULL RETURNING key_id`,
@@ -77,6 +72,12 @@ export function replaceCurrentSigningKey(db: SqlDatabase, next: NewSigningKey, n
     );
     if (!retired) throw new Error('no current certificate signing key to retire (another rotation ran at the same time?): run it again');
     if (!(await insertSigningKey(tx, next))) throw new Error(`certificate key ${next.key_id} is already on record`);
+    // The PDF signer rotates with it, after the key (whose retirement decides a race): the stored
+    // one is retired and the new one current.
+    if (nextPdf) {
+      await retireCurrentPdfSigner(tx, next.added_at);
+      if (!(await insertPdfSigner(tx, nextPdf))) throw new Error(`PDF signing certificate ${nextPdf.fingerprint} is already on record`);
+    }
     return retired.key_id;
   });
 }
