@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, sign, timingSafeEqual, verify } from 'node:crypto';
+import { createHash, createPrivateKey, randomBytes, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { Attribute, ContentInfo, id_data, id_signedData, IssuerAndSerialNumber, SignedData, SignerIdentifier, SignerInfo, CertificateChoices, CertificateSet, DigestAlgorithmIdentifiers, EncapsulatedContentInfo, SignerInfos } from '@peculiar/asn1-cms';
 import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
 import { AlgorithmIdentifier, Certificate } from '@peculiar/asn1-x509';
@@ -7,7 +7,7 @@ import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
 import * as asn1js from 'asn1js';
 import type { PDFDocument } from 'pdf-lib';
-import { certificatePublicKey, RSA_SHA256, type PdfSigner } from './pdf-signing-certificate.js';
+import { certificateFingerprint, certificatePublicKey, RSA_SHA256, type PdfSigner } from './pdf-signing-certificate.js';
 
 /**
  * The PDF signature every certificate and Erasure Report carries (PAdES baseline B-B): a CMS
@@ -53,23 +53,71 @@ class CmsSigner extends Signer {
 
 /** A detached CMS SignedData over `covered`, with PAdES's signed attributes (no signing time: the PDF's /M has it). */
 export function cmsSignature(covered: Uint8Array, signer: PdfSigner): Uint8Array {
+  const template = templateFor(signer);
+  const signedSet = Buffer.from(template.signedSet);
+  sha256(covered).copy(signedSet, template.digestInSet);
+  const signature = sign('sha256', signedSet, template.key);
+  if (signature.length !== template.signatureLength) throw new Error('unexpected RSA signature length');
+  const out = Buffer.from(template.cms);
+  signedSet.copy(out, template.digestInCms, template.digestInSet, template.digestInSet + 32);
+  signature.copy(out, template.signatureInCms);
+  return new Uint8Array(out);
+}
+
+/**
+ * Everything of a signer's CMS but the digest and the signature, encoded once: both have a fixed
+ * length (SHA-256; the RSA modulus), so each document only patches them in. Encoding the
+ * certificates and attributes per document cost more than the rest of the signing.
+ */
+interface CmsTemplate {
+  key: KeyObject;
+  signatureLength: number;
+  /** The signed attributes as the DER SET that is signed, and the digest's offset in it. */
+  signedSet: Buffer;
+  digestInSet: number;
+  /** The whole ContentInfo with placeholder digest and signature, and their offsets. */
+  cms: Buffer;
+  digestInCms: number;
+  signatureInCms: number;
+}
+
+const templates = new Map<string, CmsTemplate>();
+
+function templateFor(signer: PdfSigner): CmsTemplate {
   const leafDer = signer.certificates[0];
   if (!leafDer) throw new Error('a PDF signer needs a certificate');
+  const id = `${certificateFingerprint(leafDer)}:${sha256(signer.privateKey).toString('hex')}`;
+  let template = templates.get(id);
+  if (!template) {
+    template = buildTemplate(signer, leafDer);
+    if (templates.size >= 8) templates.clear(); // a rotation or two per process lifetime, at most
+    templates.set(id, template);
+  }
+  return template;
+}
+
+function buildTemplate(signer: PdfSigner, leafDer: Uint8Array): CmsTemplate {
+  const key = createPrivateKey({ key: Buffer.from(signer.privateKey), format: 'der', type: 'pkcs8' });
+  const signatureLength = (key.asymmetricKeyDetails?.modulusLength ?? 0) / 8;
+  if (key.asymmetricKeyType !== 'rsa' || signatureLength < 256) throw new Error('the PDF signing key must be RSA, 2048 bits or more');
+  // Random stand-ins, found again by search: they cannot collide with the rest of the encoding.
+  const digestMark = randomBytes(32);
+  const signatureMark = randomBytes(signatureLength);
   const leaf = AsnConvert.parse(leafDer, Certificate);
   const attributes = [
     attribute(CONTENT_TYPE, new asn1js.ObjectIdentifier({ value: id_data })),
-    attribute(MESSAGE_DIGEST, new asn1js.OctetString({ valueHex: sha256(covered) })),
+    attribute(MESSAGE_DIGEST, new asn1js.OctetString({ valueHex: digestMark })),
     // ESS signing-certificate-v2 (hash algorithm defaults to SHA-256): binds the signer's certificate.
     attribute(
       SIGNING_CERTIFICATE_V2,
       new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [new asn1js.OctetString({ valueHex: sha256(leafDer) })] })] })] }),
     ),
   ];
-  // DER orders a SET OF by encoding; what is signed is the attributes as a SET (tag 0x31).
-  const encoded = attributes.map((a) => Buffer.from(AsnConvert.serialize(a))).sort(Buffer.compare);
-  attributes.sort((a, b) => Buffer.compare(Buffer.from(AsnConvert.serialize(a)), Buffer.from(AsnConvert.serialize(b))));
-  const signedSet = derSet(encoded);
-  const signature = signWith(signer.privateKey, signedSet);
+  // DER orders a SET OF by encoding (the digest's length is fixed, so its value never reorders it);
+  // what is signed is the attributes as a SET (tag 0x31).
+  const order = (a: Attribute) => Buffer.from(AsnConvert.serialize(a));
+  attributes.sort((a, b) => Buffer.compare(order(a), order(b)));
+  const signedSet = derSet(attributes.map(order));
   const signerInfo = new SignerInfo({
     version: 1,
     sid: new SignerIdentifier({
@@ -78,7 +126,7 @@ export function cmsSignature(covered: Uint8Array, signer: PdfSigner): Uint8Array
     digestAlgorithm: new AlgorithmIdentifier({ algorithm: SHA256 }),
     signedAttrs: attributes,
     signatureAlgorithm: new AlgorithmIdentifier({ algorithm: RSA_SHA256, parameters: null }),
-    signature: new OctetString(signature),
+    signature: new OctetString(toArrayBuffer(signatureMark)),
   });
   const signedData = new SignedData({
     version: 1,
@@ -87,7 +135,12 @@ export function cmsSignature(covered: Uint8Array, signer: PdfSigner): Uint8Array
     certificates: new CertificateSet(signer.certificates.map((der) => new CertificateChoices({ certificate: AsnConvert.parse(der, Certificate) }))),
     signerInfos: new SignerInfos([signerInfo]),
   });
-  return new Uint8Array(AsnConvert.serialize(new ContentInfo({ contentType: id_signedData, content: AsnConvert.serialize(signedData) })));
+  const cms = Buffer.from(AsnConvert.serialize(new ContentInfo({ contentType: id_signedData, content: AsnConvert.serialize(signedData) })));
+  const digestInSet = signedSet.indexOf(digestMark);
+  const digestInCms = cms.indexOf(digestMark);
+  const signatureInCms = cms.indexOf(signatureMark);
+  if (digestInSet < 0 || digestInCms < 0 || signatureInCms < 0) throw new Error('CMS template is missing a placeholder');
+  return { key, signatureLength, signedSet, digestInSet, cms, digestInCms, signatureInCms };
 }
 
 /** The outcome of {@link checkPdfSignature}: the signer's certificate when the signature holds. */
@@ -184,7 +237,4 @@ function attribute(type: string, value: asn1js.BaseBlock): Attribute {
 
 const sha256 = (bytes: Uint8Array): Buffer => createHash('sha256').update(bytes).digest();
 
-function signWith(pkcs8: Uint8Array, data: Buffer): ArrayBuffer {
-  const signature = sign('sha256', data, createPrivateKey({ key: Buffer.from(pkcs8), format: 'der', type: 'pkcs8' }));
-  return signature.buffer.slice(signature.byteOffset, signature.byteOffset + signature.byteLength) as ArrayBuffer;
-}
+const toArrayBuffer = (bytes: Uint8Array): ArrayBuffer => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
