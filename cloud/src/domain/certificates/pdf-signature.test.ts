@@ -40,6 +40,13 @@ describe('PDF signature (PAdES)', () => {
     expect(checkPdfSignature(edited)).toEqual({ ok: false, reason: 'the document was changed after it was signed' });
   });
 
+  it('fails on a PDF that carries a second signature', async () => {
+    const again = await PDFDocument.load(pdf, { updateMetadata: false });
+    addSignaturePlaceholder(again, { name: 'other', reason: 'other', signingTime: new Date('2026-01-02T00:00:00Z') });
+    const twice = await signPlaceholder(await again.save({ useObjectStreams: false }), signer);
+    expect(checkPdfSignature(twice)).toEqual({ ok: false, reason: 'the PDF carries more than one signature' });
+  });
+
   it('fails on a PDF without a signature', async () => {
     const doc = await PDFDocument.create();
     doc.addPage();

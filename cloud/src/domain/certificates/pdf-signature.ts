@@ -19,8 +19,8 @@ const SHA256 = '2.16.840.1.101.3.4.2.1';
 const CONTENT_TYPE = '1.2.840.113549.1.9.3';
 const MESSAGE_DIGEST = '1.2.840.113549.1.9.4';
 const SIGNING_CERTIFICATE_V2 = '1.2.840.113549.1.9.16.2.47';
-/** Bytes reserved for the CMS: a 2048-bit signature and a chain of a few certificates. */
-const SIGNATURE_LENGTH = 8192;
+/** Hex digits reserved for the CMS (8 KiB): a signature and a CA's chain of a few certificates. */
+const SIGNATURE_LENGTH = 16384;
 
 /** Adds the signature field and its placeholder; call just before `save`. */
 export function addSignaturePlaceholder(doc: PDFDocument, input: { name: string; reason: string; signingTime: Date }): void {
@@ -158,7 +158,7 @@ export function checkPdfSignature(pdf: Uint8Array): PdfSignatureCheck {
   const text = bytes.toString('latin1');
   const ranges = [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)];
   if (ranges.length === 0) return { ok: false, reason: 'the PDF is not signed' };
-  if (ranges.length > 1 || /\/ByteRange/g.exec(text.slice(ranges[0]!.index + 1))) return { ok: false, reason: 'the PDF carries more than one signature' };
+  if (text.split('/ByteRange').length > 2) return { ok: false, reason: 'the PDF carries more than one signature' };
   const [start, firstLength, second, secondLength] = ranges[0]!.slice(1).map(Number) as [number, number, number, number];
   if (start !== 0 || second + secondLength !== bytes.length || firstLength >= second) {
     return { ok: false, reason: 'the signature does not cover the whole document' };
