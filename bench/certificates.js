@@ -149,6 +149,7 @@ try {
     clock: systemClock,
     store,
     signing: keys.signing,
+    pdfSigning: keys.pdfSigning,
     publicBaseUrl: 'https://erasure.example',
     leaseMs: 60_000,
     maxAttempts: 5,

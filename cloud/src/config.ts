@@ -28,6 +28,10 @@ const Env = Type.Object({
   IMAGE_DOWNLOAD_STALL_SECONDS: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
   /** base64 raw Ed25519 seed signing certificates; unset = a key generated once into the database. */
   CERTIFICATE_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** Path of a PEM X.509 certificate (chain after it) that signs the PDFs; unset = a self-signed one in the database. */
+  CERTIFICATE_PDF_CERTIFICATE: Type.Optional(Type.String({ minLength: 1 })),
+  /** Path of the PEM RSA private key of CERTIFICATE_PDF_CERTIFICATE; set both or neither. */
+  CERTIFICATE_PDF_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** `1` allows http:// outbound targets (webhooks, the wipes grid's push); tests and development only. */
   WEBHOOK_ALLOW_HTTP: Type.Optional(Type.String()),
   /** `1` lets those targets be loopback addresses (127.0.0.0/8, ::1, localhost); tests and development only. */
@@ -92,6 +96,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     IMAGE_DOWNLOAD_STALL_SECONDS: present('IMAGE_DOWNLOAD_STALL_SECONDS') === undefined ? undefined : Number(present('IMAGE_DOWNLOAD_STALL_SECONDS')),
     DEVICE_TOKEN_DEFAULT_QUOTA: present('DEVICE_TOKEN_DEFAULT_QUOTA') === undefined ? undefined : Number(present('DEVICE_TOKEN_DEFAULT_QUOTA')),
     DEVICE_TOKEN_DEFAULT_LIFETIME_DAYS: present('DEVICE_TOKEN_DEFAULT_LIFETIME_DAYS') === undefined ? undefined : Number(present('DEVICE_TOKEN_DEFAULT_LIFETIME_DAYS')),
+    CERTIFICATE_PDF_CERTIFICATE: present('CERTIFICATE_PDF_CERTIFICATE'),
+    CERTIFICATE_PDF_KEY: present('CERTIFICATE_PDF_KEY'),
     WEBHOOK_ALLOW_HTTP: present('WEBHOOK_ALLOW_HTTP'),
     WEBHOOK_ALLOW_LOOPBACK: present('WEBHOOK_ALLOW_LOOPBACK'),
     WEBHOOK_RETRY_BASE_MS: present('WEBHOOK_RETRY_BASE_MS') === undefined ? undefined : Number(present('WEBHOOK_RETRY_BASE_MS')),

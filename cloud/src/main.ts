@@ -193,7 +193,12 @@ async function main(argv: string[]): Promise<number> {
       print(await withStore((db, config) => rotateCertificateKey(config, db)), json);
       return 0;
     case 'verify-pdf': {
-      const verdict = await verifyPdf(sub, flags, (check) => withStore(async (db, config) => check((await deploymentKeys(config, db)).publicKeys)));
+      const verdict = await verifyPdf(sub, flags, (check) =>
+        withStore(async (db, config) => {
+          const keys = await deploymentKeys(config, db);
+          return check({ publicKeys: keys.publicKeys, pdfCertificateOnRecord: keys.pdfCertificateOnRecord });
+        }),
+      );
       print(verdict, json);
       return verdict.valid ? 0 : 1;
     }

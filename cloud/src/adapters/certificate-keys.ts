@@ -1,15 +1,25 @@
-import { createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes, type KeyObject } from 'node:crypto';
 import { join } from 'node:path';
 import { devicePrivateKey, devicePublicKey, generateDeviceKeyPair } from '@erasure/shared';
 import type { PublicKeyLookup } from '../domain/certificates/certificate-content.js';
+import {
+  certificateFingerprint,
+  generateSelfSignedPdfSigner,
+  pdfSignerFromPem,
+  type PdfSigner,
+} from '../domain/certificates/pdf-signing-certificate.js';
 import { certificateKeyId, rawPublicKeyBase64, type SigningKey } from './certificate-keyring.js';
 import { systemClock, type Clock } from './clock.js';
 import {
+  insertPdfSigner,
   insertSigningKey,
+  listPdfSigners,
   listSigningKeys,
+  readCurrentPdfSigner,
   putSecretOnce,
   readCurrentSigningSeed,
   replaceCurrentSigningKey,
+  type NewPdfSigner,
   type NewSigningKey,
 } from './db/deployment-keys.js';
 import { readLegacyKeyFiles, type LegacyKeyFiles } from './legacy-key-files.js';
@@ -38,6 +48,19 @@ export interface CertificateKeys {
   publicKeys: PublicKeyLookup;
   /** Keys the HMAC of presigned `/files/…` URLs; written once, never rotated, so held as loaded. */
   urlSigningSecret: Buffer;
+  /**
+   * The PDF signer (PAdES) to sign with now: the CA-issued one configured, or the stored one read
+   * per call like {@link signing} (created on first use), so a rotation is followed.
+   */
+  pdfSigning: (runner?: SqlRunner) => Promise<PdfSigner>;
+  /** Whether a certificate (by {@link certificateFingerprint}) ever signed this deployment's PDFs. */
+  pdfCertificateOnRecord: (fingerprint: string) => Promise<boolean>;
+}
+
+/** A CA-issued PDF signing certificate (PEM, chain after it) and its key (PEM), as configured. */
+export interface ConfiguredPdfSigner {
+  certificatePem: string;
+  privateKeyPem: string;
 }
 
 /** What {@link loadCertificateKeys} needs. */
@@ -47,6 +70,8 @@ export interface CertificateKeysInput {
   dataDir: string;
   /** CERTIFICATE_SIGNING_KEY (base64 raw seed): signs instead of the stored key when set. */
   signingKeyBase64?: string | undefined;
+  /** CERTIFICATE_PDF_CERTIFICATE + CERTIFICATE_PDF_KEY: signs PDFs instead of the stored self-signed one. */
+  pdfSigner?: ConfiguredPdfSigner | undefined;
   clock?: Clock;
 }
 
@@ -71,6 +96,9 @@ export async function loadCertificateKeys(input: CertificateKeysInput): Promise<
   const loaded = configured ?? devicePrivateKey((await currentOrFirstSeed(db, now())).private_seed);
   const publicKey = createPublicKey(loaded);
   const fixed: SigningKey | undefined = configured && { keyId: certificateKeyId(configured), privateKey: configured };
+  const configuredPdf = input.pdfSigner && pdfSignerFromPem(input.pdfSigner.certificatePem, createPrivateKey(input.pdfSigner.privateKeyPem));
+  if (configuredPdf) await insertPdfSigner(db, { ...pdfRecord(configuredPdf, now()), private_key: null });
+  else await currentOrFirstPdfSigner(db, now());
   return {
     privateKey: loaded,
     publicKey,
@@ -79,6 +107,8 @@ export async function loadCertificateKeys(input: CertificateKeysInput): Promise<
     signing: fixed ? async () => fixed : storedSigningKey(db),
     publicKeys: await publicKeysOnRecord(db),
     urlSigningSecret: Buffer.from(urlSecret, 'hex'),
+    pdfSigning: configuredPdf ? async () => configuredPdf : storedPdfSigner(db),
+    pdfCertificateOnRecord: await pdfCertificatesOnRecord(db),
   };
 }
 
@@ -89,7 +119,9 @@ export async function loadCertificateKeys(input: CertificateKeysInput): Promise<
  */
 export async function rotateSigningKey(db: SqlDatabase, now: string): Promise<{ key_id: string; retired_key_id: string; public_key: string }> {
   const next = freshKey(now);
-  const retired = await replaceCurrentSigningKey(db, next);
+  // Only a deployment with a stored PDF signer rotates it (a configured one stays as configured).
+  const pdf = (await readCurrentPdfSigner(db)) ? freshPdfSigner(now) : undefined;
+  const retired = await replaceCurrentSigningKey(db, next, pdf);
   return { key_id: next.key_id, retired_key_id: retired, public_key: next.public_key };
 }
 
@@ -99,6 +131,54 @@ async function currentOrFirstSeed(db: SqlRunner, now: string) {
   if (current) return current;
   await insertSigningKey(db, freshKey(now));
   return (await readCurrentSigningSeed(db))!;
+}
+
+/** The current stored PDF signer, creating the first one when there is none (the race's winner for all). */
+async function currentOrFirstPdfSigner(db: SqlRunner, now: string) {
+  const current = await readCurrentPdfSigner(db);
+  if (current) return current;
+  await insertPdfSigner(db, freshPdfSigner(now));
+  return (await readCurrentPdfSigner(db))!;
+}
+
+/** A generated self-signed PDF signer as a row: current, holding its key. */
+function freshPdfSigner(now: string): NewPdfSigner {
+  const signer = generateSelfSignedPdfSigner({ commonName: 'Erasure Cloud certificate signing', now: new Date(now) });
+  return { ...pdfRecord(signer, now), private_key: Buffer.from(signer.privateKey).toString('base64') };
+}
+
+const pdfRecord = (signer: PdfSigner, now: string) => ({
+  fingerprint: certificateFingerprint(signer.certificates[0]!),
+  certificate: Buffer.from(signer.certificates[0]!).toString('base64'),
+  added_at: now,
+  retired_at: null,
+});
+
+/** Reads the current stored PDF signer per call; the decoded signer is kept while it stays the same. */
+function storedPdfSigner(db: SqlDatabase): (runner?: SqlRunner) => Promise<PdfSigner> {
+  let last: { fingerprint: string; signer: PdfSigner } | undefined;
+  return async (runner = db) => {
+    const row = await readCurrentPdfSigner(runner);
+    if (!row) throw new Error('no current PDF signing certificate on record');
+    if (last?.fingerprint !== row.fingerprint) {
+      const signer = { certificates: [new Uint8Array(Buffer.from(row.certificate, 'base64'))], privateKey: new Uint8Array(Buffer.from(row.private_key, 'base64')) };
+      last = { fingerprint: row.fingerprint, signer };
+    }
+    return last.signer;
+  };
+}
+
+/** Fingerprints of every PDF signing certificate on record, read again on a miss (one added since). */
+async function pdfCertificatesOnRecord(db: SqlRunner): Promise<(fingerprint: string) => Promise<boolean>> {
+  let held = new Set<string>();
+  const reload = async () => {
+    held = new Set((await listPdfSigners(db)).map((s) => s.fingerprint));
+  };
+  await reload();
+  return async (fingerprint) => {
+    if (!held.has(fingerprint)) await reload();
+    return held.has(fingerprint);
+  };
 }
 
 /** A generated key as a row: current, holding its seed. */

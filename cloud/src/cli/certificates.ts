@@ -4,13 +4,17 @@ import { devicePublicKey } from '@erasure/shared';
 import type { Clock } from '../adapters/clock.js';
 import { localObjectStore, type ObjectStore } from '../adapters/objects/local-store.js';
 import type { SqlDatabase, SqlRunner } from '../adapters/sql/database.js';
-import { loadCertificateKeys, rotateSigningKey, type CertificateKeys } from '../adapters/certificate-keys.js';
+import { loadCertificateKeys, rotateSigningKey, type CertificateKeys, type ConfiguredPdfSigner } from '../adapters/certificate-keys.js';
 import { rawPublicKeyBase64 } from '../adapters/certificate-keyring.js';
 import { listSigningKeys } from '../adapters/db/deployment-keys.js';
 import type { CloudConfig } from '../config.js';
 import { CERTIFICATE_SCHEMA, verifyKeyedBytes, type PublicKeyLookup } from '../domain/certificates/certificate-content.js';
 import { EmbeddedCertificateError, readEmbeddedCertificate } from '../domain/certificates/embedded-certificate.js';
 import { DEBIAN_FONT_FILES } from '../domain/certificates/fonts.js';
+import { checkPdfSignature } from '../domain/certificates/pdf-signature.js';
+import { certificateFingerprint } from '../domain/certificates/pdf-signing-certificate.js';
+import { missingVisibleFacts, type VisibleFacts } from '../domain/certificates/visible-text.js';
+import { extractPdfText } from '../adapters/pdf-text.js';
 import { defaultRenderThreads, threadPoolRenderer } from '../jobs/renderer.js';
 import { CERTIFICATE_WORKER_DEFAULTS, startCertificateWorker, type CertificateWorker, type WorkerLog } from '../jobs/certificate-worker.js';
 import type { GeneratedCertificate } from '../jobs/generate-certificate.js';
@@ -42,7 +46,15 @@ const STALE_TEMPORARY_MS = 10 * 60 * 1000;
 
 /** This deployment's certificate keys, from its store (created, or imported from DATA_DIR/keys, on first use). */
 export const deploymentKeys = (config: CloudConfig, db: SqlDatabase): Promise<CertificateKeys> =>
-  loadCertificateKeys({ db, dataDir: config.DATA_DIR, signingKeyBase64: config.CERTIFICATE_SIGNING_KEY });
+  loadCertificateKeys({ db, dataDir: config.DATA_DIR, signingKeyBase64: config.CERTIFICATE_SIGNING_KEY, pdfSigner: configuredPdfSigner(config) });
+
+/** CERTIFICATE_PDF_CERTIFICATE + CERTIFICATE_PDF_KEY, read from their files; both or neither (fail closed). */
+function configuredPdfSigner(config: CloudConfig): ConfiguredPdfSigner | undefined {
+  const { CERTIFICATE_PDF_CERTIFICATE: certificate, CERTIFICATE_PDF_KEY: key } = config;
+  if (!certificate && !key) return undefined;
+  if (!certificate || !key) throw new UsageError('set both CERTIFICATE_PDF_CERTIFICATE and CERTIFICATE_PDF_KEY, or neither');
+  return { certificatePem: readFileSync(certificate, 'utf8'), privateKeyPem: readFileSync(key, 'utf8') };
+}
 
 /**
  * Loads what certificates need from the configuration: keys from the store `db` (or
@@ -74,6 +86,7 @@ export async function loadCertificateRuntime(config: CloudConfig, db: SqlDatabas
         store,
         renderer,
         signing: keys.signing,
+        pdfSigning: keys.pdfSigning,
         publicBaseUrl: config.publicBaseUrl,
         ...(input.leaseMs !== undefined ? { leaseMs: input.leaseMs } : {}),
         ...(input.log ? { log: input.log } : {}),
@@ -140,20 +153,30 @@ export interface PdfVerdict {
   signed_at?: unknown;
 }
 
+/** What `verify-pdf` checks a PDF against: Ed25519 keys, and which PDF signing certificates count. */
+export interface PdfTrust {
+  publicKeys: PublicKeyLookup;
+  /** Whether the certificate (by SHA-256 fingerprint) that signed the PDF is the deployment's; undefined = any. */
+  pdfCertificateOnRecord?: (fingerprint: string) => Promise<boolean>;
+}
+
 /**
- * `verify-pdf FILE [--public-key B64]`: reads the signed record embedded in a certificate or
- * report PDF and checks its Ed25519 signature with the published key, or by default with the
- * keys on record in this deployment's database (`withDeploymentKeys` opens it only then). No
- * network: with `--public-key`, no database either.
+ * `verify-pdf FILE [--public-key B64]`: checks a certificate or report PDF three ways. (1) Its PDF
+ * signature (what readers check) is valid, covers the whole file, and was made with a PDF signing
+ * certificate on record in this deployment; (2) the embedded record verifies under its Ed25519
+ * key; (3) the visible pages carry the record's certificate number, serial, model, method and
+ * dates. By default the keys come from this deployment's database (`withDeploymentKeys` opens it
+ * only then). No network: with `--public-key`, no database either, and the PDF signature must
+ * hold but its certificate is not looked up.
  */
 export async function verifyPdf(
   file: string | undefined,
   flags: Flags,
-  withDeploymentKeys: (check: (publicKeys: PublicKeyLookup) => Promise<PdfVerdict>) => Promise<PdfVerdict>,
+  withDeploymentKeys: (check: (trust: PdfTrust) => Promise<PdfVerdict>) => Promise<PdfVerdict>,
 ): Promise<PdfVerdict> {
   if (!file) throw new UsageError('usage: erasure-cloud verify-pdf FILE [--public-key B64] [--json]');
   const keyFlag = flags['public-key'];
-  if (typeof keyFlag !== 'string') return withDeploymentKeys((publicKeys) => checkPdf(file, publicKeys));
+  if (typeof keyFlag !== 'string') return withDeploymentKeys((trust) => checkPdf(file, trust));
   // A key given by hand is the one to check with, whatever key id the signature names.
   let given;
   try {
@@ -161,13 +184,14 @@ export async function verifyPdf(
   } catch (error) {
     throw new UsageError(`--public-key: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return checkPdf(file, async () => [given]);
+  return checkPdf(file, { publicKeys: async () => [given] });
 }
 
-async function checkPdf(file: string, publicKeys: PublicKeyLookup): Promise<PdfVerdict> {
+async function checkPdf(file: string, trust: PdfTrust): Promise<PdfVerdict> {
+  const bytes = new Uint8Array(readFileSync(file));
   let embedded;
   try {
-    embedded = await readEmbeddedCertificate(new Uint8Array(readFileSync(file)));
+    embedded = await readEmbeddedCertificate(bytes);
   } catch (error) {
     const reason = error instanceof EmbeddedCertificateError ? error.message : 'not a readable PDF';
     return { valid: false, reason };
@@ -183,6 +207,17 @@ async function checkPdf(file: string, publicKeys: PublicKeyLookup): Promise<PdfV
     signed_at: content?.signed_at,
   };
   if (content?.schema !== CERTIFICATE_SCHEMA) return { valid: false, reason: 'unknown certificate schema', ...facts };
-  const valid = await verifyKeyedBytes(publicKeys, embedded.json, embedded.signature);
-  return valid ? { valid, ...facts } : { valid, reason: 'signature does not match', ...facts };
+  // The PDF signature first: any byte changed, page added or update appended since signing fails here.
+  const pdfSignature = checkPdfSignature(bytes);
+  if (!pdfSignature.ok) return { valid: false, reason: pdfSignature.reason, ...facts };
+  const signer = certificateFingerprint(pdfSignature.signerCertificate);
+  if (trust.pdfCertificateOnRecord && !(await trust.pdfCertificateOnRecord(signer))) {
+    return { valid: false, reason: 'the PDF was signed with a certificate this deployment never used', ...facts };
+  }
+  if (!(await verifyKeyedBytes(trust.publicKeys, embedded.json, embedded.signature))) {
+    return { valid: false, reason: 'signature does not match', ...facts };
+  }
+  const missing = missingVisibleFacts(await extractPdfText(file), content as VisibleFacts);
+  if (missing.length > 0) return { valid: false, reason: `the visible pages do not show the signed ${missing.join(', ')}`, ...facts };
+  return { valid: true, ...facts };
 }

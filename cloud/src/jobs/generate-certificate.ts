@@ -16,6 +16,7 @@ import type { SqlDatabase, SqlRunner } from '../adapters/sql/database.js';
 import { buildCertificateContent, buildReportData } from '../domain/certificates/build-content.js';
 import { canonicalJson, keyedSignature, signContent, type CertificateContent } from '../domain/certificates/certificate-content.js';
 import type { SigningKey } from '../adapters/certificate-keyring.js';
+import type { PdfSigner } from '../domain/certificates/pdf-signing-certificate.js';
 import type { CertificateRenderer } from './renderer.js';
 
 /** What `certificate_generated` subscribers are told (spec 6): the PDFs are stored. */
@@ -40,6 +41,8 @@ export interface CertificateJobDeps {
    * by any process is followed); its id goes into the signature.
    */
   signing: (tx: SqlRunner) => Promise<SigningKey>;
+  /** The PDF signer (PAdES) to sign both documents with now, read through the claim transaction too. */
+  pdfSigning: (tx: SqlRunner) => Promise<PdfSigner>;
   /** `PUBLIC_BASE_URL`: the verify link printed on the certificate. */
   publicBaseUrl: string;
   /**
@@ -120,6 +123,7 @@ interface Claimed {
   cert: CertificateRow;
   sources: CertificateSources;
   accountPublicId: string;
+  pdfSigner: PdfSigner;
 }
 
 /** Runs inside the claim transaction `tx`: claim, `generating`, and the signature on first attempt. */
@@ -147,7 +151,7 @@ async function claimAndSign(deps: CertificateJobDeps, tx: SqlRunner): Promise<Cl
     cert = await saveSignedContent(tx, cert.id, { content: canonicalJson(content), signature, signedAt: content.signed_at, now });
   }
   const account = (await tx.one<{ public_id: string }>('SELECT public_id FROM accounts WHERE id = @id', { id: cert.account_id }))!;
-  return { job, cert, sources, accountPublicId: account.public_id };
+  return { job, cert, sources, accountPublicId: account.public_id, pdfSigner: await deps.pdfSigning(tx) };
 }
 
 const inputsOf = (cert: CertificateRow, sources: CertificateSources) => ({
@@ -166,10 +170,10 @@ async function ensureCertificate(tx: SqlRunner, wipe: { id: number; account_id: 
   return (await findCertificateByWipeResult(tx, wipe.id))!;
 }
 
-async function renderAndStore(deps: CertificateJobDeps, { job, cert, sources, accountPublicId }: Claimed, signal?: AbortSignal): Promise<void> {
+async function renderAndStore(deps: CertificateJobDeps, { job, cert, sources, accountPublicId, pdfSigner }: Claimed, signal?: AbortSignal): Promise<void> {
   const content = JSON.parse(cert.content!) as CertificateContent;
   const signature = cert.signature!;
-  const rendered = await deps.renderer.render({ content, signature, report: buildReportData(content, signature, inputsOf(cert, sources)) }, signal);
+  const rendered = await deps.renderer.render({ content, signature, report: buildReportData(content, signature, inputsOf(cert, sources)), pdfSigner }, signal);
   const { certificate: certificatePdf, report: reportPdf } = rendered;
   const keys = objectKeys(accountPublicId, cert);
   // A worker that outlived its lease stops before writing: the new holder owns the objects.

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CertificateContent } from '../domain/certificates/certificate-content.js';
 import type { FontFiles, FontSource } from '../domain/certificates/fonts.js';
+import type { PdfSigner } from '../domain/certificates/pdf-signing-certificate.js';
 import { renderCertificatePdf } from '../domain/certificates/render-certificate.js';
 import { renderErasureReportPdf } from '../domain/certificates/render-report.js';
 import type { ErasureReportData } from '../domain/certificates/report-data.js';
@@ -11,6 +12,8 @@ export interface RenderInput {
   content: CertificateContent;
   signature: string;
   report: ErasureReportData;
+  /** The deployment's PDF signer at render time; both documents are signed with it. */
+  pdfSigner: PdfSigner;
 }
 
 /** Both PDFs of one certificate. */
@@ -29,11 +32,11 @@ export interface CertificateRenderer {
 /** Renders on the calling thread: tests, the bench baseline, one-off tools. */
 export function inProcessRenderer(fonts: FontSource): CertificateRenderer {
   return {
-    async render({ content, signature, report }, signal) {
+    async render({ content, signature, report, pdfSigner }, signal) {
       signal?.throwIfAborted();
-      const certificate = await renderCertificatePdf(content, { fonts, signature });
+      const certificate = await renderCertificatePdf(content, { fonts, signature, pdfSigner });
       signal?.throwIfAborted();
-      return { certificate, report: await renderErasureReportPdf(report, { fonts }) };
+      return { certificate, report: await renderErasureReportPdf(report, { fonts, pdfSigner }) };
     },
     async close() {},
   };

@@ -155,6 +155,7 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
       store,
       renderer: inProcessRenderer(testFonts()),
       signing: keys.signing,
+      pdfSigning: keys.pdfSigning,
       publicBaseUrl: 'https://cloud.example.test',
       leaseMs: 60_000,
       maxAttempts: 5,

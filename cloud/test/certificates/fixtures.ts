@@ -1,3 +1,4 @@
+import { generateSelfSignedPdfSigner, type PdfSigner } from '../../src/domain/certificates/pdf-signing-certificate.js';
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { CERTIFICATE_SCHEMA, type CertificateContent } from '../../src/domain/certificates/certificate-content.js';
@@ -114,4 +115,11 @@ export function sampleReport(content: CertificateContent, signature: string, lon
     },
     notes: longNotes ? Array.from({ length: 40 }, (_, i) => `${i + 1}. ${paragraph}`).join('\n') : paragraph,
   };
+}
+
+let pdfSigner: PdfSigner | undefined;
+/** One self-signed PDF signer for the test process (RSA key generation takes a moment). */
+export function testPdfSigner(): PdfSigner {
+  pdfSigner ??= generateSelfSignedPdfSigner({ commonName: 'Erasure Cloud test certificates', now: new Date('2026-01-01T00:00:00Z') });
+  return pdfSigner;
 }

@@ -9,7 +9,7 @@ import { canonicalize, signContent, verifyBytes } from '../../src/domain/certifi
 import { readEmbeddedCertificate } from '../../src/domain/certificates/embedded-certificate.js';
 import { renderCertificatePdf } from '../../src/domain/certificates/render-certificate.js';
 import { renderErasureReportPdf } from '../../src/domain/certificates/render-report.js';
-import { MIXED_ACCOUNT, MIXED_OPERATOR, sampleContent, sampleReport, testFonts, testKeys } from './fixtures.js';
+import { MIXED_ACCOUNT, MIXED_OPERATOR, sampleContent, sampleReport, testFonts, testKeys, testPdfSigner } from './fixtures.js';
 
 // These checks need real PDF tools; a missing one is a failure with the fix, never a skip.
 function requireTool(cmd: string, args: string[]): void {
@@ -54,8 +54,8 @@ describe('certificate and report PDFs', () => {
     requireTool('qpdf', ['--version']);
     requireTool('pdftotext', ['-v']);
     dir = mkdtempSync(join(tmpdir(), 'certificates-'));
-    certBytes = await renderCertificatePdf(content, { fonts, signature });
-    reportBytes = await renderErasureReportPdf(sampleReport(content, signature, true), { fonts });
+    certBytes = await renderCertificatePdf(content, { fonts, signature, pdfSigner: testPdfSigner() });
+    reportBytes = await renderErasureReportPdf(sampleReport(content, signature, true), { fonts, pdfSigner: testPdfSigner() });
     certPath = join(dir, 'certificate.pdf');
     reportPath = join(dir, 'report.pdf');
     writeFileSync(certPath, certBytes);
@@ -139,7 +139,7 @@ describe('certificate and report PDFs', () => {
     expect(doc.getCreator()).toBe('Erasure Cloud');
     expect(doc.getProducer()).toMatch(/Erasure Cloud/);
     expect(doc.getCreationDate()?.toISOString()).toBe('2026-11-22T13:07:40.000Z');
-    const again = await renderCertificatePdf(content, { fonts, signature });
+    const again = await renderCertificatePdf(content, { fonts, signature, pdfSigner: testPdfSigner() });
     expect(Buffer.from(again).equals(Buffer.from(certBytes))).toBe(true);
   });
 
@@ -151,7 +151,7 @@ describe('certificate and report PDFs', () => {
       tool: { name: 'Erasure Engine', version: '1.4.2', components: 'tool 1.0; '.repeat(100) },
       verification: { method: 'Full read-back '.repeat(10), result: 'Passed. '.repeat(250), hash: 'ab'.repeat(100) },
     });
-    const bytes = await renderCertificatePdf(long, { fonts, signature: signContent(privateKey, long) });
+    const bytes = await renderCertificatePdf(long, { fonts, signature: signContent(privateKey, long), pdfSigner: testPdfSigner() });
     const path = join(dir, 'long.pdf');
     writeFileSync(path, bytes);
     expect(run('qpdf', ['--show-npages', path]).trim()).toBe('1');
@@ -159,7 +159,7 @@ describe('certificate and report PDFs', () => {
 
   test('a report without fingerprint, tests or notes still renders every section', async () => {
     const bare = { ...sampleReport(content, signature), fingerprint: null, tests: null, notes: null };
-    const sut = await renderErasureReportPdf({ ...bare, certificate: { ...content, source_machine: null } }, { fonts });
+    const sut = await renderErasureReportPdf({ ...bare, certificate: { ...content, source_machine: null } }, { fonts, pdfSigner: testPdfSigner() });
     const path = join(dir, 'bare.pdf');
     writeFileSync(path, sut);
     const text = pdfText(path);
@@ -171,7 +171,7 @@ describe('certificate and report PDFs', () => {
   test('a hotswap wipe\u2019s report names the station bay and the chassis map it came from', async () => {
     const base = sampleReport(content, signature);
     const hotswap = { ...base, fingerprint: null, wipeResult: { ...base.wipeResult, job_id: '6f1c2b9e-3a4d-4e5f-8a9b-0c1d2e3f4a5b', tool_components: stationToolComponents('erasure-agent 0.1.0', { bay: 'Bay 7', chassis: 'Supermicro 846 front' }) } };
-    const sut = await renderErasureReportPdf({ ...hotswap, certificate: { ...content, source_machine: null } }, { fonts });
+    const sut = await renderErasureReportPdf({ ...hotswap, certificate: { ...content, source_machine: null } }, { fonts, pdfSigner: testPdfSigner() });
     const path = join(dir, 'hotswap.pdf');
     writeFileSync(path, sut);
     const text = pdfText(path);

@@ -41,6 +41,7 @@ export async function startCertificateCloud(): Promise<CertificateCloud> {
     store,
     renderer: inProcessRenderer(testFonts()),
     signing: keys.signing,
+    pdfSigning: keys.pdfSigning,
     publicBaseUrl: PUBLIC_BASE_URL,
     leaseMs: 60_000,
     maxAttempts: 5,

@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { devicePrivateKey } from '@erasure/shared';
 import { loadCertificateKeys, rotateSigningKey, type CertificateKeys } from '../../src/adapters/certificate-keys.js';
@@ -13,6 +15,8 @@ import { UsageError } from '../../src/cli/admin.js';
 import { rotateCertificateKey } from '../../src/cli/certificates.js';
 import { loadConfig } from '../../src/config.js';
 import { canonicalize, keyedSignature, signContent, verifyKeyedBytes } from '../../src/domain/certificates/certificate-content.js';
+import { addSignaturePlaceholder, signPlaceholder } from '../../src/domain/certificates/pdf-signature.js';
+import { certificateFingerprint } from '../../src/domain/certificates/pdf-signing-certificate.js';
 import { checkPresigned, presignPath } from '../../src/domain/certificates/presign.js';
 import { sampleContent } from '../certificates/fixtures.js';
 import { sharedTestStore, TEST_STORE } from '../support/test-store.js';
@@ -219,5 +223,90 @@ describe(`migration ${TEST_STORE === 'sqlite' ? '009' : 'postgres 002'}_certific
     await expect(key('dddddddddddddddd', 'seed-d', 'then')).rejects.toSatisfy(isCheckViolation);
     const version = TEST_STORE === 'sqlite' ? '009_certificate_keys.sql' : '002_certificate_keys.sql';
     expect(await db.one('SELECT version FROM schema_migrations WHERE version = @version', { version })).toEqual({ version });
+  });
+});
+
+describe('PDF signing certificates in the database (PAdES)', () => {
+  const fingerprintOf = async (keys: CertificateKeys) => certificateFingerprint((await keys.pdfSigning()).certificates[0]!);
+
+  it('are the same for every process on one database, rotate with the Ed25519 key, and the retired one stays on record without its key', async () => {
+    const [a, b] = await Promise.all(['host-a', 'host-b'].map((host) => processOnHost(host)));
+    const before = await fingerprintOf(a!.keys);
+    expect(await fingerprintOf(b!.keys)).toBe(before);
+
+    await rotateSigningKey(a!.db, new Date().toISOString());
+    const after = await fingerprintOf(b!.keys); // followed without a reload
+    expect(after).not.toBe(before);
+    expect(await b!.keys.pdfCertificateOnRecord(before)).toBe(true);
+    expect(await b!.keys.pdfCertificateOnRecord(after)).toBe(true);
+    expect(await b!.keys.pdfCertificateOnRecord('0'.repeat(64))).toBe(false);
+    const rows = await a!.db.many<{ fingerprint: string; has_key: number | boolean; retired: number | boolean }>(
+      'SELECT fingerprint, private_key IS NOT NULL AS has_key, retired_at IS NOT NULL AS retired FROM certificate_pdf_signers ORDER BY added_at',
+    );
+    expect(rows.map((r) => [r.fingerprint, Boolean(r.has_key), Boolean(r.retired)])).toEqual([
+      [before, false, true],
+      [after, true, false],
+    ]);
+  });
+
+  it('a configured CA-issued certificate and chain sign instead, recorded without the key; pdfsig shows its name and a valid signature', async () => {
+    const ca = openSslChain(dir);
+    const db = await connect();
+    open.push(db);
+    const keys = await loadCertificateKeys({ db, dataDir: join(dir, 'host-a'), pdfSigner: ca });
+    const signer = await keys.pdfSigning();
+    expect(signer.certificates).toHaveLength(2); // the leaf, then the intermediate
+    expect(await db.many('SELECT fingerprint, private_key FROM certificate_pdf_signers')).toEqual([
+      { fingerprint: certificateFingerprint(signer.certificates[0]!), private_key: null },
+    ]);
+    const doc = await PDFDocument.create({ updateMetadata: false });
+    doc.addPage([200, 200]);
+    addSignaturePlaceholder(doc, { name: 'test', reason: 'test', signingTime: new Date('2026-01-01T00:00:00Z') });
+    const path = join(dir, 'ca-signed.pdf');
+    writeFileSync(path, await signPlaceholder(await doc.save({ useObjectStreams: false }), signer));
+    const out = execFileSync('pdfsig', [path], { encoding: 'utf8' });
+    expect(out).toContain('Signer Certificate Common Name: Acme Refurb document signing');
+    expect(out).toContain('Signature Validation: Signature is Valid.');
+    expect(out).toMatch(/^\s*- Total document signed$/m);
+  });
+
+  it('refuses a configured key that does not belong to the configured certificate', async () => {
+    const ca = openSslChain(dir);
+    const db = await connect();
+    open.push(db);
+    const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    await expect(loadCertificateKeys({ db, dataDir: join(dir, 'host-a'), pdfSigner: { ...ca, privateKeyPem: other } })).rejects.toThrow(
+      'the PDF signing key does not belong to the first certificate',
+    );
+  });
+});
+
+/** A document-signing certificate issued by an intermediate CA, as a CA would deliver it (openssl). */
+function openSslChain(dir: string): { certificatePem: string; privateKeyPem: string } {
+  const at = (name: string) => join(dir, name);
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
+  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', at('ca.key'), '-out', at('ca.pem'), '-days', '30', '-subj', '/CN=Test Intermediate CA');
+  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', at('leaf.key'), '-out', at('leaf.csr'), '-subj', '/CN=Acme Refurb document signing/O=Acme Refurb');
+  openssl('x509', '-req', '-in', at('leaf.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial', '-out', at('leaf.pem'), '-days', '30');
+  return {
+    certificatePem: readFileSync(at('leaf.pem'), 'utf8') + readFileSync(at('ca.pem'), 'utf8'),
+    privateKeyPem: readFileSync(at('leaf.key'), 'utf8'),
+  };
+}
+
+// SQLite's migration 011_certificate_pdf_signers, or PostgreSQL's 004 (run on either store).
+describe(`migration ${TEST_STORE === 'sqlite' ? '010' : 'postgres 003'}_certificate_pdf_signers`, () => {
+  it('keeps at most one stored PDF signer current, and no private key on a retired one', async () => {
+    const db = await connect();
+    open.push(db);
+    const signer = (fingerprint: string, key: string | null, retiredAt: string | null) =>
+      db.run(
+        `INSERT INTO certificate_pdf_signers (fingerprint, certificate, private_key, added_at, retired_at) VALUES (@fingerprint, 'der', @key, 'now', @retiredAt)`,
+        { fingerprint, key, retiredAt },
+      );
+    await signer('a', 'key-a', null);
+    await expect(signer('b', 'key-b', null)).rejects.toSatisfy(isUniqueViolation);
+    await signer('c', null, null); // a configured certificate: no key stored
+    await expect(signer('d', 'key-d', 'then')).rejects.toSatisfy(isCheckViolation);
   });
 });

@@ -10,7 +10,7 @@ import { rawPublicKeyBase64 } from '../../src/adapters/certificate-keyring.js';
 import { signContent, type CertificateContent } from '../../src/domain/certificates/certificate-content.js';
 import { readEmbeddedCertificate } from '../../src/domain/certificates/embedded-certificate.js';
 import { renderCertificatePdf } from '../../src/domain/certificates/render-certificate.js';
-import { testFonts } from '../certificates/fixtures.js';
+import { testFonts, testPdfSigner } from '../certificates/fixtures.js';
 import { wipeBody } from '../certificates/pipeline.js';
 import { BIN, requireBuiltCloud, startCli, waitFor, type Child } from '../certificates/processes.js';
 import { freshPostgresUrl, TEST_STORE } from '../support/test-store.js';
@@ -103,11 +103,11 @@ describe('erasure-cloud serve (in-process worker), admin list-certificates, veri
     const genuine = (await readEmbeddedCertificate(new Uint8Array(readFileSync(join(objects, 'CW-000001.pdf')))))!;
     const forged = { ...(genuine.content as CertificateContent), drive: { ...(genuine.content as CertificateContent).drive, serial: 'SER-Z' } };
     const forgedPath = join(dir, 'forged.pdf');
-    writeFileSync(forgedPath, await renderCertificatePdf(forged, { fonts: testFonts(), signature: genuine.signature }));
+    writeFileSync(forgedPath, await renderCertificatePdf(forged, { fonts: testFonts(), signature: genuine.signature, pdfSigner: testPdfSigner() }));
     expect(await cliStatus('verify-pdf', forgedPath, '--public-key', published.public_key)).toMatchObject({ code: 1, json: { valid: false } });
     // …and the same content honestly signed by another key is not ours either.
     const other = generateKeyPairSync('ed25519').privateKey;
-    writeFileSync(forgedPath, await renderCertificatePdf(forged, { fonts: testFonts(), signature: signContent(other, forged) }));
+    writeFileSync(forgedPath, await renderCertificatePdf(forged, { fonts: testFonts(), signature: signContent(other, forged), pdfSigner: testPdfSigner() }));
     expect((await cliStatus('verify-pdf', forgedPath, '--public-key', published.public_key)).code).toBe(1);
     writeFileSync(forgedPath, 'not a pdf');
     expect((await cliStatus('verify-pdf', forgedPath, '--public-key', published.public_key)).code).toBe(1);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { signContent } from '../../src/domain/certificates/certificate-content.js';
 import { DEBIAN_FONT_FILES } from '../../src/domain/certificates/fonts.js';
 import { inProcessRenderer, type CertificateRenderer } from '../../src/jobs/renderer.js';
-import { sampleContent, sampleReport, testFonts, testKeys } from '../certificates/fixtures.js';
+import { sampleContent, sampleReport, testFonts, testKeys, testPdfSigner } from '../certificates/fixtures.js';
 import { requireBuiltCloud } from '../certificates/processes.js';
 
 // The thread script only exists compiled, so the pool is loaded from cloud/dist as the CLI runs it.
@@ -21,7 +21,7 @@ describe('render thread pool (the CLI worker renders off the event loop)', () =>
     const inputs = ['CW-000001', 'CW-000002', 'CW-000003'].map((n) => {
       const content = sampleContent({ certificate_number: n });
       const signature = signContent(privateKey, content);
-      return { content, signature, report: sampleReport(content, signature) };
+      return { content, signature, report: sampleReport(content, signature), pdfSigner: testPdfSigner() };
     });
     const sut = threadPoolRenderer({ size: 2, fontFiles: DEBIAN_FONT_FILES });
     try {

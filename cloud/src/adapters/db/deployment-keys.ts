@@ -57,13 +57,13 @@ export function listSigningKeys(db: SqlRunner): Promise<SigningKeyRecord[]> {
 }
 
 /**
- * Replaces the current stored key with `next` in one transaction: the old key is retired (its
+ * Replaces the current stored key with `next` (and the stored PDF signer with `nextPdf`) in one transaction: the old key is retired (its
  * private half dropped: it never signs again) and the new one inserted, so at every moment the
  * key that signs has its public half on record. Answers the retired key's id. Fails when no stored
  * key was current, which on PostgreSQL is also what a rotation running at the same time causes
  * (its commit retired the row this one waited on): nothing changed then, and it can be re-run.
  */
-export function replaceCurrentSigningKey(db: SqlDatabase, next: NewSigningKey): Promise<string> {
+export function replaceCurrentSigningKey(db: SqlDatabase, next: NewSigningKey, nextPdf?: NewPdfSigner): Promise<string> {
   return db.transaction(async (tx) => {
     const retired = await tx.one<{ key_id: string }>(
       `UPDATE certificate_signing_keys SET retired_at = @now, private_seed = NULL
@@ -72,6 +72,57 @@ export function replaceCurrentSigningKey(db: SqlDatabase, next: NewSigningKey): 
     );
     if (!retired) throw new Error('no current certificate signing key to retire (another rotation ran at the same time?): run it again');
     if (!(await insertSigningKey(tx, next))) throw new Error(`certificate key ${next.key_id} is already on record`);
+    // The PDF signer rotates with it, after the key (whose retirement decides a race): the stored
+    // one is retired and the new one current.
+    if (nextPdf) {
+      await retireCurrentPdfSigner(tx, next.added_at);
+      if (!(await insertPdfSigner(tx, nextPdf))) throw new Error(`PDF signing certificate ${nextPdf.fingerprint} is already on record`);
+    }
     return retired.key_id;
   });
+}
+
+/** A PDF signing certificate on record (migration 010 / postgres 003): base64 DER, never its key. */
+export interface PdfSignerRecord {
+  fingerprint: string;
+  certificate: string;
+  added_at: string;
+  retired_at: string | null;
+}
+
+/** A row to record: `private_key` (base64 PKCS#8) only for the generated signer that signs now. */
+export interface NewPdfSigner extends PdfSignerRecord {
+  private_key: string | null;
+}
+
+/** Records a PDF signer unless it is on record or another stored one is current; answers whether it went in. */
+export async function insertPdfSigner(db: SqlRunner, signer: NewPdfSigner): Promise<boolean> {
+  const changed = await db.run(
+    `INSERT INTO certificate_pdf_signers (fingerprint, certificate, private_key, added_at, retired_at)
+     VALUES (@fingerprint, @certificate, @private_key, @added_at, @retired_at) ON CONFLICT DO NOTHING`,
+    { ...signer },
+  );
+  return changed > 0;
+}
+
+/** The stored PDF signer that signs now, with its key; undefined before the first one is made. */
+export function readCurrentPdfSigner(db: SqlRunner): Promise<{ fingerprint: string; certificate: string; private_key: string } | undefined> {
+  return db.one(
+    `SELECT fingerprint, certificate, private_key FROM certificate_pdf_signers WHERE retired_at IS NULL AND private_key IS NOT NULL`,
+  );
+}
+
+/** Every PDF signing certificate on record, oldest first. */
+export function listPdfSigners(db: SqlRunner): Promise<PdfSignerRecord[]> {
+  return db.many('SELECT fingerprint, certificate, added_at, retired_at FROM certificate_pdf_signers ORDER BY added_at, fingerprint');
+}
+
+/** Retires the current stored PDF signer (dropping its key) inside the caller's transaction; answers its fingerprint. */
+export async function retireCurrentPdfSigner(tx: SqlRunner, now: string): Promise<string | undefined> {
+  const retired = await tx.one<{ fingerprint: string }>(
+    `UPDATE certificate_pdf_signers SET retired_at = @now, private_key = NULL
+      WHERE retired_at IS NULL AND private_key IS NOT NULL RETURNING fingerprint`,
+    { now },
+  );
+  return retired?.fingerprint;
 }

@@ -18,6 +18,8 @@ import {
 } from './certificate-content.js';
 import { cachingFontkit, type FontFace, type FontSource } from './fonts.js';
 import type { DrawOp, Frame } from './layout.js';
+import { addSignaturePlaceholder, signPlaceholder } from './pdf-signature.js';
+import type { PdfSigner } from './pdf-signing-certificate.js';
 
 /** Document-level facts written into the PDF's info dictionary. */
 export interface DocumentInfo {
@@ -28,14 +30,17 @@ export interface DocumentInfo {
 
 /**
  * Turns laid-out pages into PDF bytes: embeds (subsets of) only the faces actually drawn,
- * writes the info dictionary and attaches the signed certificate for offline verification.
- * Every date comes from the content, so the same certificate always renders the same bytes.
+ * writes the info dictionary, attaches the signed certificate for offline verification, and signs
+ * the whole file with `pdfSigner` (PAdES), so PDF readers show whether the pages were changed.
+ * Every date comes from the content and the PDF signature is deterministic (RSA PKCS#1 v1.5), so
+ * the same certificate always renders the same bytes with the same signer.
  */
 export async function paintDocument(
   frame: Frame,
   content: CertificateContent,
   signature: string,
   info: DocumentInfo,
+  pdfSigner: PdfSigner,
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   await paintPages(doc, frame, content.certificate_number);
@@ -63,8 +68,9 @@ export async function paintDocument(
     mimeType: 'text/plain',
     description: 'Ed25519 signature of certificate.json, base64',
   });
+  addSignaturePlaceholder(doc, { name: 'Erasure Cloud', reason: info.title, signingTime: when });
   // No object streams: qpdf and older viewers read the attachments more reliably.
-  return doc.save({ useObjectStreams: false });
+  return signPlaceholder(await doc.save({ useObjectStreams: false }), pdfSigner);
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   type TextStyle,
 } from './layout.js';
 import { paintDocument } from './pdf-document.js';
+import type { PdfSigner } from './pdf-signing-certificate.js';
 import { qrCodeOps } from './qr-code.js';
 
 /** What the certificate renderer needs besides the content. */
@@ -28,6 +29,8 @@ export interface CertificateRenderDeps {
   readonly signature: string;
   /** Printed as "Signed by"; defaults to the service name. */
   readonly signer?: string;
+  /** Signs the PDF file itself (PAdES), as PDF readers check it. */
+  readonly pdfSigner: PdfSigner;
 }
 
 const SIGNATURE_BLOCK_HEIGHT = 132;
@@ -51,7 +54,7 @@ export async function renderCertificatePdf(content: CertificateContent, deps: Ce
     title: `Certificate of Sanitization ${content.certificate_number}`,
     subject: `NIST SP 800-88 ${content.wipe.nist_category} of drive ${content.drive.serial ?? 'unknown serial'}`,
     keywords: [content.certificate_number, content.certificate_id, 'NIST SP 800-88', content.wipe.nist_category],
-  });
+  }, deps.pdfSigner);
 }
 
 function layoutBody(content: CertificateContent, fonts: FontSource, maxLines: number): Frame {

@@ -16,6 +16,7 @@ import {
   type TextStyle,
 } from './layout.js';
 import { paintDocument } from './pdf-document.js';
+import type { PdfSigner } from './pdf-signing-certificate.js';
 import {
   erasedDriveEntry,
   smartRows,
@@ -28,6 +29,8 @@ import {
 /** What the report renderer needs besides the data. */
 export interface ReportRenderDeps {
   readonly fonts: FontSource;
+  /** Signs the PDF file itself (PAdES), as PDF readers check it. */
+  readonly pdfSigner: PdfSigner;
 }
 
 const MARGIN = { top: 40, bottom: 44, side: 50 };
@@ -108,7 +111,7 @@ export async function renderErasureReportPdf(report: ErasureReportData, deps: Re
     title: `Erasure Report ${c.certificate_number}`,
     subject: `Erasure report for drive ${c.drive.serial ?? 'unknown serial'}`,
     keywords: [c.certificate_number, c.certificate_id, 'erasure report'],
-  });
+  }, deps.pdfSigner);
 }
 
 /** Hotswap wipes: the bay the drive sat in and the chassis map that names it (from tool_components). */
