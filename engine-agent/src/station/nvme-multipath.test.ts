@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { StationView } from '@erasure/shared';
 import { Value } from '@sinclair/typebox/value';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { nodeSystemView } from '../adapters/system-view.js';
 import { StationController, type StationRuntimePorts } from '../api/station-controller.js';
 import type { Presence } from './debounce.js';
@@ -217,7 +217,9 @@ describe('the station with a dual-port NVMe drive', () => {
 
   /** The live system's own virtual disks, all seated at start-up like the drive. */
   const virtualDisks = ['block/loop0', 'block/dm-0', 'block/md127', 'block/zram0', 'block/ram0'].map((p) => seated(`/devices/virtual/${p}`, `/dev/${basename(p)}`));
-  const settle = () => new Promise((r) => setTimeout(r, 20));
+  // Presences are handled asynchronously (guard, lane, probe); wait for the outcome rather than a
+  // fixed time, which a loaded machine can outrun.
+  const eventually = (check: () => void) => vi.waitFor(check, { timeout: 10_000, interval: 10 });
 
   it('offers the multipath head in the wizard and keeps loop, dm, md, zram and ram devices out', async () => {
     const sys = chassis();
@@ -226,8 +228,9 @@ describe('the station with a dual-port NVMe drive', () => {
     const sut = new StationController(ports, 'auto', () => undefined);
     await sut.start();
     for (const p of [...virtualDisks, seated(head, '/dev/nvme0n1')]) feed(p);
-    await settle();
-    expect(sut.view().wizard?.preexisting).toEqual([{ lane: 'pcie-slot-7', connector: { transport: 'nvme', controller: PORT_A, other_controllers: [PORT_B], pcie_slot: '7' }, device: '/dev/nvme0n1' }]);
+    await eventually(() =>
+      expect(sut.view().wizard?.preexisting).toEqual([{ lane: 'pcie-slot-7', connector: { transport: 'nvme', controller: PORT_A, other_controllers: [PORT_B], pcie_slot: '7' }, device: '/dev/nvme0n1' }]),
+    );
     // Both paths fit the shared connector the kiosk checks the state against.
     expect(Value.Check(StationView, sut.view())).toBe(true);
   });
@@ -239,8 +242,7 @@ describe('the station with a dual-port NVMe drive', () => {
     const sut = new StationController(ports, 'confirm', () => undefined);
     await sut.start();
     for (const p of [...virtualDisks, seated(head, '/dev/nvme0n1')]) feed(p);
-    await settle();
-    expect(sut.view().bays.map((b) => [b.lane, b.state, b.drive?.device])).toEqual([['pcie-slot-7', 'awaiting_confirmation', '/dev/nvme0n1']]);
+    await eventually(() => expect(sut.view().bays.map((b) => [b.lane, b.state, b.drive?.device])).toEqual([['pcie-slot-7', 'awaiting_confirmation', '/dev/nvme0n1']]));
     expect(sut.view().unmapped).toEqual([]);
   });
 });
