@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { getJson, sendJson } from '../api.js';
 import { Badge, ErrorNote, PageHeader, Pager } from '../components/ui.js';
 import { formatCapacityGb, formatDateTime, formatDuration } from '../format.js';
@@ -41,6 +41,15 @@ function SourceCell({ row }: { row: WipeView }) {
  */
 function CertificatesMenu({ rows, selected }: { rows: readonly WipeView[]; selected: boolean }) {
   const which = `${rows.length} ${selected ? 'selected' : 'shown'}`;
+  const menu = useRef<HTMLDetailsElement>(null);
+  // A click anywhere else closes the menu, as any menu does.
+  useEffect(() => {
+    const close = (event: MouseEvent) => {
+      if (menu.current && !menu.current.contains(event.target as Node)) menu.current.open = false;
+    };
+    document.addEventListener('click', close);
+    return () => document.removeEventListener('click', close);
+  }, []);
   if (rows.length === 0) {
     return (
       <button type="button" className="button" disabled>
@@ -49,12 +58,12 @@ function CertificatesMenu({ rows, selected }: { rows: readonly WipeView[]; selec
     );
   }
   return (
-    <details className="menu" data-testid="certificates-menu">
+    <details className="menu" ref={menu} data-testid="certificates-menu">
       <summary className="button" title={`The certificates of the ${which} rows, in the grid's order`}>
         Download certificates ({which}) ▾
       </summary>
       {/* Choosing one closes the menu; the download goes on in the browser. */}
-      <div className="menu-items" onClick={(e) => e.currentTarget.closest('details')?.removeAttribute('open')}>
+      <div className="menu-items" onClick={() => menu.current && (menu.current.open = false)}>
         <a href={lotUrl(rows, 'zip')} download data-testid="certificates-zip">
           ZIP of PDFs
           <span className="muted small">A summary, then each certificate and Erasure Report</span>
