@@ -26,7 +26,7 @@ export function isIso9660Descriptor(bytes: Buffer): boolean {
 }
 
 /** The refusal shown on /downloads for a file that is not an ISO 9660 image. */
-export const NOT_ISO_9660 = 'is not an ISO 9660 image (no CD001 primary volume descriptor at sector 16), so it cannot be offered. Replace it with an image built by `npm run iso`.';
+export const NOT_ISO_9660 = 'is not an ISO 9660 image (no CD001 primary volume descriptor at sector 16), so it cannot be offered. Replace it with an image built by npm run iso.';
 
 function problemOf(path: string): string | null {
   const head = Buffer.alloc(7);

@@ -206,7 +206,7 @@ describe.skipIf(Boolean(skip))('/downloads: image downloads have limits', () => 
     const res = await admin.send('POST', '/app/api/downloads/image', { product: 'engine', image: 'erasure-zeros-amd64.iso' });
     expect(res.status).toBe(422);
     expect(res.json.error).toBe(
-      'erasure-zeros-amd64.iso is not an ISO 9660 image (no CD001 primary volume descriptor at sector 16), so it cannot be offered. Replace it with an image built by `npm run iso`.',
+      'erasure-zeros-amd64.iso is not an ISO 9660 image (no CD001 primary volume descriptor at sector 16), so it cannot be offered. Replace it with an image built by npm run iso.',
     );
     expect(await tokenCount()).toBe(0);
   });

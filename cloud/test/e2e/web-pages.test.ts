@@ -231,7 +231,7 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
     await page.click('nav >> text=Downloads');
     await page.waitForSelector('[data-testid="download-token-engine"]:not([disabled])');
     expect(await page.locator('[data-testid="image-refused"]').innerText()).toBe(
-      'erasure-1.0-amd64.iso is not an ISO 9660 image (no CD001 primary volume descriptor at sector 16), so it cannot be offered. Replace it with an image built by `npm run iso`.',
+      'erasure-1.0-amd64.iso is not an ISO 9660 image (no CD001 primary volume descriptor at sector 16), so it cannot be offered. Replace it with an image built by npm run iso.',
     );
     await expect(page.locator('[data-testid="no-base-image"]').innerText()).resolves.toMatch(/^No usable boot image is installed on this server\. .*npm run iso/);
     expect(await page.locator('[data-testid="download-engine"]').count()).toBe(0);

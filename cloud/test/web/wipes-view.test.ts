@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WipeView } from '../../src/domain/wipes/grid.js';
-import { readViewState, sourceText, toCsv, visibleRows } from '../../web/src/pages/wipes-view.js';
+import { headerText, lotUrl, readViewState, sourceText, toCsv, visibleRows } from '../../web/src/pages/wipes-view.js';
 
 const row = (id: string, fields: Partial<WipeView>): WipeView => ({
   id,
@@ -58,13 +58,48 @@ describe('wipes grid view state (client side, spec 4.5)', () => {
     expect(sourceText(bay)).toBe('Hotswap · Bay 3');
     expect(sourceText(rows[0]!)).toBe('Hotswap');
     expect(ids(visibleRows([...rows, bay], readViewState(new URLSearchParams('q=bay 3'))))).toEqual(['h']);
-    expect(toCsv([bay]).trim().split('\r\n')[1]).toBe('h,,,,,,,Hotswap · Bay 3,,Pass,,,,Not issued');
+    expect(toCsv([bay]).trim().split('\r\n')[1]).toBe('h,,,,,,,Hotswap · Bay 3,,Pass,,,,Not issued,');
   });
 
   it('exports exactly the given rows as CSV, quoting and defusing formulas', () => {
     const csv = toCsv([row('x', { model: '=HYPERLINK("evil")', serial: 'a,b', capacity_gb: 512 })]);
     const [header, line] = csv.trim().split('\r\n');
-    expect(header).toBe('Wipe ID,Vendor,Model,Serial,Capacity (GB),Media Type,Method,Source,Duration (s),Status,Technician,Started,Completed,Certificate');
-    expect(line).toBe(`x,,"'=HYPERLINK(""evil"")","a,b",512,,,,,Pass,,,,Not issued`);
+    expect(header).toBe('Wipe ID,Vendor,Model,Serial,Capacity (GB),Media Type,Method,Source,Duration (s),Status,Technician,Started,Completed,Certificate,Asset ID');
+    expect(line).toBe(`x,,"'=HYPERLINK(""evil"")","a,b",512,,,,,Pass,,,,Not issued,`);
+  });
+
+  it('exports a matched machine as the grid shows it, model · serial, with its asset id last', () => {
+    const csv = toCsv([row('m', { source: { kind: 'asset', asset_id: 'asset_7Qx', label: 'Latitude 7490 · B5QVN32' } })]);
+    const [header, line] = csv.trim().split('\r\n');
+    const source = header!.split(',').indexOf('Source');
+    expect(line!.split(',')[source]).toBe('Latitude 7490 · B5QVN32');
+    expect(line!.split(',').at(-1)).toBe('asset_7Qx');
+  });
+
+  it('filters by the completed date range, both days included, in the viewer\u2019s time zone', () => {
+    const at = (iso: string) => new Date(iso);
+    const day = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    const a = day(at('2026-11-22T13:00:00Z'));
+    const b = day(at('2026-11-22T11:00:00Z'));
+    expect(ids(view(`from=${a}&to=${a}`))).toEqual(rows.filter((r) => r.completed_at && day(at(r.completed_at)) === a).map((r) => r.id));
+    expect(ids(view(`from=${b}`))).toEqual(['a', 'b']);
+    // A wipe with no completion date is outside any range; a malformed day filters nothing.
+    expect(ids(view('to=2099-01-01'))).toEqual(['a', 'b']);
+    expect(ids(view('from=2099-01-01'))).toEqual([]);
+    expect(ids(view('from=yesterday'))).toEqual(['a', 'b', 'c']);
+    expect(readViewState(new URLSearchParams('from=2026-13-45')).from).toBe('');
+  });
+
+  it('says in the header how many rows the filters leave and how they are sorted', () => {
+    const one = { count: 8, page: 1, pages: 1, onPage: 8 };
+    expect(headerText(readViewState(new URLSearchParams('')), 8, one)).toBe('8 drive wipes · newest first');
+    expect(headerText(readViewState(new URLSearchParams('status=Pass&sort=duration_desc')), 4, one)).toBe('4 of 8 drive wipes · sorted by duration');
+    expect(headerText(readViewState(new URLSearchParams('from=2026-11-01')), 1, { ...one, count: 1, onPage: 1 })).toBe('1 of 1 drive wipe · newest first');
+    expect(headerText(readViewState(new URLSearchParams('q=x')), 3, { count: 250, page: 2, pages: 3, onPage: 100 })).toBe('3 of 100 on page 2 of 3 (250 drive wipes in all) · newest first');
+  });
+
+  it('asks for a lot\u2019s certificates in the grid\u2019s order', () => {
+    expect(lotUrl([rows[2]!, rows[0]!], 'zip')).toBe('/app/api/wipes/certificates?format=zip&ids=c,a');
+    expect(lotUrl([rows[1]!], 'pdf')).toBe('/app/api/wipes/certificates?format=pdf&ids=b');
   });
 });

@@ -28,6 +28,8 @@ export interface Page {
 export interface WipesPage extends Page {
   rows: WipeView[];
   page_size: number;
+  /** Every status label a wipe can have (Pass, Fail, Cancelled), for the status filter. */
+  statuses: string[];
   push: { configured: boolean; url: string | null; can_configure: boolean };
 }
 

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { PRODUCTS, type Product } from '@erasure/shared';
 import type { BootImages } from '../../adapters/boot-images.js';
@@ -11,8 +12,14 @@ import { field } from '../forms.js';
 import { DEFAULT_STALL_SECONDS, superviseDownload } from '../supervised-download.js';
 import { requireRole, requireSession, sessionOf } from '../session.js';
 
-/** How an operator makes images downloadable; the page shows it while none is installed. */
-const INSTALL_HELP = 'Build the image with `npm run iso` (it writes iso-build/out/erasure-<version>-amd64.iso), then copy that file into DATA_DIR/images/ on this server.';
+/**
+ * How an operator makes images downloadable, naming this server's own folder (DATA_DIR/images,
+ * `data/cloud/images` under `npm start`); the page shows it while none is installed.
+ */
+const installHelp = (imagesDir: string | undefined) =>
+  imagesDir === undefined
+    ? 'Image downloads are off on this server: it was started without an images folder.'
+    : `Build the image with npm run iso (it writes iso-build/out/erasure-<version>-amd64.iso), then copy that file into ${imagesDir} on this server.`;
 
 export interface DownloadDeps {
   db: SqlDatabase;
@@ -51,6 +58,8 @@ const termsJson = (terms: TokenTerms) => ({
  * token gets the account's terms (quota, lifetime), which its admins set here too.
  */
 export function registerAppDownloads(app: FastifyInstance, deps: DownloadDeps): void {
+  // Absolute, so the page names the one folder whatever directory the server was started from.
+  const imagesDir = deps.images ? resolve(deps.images.dir) : undefined;
   const termsFor = async (accountId: number): Promise<TokenTerms> =>
     tokenTermsOf(await findDeviceTokenSettings(deps.db, accountId), deps.tokenDefaults ?? BUILT_IN_TOKEN_DEFAULTS);
 
@@ -61,8 +70,11 @@ export function registerAppDownloads(app: FastifyInstance, deps: DownloadDeps): 
     minting_available: deps.deviceTokenPrivateKey !== undefined,
     products: PRODUCTS,
     gateway_configured: deps.gatewayUrl !== undefined,
+    /** PUBLIC_GATEWAY_URL, for the page's `erasure-iso personalize` hint; null when not set. */
+    gateway_url: deps.gatewayUrl ?? null,
+    images_dir: imagesDir ?? null,
     images: (deps.images?.list() ?? []).map((i) => ({ name: i.name, size_bytes: i.sizeBytes, installed_at: i.installedAt, problem: i.problem })),
-    install_help: INSTALL_HELP,
+    install_help: installHelp(imagesDir),
   }));
 
   const productOf = (body: unknown): Product | undefined => {
@@ -107,7 +119,7 @@ export function registerAppDownloads(app: FastifyInstance, deps: DownloadDeps): 
     const installed = deps.images?.list() ?? [];
     const name = field(request.body, 'image') ?? installed.find((i) => i.problem === null)?.name ?? installed[0]?.name;
     const image = installed.find((i) => i.name === name);
-    if (!name || !image) return reply.code(404).send({ error: installed.length === 0 ? `no base image is installed. ${INSTALL_HELP}` : `no image named ${name ?? ''}` });
+    if (!name || !image) return reply.code(404).send({ error: installed.length === 0 ? `no base image is installed. ${installHelp(imagesDir)}` : `no image named ${name ?? ''}` });
     if (image.problem) return reply.code(422).send({ error: `${name} ${image.problem}` });
     if (!deps.gatewayUrl) return reply.code(503).send({ error: 'image downloads are unavailable: PUBLIC_GATEWAY_URL is not configured' });
     const slot = slots.take(account.id);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { WIPE_STATUSES } from '@erasure/shared';
 import type { Clock } from '../../adapters/clock.js';
 import { deletePushIntegration, findPushIntegration, savePushIntegration } from '../../adapters/db/push-integrations.js';
 import { createWipeGridReader, type WipeGridReader } from '../../adapters/db/wipes-grid.js';
@@ -6,7 +7,7 @@ import type { HttpPoster } from '../../adapters/http-post.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { parsePage } from '../../domain/public-api/query.js';
 import type { OutboundPolicy } from '../../domain/webhooks/ssrf.js';
-import { toWipeView } from '../../domain/wipes/grid.js';
+import { statusBadge, toWipeView } from '../../domain/wipes/grid.js';
 import { checkPushUrl, MAX_PUSH_ROWS, newPushSecret, pushWipes } from '../../domain/wipes/push.js';
 import { requireRole, requireSession, sessionOf } from '../session.js';
 
@@ -51,6 +52,8 @@ export function registerAppWipes(app: FastifyInstance, deps: AppWipesDeps): void
       pages: Math.max(1, Math.ceil(count / WIPES_PAGE_SIZE)),
       count,
       page_size: WIPES_PAGE_SIZE,
+      // Every status a wipe can have, as the grid labels them: the filter offers all, not only this page's.
+      statuses: WIPE_STATUSES.map((status) => statusBadge(status).label),
       push: { configured: target !== undefined, url: target?.url ?? null, can_configure: user.role === 'admin' },
     };
   });

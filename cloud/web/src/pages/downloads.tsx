@@ -12,9 +12,44 @@ interface DownloadsData {
   minting_available: boolean;
   products: ('engine' | 'hotswap')[];
   gateway_configured: boolean;
-  /** Files in DATA_DIR/images; `problem` says why one is refused (not ISO 9660). */
+  /** PUBLIC_GATEWAY_URL, or null when the server has none. */
+  gateway_url: string | null;
+  /** This server's images folder (DATA_DIR/images), absolute; null when image downloads are off. */
+  images_dir: string | null;
+  /** Files in the images folder; `problem` says why one is refused (not ISO 9660). */
   images: { name: string; size_bytes: number; installed_at: string; problem: string | null }[];
   install_help: string;
+}
+
+/** How to make an image downloadable, naming this server's folder. */
+function InstallHelp({ imagesDir, fallback }: { imagesDir: string | null; fallback: string }) {
+  if (imagesDir === null) return <>{fallback}</>;
+  return (
+    <>
+      Build it with <code>npm run iso</code> (it writes <code>iso-build/out/erasure-&lt;version&gt;-amd64.iso</code>), then copy that file into{' '}
+      <code data-testid="images-dir">{imagesDir}</code> on this server.
+    </>
+  );
+}
+
+/** What to do with a `device-token` file: bake it into a copy of a base image. */
+function TokenFileHelp({ gatewayUrl }: { gatewayUrl: string | null }) {
+  return (
+    <section className="card" data-testid="token-file-help">
+      <h2>Using a device token file</h2>
+      <p className="muted">
+        &ldquo;Device token only&rdquo; saves a file named <code>device-token</code>. Bake it into a copy of a base image built with <code>npm run iso</code>,
+        together with the gateway address devices call:
+      </p>
+      <pre className="command">
+        npx erasure-iso personalize BASE.iso --device-token-file device-token --gateway-url {gatewayUrl ?? 'GATEWAY_URL'} --out erasure-personal.iso
+      </pre>
+      <p className="muted">
+        Then write <code>erasure-personal.iso</code> to a USB stick. The device reads the token from <code>erasure/device-token</code> on the stick and the
+        gateway from <code>erasure/gateway-url</code>; a stick without a token stays locked.
+      </p>
+    </section>
+  );
 }
 
 const mib = (bytes: number) => `${Math.round(bytes / 1024 ** 2)} MiB`;
@@ -56,12 +91,15 @@ export function DownloadsPage({ me }: { me: Me }) {
       ))}
       {data && usable.length === 0 && (
         <p className="note" data-testid="no-base-image">
-          {refused.length > 0 ? 'No usable boot image is installed on this server.' : 'No boot image is installed on this server yet.'} {data.install_help}
+          {refused.length > 0 ? 'No usable boot image is installed on this server.' : 'No boot image is installed on this server yet.'}{' '}
+          <InstallHelp imagesDir={data.images_dir} fallback={data.install_help} />
         </p>
       )}
       {data && usable.length > 0 && !data.gateway_configured && (
         <p className="note note-warning" data-testid="gateway-unconfigured">
-          Image downloads are unavailable: the gateway devices should call is not configured on this server (PUBLIC_GATEWAY_URL).
+          Image downloads are unavailable: this server does not know the gateway address devices should call. Set <code>PUBLIC_GATEWAY_URL</code> in the
+          cloud&rsquo;s environment to the gateway&rsquo;s public address, for example <code>PUBLIC_GATEWAY_URL=https://gateway.example.com</code>, and
+          restart the cloud. <code>npm start</code> sets it to the local gateway by itself.
         </p>
       )}
       {usable.length > 1 && (
@@ -89,26 +127,29 @@ export function DownloadsPage({ me }: { me: Me }) {
               <li data-testid={`terms-${product}`}>Device token: {data ? describeTerms(data.token_terms) : '…'}</li>
               <li>Revoke or suspend it any time on the Devices page</li>
             </ul>
-            {data && usable.length > 0 && (
-              <form method="post" action="/app/api/downloads/image">
+            <div className="download-actions">
+              {data && usable.length > 0 && (
+                <form method="post" action="/app/api/downloads/image">
+                  <input type="hidden" name="_csrf" value={getCsrfToken()} />
+                  <input type="hidden" name="product" value={product} />
+                  <input type="hidden" name="image" value={chosen} />
+                  <button type="submit" className="button button-primary" disabled={!data.can_mint || !data.minting_available || !data.gateway_configured} data-testid={`download-${product}`}>
+                    Download image ({mib(usable.find((i) => i.name === chosen)?.size_bytes ?? 0)})
+                  </button>
+                </form>
+              )}
+              <form method="post" action="/app/api/downloads/device-token">
                 <input type="hidden" name="_csrf" value={getCsrfToken()} />
                 <input type="hidden" name="product" value={product} />
-                <input type="hidden" name="image" value={chosen} />
-                <button type="submit" className="button button-primary" disabled={!data.can_mint || !data.minting_available || !data.gateway_configured} data-testid={`download-${product}`}>
-                  Download image ({mib(usable.find((i) => i.name === chosen)?.size_bytes ?? 0)})
+                <button type="submit" className={usable.length > 0 ? 'button' : 'button button-primary'} disabled={!data?.can_mint || !data.minting_available} data-testid={`download-token-${product}`}>
+                  Device token only
                 </button>
               </form>
-            )}
-            <form method="post" action="/app/api/downloads/device-token">
-              <input type="hidden" name="_csrf" value={getCsrfToken()} />
-              <input type="hidden" name="product" value={product} />
-              <button type="submit" className={usable.length > 0 ? 'button' : 'button button-primary'} disabled={!data?.can_mint || !data.minting_available} data-testid={`download-token-${product}`}>
-                Device token only
-              </button>
-            </form>
+            </div>
           </section>
         ))}
       </div>
+      {data && <TokenFileHelp gatewayUrl={data.gateway_url} />}
       {data?.can_mint && (
         <TokenTermsSettings terms={data.token_terms} bounds={data.token_terms_bounds} onSaved={(token_terms) => setData({ ...data, token_terms })} />
       )}

@@ -6,21 +6,30 @@ export interface WipesViewState {
   status: string;
   media: string;
   source: string;
+  /** Completed on or after this day (`YYYY-MM-DD`, the viewer's time zone), or ''. */
+  from: string;
+  /** Completed on or before this day (`YYYY-MM-DD`, the viewer's time zone), or ''. */
+  to: string;
   sort: SortKey;
 }
 
+/** `phrase` is how the grid's header names the order ("4 of 8 drive wipes · sorted by duration"). */
 export const SORTS = [
-  { key: 'completed_desc', label: 'Completed (newest first)' },
-  { key: 'completed_asc', label: 'Completed (oldest first)' },
-  { key: 'model_asc', label: 'Model A–Z' },
-  { key: 'model_desc', label: 'Model Z–A' },
-  { key: 'capacity_desc', label: 'Capacity (high to low)' },
-  { key: 'duration_desc', label: 'Duration (long to short)' },
-  { key: 'status_asc', label: 'Status A–Z' },
+  { key: 'completed_desc', label: 'Completed (newest first)', phrase: 'newest first' },
+  { key: 'completed_asc', label: 'Completed (oldest first)', phrase: 'oldest first' },
+  { key: 'model_asc', label: 'Model A–Z', phrase: 'sorted by model A–Z' },
+  { key: 'model_desc', label: 'Model Z–A', phrase: 'sorted by model Z–A' },
+  { key: 'capacity_desc', label: 'Capacity (high to low)', phrase: 'sorted by capacity' },
+  { key: 'duration_desc', label: 'Duration (long to short)', phrase: 'sorted by duration' },
+  { key: 'status_asc', label: 'Status A–Z', phrase: 'sorted by status' },
 ] as const;
 export type SortKey = (typeof SORTS)[number]['key'];
 
 export const DEFAULT_SORT: SortKey = 'completed_desc';
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A `YYYY-MM-DD` from the URL, or '' for anything else (a mistyped link filters nothing). */
+const dayOf = (value: string | null) => (value && DAY.test(value) && !Number.isNaN(Date.parse(value)) ? value : '');
 
 export function readViewState(params: URLSearchParams): WipesViewState {
   const sort = params.get('sort') ?? DEFAULT_SORT;
@@ -29,8 +38,51 @@ export function readViewState(params: URLSearchParams): WipesViewState {
     status: params.get('status') ?? '',
     media: params.get('media') ?? '',
     source: params.get('source') ?? '',
+    from: dayOf(params.get('from')),
+    to: dayOf(params.get('to')),
     sort: SORTS.some((s) => s.key === sort) ? (sort as SortKey) : DEFAULT_SORT,
   };
+}
+
+/** Whether any filter (not the sort) narrows the rows. */
+export const filtersActive = (state: WipesViewState) =>
+  state.q !== '' || state.status !== '' || state.media !== '' || state.source !== '' || state.from !== '' || state.to !== '';
+
+/**
+ * The grid's header line, following the filters: "8 drive wipes · newest first", filtered
+ * "4 of 8 drive wipes · sorted by duration". Filters work on the page in view, so with more
+ * than one page the counts say so.
+ */
+export function headerText(state: WipesViewState, shown: number, data: { count: number; page: number; pages: number; onPage: number }): string {
+  const wipes = (n: number) => `${n} drive wipe${n === 1 ? '' : 's'}`;
+  const order = SORTS.find((s) => s.key === state.sort)!.phrase;
+  const filtered = filtersActive(state);
+  if (data.pages <= 1) return `${filtered ? `${shown} of ${wipes(data.count)}` : wipes(data.count)} · ${order}`;
+  const onPage = filtered ? `${shown} of ${data.onPage}` : `${data.onPage}`;
+  return `${onPage} on page ${data.page} of ${data.pages} (${wipes(data.count)} in all) · ${order}`;
+}
+
+/** The local calendar day of an instant, `YYYY-MM-DD`: the grid shows times in the viewer's zone. */
+function localDay(iso: string | null): string | null {
+  const date = iso ? new Date(iso) : null;
+  if (!date || Number.isNaN(date.getTime())) return null;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** A completed date within from..to, both days included; a wipe without one is outside any range. */
+function inRange(row: WipeView, from: string, to: string): boolean {
+  if (from === '' && to === '') return true;
+  const day = localDay(row.completed_at);
+  return day !== null && (from === '' || day >= from) && (to === '' || day <= to);
+}
+
+/**
+ * Where the certificates of these rows download as one file, in this order: a ZIP of PDFs or
+ * one merged PDF with a summary page (`GET /app/api/wipes/certificates`).
+ */
+export function lotUrl(rows: readonly WipeView[], format: 'zip' | 'pdf'): string {
+  return `/app/api/wipes/certificates?format=${format}&ids=${rows.map((r) => encodeURIComponent(r.id)).join(',')}`;
 }
 
 export const sourceKind = (row: WipeView) => row.source.kind;
@@ -86,7 +138,8 @@ export function visibleRows(rows: readonly WipeView[], state: WipesViewState): W
       (needle === '' || haystack(row).includes(needle)) &&
       (state.status === '' || row.status_label === state.status) &&
       (state.media === '' || (state.media === 'unknown' ? row.media_type === null : row.media_type === state.media)) &&
-      (state.source === '' || sourceKind(row) === state.source),
+      (state.source === '' || sourceKind(row) === state.source) &&
+      inRange(row, state.from, state.to),
   );
   const compare = COMPARATORS[state.sort];
   return filtered
@@ -103,13 +156,15 @@ const CSV_COLUMNS: readonly [string, (row: WipeView) => string | number | null][
   ['Capacity (GB)', (r) => r.capacity_gb],
   ['Media Type', (r) => r.media_type],
   ['Method', (r) => r.method],
-  ['Source', (r) => (r.source.kind === 'asset' ? r.source.asset_id : r.source.kind === 'hotswap' ? sourceText(r) : null)],
+  // As the grid shows it: the machine's model · serial, or the hotswap bay. Its id is last, for systems.
+  ['Source', (r) => sourceText(r) || null],
   ['Duration (s)', (r) => r.duration_seconds],
   ['Status', (r) => r.status_label],
   ['Technician', (r) => r.technician],
   ['Started', (r) => r.started_at],
   ['Completed', (r) => r.completed_at],
   ['Certificate', (r) => certificateText(r)],
+  ['Asset ID', (r) => (r.source.kind === 'asset' ? r.source.asset_id : null)],
 ];
 
 function csvCell(value: string | number | null): string {

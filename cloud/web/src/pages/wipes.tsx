@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { getJson, sendJson } from '../api.js';
 import { Badge, ErrorNote, PageHeader, Pager } from '../components/ui.js';
 import { formatCapacityGb, formatDateTime, formatDuration } from '../format.js';
@@ -6,7 +6,7 @@ import { Link, useQueryState } from '../router.js';
 import type { WipeView, WipesPage as WipesData } from '../types.js';
 import { CertificateCell } from '../components/certificate-cell.js';
 import { PushSettings } from './push-settings.js';
-import { readViewState, SORTS, toCsv, visibleRows } from './wipes-view.js';
+import { filtersActive, headerText, lotUrl, readViewState, SORTS, toCsv, visibleRows } from './wipes-view.js';
 
 const GENERATING_NOTICE = 'certificate-generating';
 
@@ -33,6 +33,48 @@ function SourceCell({ row }: { row: WipeView }) {
     );
   }
   return <span className="muted">—</span>;
+}
+
+/**
+ * "Download certificates": the selected rows, or every row the filters leave, as one ZIP of PDFs
+ * or one merged PDF, in the grid's order. Plain links: the browser streams the attachment itself.
+ */
+function CertificatesMenu({ rows, selected }: { rows: readonly WipeView[]; selected: boolean }) {
+  const which = `${rows.length} ${selected ? 'selected' : 'shown'}`;
+  const menu = useRef<HTMLDetailsElement>(null);
+  // A click anywhere else closes the menu, as any menu does.
+  useEffect(() => {
+    const close = (event: MouseEvent) => {
+      if (menu.current && !menu.current.contains(event.target as Node)) menu.current.open = false;
+    };
+    document.addEventListener('click', close);
+    return () => document.removeEventListener('click', close);
+  }, []);
+  if (rows.length === 0) {
+    return (
+      <button type="button" className="button" disabled>
+        Download certificates
+      </button>
+    );
+  }
+  return (
+    <details className="menu" ref={menu} data-testid="certificates-menu">
+      <summary className="button" title={`The certificates of the ${which} rows, in the grid's order`}>
+        Download certificates ({which}) ▾
+      </summary>
+      {/* Choosing one closes the menu; the download goes on in the browser. */}
+      <div className="menu-items" onClick={() => menu.current && (menu.current.open = false)}>
+        <a href={lotUrl(rows, 'zip')} download data-testid="certificates-zip">
+          ZIP of PDFs
+          <span className="muted small">A summary, then each certificate and Erasure Report</span>
+        </a>
+        <a href={lotUrl(rows, 'pdf')} download data-testid="certificates-pdf">
+          One merged PDF
+          <span className="muted small">A summary page listing every drive, then each certificate</span>
+        </a>
+      </div>
+    </details>
+  );
 }
 
 function downloadCsv(rows: readonly WipeView[]) {
@@ -68,8 +110,12 @@ export function WipesPage() {
     void load();
   }, [page]);
 
-  const rows = useMemo(() => (data ? visibleRows(data.rows, state) : []), [data, state.q, state.status, state.media, state.source, state.sort]);
-  const statuses = useMemo(() => [...new Set((data?.rows ?? []).map((r) => r.status_label))].sort(), [data]);
+  const rows = useMemo(
+    () => (data ? visibleRows(data.rows, state) : []),
+    [data, state.q, state.status, state.media, state.source, state.from, state.to, state.sort],
+  );
+  // Every status a wipe can have, and any other a stored row carries.
+  const statuses = useMemo(() => [...new Set([...(data?.statuses ?? []), ...(data?.rows ?? []).map((r) => r.status_label)])], [data]);
   const selectedRows = rows.filter((r) => selected.has(r.id));
   const allVisibleSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
 
@@ -94,17 +140,24 @@ export function WipesPage() {
     }
   };
 
-  const filtersActive = state.q !== '' || state.status !== '' || state.media !== '' || state.source !== '';
+  const filtered = filtersActive(state);
   return (
     <>
       <PageHeader
         title="Wipes"
-        subtitle={data ? `${data.count} drive wipe${data.count === 1 ? '' : 's'} · newest first · ${data.page_size} per page` : 'Loading…'}
+        subtitle={
+          data ? (
+            <span data-testid="grid-summary">{headerText(state, rows.length, { count: data.count, page: data.page, pages: data.pages, onPage: data.rows.length })}</span>
+          ) : (
+            'Loading…'
+          )
+        }
         actions={
           <>
             <button type="button" className="button" onClick={() => downloadCsv(rows)} disabled={rows.length === 0}>
               Export CSV
             </button>
+            <CertificatesMenu rows={selectedRows.length > 0 ? selectedRows : rows} selected={selectedRows.length > 0} />
             <button
               type="button"
               className="button button-primary"
@@ -164,6 +217,12 @@ export function WipesPage() {
           <option value="hotswap">Hotswap</option>
           <option value="none">Unmatched</option>
         </select>
+        <label className="date-range">
+          <span className="muted">Completed</span>
+          <input type="date" aria-label="Completed from" className="input" value={state.from} max={state.to || undefined} onChange={(e) => setParams({ from: e.target.value })} />
+          <span className="muted">to</span>
+          <input type="date" aria-label="Completed to" className="input" value={state.to} min={state.from || undefined} onChange={(e) => setParams({ to: e.target.value })} />
+        </label>
         <select aria-label="Sort" className="input" value={state.sort} onChange={(e) => setParams({ sort: e.target.value })}>
           {SORTS.map((s) => (
             <option key={s.key} value={s.key}>
@@ -171,8 +230,8 @@ export function WipesPage() {
             </option>
           ))}
         </select>
-        {filtersActive && (
-          <button type="button" className="link-button" onClick={() => setParams({ q: null, status: null, media: null, source: null })}>
+        {filtered && (
+          <button type="button" className="link-button" onClick={() => setParams({ q: null, status: null, media: null, source: null, from: null, to: null })}>
             Clear filters
           </button>
         )}
@@ -196,7 +255,7 @@ export function WipesPage() {
               <th>Status</th>
               <th>Technician</th>
               <th>Completed</th>
-              <th>Certificate</th>
+              <th className="pin-end">Certificate</th>
             </tr>
           </thead>
           <tbody>
@@ -220,7 +279,7 @@ export function WipesPage() {
                 </td>
                 <td>{row.technician ?? '—'}</td>
                 <td className="nowrap">{formatDateTime(row.completed_at)}</td>
-                <td>
+                <td className="pin-end">
                   <CertificateCell row={row} />
                 </td>
               </tr>
