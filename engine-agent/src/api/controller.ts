@@ -4,6 +4,8 @@ import { abortableSleep, exitCodeOf, listDrives, recordIdOf, runErase, selectDri
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { DEFAULT_LIMITS, type Session } from '../session/types.js';
 import { BootGate } from './boot-gate.js';
+import { prepareDrives } from '../boot-prep/prepare-drives.js';
+import { readUnfreezeSetting } from '../adapters/unfreeze-setting.js';
 import { CertificateFollower, type CertificateLookup } from './certificate-numbers.js';
 import { HardwareReporter, type ReportPorts } from './hardware-report.js';
 import { driveView, progressTracker, resultView } from './state-view.js';
@@ -27,6 +29,9 @@ export interface ControllerPorts extends ReportPorts {
 
 /** Result of an intent: refused intents change nothing and say why. */
 export type IntentOutcome = { ok: true } | { ok: false; reason: string };
+
+/** How long the kiosk shows "the screen goes dark for a few seconds" before the machine sleeps. */
+export const SUSPEND_NOTICE_MS = 3000;
 
 /** The phrase the operator types to confirm erasing `n` drives. */
 export const confirmationPhrase = (n: number): string => `ERASE ${n} DRIVE${n === 1 ? '' : 'S'}`;
@@ -54,6 +59,10 @@ export class KioskController extends EventEmitter {
   private progress: Record<string, DriveProgress> = {};
   private readonly reporter: HardwareReporter;
   private station: StationController | undefined;
+  /** The boot's drive preparation ran (once per process; once per boot is the boot state's). */
+  private prepared = false;
+  /** The machine is about to sleep for the freeze lock removal. */
+  private suspending = false;
 
   constructor(
     private readonly env: AgentEnv,
@@ -65,13 +74,43 @@ export class KioskController extends EventEmitter {
     this.gate = new BootGate(env, this.recordId, this.shutdown.signal, {
       changed: () => this.changed(),
       // A station lists no drives up front: its bays show them as they are seated.
-      beforeCheck: async () => void (this.drives = ports.station ? [] : await listDrives(this.env)),
+      beforeCheck: async () => void (this.drives = ports.station ? [] : await this.prepareDrives()),
       recordAcknowledged: () => this.reporter.recordAcknowledged(),
       recordFailed: () => this.reporter.recordFailed(),
       ...(ports.station?.chassis ? { chassis: ports.station.chassis } : {}),
     });
     const delays = (env.limits ?? DEFAULT_LIMITS).certificateLookupDelaysMs;
     this.certificates = new CertificateFollower(ports.lookupCertificates, abortableSleep(env.sleep, this.shutdown.signal), delays, () => this.changed());
+  }
+
+  /**
+   * The drives at boot: prepared once by this process (a sanitize left running or failed said,
+   * frozen drives unfrozen by one suspend and resume per boot), listed plainly after that. The
+   * kiosk shows the `unfreeze` phase before the screen goes dark.
+   */
+  private async prepareDrives(): Promise<DiscoveredDrive[]> {
+    if (this.prepared || this.env.config.ERASURE_SIMULATE) return listDrives(this.env);
+    this.prepared = true;
+    const say = (line: string) => process.stdout.write(`erasure-agent: ${line}\n`);
+    const { drives } = await prepareDrives({
+      run: this.env.run,
+      sys: this.env.sys,
+      now: this.env.now,
+      dataDir: this.env.config.DATA_DIR,
+      unfreeze: await readUnfreezeSetting(this.env.config.DATA_DIR, this.env.config.ERASURE_UNFREEZE),
+      list: (policy) => listDrives(this.env, policy),
+      say,
+      beforeSuspend: async () => {
+        this.suspending = true;
+        this.changed();
+        // The kiosk needs a moment to show what is about to happen before the screen goes dark.
+        await this.env.sleep(SUSPEND_NOTICE_MS);
+      },
+      writing: () => this.running,
+    }).finally(() => {
+      this.suspending = false;
+    });
+    return drives;
   }
 
   /** This boot's fingerprint (collected once; the asset report re-sent later uses it too). */
@@ -95,7 +134,7 @@ export class KioskController extends EventEmitter {
     return {
       record_id: this.recordId,
       locked: !unlocked,
-      boot: this.gate.view(),
+      boot: this.suspending ? { ...this.gate.view(), phase: 'unfreeze' } : this.gate.view(),
       ...(machine ? { fingerprint: machine } : {}),
       drives: this.drives.map(driveView),
       selected: this.selected,

@@ -10,8 +10,11 @@ import { Fingerprint, TEST_WIRE_IDS, TestSnapshot, TestStatus } from './hardware
  * (STYLE C "the kiosk only mirrors"). Field names are snake_case like every other wire body.
  */
 
-/** Boot of this session: health -> verify -> asset report. Only `unlocked` lets the kiosk act (spec 3 "Device gating"). */
-export const BOOT_PHASES = ['starting', 'health', 'verify', 'record', 'unlocked', 'denied'] as const;
+/**
+ * Boot of this session: health -> verify -> asset report. Only `unlocked` lets the kiosk act (spec 3 "Device gating").
+ * `unfreeze`: before the checks, the machine is about to sleep a few seconds to unfreeze drives (freeze lock removal).
+ */
+export const BOOT_PHASES = ['starting', 'unfreeze', 'health', 'verify', 'record', 'unlocked', 'denied'] as const;
 export const BootPhase = Type.Union(BOOT_PHASES.map((p) => Type.Literal(p)));
 export type BootPhase = Static<typeof BootPhase>;
 
