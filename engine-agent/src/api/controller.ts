@@ -4,8 +4,8 @@ import { abortableSleep, exitCodeOf, listDrives, recordIdOf, runErase, selectDri
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { DEFAULT_LIMITS, type Session } from '../session/types.js';
 import { BootGate } from './boot-gate.js';
-import { prepareDrives } from '../boot-prep/prepare-drives.js';
-import { readUnfreezeSetting } from '../adapters/unfreeze-setting.js';
+import { describeUnfreeze, prepareDrives } from '../boot-prep/prepare-drives.js';
+import { readUnfreezeSetting, saveUnfreezeSetting } from '../adapters/unfreeze-setting.js';
 import { CertificateFollower, type CertificateLookup } from './certificate-numbers.js';
 import { HardwareReporter, type ReportPorts } from './hardware-report.js';
 import { driveView, progressTracker, resultView } from './state-view.js';
@@ -63,6 +63,8 @@ export class KioskController extends EventEmitter {
   private prepared = false;
   /** The machine is about to sleep for the freeze lock removal. */
   private suspending = false;
+  /** The freeze lock removal setting and what it did this boot (absent until the drives were prepared). */
+  private unfreeze: NonNullable<AgentState['unfreeze']> | undefined;
 
   constructor(
     private readonly env: AgentEnv,
@@ -92,12 +94,14 @@ export class KioskController extends EventEmitter {
     if (this.prepared || this.env.config.ERASURE_SIMULATE) return listDrives(this.env);
     this.prepared = true;
     const say = (line: string) => process.stdout.write(`erasure-agent: ${line}\n`);
-    const { drives } = await prepareDrives({
+    const setting = await readUnfreezeSetting(this.env.config.DATA_DIR, this.env.config.ERASURE_UNFREEZE);
+    this.unfreeze = { mode: setting.mode, source: setting.source };
+    const { drives, unfreeze } = await prepareDrives({
       run: this.env.run,
       sys: this.env.sys,
       now: this.env.now,
       dataDir: this.env.config.DATA_DIR,
-      unfreeze: await readUnfreezeSetting(this.env.config.DATA_DIR, this.env.config.ERASURE_UNFREEZE),
+      unfreeze: setting,
       list: (policy) => listDrives(this.env, policy),
       say,
       beforeSuspend: async () => {
@@ -110,6 +114,7 @@ export class KioskController extends EventEmitter {
     }).finally(() => {
       this.suspending = false;
     });
+    this.unfreeze = { ...this.unfreeze, this_boot: describeUnfreeze(unfreeze) };
     return drives;
   }
 
@@ -148,6 +153,7 @@ export class KioskController extends EventEmitter {
       progress: this.progress,
       results,
       ...this.reporter.view(),
+      ...(this.unfreeze ? { unfreeze: this.unfreeze } : {}),
       ...(this.ports.station ? { station: this.station?.view() ?? { phase: 'waiting_for_unlock', policy: this.ports.station.policy, bays: [], unmapped: [], watching: false } } : {}),
       can: {
         refresh: idle,
@@ -260,6 +266,13 @@ export class KioskController extends EventEmitter {
       case 'set_notes':
         if (!can.set_notes) return { ok: false, reason: why };
         this.reporter.setNotes(intent.notes);
+        break;
+      case 'set_unfreeze':
+        if (locked) return { ok: false, reason: why };
+        if (!this.unfreeze) return { ok: false, reason: 'freeze lock removal does not apply here (simulated machine)' };
+        // Saved for the next boots: this boot's removal ran (or not) before the checks.
+        await saveUnfreezeSetting(this.env.config.DATA_DIR, intent.mode);
+        this.unfreeze = { ...this.unfreeze, mode: intent.mode, source: 'kiosk setting' };
         break;
     }
     this.changed();

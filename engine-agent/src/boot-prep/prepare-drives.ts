@@ -136,3 +136,19 @@ export async function prepareDrives(deps: PrepareDeps): Promise<Prepared> {
   }
   return { drives, unfreeze: outcome };
 }
+
+/** This boot's freeze lock removal in the kiosk's words. */
+export function describeUnfreeze(outcome: UnfreezeOutcome | undefined): string {
+  switch (outcome?.kind) {
+    case undefined:
+      return 'Not needed this boot: no frozen drive would get a firmware erase.';
+    case 'off':
+      return `Off this boot (${outcome.source}): frozen drives are erased by overwrite.`;
+    case 'resumed':
+      return `The machine slept and woke by itself at ${outcome.at.slice(11, 19)} UTC, then the drives were checked again.`;
+    case 'failed':
+      return `The suspend failed (${outcome.reason}): frozen drives are erased by overwrite.`;
+    case 'skipped':
+      return `Not run: ${outcome.reason}.`;
+  }
+}
