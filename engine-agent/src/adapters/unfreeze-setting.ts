@@ -11,7 +11,7 @@ const FILE = 'unfreeze-setting.json';
  * option `erasure.unfreeze` (ERASURE_UNFREEZE), which wins over the default, auto. A saved file
  * that cannot be read is `off`: a machine may not wake from a suspend, so it is never assumed.
  */
-export async function readUnfreezeSetting(dataDir: string, bootOption: 'auto' | 'off' | undefined): Promise<UnfreezeSetting> {
+export async function readUnfreezeSetting(dataDir: string, bootOption: UnfreezeSetting['mode'] | undefined): Promise<UnfreezeSetting> {
   let text: string | undefined;
   try {
     text = await readFile(join(dataDir, FILE), 'utf8');

@@ -95,7 +95,7 @@ export class KioskController extends EventEmitter {
     this.prepared = true;
     const say = (line: string) => process.stdout.write(`erasure-agent: ${line}\n`);
     const setting = await readUnfreezeSetting(this.env.config.DATA_DIR, this.env.config.ERASURE_UNFREEZE);
-    this.unfreeze = { mode: setting.mode, source: setting.source };
+    this.unfreeze = { mode: setting.mode === 'off' ? 'off' : 'auto', source: setting.source };
     const { drives, unfreeze } = await prepareDrives({
       run: this.env.run,
       sys: this.env.sys,

@@ -9,7 +9,8 @@ import { readBootState, writeBootState, type BootPrepState } from './boot-state.
 
 /** `erasure.unfreeze` / the kiosk's setting, with where the value came from (said when it is off). */
 export interface UnfreezeSetting {
-  readonly mode: 'auto' | 'off';
+  /** `always`: suspend once even with no frozen drive (test rigs: no virtual drive can be frozen). */
+  readonly mode: 'auto' | 'off' | 'always';
   readonly source: string;
 }
 
@@ -83,7 +84,8 @@ async function exitFailureMode(deps: PrepareDeps, d: DiscoveredDrive): Promise<s
  */
 async function suspendAndResume(deps: PrepareDeps, frozen: readonly DiscoveredDrive[]): Promise<UnfreezeOutcome> {
   const seconds = deps.suspendSeconds ?? 5;
-  deps.say(`frozen by the BIOS: ${frozen.map((d) => d.device).join(', ')}; the machine sleeps ${seconds} s and wakes by its clock (the screen goes dark for a few seconds), then the drives are probed again`);
+  const which = frozen.length > 0 ? `frozen by the BIOS: ${frozen.map((d) => d.device).join(', ')}` : `no drive is frozen, but ${deps.unfreeze.source} asks for the suspend`;
+  deps.say(`${which}; the machine sleeps ${seconds} s and wakes by its clock (the screen goes dark for a few seconds), then the drives are probed again`);
   await deps.beforeSuspend?.();
   // Checked again after the kiosk was told: nothing may have started writing meanwhile.
   if (deps.writing?.()) return { kind: 'skipped', reason: 'an erase started, and the machine never sleeps while a drive is written' };
@@ -116,7 +118,7 @@ export async function prepareDrives(deps: PrepareDeps): Promise<Prepared> {
   }
 
   const frozen = drives.filter((d) => unfreezeWouldHelp(d.capabilities, policy()));
-  if (frozen.length === 0 || state.unfreeze) return { drives, ...(state.unfreeze ? { unfreeze: state.unfreeze } : {}) };
+  if ((frozen.length === 0 && deps.unfreeze.mode !== 'always') || state.unfreeze) return { drives, ...(state.unfreeze ? { unfreeze: state.unfreeze } : {}) };
   let outcome: UnfreezeOutcome;
   if (deps.unfreeze.mode === 'off') outcome = { kind: 'off', source: deps.unfreeze.source };
   else if (deps.writing?.()) outcome = { kind: 'skipped', reason: 'an erase had started, and the machine never sleeps while a drive is written' };

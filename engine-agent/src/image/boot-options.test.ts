@@ -39,6 +39,7 @@ describe('boot options on the kernel command line', () => {
     expect(parseBootOptions('boot=live').unfreeze).toBeUndefined();
     expect(parseBootOptions('erasure.unfreeze=auto').unfreeze).toBe('auto');
     expect(parseBootOptions('erasure.unfreeze=off').unfreeze).toBe('off');
+    expect(parseBootOptions('erasure.unfreeze=always').unfreeze).toBe('always');
     for (const v of ['AUTO', 'on', 'yes', '']) expect(parseBootOptions(`erasure.unfreeze=${v}`).unfreeze).toBe('off');
   });
 

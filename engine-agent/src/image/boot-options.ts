@@ -24,9 +24,10 @@ export interface BootOptions {
   /**
    * `erasure.unfreeze=auto|off` (default auto): whether the agent suspends the machine once at
    * boot (`rtcwake -m mem`) to unfreeze ATA drives a firmware erase would take. Absent when not
-   * given; any value but `auto` is `off`, since a machine may not wake from a suspend.
+   * given; any value but `auto` or `always` is `off`, since a machine may not wake from a suspend.
+   * `always` suspends once even with no frozen drive: for test rigs (no virtual drive can be frozen).
    */
-  readonly unfreeze?: 'auto' | 'off';
+  readonly unfreeze?: 'auto' | 'off' | 'always';
 }
 
 /** Splits a kernel command line into words, honouring double quotes as the kernel does. */
@@ -58,6 +59,6 @@ export function parseBootOptions(cmdline: string): BootOptions {
     ...(gateway && /^https?:\/\//.test(gateway) ? { gatewayUrl: gateway } : {}),
     agentListenAny: values.get('agent_listen') === 'any',
     ...(stationPolicy !== undefined ? { stationPolicy: stationPolicy === 'auto' ? ('auto' as const) : ('confirm' as const) } : {}),
-    ...(unfreeze !== undefined ? { unfreeze: unfreeze === 'auto' ? ('auto' as const) : ('off' as const) } : {}),
+    ...(unfreeze !== undefined ? { unfreeze: unfreeze === 'auto' || unfreeze === 'always' ? unfreeze : ('off' as const) } : {}),
   };
 }

@@ -108,6 +108,14 @@ describe.skipIf(!fixturesPresent)(`freeze lock removal at boot, fake tools repla
     expect(sut.unfreeze).toMatchObject({ kind: 'skipped' });
   });
 
+  it('erasure.unfreeze=always (test rigs) suspends once even with no frozen drive', async () => {
+    const t = setUp({ hdparm: sataRules([{ match: '^-I /dev/sda$', stdout: unfrozen() }]), rtcwake: [RTC_OK] }, { unfreeze: { mode: 'always', source: 'erasure.unfreeze=always' } });
+    await prepareDrives(t.deps);
+    await prepareDrives(t.deps);
+    expect(t.rtcwakes()).toEqual([['rtcwake', '-m', 'mem', '-s', '5']]);
+    expect(t.lines[0]).toMatch(/^no drive is frozen, but erasure\.unfreeze=always asks for the suspend; the machine sleeps 5 s/);
+  });
+
   it('does not suspend when no frozen drive would get a firmware erase', async () => {
     const t = setUp({ hdparm: sataRules([{ match: '^-I /dev/sda$', stdout: unfrozen() }]), rtcwake: [RTC_OK] });
     const sut = await prepareDrives(t.deps);
