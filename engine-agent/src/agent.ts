@@ -20,6 +20,7 @@ import { createExecutors, runSession } from './adapters/session-interpreter.js';
 import { checkinStart } from './session/machine.js';
 import { DEFAULT_LIMITS, type Executors, type Session, type SessionContext, type SessionEvent, type SessionLimits } from './session/types.js';
 import { simulatedDrives, simulatedFingerprint } from './simulate/profile.js';
+import { bootPolicy } from './boot-prep/prepare-drives.js';
 
 /** Everything the agent's commands need, built once in main.ts. */
 export interface AgentEnv {
@@ -40,7 +41,9 @@ export interface AgentEnv {
 
 /** The drives of this machine (or of the simulated one), each with capabilities and plan. */
 export async function listDrives(env: AgentEnv, policy: ErasePolicy = {}): Promise<DiscoveredDrive[]> {
-  return env.config.ERASURE_SIMULATE ? simulatedDrives(env.config.DATA_DIR, policy) : discoverDrives(env.run, policy);
+  if (env.config.ERASURE_SIMULATE) return simulatedDrives(env.config.DATA_DIR, policy);
+  // A frozen drive's plan says what this boot's freeze lock removal did (boot-prep).
+  return discoverDrives(env.run, { ...(await bootPolicy(env.sys, env.config.DATA_DIR)), ...policy });
 }
 
 /** The fingerprint document this device reports. */

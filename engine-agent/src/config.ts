@@ -13,6 +13,8 @@ const Env = Type.Object({
   KIOSK_RENDERER_DIR: Type.String({ minLength: 1 }),
   /** A station's erase policy until one is saved in the kiosk's settings (the image sets it from `erasure.station_policy`). */
   ERASURE_STATION_POLICY: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('confirm')])),
+  /** Freeze lock removal at boot until the kiosk's settings save a choice (the image sets it from `erasure.unfreeze`). */
+  ERASURE_UNFREEZE: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('off'), Type.Literal('always')])),
 });
 
 /** The agent's configuration (CONTRACT.md "Configuration"), frozen. */
@@ -42,6 +44,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
     KIOSK_RENDERER_DIR: present('KIOSK_RENDERER_DIR') ?? fileURLToPath(new URL('../../kiosk/dist/renderer', import.meta.url)),
     // Like the boot option it comes from: anything but `auto` is the safe side, confirm per drive.
     ...(present('ERASURE_STATION_POLICY') !== undefined ? { ERASURE_STATION_POLICY: present('ERASURE_STATION_POLICY') === 'auto' ? 'auto' : 'confirm' } : {}),
+    // Anything but `auto` is off: a machine that does not wake from a suspend is the worse failure.
+    ...(present('ERASURE_UNFREEZE') !== undefined ? { ERASURE_UNFREEZE: present('ERASURE_UNFREEZE') === 'auto' || present('ERASURE_UNFREEZE') === 'always' ? present('ERASURE_UNFREEZE') : 'off' } : {}),
   };
   const parsed = parseUnknown(Env, raw);
   if (!parsed.ok) throw new ConfigError(`invalid configuration ${parsed.path}: ${parsed.message}`);

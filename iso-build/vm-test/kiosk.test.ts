@@ -28,8 +28,9 @@ async function waitForAgent(url: string, vm: Vm, timeoutMs: number): Promise<voi
 }
 
 /** Boots a kiosk-mode image whose agent the host reaches at the returned URL. */
-async function bootKiosk(opts: { name: string; firmware: 'uefi' | 'bios'; token: string; dir: string; gatewayPort: number; drives: Array<{ kind: 'nvme' | 'sata'; serial: string; file: string }> }): Promise<{ vm: Vm; url: string }> {
-  const iso = await personalizedIso(opts.dir, opts.name, opts.token, 'erasure.agent_listen=any');
+async function bootKiosk(opts: { name: string; firmware: 'uefi' | 'bios'; token: string; dir: string; gatewayPort: number; drives: Array<{ kind: 'nvme' | 'sata'; serial: string; file: string }>; suspendOnce?: boolean }): Promise<{ vm: Vm; url: string }> {
+  // erasure.unfreeze=always: the agent suspends once at start-up though no virtual drive can be frozen.
+  const iso = await personalizedIso(opts.dir, opts.name, opts.token, `erasure.agent_listen=any${opts.suspendOnce ? ' erasure.unfreeze=always' : ''}`);
   const agentHostPort = await freePort();
   const vm = new Vm({
     name: opts.name,
@@ -39,10 +40,13 @@ async function bootKiosk(opts: { name: string; firmware: 'uefi' | 'bios'; token:
     gatewayPort: opts.gatewayPort,
     agentHostPort,
     drives: [{ kind: 'cdrom', file: iso, boot: true }, ...opts.drives],
+    ...(opts.suspendOnce ? { s3: true } : {}),
   });
   vm.start();
   // The machine's own screen while GRUB offers its menu (BIOS or UEFI alike).
   await vm.waitForSerial(/GNU GRUB/, 5 * 60_000 * SLOW);
+  // QMP from now on, so the guest's SUSPEND and WAKEUP events are seen.
+  if (opts.suspendOnce) await vm.qmp('query-status');
   await vm.screendump(join(SCREENS_DIR, `${opts.name}-vm-grub.png`));
   const url = `http://127.0.0.1:${agentHostPort}/`;
   await waitForAgent(url, vm, 20 * 60_000 * (SLOW / 4 + 0.25));
@@ -77,7 +81,7 @@ describe.skipIf(Boolean(skip))('kiosk run of the boot image in QEMU (OVMF, optic
     accountId = String(account.id);
     const token = await stack.cli('admin', 'mint-device-token', '--account', accountId, '--quota', '10');
     for (const d of drives) originals.set(d.serial, writePattern(d.file, d.serial, d.kind === 'nvme' ? 16 * MiB : 32 * MiB));
-    ({ vm, url } = await bootKiosk({ name: 'kiosk', firmware: 'uefi', token: String(token.token), dir: work.dir, gatewayPort: Number(new URL(stack.gateway.url).port), drives }));
+    ({ vm, url } = await bootKiosk({ name: 'kiosk', firmware: 'uefi', token: String(token.token), dir: work.dir, gatewayPort: Number(new URL(stack.gateway.url).port), drives, suspendOnce: true }));
     browser = await launchChromium({ viewport: { width: 1280, height: 800 } });
     page = browser.page;
   }, 30 * 60_000);
@@ -88,6 +92,13 @@ describe.skipIf(Boolean(skip))('kiosk run of the boot image in QEMU (OVMF, optic
     if (vm) copyFileSync(vm.serialLog, join(SCREENS_DIR, 'kiosk-serial.log'));
     await stack?.stop();
     work.cleanup();
+  });
+
+  it('sleeps once at start-up (freeze lock removal) and wakes by its RTC alarm, and the agent carries on', async () => {
+    await vm.waitForEvent('SUSPEND', () => true, 5 * 60_000 * SLOW);
+    await vm.waitForEvent('WAKEUP', () => true, 5 * 60_000 * SLOW);
+    // rtcwake returned 0 in the guest: the agent says the machine slept and woke by itself.
+    await expect.poll(async () => ((await (await fetch(new URL('/api/state', url))).json()) as { unfreeze?: { this_boot?: string } }).unfreeze?.this_boot, { timeout: 5 * 60_000 * SLOW, interval: 2_000 }).toMatch(/slept and woke by itself/);
   });
 
   it('unlocks when the cloud allows the baked-in token, on the VM screen and through the forwarded port', async () => {

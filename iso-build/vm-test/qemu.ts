@@ -25,6 +25,8 @@ export interface VmOptions {
   /** Host loopback port forwarded to the guest's 7071 (the proxy to the agent that erasure.agent_listen=any starts). */
   readonly agentHostPort?: number;
   readonly memoryMiB?: number;
+  /** Offer S3 (suspend to RAM) to the guest: q35's ICH9 hides it unless `disable_s3=0`. */
+  readonly s3?: boolean;
 }
 
 /**
@@ -116,6 +118,7 @@ export class Vm {
     return [
       '-name', o.name,
       '-machine', `q35,accel=${accel}`,
+      ...(o.s3 ? ['-global', 'ICH9-LPC.disable_s3=0'] : []),
       '-cpu', accel === 'kvm' ? 'host' : 'max',
       '-smp', '2',
       '-m', String(o.memoryMiB ?? 3072),

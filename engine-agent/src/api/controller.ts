@@ -4,6 +4,8 @@ import { abortableSleep, exitCodeOf, listDrives, recordIdOf, runErase, selectDri
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { DEFAULT_LIMITS, type Session } from '../session/types.js';
 import { BootGate } from './boot-gate.js';
+import { describeUnfreeze, prepareDrives } from '../boot-prep/prepare-drives.js';
+import { readUnfreezeSetting, saveUnfreezeSetting } from '../adapters/unfreeze-setting.js';
 import { CertificateFollower, type CertificateLookup } from './certificate-numbers.js';
 import { HardwareReporter, type ReportPorts } from './hardware-report.js';
 import { driveView, progressTracker, resultView } from './state-view.js';
@@ -27,6 +29,9 @@ export interface ControllerPorts extends ReportPorts {
 
 /** Result of an intent: refused intents change nothing and say why. */
 export type IntentOutcome = { ok: true } | { ok: false; reason: string };
+
+/** How long the kiosk shows "the screen goes dark for a few seconds" before the machine sleeps. */
+export const SUSPEND_NOTICE_MS = 3000;
 
 /** The phrase the operator types to confirm erasing `n` drives. */
 export const confirmationPhrase = (n: number): string => `ERASE ${n} DRIVE${n === 1 ? '' : 'S'}`;
@@ -54,6 +59,12 @@ export class KioskController extends EventEmitter {
   private progress: Record<string, DriveProgress> = {};
   private readonly reporter: HardwareReporter;
   private station: StationController | undefined;
+  /** The boot's drive preparation ran (once per process; once per boot is the boot state's). */
+  private prepared = false;
+  /** The machine is about to sleep for the freeze lock removal. */
+  private suspending = false;
+  /** The freeze lock removal setting and what it did this boot (absent until the drives were prepared). */
+  private unfreeze: NonNullable<AgentState['unfreeze']> | undefined;
 
   constructor(
     private readonly env: AgentEnv,
@@ -65,13 +76,46 @@ export class KioskController extends EventEmitter {
     this.gate = new BootGate(env, this.recordId, this.shutdown.signal, {
       changed: () => this.changed(),
       // A station lists no drives up front: its bays show them as they are seated.
-      beforeCheck: async () => void (this.drives = ports.station ? [] : await listDrives(this.env)),
+      beforeCheck: async () => void (this.drives = ports.station ? [] : await this.prepareDrives()),
       recordAcknowledged: () => this.reporter.recordAcknowledged(),
       recordFailed: () => this.reporter.recordFailed(),
       ...(ports.station?.chassis ? { chassis: ports.station.chassis } : {}),
     });
     const delays = (env.limits ?? DEFAULT_LIMITS).certificateLookupDelaysMs;
     this.certificates = new CertificateFollower(ports.lookupCertificates, abortableSleep(env.sleep, this.shutdown.signal), delays, () => this.changed());
+  }
+
+  /**
+   * The drives at boot: prepared once by this process (a sanitize left running or failed said,
+   * frozen drives unfrozen by one suspend and resume per boot), listed plainly after that. The
+   * kiosk shows the `unfreeze` phase before the screen goes dark.
+   */
+  private async prepareDrives(): Promise<DiscoveredDrive[]> {
+    if (this.prepared || this.env.config.ERASURE_SIMULATE) return listDrives(this.env);
+    this.prepared = true;
+    const say = (line: string) => process.stdout.write(`erasure-agent: ${line}\n`);
+    const setting = await readUnfreezeSetting(this.env.config.DATA_DIR, this.env.config.ERASURE_UNFREEZE);
+    this.unfreeze = { mode: setting.mode === 'off' ? 'off' : 'auto', source: setting.source };
+    const { drives, unfreeze } = await prepareDrives({
+      run: this.env.run,
+      sys: this.env.sys,
+      now: this.env.now,
+      dataDir: this.env.config.DATA_DIR,
+      unfreeze: setting,
+      list: (policy) => listDrives(this.env, policy),
+      say,
+      beforeSuspend: async () => {
+        this.suspending = true;
+        this.changed();
+        // The kiosk needs a moment to show what is about to happen before the screen goes dark.
+        await this.env.sleep(SUSPEND_NOTICE_MS);
+      },
+      writing: () => this.running,
+    }).finally(() => {
+      this.suspending = false;
+    });
+    this.unfreeze = { ...this.unfreeze, this_boot: describeUnfreeze(unfreeze) };
+    return drives;
   }
 
   /** This boot's fingerprint (collected once; the asset report re-sent later uses it too). */
@@ -95,7 +139,7 @@ export class KioskController extends EventEmitter {
     return {
       record_id: this.recordId,
       locked: !unlocked,
-      boot: this.gate.view(),
+      boot: this.suspending ? { ...this.gate.view(), phase: 'unfreeze' } : this.gate.view(),
       ...(machine ? { fingerprint: machine } : {}),
       drives: this.drives.map(driveView),
       selected: this.selected,
@@ -109,6 +153,7 @@ export class KioskController extends EventEmitter {
       progress: this.progress,
       results,
       ...this.reporter.view(),
+      ...(this.unfreeze ? { unfreeze: this.unfreeze } : {}),
       ...(this.ports.station ? { station: this.station?.view() ?? { phase: 'waiting_for_unlock', policy: this.ports.station.policy, bays: [], unmapped: [], watching: false } } : {}),
       can: {
         refresh: idle,
@@ -221,6 +266,13 @@ export class KioskController extends EventEmitter {
       case 'set_notes':
         if (!can.set_notes) return { ok: false, reason: why };
         this.reporter.setNotes(intent.notes);
+        break;
+      case 'set_unfreeze':
+        if (locked) return { ok: false, reason: why };
+        if (!this.unfreeze) return { ok: false, reason: 'freeze lock removal does not apply here (simulated machine)' };
+        // Saved for the next boots: this boot's removal ran (or not) before the checks.
+        await saveUnfreezeSetting(this.env.config.DATA_DIR, intent.mode);
+        this.unfreeze = { ...this.unfreeze, mode: intent.mode, source: 'kiosk setting' };
         break;
     }
     this.changed();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureText, fixturesPresent, FIXTURES_SKIP_NOTE } from '../../test/support/fixtures.js';
-import { parseHdparmHpa, parseHdparmIdentify } from '../probes/hdparm.js';
+import { parseHdparmDco, parseHdparmHpa, parseHdparmIdentify } from '../probes/hdparm.js';
 import { parseNvmeIdCtrlText, parseNvmeIdCtrlJson } from '../probes/nvme-id.js';
 import { parseSmartctlJsonText } from '../probes/smartctl-json.js';
 import type { ParseResult } from '../probes/parse-result.js';
@@ -50,5 +50,28 @@ describe.skipIf(!fixturesPresent)(`capabilities and plans from ${FIXTURES_SKIP_N
     });
     expect(caps.hpaHiddenSectors).toBe(2113);
     expect(planErase(caps)).toMatchObject({ preconditions: ['restore-hpa'] });
+  });
+
+  it('a DCO whose real max is above the native max becomes a restore precondition', () => {
+    // No capture of a DCO-shrunk drive's -N exists: hdparm's layout, 4800 sectors below the DCO's real max.
+    const shrunk = ' max sectors   = 1465144368/1465144368, HPA is disabled\n';
+    const caps = buildCapabilities({
+      device: '/dev/sda',
+      hdparm: ok(parseHdparmIdentify(fixtureText('hdparm', 'samsung-850evo-2tb-sata-ssd-hdparm-I-not-frozen.txt'))),
+      hpa: ok(parseHdparmHpa(shrunk)),
+      dco: ok(parseHdparmDco(fixtureText('hdparm', 'forensicswiki-hdparm-dco-identify.txt'))),
+    });
+    expect(caps).toMatchObject({ dcoHiddenSectors: 4800 });
+    expect(caps.hpaHiddenSectors).toBeUndefined();
+    expect(planErase(caps)).toMatchObject({ preconditions: ['restore-dco'], fullySanitized: true });
+  });
+
+  it('a DCO that matches the native max hides nothing', () => {
+    const caps = buildCapabilities({
+      device: '/dev/sda',
+      hpa: ok(parseHdparmHpa(fixtureText('hdparm', 'forensicswiki-hdparm-N-hpa-disabled.txt'))),
+      dco: ok(parseHdparmDco(fixtureText('hdparm', 'forensicswiki-hdparm-dco-identify.txt'))),
+    });
+    expect(caps.dcoHiddenSectors).toBeUndefined();
   });
 });

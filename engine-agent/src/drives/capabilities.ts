@@ -1,6 +1,7 @@
 import type { HdparmDco, HdparmHpa, HdparmIdentify } from '../probes/hdparm.js';
 import type { LsblkDevice } from '../probes/lsblk.js';
 import type { NvmeIdCtrl } from '../probes/nvme-id.js';
+import type { SanitizeStatus } from '../probes/sanitize-status.js';
 import type { SmartReport } from '../probes/smart-report.js';
 import type { SysBlockDevice } from '../probes/sysfs-block.js';
 import { compact } from '../probes/unknown.js';
@@ -65,6 +66,25 @@ export interface DriveCapabilities {
   readonly hpaHiddenSectors?: number;
   /** Sectors hidden by a Device Configuration Overlay (DCO real max above the native max). */
   readonly dcoHiddenSectors?: number;
+  /** A sanitize the drive reports as still running or as failed (it outlives power loss). */
+  readonly lastSanitize?: UnfinishedSanitize;
+}
+
+/**
+ * A sanitize found running or failed when the drive was probed, usually one started before this
+ * boot: it continues across power loss, and a failed one leaves the drive in failure mode.
+ */
+export interface UnfinishedSanitize {
+  readonly commandSet: 'nvme' | 'ata';
+  readonly state: 'in_progress' | 'failed';
+  readonly percent?: number;
+  /**
+   * Failed only: the command set's spec lets the host leave failure mode without a new sanitize.
+   * NVMe: the failed sanitize ran in unrestricted completion mode (AUSE=1), so Exit Failure Mode
+   * (SANACT=1) is allowed. ATA: hdparm issues its sanitize with FAILURE MODE=0 and cannot send
+   * the status command's CLEAR SANITIZE OPERATION FAILED, so never.
+   */
+  readonly exitAllowed: boolean;
 }
 
 /** Probe results about one drive; each is optional because each tool can fail or not apply. */
@@ -78,6 +98,20 @@ export interface DriveFacts {
   readonly dco?: HdparmDco;
   readonly nvmeIdCtrl?: NvmeIdCtrl;
   readonly scsiSanitize?: SanitizeSupport;
+  /** `nvme sanitize-log` or `hdparm --sanitize-status`, read when the drive supports sanitize. */
+  readonly sanitizeStatus?: SanitizeStatus;
+}
+
+function unfinishedSanitize(f: DriveFacts, transport: DriveTransport): UnfinishedSanitize | undefined {
+  const s = f.sanitizeStatus;
+  if (!s || (s.state !== 'in_progress' && s.state !== 'failed')) return undefined;
+  const commandSet = transport === 'nvme' ? 'nvme' : 'ata';
+  return {
+    commandSet,
+    state: s.state,
+    ...(s.percent !== undefined ? { percent: s.percent } : {}),
+    exitAllowed: s.state === 'failed' && commandSet === 'nvme' && s.unrestrictedCompletion === true,
+  };
 }
 
 function transportOf(f: DriveFacts, viaUsb: boolean): DriveTransport {
@@ -145,5 +179,6 @@ export function buildCapabilities(f: DriveFacts): DriveCapabilities {
     scsiSanitize: f.scsiSanitize,
     hpaHiddenSectors: hpaHidden,
     dcoHiddenSectors: native !== undefined && realMax !== undefined && realMax > native ? realMax - native : undefined,
+    lastSanitize: unfinishedSanitize(f, transport),
   });
 }

@@ -1,5 +1,6 @@
 import type { DriveCapabilities } from './capabilities.js';
-import { checkMethod, ERASE_METHODS, METHOD_INFO, type EraseMethod, type NistCategory } from './erase-methods.js';
+import { stillFrozenBecause, type UnfreezeOutcome } from './freeze-lock.js';
+import { checkMethod, ERASE_METHODS, METHOD_INFO, type EraseMethod, type MethodCheck, type NistCategory } from './erase-methods.js';
 
 /** Operator or account policy for one drive's erase. */
 export interface ErasePolicy {
@@ -11,6 +12,8 @@ export interface ErasePolicy {
   readonly restoreHiddenAreas?: boolean;
   /** Overwrite throughput for duration estimates, bytes/s (defaults: 150 MB/s HDD, 400 MB/s SSD). */
   readonly overwriteBytesPerSecond?: number;
+  /** This boot's freeze lock removal: a drive still frozen says in its plan why it falls back. */
+  readonly unfreeze?: UnfreezeOutcome;
 }
 
 /** A step the driver must complete before the erase itself. */
@@ -91,13 +94,39 @@ function hiddenAreaOutcome(caps: DriveCapabilities, policy: ErasePolicy) {
   return { preconditions, warnings, fullySanitized: warnings.length === 0 };
 }
 
+/** Why nothing may start on a drive whose sanitize is still running; undefined when none is. */
+function sanitizeStillRunning(caps: DriveCapabilities): string | undefined {
+  const last = caps.lastSanitize;
+  if (last?.state !== 'in_progress') return undefined;
+  const at = last.percent !== undefined ? ` (${last.percent}% done)` : '';
+  return `a sanitize is still running on the drive${at}: it was started before (a sanitize continues across power loss and reboots) and must finish; no other erase is started over it`;
+}
+
+/**
+ * A drive whose last sanitize failed: only a new sanitize of its own command set may run, since
+ * a completed sanitize is the way out of failure mode that its spec allows in every case (and in
+ * restricted completion mode the only one). Undefined when its last sanitize did not fail.
+ */
+function failureModeRule(caps: DriveCapabilities): ((method: EraseMethod) => MethodCheck | undefined) | undefined {
+  const last = caps.lastSanitize;
+  if (last?.state !== 'failed') return undefined;
+  const own = `${last.commandSet}-sanitize-`;
+  const why = `the drive's last sanitize failed and left it in sanitize failure mode: only a new sanitize that completes ends it${last.exitAllowed ? ' (Exit Failure Mode is allowed, but the data is then in an unknown state)' : ''}`;
+  return (method) => (method.startsWith(own) ? undefined : { usable: false, reason: why });
+}
+
+const FAILED_SANITIZE_WARNING = "the drive's last sanitize failed (found when the drive was probed): this erase is a new sanitize, which also ends sanitize failure mode";
+
 /**
  * Chooses the strongest method the drive supports (NIST SP 800-88: Purge by the drive's own
  * sanitize or erase command, else Clear by overwrite), or the forced one, and explains every
  * method not chosen. Pure: the capabilities come from probes run earlier.
  */
 export function planErase(caps: DriveCapabilities, policy: ErasePolicy = {}): ErasePlan | NoErasePlan {
-  const checks = ERASE_METHODS.map((method) => ({ method, check: checkMethod(method, caps, policy) }));
+  const running = sanitizeStillRunning(caps);
+  if (running) return { ok: false, reason: running, rejected: ERASE_METHODS.map((method) => ({ method, reason: running })) };
+  const failedSanitize = failureModeRule(caps);
+  const checks = ERASE_METHODS.map((method) => ({ method, check: failedSanitize?.(method) ?? checkMethod(method, caps, policy) }));
   const forced = policy.forceMethod;
   const chosen = forced ? checks.find((c) => c.method === forced) : checks.find((c) => c.check.usable);
   if (!chosen || !chosen.check.usable) {
@@ -118,11 +147,16 @@ export function planErase(caps: DriveCapabilities, policy: ErasePolicy = {}): Er
     }));
   const hidden = hiddenAreaOutcome(caps, policy);
   const { minutes, source } = estimateMinutes(chosen.method, caps, policy);
+  // An ATA firmware method refused only for the freeze lock: the plan says why it is still frozen.
+  const frozenOut = !forced && !chosen.method.startsWith('ata-') && checks.some((c) => c.method.startsWith('ata-') && !c.check.usable && /frozen/.test(c.check.reason));
+  const frozenWhy = frozenOut ? `the drive is frozen by the BIOS (freeze lock) and ${stillFrozenBecause(policy.unfreeze)}` : undefined;
   const why = forced
     ? `forced by operator/policy: ${info.technique}`
     : info.category === 'Purge'
       ? `strongest Purge the drive supports: ${info.technique}`
-      : 'no firmware Purge method can run on this drive, so Clear by overwrite';
+      : frozenWhy
+        ? `${frozenWhy}, so Clear by overwrite`
+        : 'no firmware Purge method can run on this drive, so Clear by overwrite';
   return {
     ok: true,
     method: chosen.method,
@@ -137,9 +171,24 @@ export function planErase(caps: DriveCapabilities, policy: ErasePolicy = {}): Er
     warnings: [
       ...chosen.check.warnings,
       ...hidden.warnings,
+      ...(failedSanitize ? [FAILED_SANITIZE_WARNING] : []),
       ...(info.firmware ? [FIRMWARE_PROVEN_BY_MARKERS] : []),
       ...(chosen.method === 'overwrite' && caps.discard ? [DISCARD_AFTER_OVERWRITE] : []),
     ],
     rejected,
   };
+}
+
+/**
+ * True when the drive is frozen and, were it not, the plan would erase it with an ATA firmware
+ * method (or restore a DCO first, which a frozen drive may refuse too): the case a suspend and
+ * resume can turn from Clear into Purge.
+ */
+export function unfreezeWouldHelp(caps: DriveCapabilities, policy: ErasePolicy = {}): boolean {
+  const sec = caps.ataSecurity;
+  if (!sec?.frozen) return false;
+  const thawed = planErase({ ...caps, ataSecurity: { ...sec, frozen: false } }, policy);
+  if (!thawed.ok) return false;
+  const now = planErase(caps, policy);
+  return (thawed.method.startsWith('ata-') && (!now.ok || now.method !== thawed.method)) || thawed.preconditions.includes('restore-dco');
 }

@@ -3,7 +3,8 @@ import { METHOD_INFO, type EraseMethod } from '../drives/erase-methods.js';
 import { nistLabel, type ErasePrecondition } from '../drives/plan-erase.js';
 import { driveChanged, type DriveIdentity } from '../probes/drive-identity.js';
 import { guardTarget } from '../safety/guard.js';
-import { ataSanitize, ataSecureErase, restoreHpa } from './ata.js';
+import { ataSanitize, ataSecureErase } from './ata.js';
+import { describeCapacityChanges, kernelMissesRestored, logicalSectorSize, restoreHiddenAreas } from './hidden-areas.js';
 import type { DriverDeps, DriverResult } from './driver-kit.js';
 import { discardAfterOverwrite, secureDiscardSupport } from './discard.js';
 import { checkMarkersOn, plantMarkersOn } from './firmware-proof.js';
@@ -77,6 +78,8 @@ export interface EraseOutcome {
    * markers disproved, then the overwrite that followed (`method` is then `overwrite`).
    */
   readonly certifiedAs?: { readonly label: string; readonly technique: string };
+  /** The drive's size once an HPA/DCO was removed (the certificate's capacity is then this one). */
+  readonly restoredSizeBytes?: number;
 }
 
 /** How the marker step shows among the commands (the wipe result's tool components). */
@@ -126,10 +129,13 @@ async function firmwareErase(deps: EraseDeps, device: string, method: EraseMetho
 export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<EraseOutcome> {
   const startedAt = deps.now().toISOString();
   const base = { device: req.device, method: req.method, startedAt };
+  // Set once hidden areas were removed: the report then says the capacity before and after.
+  let restored: { note: string; sizeBytes?: number } | undefined;
   const end = (rest: Omit<EraseOutcome, 'device' | 'method' | 'startedAt' | 'completedAt'>): EraseOutcome => ({
     ...base,
     completedAt: deps.now().toISOString(),
     ...rest,
+    ...(restored && rest.ok ? { verification: `${restored.note}. ${rest.verification}`, ...(restored.sizeBytes ? { restoredSizeBytes: restored.sizeBytes } : {}) } : {}),
   });
   const stopped = (commands: readonly string[], passes: number | null = null) => {
     const reason = String(deps.signal?.reason ?? 'aborted');
@@ -166,10 +172,16 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
   const changed = async () => (boundTo ? driveChanged(deps.sys, boundTo) : undefined);
   const before = await changed();
   if (before) return replaced(before);
-  if (req.preconditions?.includes('restore-hpa')) {
-    const hpa = await restoreHpa(deps, req.device, timing);
-    commands.push(...hpa.commands);
-    if (!hpa.ok) return end({ ok: false, refused: false, failureCode: hpa.code, passes: null, verification: `HPA not removed: ${hpa.reason}`, commands });
+  if (req.preconditions?.length) {
+    const hidden = await restoreHiddenAreas(deps, req.device, req.preconditions, timing);
+    commands.push(...hidden.commands);
+    if (!hidden.ok) return end({ ok: false, refused: false, failureCode: hidden.code, passes: null, verification: hidden.reason, commands });
+    const missed = req.method === 'overwrite' && !req.simulated ? await kernelMissesRestored(deps.sys, req.device, hidden.changes) : undefined;
+    if (missed) return end({ ok: false, refused: false, failureCode: 'not_verified', passes: null, verification: `not erased: ${missed}`, commands });
+    const sectorSize = await logicalSectorSize(deps.sys, req.device);
+    const note = describeCapacityChanges(hidden.changes, sectorSize);
+    const last = hidden.changes[hidden.changes.length - 1];
+    if (note) restored = { note, ...(last && sectorSize ? { sizeBytes: last.afterSectors * sectorSize } : {}) };
   }
   // The overwrite, as the plan's method or as the fallback of a disproved firmware erase. A drive
   // that supports discard is then discarded as a whole (not part of the sanitization).

@@ -29,6 +29,8 @@ export function storageEntry(d: DiscoveredDrive): FingerprintDrive {
     firmware: d.firmware,
     logical_sector_size: c.logicalSectorSize,
     smart,
+    // A sanitize still running or failed (often from before this boot) goes to the cloud with the asset report.
+    sanitize: c.lastSanitize ? { state: c.lastSanitize.state, ...(c.lastSanitize.percent !== undefined ? { percent: c.lastSanitize.percent } : {}) } : undefined,
   };
   return Object.fromEntries(Object.entries(entry).filter(([, v]) => v !== undefined)) as FingerprintDrive;
 }

@@ -35,6 +35,14 @@ describe('boot options on the kernel command line', () => {
     for (const v of ['AUTO', 'automatic', 'yes', '']) expect(parseBootOptions(`erasure.station_policy=${v}`).stationPolicy).toBe('confirm');
   });
 
+  it('reads erasure.unfreeze, and falls to off on anything but auto', () => {
+    expect(parseBootOptions('boot=live').unfreeze).toBeUndefined();
+    expect(parseBootOptions('erasure.unfreeze=auto').unfreeze).toBe('auto');
+    expect(parseBootOptions('erasure.unfreeze=off').unfreeze).toBe('off');
+    expect(parseBootOptions('erasure.unfreeze=always').unfreeze).toBe('always');
+    for (const v of ['AUTO', 'on', 'yes', '']) expect(parseBootOptions(`erasure.unfreeze=${v}`).unfreeze).toBe('off');
+  });
+
   it('keeps quoted words whole', () => {
     expect(cmdlineWords('a "b c" d=e')).toEqual(['a', 'b c', 'd=e']);
   });

@@ -21,6 +21,13 @@ export interface BootOptions {
    * saves one in the kiosk's settings. Absent when not given; any other value is `confirm`.
    */
   readonly stationPolicy?: 'auto' | 'confirm';
+  /**
+   * `erasure.unfreeze=auto|off` (default auto): whether the agent suspends the machine once at
+   * boot (`rtcwake -m mem`) to unfreeze ATA drives a firmware erase would take. Absent when not
+   * given; any value but `auto` or `always` is `off`, since a machine may not wake from a suspend.
+   * `always` suspends once even with no frozen drive: for test rigs (no virtual drive can be frozen).
+   */
+  readonly unfreeze?: 'auto' | 'off' | 'always';
 }
 
 /** Splits a kernel command line into words, honouring double quotes as the kernel does. */
@@ -43,6 +50,7 @@ export function parseBootOptions(cmdline: string): BootOptions {
   const list = devices === undefined || devices === 'all' ? 'all' : devices.split(',').filter((d) => d.length > 0);
   const gateway = values.get('gateway');
   const stationPolicy = values.get('station_policy');
+  const unfreeze = values.get('unfreeze');
   return {
     mode: values.get('mode') === 'headless' ? 'headless' : 'kiosk',
     devices: list === 'all' || list.length === 0 ? 'all' : list,
@@ -51,5 +59,6 @@ export function parseBootOptions(cmdline: string): BootOptions {
     ...(gateway && /^https?:\/\//.test(gateway) ? { gatewayUrl: gateway } : {}),
     agentListenAny: values.get('agent_listen') === 'any',
     ...(stationPolicy !== undefined ? { stationPolicy: stationPolicy === 'auto' ? ('auto' as const) : ('confirm' as const) } : {}),
+    ...(unfreeze !== undefined ? { unfreeze: unfreeze === 'auto' || unfreeze === 'always' ? unfreeze : ('off' as const) } : {}),
   };
 }

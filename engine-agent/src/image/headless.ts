@@ -2,6 +2,7 @@ import { listDrives, runErase, exitCodeOf, type AgentEnv } from '../agent.js';
 import { runSummary } from '../cli/run-command.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { guardTarget } from '../safety/guard.js';
+import { prepareDrives } from '../boot-prep/prepare-drives.js';
 import type { BootOptions } from './boot-options.js';
 
 /** Where the headless run writes its lines (the unit sends stdout to the serial console). */
@@ -48,6 +49,11 @@ export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 
  */
 export async function runHeadless(env: AgentEnv, options: BootOptions, say: Say): Promise<number> {
   say(`erasure ${env.version}: headless run, devices=${options.devices === 'all' ? 'all' : options.devices.join(',')}, confirm=${options.confirm ? 'yes' : 'no'}, after=${options.after}`);
+  // Before any erase: sanitizes left running or failed are said, frozen drives unfrozen (once per boot).
+  if (!env.config.ERASURE_SIMULATE) {
+    const unfreeze = { mode: options.unfreeze ?? 'auto', source: `erasure.unfreeze=${options.unfreeze ?? 'auto'}` } as const;
+    await prepareDrives({ run: env.run, sys: env.sys, now: env.now, dataDir: env.config.DATA_DIR, unfreeze, list: (policy) => listDrives(env, policy), say });
+  }
   const targets = await headlessTargets(env, options, say);
   for (const d of targets) {
     const plan = d.plan.ok ? d.plan : undefined;

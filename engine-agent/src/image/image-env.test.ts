@@ -72,4 +72,13 @@ describe('the image boot step', () => {
     prepareImageEnv('erasure.station_policy=sometimes', paths);
     expect(env()).toContain('ERASURE_STATION_POLICY=confirm\n');
   });
+
+  it('hands erasure.unfreeze to the agent, an unknown value as off, and nothing when not given', () => {
+    prepareImageEnv('boot=live', paths);
+    expect(env()).not.toContain('ERASURE_UNFREEZE');
+    prepareImageEnv('erasure.unfreeze=off', paths);
+    expect(env()).toContain('ERASURE_UNFREEZE=off\n');
+    prepareImageEnv('erasure.unfreeze=maybe', paths);
+    expect(env()).toContain('ERASURE_UNFREEZE=off\n');
+  });
 });

@@ -1,9 +1,10 @@
 import type { Runner } from '../adapters/runner.js';
 import { ToolSpawnError } from '../adapters/runner.js';
-import { parseHdparmHpa, parseHdparmIdentify } from './hdparm.js';
+import { parseHdparmDco, parseHdparmHpa, parseHdparmIdentify } from './hdparm.js';
 import { flattenLsblk, parseLsblkJson, type LsblkDevice } from './lsblk.js';
 import { parseNvmeIdCtrlJson } from './nvme-id.js';
 import { parseJsonText, type ParseResult } from './parse-result.js';
+import { parseHdparmSanitizeStatus, parseNvmeSanitizeLog } from './sanitize-status.js';
 import type { SmartReport } from './smart-report.js';
 import { parseSmartctlJsonText } from './smartctl-json.js';
 import { buildCapabilities, type DriveCapabilities, type DriveFacts } from '../drives/capabilities.js';
@@ -50,7 +51,15 @@ export async function probeDrive(run: Runner, device: string, lsblk?: LsblkDevic
   const nvmeIdCtrl = isNvme ? await probe(run, 'nvme', ['id-ctrl', device, '-o', 'json'], (s) => { const j = json(s); return j.ok ? parseNvmeIdCtrlJson(j.value) : j; }) : undefined;
   const hdparm = isAta ? await probe(run, 'hdparm', ['-I', device], parseHdparmIdentify) : undefined;
   const hpa = isAta ? await probe(run, 'hdparm', ['-N', device], parseHdparmHpa) : undefined;
-  return { device, ...(lsblk ? { lsblk } : {}), ...(smart ? { smart } : {}), ...(nvmeIdCtrl ? { nvmeIdCtrl } : {}), ...(hdparm ? { hdparm } : {}), ...(hpa ? { hpa } : {}) };
+  // A DCO can hide sectors beyond the native max -N shows; only its identify data says so.
+  const dco = isAta && hdparm?.dcoFeature !== false ? await probe(run, 'hdparm', ['--dco-identify', device], parseHdparmDco) : undefined;
+  // A sanitize outlives power loss: one started before this boot may still run, or have failed.
+  const sanitizeStatus = nvmeIdCtrl?.sanitize
+    ? await probe(run, 'nvme', ['sanitize-log', device, '-o', 'json'], (s) => { const j = json(s); return j.ok ? parseNvmeSanitizeLog(j.value) : j; })
+    : hdparm?.sanitize.supported
+      ? await probe(run, 'hdparm', ['--sanitize-status', device], parseHdparmSanitizeStatus)
+      : undefined;
+  return { device, ...(lsblk ? { lsblk } : {}), ...(smart ? { smart } : {}), ...(nvmeIdCtrl ? { nvmeIdCtrl } : {}), ...(hdparm ? { hdparm } : {}), ...(hpa ? { hpa } : {}), ...(dco ? { dco } : {}), ...(sanitizeStatus ? { sanitizeStatus } : {}) };
 }
 
 const lsblkTree = (run: Runner, args: string[]) => probe(run, 'lsblk', args, (s) => { const j = parseJsonText(s); return j.ok ? parseLsblkJson(j.value) : j; });

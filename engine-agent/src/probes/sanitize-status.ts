@@ -11,6 +11,13 @@ export interface SanitizeStatus {
   readonly percent?: number;
   /** NVMe SSTAT bit 8: all user data was erased by the last sanitize (or never written). */
   readonly globalDataErased?: boolean;
+  /**
+   * NVMe: the AUSE bit of the Sanitize command that started the last sanitize (SCDW10 bit 3).
+   * After a failure it decides the way out (NVMe base spec, Sanitize Operations): unrestricted
+   * completion mode (AUSE=1) allows a Sanitize with Exit Failure Mode (SANACT=1); restricted
+   * mode (AUSE=0) leaves only a new sanitize that completes.
+   */
+  readonly unrestrictedCompletion?: boolean;
 }
 
 /** Decodes NVMe SSTAT bits 2:0 (NVMe base spec, Sanitize Status log page). */
@@ -41,12 +48,14 @@ export function parseNvmeSanitizeLog(input: unknown): ParseResult<SanitizeStatus
   const sstat = asCount(page?.sstat);
   if (!page || sstat === undefined) return unparsable('no sstat in sanitize log JSON');
   const sprog = asCount(page.sprog);
+  const cdw10 = asCount(page.cdw10_info);
   const state = decodeSstat(sstat);
   return parsed({
     state,
     // SPROG counts to 65536ths; nvme-cli shows 65535 once done.
     ...(sprog !== undefined && state === 'in_progress' ? { percent: Math.floor((sprog * 100) / 65536) } : {}),
     globalDataErased: (sstat & 0x100) !== 0,
+    ...(cdw10 !== undefined ? { unrestrictedCompletion: (cdw10 & 0x8) !== 0 } : {}),
   });
 }
 

@@ -25,7 +25,8 @@ export function wipeResultBody(drive: DriveJob, outcome: EraseOutcome, jobId: st
     ...(drive.serial ? { drive_serial: cut(drive.serial, 200) } : {}),
     ...(drive.model ? { drive_model: cut(drive.model, 200) } : {}),
     // Decimal gigabytes, as drive labels count them.
-    ...(drive.sizeBytes !== undefined ? { drive_capacity_gb: Math.round(drive.sizeBytes / 1e9) } : {}),
+    // After an HPA/DCO removal the drive is bigger than it was listed: the erased capacity counts.
+    ...((outcome.restoredSizeBytes ?? drive.sizeBytes) !== undefined ? { drive_capacity_gb: Math.round((outcome.restoredSizeBytes ?? drive.sizeBytes ?? 0) / 1e9) } : {}),
     // A firmware erase its markers disproved is certified as the overwrite that followed (Clear).
     wipe_method: cut(outcome.certifiedAs?.label ?? drive.label, 200),
     passes_completed: outcome.passes,

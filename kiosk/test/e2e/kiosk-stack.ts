@@ -81,8 +81,11 @@ export interface Agent {
   stop(): Promise<void>;
 }
 
-/** `erasure-agent serve` in simulate mode on a free loopback port, serving the built renderer. */
-export async function startAgent(gatewayUrl: string, token: string): Promise<Agent> {
+/**
+ * `erasure-agent serve` in simulate mode on a free loopback port, serving the built renderer.
+ * `real` runs it on this machine's tools instead, with `env` added (a PATH of fake tools).
+ */
+export async function startAgent(gatewayUrl: string, token: string, real?: { env: Record<string, string> }): Promise<Agent> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kiosk-agent-'));
   const tokenFile = join(dataDir, 'device-token');
   writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
@@ -92,7 +95,7 @@ export async function startAgent(gatewayUrl: string, token: string): Promise<Age
     DATA_DIR: join(dataDir, 'agent'),
     ERASURE_GATEWAY_URL: gatewayUrl,
     ERASURE_DEVICE_TOKEN_FILE: tokenFile,
-    ERASURE_SIMULATE: '1',
+    ...(real ? real.env : { ERASURE_SIMULATE: '1' }),
     KIOSK_RENDERER_DIR: RENDERER_DIST,
   });
   return {

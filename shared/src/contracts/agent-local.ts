@@ -10,8 +10,11 @@ import { Fingerprint, TEST_WIRE_IDS, TestSnapshot, TestStatus } from './hardware
  * (STYLE C "the kiosk only mirrors"). Field names are snake_case like every other wire body.
  */
 
-/** Boot of this session: health -> verify -> asset report. Only `unlocked` lets the kiosk act (spec 3 "Device gating"). */
-export const BOOT_PHASES = ['starting', 'health', 'verify', 'record', 'unlocked', 'denied'] as const;
+/**
+ * Boot of this session: health -> verify -> asset report. Only `unlocked` lets the kiosk act (spec 3 "Device gating").
+ * `unfreeze`: before the checks, the machine is about to sleep a few seconds to unfreeze drives (freeze lock removal).
+ */
+export const BOOT_PHASES = ['starting', 'unfreeze', 'health', 'verify', 'record', 'unlocked', 'denied'] as const;
 export const BootPhase = Type.Union(BOOT_PHASES.map((p) => Type.Literal(p)));
 export type BootPhase = Static<typeof BootPhase>;
 
@@ -159,6 +162,21 @@ export const AgentState = Type.Object(
     reports: Type.Object({ tests: ReportSync, notes: ReportSync }, { additionalProperties: false }),
     /** Present on a hotswap station (a `hotswap` token, or `serve --station`): the wizard or the bay view. */
     station: Type.Optional(StationView),
+    /**
+     * Freeze lock removal: whether the agent suspends the machine once at boot (`rtcwake -m mem`)
+     * to unfreeze drives, where that choice comes from (`kiosk setting`, `erasure.unfreeze=off`,
+     * `default`), and what it did this boot, in words. Absent in simulate mode.
+     */
+    unfreeze: Type.Optional(
+      Type.Object(
+        {
+          mode: Type.Union([Type.Literal('auto'), Type.Literal('off')]),
+          source: Type.String(),
+          this_boot: Type.Optional(Type.String()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     can: Type.Object(
       {
         refresh: Type.Boolean(),
@@ -192,6 +210,8 @@ export const AgentIntent = Type.Union([
   ),
   Type.Object({ type: Type.Literal('set_notes'), notes: Type.String({ maxLength: 20_000 }) }, { additionalProperties: false }),
   Type.Object({ type: Type.Literal('retry') }, { additionalProperties: false }),
+  /** The kiosk's freeze lock removal setting; saved for the next boots (this boot's removal ran, or not, at start). */
+  Type.Object({ type: Type.Literal('set_unfreeze'), mode: Type.Union([Type.Literal('auto'), Type.Literal('off')]) }, { additionalProperties: false }),
   ...StationIntents,
 ]);
 export type AgentIntent = Static<typeof AgentIntent>;

@@ -17,6 +17,8 @@ export interface KioskActions {
   refresh(): void;
   /** Asks the agent to check a denied boot again (health and licence). */
   retry(): void;
+  /** Saves whether frozen drives are unfrozen by a short sleep at start-up (the agent's setting). */
+  setUnfreeze(mode: 'auto' | 'off'): void;
   setConfirmText(text: string): void;
   confirmAndStart(): Promise<void>;
   /** Sends one station intent (a wizard step, a setting, a bay's confirm, cancel or locate); true when the agent took it. */
@@ -129,6 +131,7 @@ export function createKioskStore(deps: StoreDeps, initial: KioskData = initialDa
       toggleDrive: (device) => void runDrivesIntent({ type: 'select', devices: r.toggledSelection(get().agent.snapshot?.selected ?? [], device) }),
       refresh: () => void runDrivesIntent({ type: 'refresh' }),
       retry: () => void runDrivesIntent({ type: 'retry' }),
+      setUnfreeze: (mode) => void runDrivesIntent({ type: 'set_unfreeze', mode }),
       setConfirmText: (text) => apply((d) => r.setConfirmText(d, text)),
       confirmAndStart: async () => {
         // Two intents because the agent keeps confirm and start apart; it checks the typed text and may refuse either.

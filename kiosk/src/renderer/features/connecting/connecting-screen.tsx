@@ -18,6 +18,11 @@ export function ConnectingScreen({ connection, gate }: { connection: ConnectionS
             {connection.retryInMs ? `. Trying again in ${Math.ceil(connection.retryInMs / 1000)} s.` : ''}
           </p>
         )}
+        {live && gate?.phase === 'unfreeze' && (
+          <p className="notice" role="alert" data-testid="unfreeze-notice">
+            The screen goes dark for a few seconds: this machine sleeps briefly and wakes up by itself. The firmware locked some drives at power-on, and a short sleep unlocks them so they can be erased by their own secure erase. Do not switch the machine off.
+          </p>
+        )}
         {live && gate && <HealthAttempt />}
         {live && gate && <BootSteps phase={gate.phase} />}
         <p className="muted">The screen unlocks once the erasure service has confirmed this device’s licence.</p>

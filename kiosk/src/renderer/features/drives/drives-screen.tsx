@@ -1,4 +1,5 @@
 import { useActions, useKiosk } from '../../store/use-kiosk.js';
+import type { AgentState } from '../../contract.js';
 import { confirmationOf, driveRows } from './drive-rows.js';
 
 /** Pick drives, read their plans and warnings, type the confirmation, start. */
@@ -47,6 +48,7 @@ export function DrivesScreen() {
           Look for drives again
         </button>
       </div>
+      {snap.unfreeze && <UnfreezeSetting unfreeze={snap.unfreeze} disabled={busy || running} onChange={actions.setUnfreeze} />}
       {confirmation.phrase !== null && (
         <form
           className="confirm"
@@ -75,5 +77,29 @@ export function DrivesScreen() {
         </p>
       )}
     </section>
+  );
+}
+
+/**
+ * The freeze lock removal setting: many BIOSes lock (freeze) drives at power-on, and a short
+ * sleep unlocks them so they can be erased by their own secure erase. Saved for the next start.
+ */
+function UnfreezeSetting({ unfreeze, disabled, onChange }: { unfreeze: NonNullable<AgentState['unfreeze']>; disabled: boolean; onChange: (mode: 'auto' | 'off') => void }) {
+  return (
+    <details className="unfreeze-setting" data-testid="unfreeze-setting">
+      <summary>Frozen drives: {unfreeze.mode === 'auto' ? 'unfrozen by a short sleep at start-up' : 'not unfrozen (erased by overwrite)'}</summary>
+      <p>
+        Many computers lock (“freeze”) their drives at power-on, which stops the drive’s own secure erase. With this on, the machine sleeps for a few seconds once at start-up and wakes by itself, which unlocks them. The screen goes dark meanwhile.
+      </p>
+      <div className="choice" role="group" aria-label="Unfreeze drives at start-up">
+        {(['auto', 'off'] as const).map((m) => (
+          <button key={m} type="button" className={unfreeze.mode === m ? 'choice-btn current' : 'choice-btn'} aria-pressed={unfreeze.mode === m} disabled={disabled} onClick={() => onChange(m)}>
+            <strong>{m === 'auto' ? 'Unfreeze at start-up' : 'Do not unfreeze'}</strong>
+          </button>
+        ))}
+      </div>
+      {unfreeze.this_boot && <p className="muted small">This start: {unfreeze.this_boot}</p>}
+      <p className="muted small">Takes effect at the next start. Set by: {unfreeze.source}.</p>
+    </details>
   );
 }

@@ -11,6 +11,7 @@ export type Gate =
 
 const CHECKING_TEXT: Readonly<Record<BootPhase, string>> = {
   starting: 'Starting up…',
+  unfreeze: 'Unfreezing the drives…',
   health: 'Checking the connection to the erasure service…',
   verify: 'Checking this device’s licence…',
   record: 'Reporting this machine’s hardware…',

@@ -1,0 +1,91 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentState, buildForKioskE2e, launchKioskBrowser, mintToken, shoot, startAgent, startKioskStack, type Agent } from './kiosk-stack.js';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const FIXTURES = join(REPO, '..', 'shared', 'fixtures', 'real');
+const FAKE_BIN = join(REPO, 'engine-agent', 'test', 'fake-bin');
+const present = existsSync(FIXTURES);
+if (!present) console.warn(`[fixtures] ${FIXTURES} is absent: the kiosk's freeze lock removal test is skipped`);
+
+/**
+ * Freeze lock removal as the technician sees it: the real agent (not simulated) on a machine
+ * whose tools are fakes replaying real captures, with a SATA SSD the BIOS froze. Before the
+ * machine sleeps the kiosk says the screen goes dark; after the RTC wake-up the drive is probed
+ * again and offered its firmware erase. rtcwake is a fake that holds "asleep" until the test
+ * wakes it, so the notice is on screen for as long as the test looks at it.
+ */
+describe.skipIf(!present)('kiosk: unfreezing frozen drives at start-up', { timeout: 180_000 }, () => {
+  let stack: Awaited<ReturnType<typeof startKioskStack>>;
+  let agent: Agent;
+  let browser: Awaited<ReturnType<typeof launchKioskBrowser>>;
+  let page: Page;
+  const work = mkdtempSync(join(tmpdir(), 'kiosk-unfreeze-'));
+  const wake = join(work, 'wake');
+  const rtcCalls = join(work, 'rtcwake.calls');
+
+  beforeAll(async () => {
+    buildForKioskE2e();
+    // The real Tesla capture (frozen, SANITIZE + BLOCK_ERASE_EXT) first, then with only its frozen line changed, as a resume leaves it.
+    const frozen = readFileSync(join(FIXTURES, 'hdparm/tesla-2tb-sata-ssd-hdparm-I-frozen-sanitize.txt'), 'utf8');
+    const scenario = {
+      lsblk: [{ match: '^-J -b -O', fixture: 'lsblk/laptop-micron-sata-samsung-nvme-lvm-loops-lsblk-J-b-O.json' }],
+      hdparm: [
+        { match: '^-I /dev/sda$', fixture: 'hdparm/tesla-2tb-sata-ssd-hdparm-I-frozen-sanitize.txt', times: 1 },
+        { match: '^-I /dev/sda$', stdout: frozen.replace(/^(\s+)frozen$/m, '        not     frozen') },
+        { match: '^-N /dev/sda$', fixture: 'hdparm/forensicswiki-hdparm-N-hpa-disabled.txt' },
+        { match: '^--dco-identify /dev/sda$', fixture: 'hdparm/forensicswiki-hdparm-dco-identify.txt' },
+        { match: '^--sanitize-status', stdout: '\n/dev/sda:\nIssuing SANITIZE_STATUS command\nSanitize status:\n    State:    SD0 Sanitize Idle\n' },
+      ],
+    };
+    writeFileSync(join(work, 'scenario.json'), JSON.stringify(scenario));
+    // rtcwake "sleeps" until the test creates `wake`, then answers as util-linux 2.38 does.
+    writeFileSync(
+      join(work, 'rtcwake'),
+      `#!/bin/sh\necho "$*" >> '${rtcCalls}'\nwhile [ ! -e '${wake}' ]; do sleep 0.1; done\necho 'rtcwake: wakeup from "mem" using /dev/rtc0 at Thu Nov 26 05:40:05 2026'\n`,
+    );
+    chmodSync(join(work, 'rtcwake'), 0o755);
+    stack = await startKioskStack();
+    const { token } = await mintToken(stack, { quota: 5 });
+    agent = await startAgent(stack.gateway.url, token, {
+      env: { PATH: [work, FAKE_BIN, process.env.PATH ?? ''].join(delimiter), FAKE_SCENARIO_FILE: join(work, 'scenario.json'), FAKE_FIXTURE_DIR: FIXTURES },
+    });
+    browser = await launchKioskBrowser();
+    page = browser.page;
+  }, 180_000);
+
+  afterAll(async () => {
+    writeFileSync(wake, '');
+    await browser?.close();
+    await agent?.stop();
+    await stack?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('says the screen goes dark before the machine sleeps, then offers the unfrozen drive its firmware erase', async () => {
+    await page.goto(agent.url);
+    await page.waitForSelector('[data-testid="unfreeze-notice"]', { timeout: 60_000 });
+    await expect(page.locator('[data-testid="unfreeze-notice"]').textContent()).resolves.toMatch(/The screen goes dark for a few seconds/);
+    expect(await agentState(agent)).toMatchObject({ locked: true, boot: { phase: 'unfreeze' } });
+    await shoot(page, '20-unfreeze-notice');
+
+    writeFileSync(wake, '');
+    await page.waitForSelector('[data-screen="machine"]', { timeout: 60_000 });
+    expect(readFileSync(rtcCalls, 'utf8')).toBe('-m mem -s 5\n');
+    const state = await agentState(agent);
+    expect(state.drives.find((d: { device: string }) => d.device === '/dev/sda')?.plan).toMatchObject({ ok: true, method: 'ata-sanitize-block', category: 'Purge' });
+    expect(state.unfreeze).toMatchObject({ mode: 'auto', source: 'default', this_boot: expect.stringMatching(/slept and woke by itself/) });
+
+    await page.locator('nav.steps button', { hasText: 'Drives' }).click();
+    await page.locator('[data-testid="unfreeze-setting"] summary').click();
+    await shoot(page, '21-unfreeze-setting');
+    await page.locator('[data-testid="unfreeze-setting"] button', { hasText: 'Do not unfreeze' }).click();
+    await page.waitForSelector('[data-testid="unfreeze-setting"] summary:has-text("not unfrozen")');
+    expect((await agentState(agent)).unfreeze).toMatchObject({ mode: 'off', source: 'kiosk setting' });
+    expect(JSON.parse(readFileSync(join(agent.dataDir, 'unfreeze-setting.json'), 'utf8'))).toEqual({ mode: 'off' });
+  });
+});
