@@ -24,7 +24,10 @@ const AGENT_HELP: ProgramHelp = {
     { name: 'headless', summary: 'boot image: the erasure.mode=headless run, then erasure.after' },
     { name: 'sim', args: 'insert BAY [--size SIZE] | pull BAY | list', summary: "the simulated machine's backplane (same DATA_DIR as serve --station --simulate):\nseat a file-backed drive in bay 1-4 (default 64M), pull it, or list the bays" },
   ],
-  notes: ['--simulate (or ERASURE_SIMULATE=1): a simulated machine with file-backed drives.'],
+  notes: [
+    '--simulate (or ERASURE_SIMULATE=1): a simulated machine with file-backed drives and a four-bay backplane (see sim);',
+    'ERASURE_SIMULATE_MBPS: its drives\' speed in MB/s.',
+  ],
 };
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
