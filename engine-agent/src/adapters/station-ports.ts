@@ -104,7 +104,7 @@ export function stationPorts(
 type MachinePorts = Pick<StationRuntimePorts, 'watch' | 'announcePresent' | 'controllers' | 'laneOf' | 'probe' | 'health' | 'guard' | 'canLocate' | 'locate'>;
 
 /** Said when udev is not running: `udevadm monitor` would then wait for events that never come. */
-export const UDEV_NOT_RUNNING = 'udev is not running on this machine (no /run/udev/control), so no drive inserted or pulled is seen: start systemd-udevd, or try a station without hardware with `serve --station --simulate`';
+export const UDEV_NOT_RUNNING = 'udev is not running on this machine (no /run/udev/control): start systemd-udevd, or try a station without hardware with `serve --station --simulate`';
 
 /** The real machine: drives come and go through `udevadm monitor`, once udev is found running. */
 function machinePorts(env: AgentEnv): MachinePorts {
