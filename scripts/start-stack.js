@@ -18,6 +18,14 @@ const gatewayBin = join(root, 'gateway/bin/erasure-gateway.js');
 const agentPort = process.env.AGENT_PORT ?? '7070';
 const agentBin = join(root, 'engine-agent/bin/erasure-agent.js');
 const kioskBin = join(root, 'kiosk/bin/erasure-kiosk.js');
+// `npm start -- --station`: the simulated machine as a hotswap station with a simulated backplane.
+const args = process.argv.slice(2);
+const station = args.includes('--station');
+const unknown = args.filter((a) => a !== '--station');
+if (unknown.length > 0) {
+  console.error(`npm start: unknown option ${unknown.join(' ')} (the one option is --station)`);
+  process.exit(2);
+}
 
 if (!existsSync(join(root, 'cloud/dist/main.js')) || !existsSync(join(root, 'gateway/dist/main.js'))) {
   console.error('The build is missing: run `npm ci` (it builds every workspace) first.');
@@ -74,9 +82,9 @@ writeFileSync(stateFile, JSON.stringify(state, null, 2), { mode: 0o600 });
 const children = [];
 
 /** Starts a service, prefixes its output, and resolves with the URL it prints when listening. */
-function start(name, bin, env, command = 'serve') {
+function start(name, bin, env, command = ['serve']) {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [bin, command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let announced = false;
     const relay = (stream, out) => {
@@ -147,32 +155,49 @@ try {
     'sandbox',
     cloudBin,
     { ...process.env, ...localTargets, HOST: host, PORT: sandboxPort, DATA_DIR: join(dataDir, 'sandbox'), WEBAPP_BASE_URL: cloudUrl, INTERNAL_API_SECRET: '' },
-    'sandbox',
+    ['sandbox'],
   );
-  // A simulated machine (built-in fingerprint, file-backed drives) against this gateway, and its kiosk.
-  const agentUrl = await start('agent', agentBin, {
-    ...process.env,
-    HOST: host,
-    PORT: agentPort,
-    ERASURE_GATEWAY_URL: gatewayUrl,
-    ERASURE_DEVICE_TOKEN_FILE: join(dataDir, 'device-token'),
-    DATA_DIR: join(dataDir, 'agent'),
-    ERASURE_SIMULATE: '1',
-  });
+  // A simulated machine (built-in fingerprint, file-backed drives) against this gateway, and its
+  // kiosk; with --station a hotswap station whose backplane's bays are seated with `sim insert`.
+  const agentData = join(dataDir, station ? 'station' : 'agent');
+  const agentUrl = await start(
+    'agent',
+    agentBin,
+    {
+      ...process.env,
+      HOST: host,
+      PORT: agentPort,
+      ERASURE_GATEWAY_URL: gatewayUrl,
+      ERASURE_DEVICE_TOKEN_FILE: join(dataDir, 'device-token'),
+      DATA_DIR: agentData,
+      ERASURE_SIMULATE: '1',
+    },
+    station ? ['serve', '--station'] : ['serve'],
+  );
   openKiosk(agentUrl);
+  const sim = `DATA_DIR=${agentData} node ${agentBin} sim`;
   console.log(`
 Erasure stack is up.
   cloud    ${cloudUrl}
   gateway  ${gatewayUrl}
   sandbox  ${sandboxUrl}
-  kiosk    ${agentUrl}  (the simulated machine's technician screen)
+  kiosk    ${agentUrl}  (${station ? "the simulated hotswap station's bay screen" : "the simulated machine's technician screen"})
   account  ${state.account.name} (${state.account.id})
   sign-in  ${state.user.email} / ${state.user.password}
   device token file  ${join(dataDir, 'device-token')}
   device token       ${state.device.token}
 
 Try:  curl -s -X POST -H "Authorization: Bearer $(cat ${join(dataDir, 'device-token')})" ${gatewayUrl}/api/verify
-Press Ctrl+C to stop.`);
+${
+  station
+    ? `
+The station's simulated backplane has bays 1 to 4. Seat and pull drives from another terminal:
+  ${sim} insert 1 [--size 256M]
+  ${sim} pull 1
+  ${sim} list
+`
+    : ''
+}Press Ctrl+C to stop.`);
 } catch (error) {
   console.error(String(error instanceof Error ? error.message : error));
   stop(1);

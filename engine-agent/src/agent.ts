@@ -154,7 +154,7 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
   };
   const executors = createExecutors(ctx, {
     client,
-    erase: { run: env.run, sleep: env.sleep, sys: env.sys, now: env.now, ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}), ...(from.eraseSignal ? { signal: from.eraseSignal } : {}), ...(from.boundTo ? { boundTo: from.boundTo } : {}) },
+    erase: { run: env.run, sleep: env.sleep, sys: env.sys, now: env.now, ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}), ...(from.eraseSignal ? { signal: from.eraseSignal } : {}), ...(from.boundTo ? { boundTo: from.boundTo } : {}), ...(env.config.ERASURE_SIMULATE_MBPS ? { tuning: { maxBytesPerSecond: env.config.ERASURE_SIMULATE_MBPS * 1e6 } } : {}) },
     fingerprint: from.fingerprint ?? (() => fingerprint(env)),
     sleep: abortableSleep(env.sleep, from.signal),
     jitterMs: () => Math.floor(Math.random() * 250),

@@ -10,6 +10,8 @@ const Env = Type.Object({
   ERASURE_GATEWAY_URL: Type.String({ pattern: '^https?://' }),
   ERASURE_DEVICE_TOKEN_FILE: Type.String({ minLength: 1 }),
   ERASURE_SIMULATE: Type.Boolean(),
+  /** A simulated machine's drive speed in MB/s (writes and read-back), so an erase takes as long as on a real disk. */
+  ERASURE_SIMULATE_MBPS: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 100_000 })),
   KIOSK_RENDERER_DIR: Type.String({ minLength: 1 }),
   /** A station's erase policy until one is saved in the kiosk's settings (the image sets it from `erasure.station_policy`). */
   ERASURE_STATION_POLICY: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('confirm')])),
@@ -41,6 +43,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
     ERASURE_SIMULATE: flags.simulate === true || present('ERASURE_SIMULATE') === '1',
     // The kiosk package's built renderer beside this workspace (src/ and dist/ are both one level
     // down); serve skips static files when the folder does not exist.
+    // Only a simulated machine is slowed down: a real drive is never held back.
+    ...(present('ERASURE_SIMULATE_MBPS') !== undefined && (flags.simulate === true || present('ERASURE_SIMULATE') === '1') ? { ERASURE_SIMULATE_MBPS: Number(present('ERASURE_SIMULATE_MBPS')) } : {}),
     KIOSK_RENDERER_DIR: present('KIOSK_RENDERER_DIR') ?? fileURLToPath(new URL('../../kiosk/dist/renderer', import.meta.url)),
     // Like the boot option it comes from: anything but `auto` is the safe side, confirm per drive.
     ...(present('ERASURE_STATION_POLICY') !== undefined ? { ERASURE_STATION_POLICY: present('ERASURE_STATION_POLICY') === 'auto' ? 'auto' : 'confirm' } : {}),

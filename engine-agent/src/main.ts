@@ -22,8 +22,12 @@ const AGENT_HELP: ProgramHelp = {
     },
     { name: 'image-env', summary: 'boot image: token and gateway from the medium into /run/erasure,\nthe ERASURE-DATA volume (if any) mounted at DATA_DIR' },
     { name: 'headless', summary: 'boot image: the erasure.mode=headless run, then erasure.after' },
+    { name: 'sim', args: 'insert BAY [--size SIZE] | pull BAY | list', summary: "the simulated machine's backplane (same DATA_DIR as serve --station --simulate):\nseat a file-backed drive in bay 1-4 (default 64M), pull it, or list the bays" },
   ],
-  notes: ['--simulate (or ERASURE_SIMULATE=1): a simulated machine with file-backed drives.'],
+  notes: [
+    '--simulate (or ERASURE_SIMULATE=1): a simulated machine with file-backed drives and a four-bay backplane (see sim);',
+    'ERASURE_SIMULATE_MBPS: its drives\' speed in MB/s.',
+  ],
 };
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -45,6 +49,7 @@ async function main(argv: string[]): Promise<number> {
       simulate: { type: 'boolean', default: false },
       station: { type: 'boolean', default: false },
       policy: { type: 'string' },
+      size: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -92,6 +97,10 @@ async function main(argv: string[]): Promise<number> {
       if (options.after === 'poweroff') await env.run('systemctl', ['poweroff', '--no-block'], { timeoutMs: 30_000 });
       else process.stdout.write('erasure: finished; the machine waits (erasure.after=wait)\n');
       return code;
+    }
+    case 'sim': {
+      const { simCommand } = await import('./cli/sim-command.js');
+      return simCommand(config.DATA_DIR, positionals.slice(1), { ...(values.size !== undefined ? { size: values.size } : {}), json: values.json }, (line) => process.stdout.write(`${line}\n`), (line) => process.stderr.write(`erasure-agent: ${line}\n`));
     }
     default:
       process.stderr.write(`erasure-agent: unknown command ${command}\n\n${programUsage(AGENT_HELP)}\n`);

@@ -80,6 +80,7 @@ async function build(values: Record<string, unknown>): Promise<void> {
       `image ${out} (${sizeMiB(out)} MiB)`,
       `  packages layer: ${hit(base.hits.packages)}; base layer ${base.key}: ${hit(base.hits.base)} (${baseTime})`,
       `  project layer ${project.key}: ${hit(project.hit)} (${projectTime}, ${sizeMiB(project.squashfs)} MiB)`,
+      `  kiosk shell: ${project.electron.included ? `Electron ${project.electron.version} (its binary is in the project layer)` : `Chromium (Electron's binary is not in the project layer: ${project.electron.reason})`}`,
       `  ISO assembled in ${isoTime}; PXE files in ${join(dirname(out), 'pxe')} in ${pxeTime}`,
       `  device token: ${personalization.deviceToken ? 'baked in' : 'none (personalize the image, or the kiosk stays locked)'}; gateway: ${personalization.gatewayUrl ?? 'none'}`,
       `total ${seconds(started)}`,

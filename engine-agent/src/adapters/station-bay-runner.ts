@@ -54,6 +54,17 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
     const firmware = plan?.ok === true && plan.method !== 'overwrite';
     let verifying = false;
     let allowed = false;
+    // The erase reports bytes as it goes and its percent and rate only at a pass's end: the bay
+    // works them out from the bytes and the time since the pass began, so its bar moves.
+    let stage = { key: '', startedMs: 0 };
+    const measured = (p: { stage: string; pass: number; bytesDone: number; bytesTotal: number; percent?: number; bytesPerSecond?: number }) => {
+      const nowMs = env.now().getTime();
+      if (stage.key !== `${p.stage}/${p.pass}`) stage = { key: `${p.stage}/${p.pass}`, startedMs: nowMs };
+      const seconds = (nowMs - stage.startedMs) / 1000;
+      const percent = p.percent ?? (p.bytesTotal > 0 ? (100 * p.bytesDone) / p.bytesTotal : 0);
+      const rate = p.bytesPerSecond ?? (seconds >= 1 && p.bytesDone > 0 ? p.bytesDone / seconds : undefined);
+      return { percent, rate };
+    };
     const session = await runErase(
       env,
       selection.drives,
@@ -69,12 +80,12 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
           if (p.stage === 'verify') {
             if (!verifying) emit({ type: 'verify_started' });
             verifying = true;
-            emit({ type: 'verify_progress', percent: p.percent ?? 0 });
+            emit({ type: 'verify_progress', percent: measured(p).percent });
             return;
           }
-          const rate = p.bytesPerSecond;
+          const { percent, rate } = measured(p);
           const eta = rate && p.bytesTotal > p.bytesDone ? Math.round((p.bytesTotal - p.bytesDone) / rate) : undefined;
-          const event: BayEvent = { type: 'progress', progress: { method, pass: p.pass, percent: p.percent ?? 0, ...(rate ? { bytesPerSecond: rate } : {}), ...(eta !== undefined ? { etaSeconds: eta } : {}) } };
+          const event: BayEvent = { type: 'progress', progress: { method, pass: p.pass, percent, ...(rate ? { bytesPerSecond: rate } : {}), ...(eta !== undefined ? { etaSeconds: eta } : {}) } };
           emit(event);
         },
       },

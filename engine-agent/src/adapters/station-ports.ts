@@ -13,6 +13,8 @@ import { locatePorts } from './locate-led.js';
 import { stationBayRunner } from './station-bay-runner.js';
 import { saveStationSettings } from './station-settings.js';
 import { watchBays } from './udev-monitor.js';
+import { SIM_BAYS, SIM_CONTROLLER, seatedDrives, watchSimulatedBays } from '../simulate/backplane.js';
+import { laneFromIdPath } from '../station/lanes.js';
 
 /** PCI class codes of storage controllers and USB hosts (the `class` file under /sys/bus/pci/devices/*). */
 const CONTROLLER_CLASSES: Record<string, { transport: string; description: string }> = {
@@ -65,7 +67,6 @@ export function stationPorts(
   certificates: { follow(jobId: string): void; numberOf(jobId: string): string | undefined },
   chassis?: StationChassis,
 ): StationRuntimePorts {
-  const properties = new Map<string, Readonly<Record<string, string>>>();
   const call = async <T>(fn: (client: Awaited<ReturnType<typeof openCloud>>) => Promise<T>) => fn(await openCloud(env));
   return {
     lookupMap: async () => {
@@ -90,13 +91,45 @@ export function stationPorts(
       const r = await call(async (c) => c.call('chassisMap', { record_id: boot.recordId, engine_version: env.version, fingerprint: await boot.fingerprint(), map: { name: map.name, bays: [...map.bays] } }));
       return r.ok ? { ok: true } : { ok: false, reason: denialReason(r.error) };
     },
-    watch: (onPresence) =>
-      watchBays({
-        onPresence: (p) => {
-          if (p.present) properties.set(p.event.devname ?? p.devpath, p.event.properties);
-          onPresence(p);
+    ...(env.config.ERASURE_SIMULATE ? simulatedBackplanePorts(env) : machinePorts(env)),
+    runBay: stationBayRunner(env, boot),
+    followCertificate: (jobId) => certificates.follow(jobId),
+    certificateOf: (jobId) => certificates.numberOf(jobId),
+    log: (line) => process.stdout.write(`erasure-agent: station: ${line}\n`),
+    savePolicy: (policy) => saveStationSettings(env.config.DATA_DIR, { policy }),
+  };
+}
+
+/** What the station sees of the machine itself: udev, sysfs, smartctl, the safety guard, the locate LEDs. */
+type MachinePorts = Pick<StationRuntimePorts, 'watch' | 'announcePresent' | 'controllers' | 'laneOf' | 'probe' | 'health' | 'guard' | 'canLocate' | 'locate'>;
+
+/** Said when udev is not running: `udevadm monitor` would then wait for events that never come. */
+export const UDEV_NOT_RUNNING = 'udev is not running on this machine (no /run/udev/control): start systemd-udevd, or try a station without hardware with `serve --station --simulate`';
+
+/** The real machine: drives come and go through `udevadm monitor`, once udev is found running. */
+function machinePorts(env: AgentEnv): MachinePorts {
+  const properties = new Map<string, Readonly<Record<string, string>>>();
+  return {
+    watch: (onPresence) => {
+      const gate = env.sys.listDir('/run/udev').then((entries) => entries.includes('control'));
+      let inner: ReturnType<typeof watchBays> | undefined;
+      const started = gate.then((running) => {
+        if (!running) return undefined;
+        inner = watchBays({
+          onPresence: (p) => {
+            if (p.present) properties.set(p.event.devname ?? p.devpath, p.event.properties);
+            onPresence(p);
+          },
+        });
+        return inner;
+      });
+      return {
+        ended: started.then((w) => (w ? w.ended : { byStop: false, exitCode: undefined, stderr: '', reason: UDEV_NOT_RUNNING })),
+        stop: async () => {
+          await (await started)?.stop();
         },
-      }),
+      };
+    },
     announcePresent: async () => {
       await env.run('udevadm', ['trigger', '--action=change', '--subsystem-match=block', '--property-match=DEVTYPE=disk'], { timeoutMs: 30_000 });
     },
@@ -108,11 +141,34 @@ export function stationPorts(
       const v = await guardTarget(env.sys, device, [device]);
       return v.ok ? { ok: true } : { ok: false, reason: v.reason, own: v.code === 'boot_medium' || v.code === 'data_volume' };
     },
-    runBay: stationBayRunner(env, boot),
     ...locatePorts({ sys: env.sys, run: env.run }),
-    followCertificate: (jobId) => certificates.follow(jobId),
-    certificateOf: (jobId) => certificates.numberOf(jobId),
-    log: (line) => process.stdout.write(`erasure-agent: station: ${line}\n`),
-    savePolicy: (policy) => saveStationSettings(env.config.DATA_DIR, { policy }),
+  };
+}
+
+/**
+ * The simulated machine's backplane (`--simulate`): bays backed by files under DATA_DIR, seated
+ * and pulled with `erasure-agent sim insert|pull BAY`. Only the event source and the disks are
+ * simulated; the station, its lanes and each bay's check-in, erase and verify are the real ones.
+ */
+function simulatedBackplanePorts(env: AgentEnv): MachinePorts {
+  const dataDir = env.config.DATA_DIR;
+  let bays: ReturnType<typeof watchSimulatedBays> | undefined;
+  return {
+    watch: (onPresence) => {
+      bays = watchSimulatedBays(dataDir, onPresence);
+      return bays;
+    },
+    announcePresent: async () => bays?.announcePresent(),
+    controllers: async () => [{ controller: SIM_CONTROLLER, transport: 'sata', description: `Simulated SATA backplane (${SIM_BAYS} bays)` }],
+    laneOf: async (p) => laneFromIdPath(p.event.properties.ID_PATH),
+    probe: async (device) => {
+      const d = (await seatedDrives(dataDir)).find((x) => x.device === device);
+      return { device, health: 'unknown', ...(d ? { model: d.model, serial: d.serial, sizeBytes: d.sizeBytes } : {}) };
+    },
+    health: async () => 'passed',
+    // Only a seated bay's own file is ever a target.
+    guard: async (device) => ((await seatedDrives(dataDir)).some((d) => d.device === device) ? { ok: true } : { ok: false, reason: `${device} is not a drive seated in the simulated backplane` }),
+    canLocate: async () => false,
+    locate: async () => false,
   };
 }

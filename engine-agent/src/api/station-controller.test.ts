@@ -14,18 +14,18 @@ const seated = (device: string, idPath: string, action: 'add' | 'change' = 'chan
 });
 
 /** Fake ports of a station: the map found or not, presences fed by the test, the guard as the real one answers. */
-function rig(opts: { mapped?: boolean; savePolicy?: (p: ErasePolicy) => Promise<void>; holdGuard?: boolean } = {}) {
+function rig(opts: { mapped?: boolean; savePolicy?: (p: ErasePolicy) => Promise<void>; holdGuard?: boolean; lookupMap?: StationRuntimePorts['lookupMap']; watchEnded?: ReturnType<StationRuntimePorts['watch']>['ended'] } = {}) {
   let feed: (p: Presence) => void = () => undefined;
   const log: string[] = [];
   const runs: string[] = [];
   // With holdGuard, each guard verdict waits for the test to pass it (a pull-out meanwhile).
   const guards: Array<() => void> = [];
   const ports: StationRuntimePorts = {
-    lookupMap: async () => (opts.mapped ? { ok: true, name: 'Front cage', bays: [{ lane: BAY_LANE, label: 'Bay 1', connector: {} }] } : { ok: true }),
+    lookupMap: opts.lookupMap ?? (async () => (opts.mapped ? { ok: true, name: 'Front cage', bays: [{ lane: BAY_LANE, label: 'Bay 1', connector: {} }] } : { ok: true })),
     saveMap: async () => ({ ok: true }),
     watch: (onPresence) => {
       feed = onPresence;
-      return { stop: async () => undefined, ended: new Promise(() => undefined) };
+      return { stop: async () => undefined, ended: opts.watchEnded ?? new Promise(() => undefined) };
     },
     announcePresent: async () => undefined,
     controllers: async () => [],
@@ -126,5 +126,31 @@ describe('the station controller', () => {
     expect(await unsaved.setPolicy('confirm')).toEqual({ ok: true });
     expect(unsaved.view().policy).toBe('confirm');
     expect(failing.log.at(-1)).toBe('erase policy confirm is in force for this boot but was not saved: EROFS: read-only file system');
+  });
+
+  it('says in the journal which chassis map it opened, that there is none yet, or why the lookup failed', async () => {
+    const found = rig({ mapped: true });
+    await new StationController(found.ports, 'auto', () => undefined).start();
+    expect(found.log).toContain('chassis map "Front cage" opened: 1 bay');
+
+    const none = rig();
+    await new StationController(none.ports, 'auto', () => undefined).start();
+    expect(none.log).toContain('no chassis map for this chassis yet: the mapping wizard opens');
+
+    const failed = rig({ lookupMap: async () => ({ ok: false, reason: 'gateway unreachable: fetch failed' }) });
+    const station = new StationController(failed.ports, 'auto', () => undefined);
+    await station.start();
+    expect(failed.log).toContain('the chassis map lookup failed: gateway unreachable: fetch failed');
+    expect(station.view()).toMatchObject({ phase: 'failed', reason: 'the chassis map lookup failed: gateway unreachable: fetch failed' });
+  });
+
+  it('says plainly that it cannot see drives come and go when its watch could not start (udev not running)', async () => {
+    const reason = 'udev is not running on this machine (no /run/udev/control), so no drive inserted or pulled is seen';
+    const sut = rig({ mapped: true, watchEnded: Promise.resolve({ byStop: false, exitCode: undefined, stderr: '', reason }) });
+    const station = new StationController(sut.ports, 'auto', () => undefined);
+    await station.start();
+    await settle();
+    expect(station.view()).toMatchObject({ watching: false, watch_error: reason });
+    expect(sut.log).toContain(`cannot see drives come and go: ${reason}`);
   });
 });

@@ -29,7 +29,7 @@ export interface StationRuntimePorts extends Omit<StationPorts, 'changed'> {
   /** Saves the map (`POST /api/chassis_map`, an upsert). */
   saveMap(map: SavedMap): Promise<Outcome>;
   /** Starts watching drives come and go; `ended` settles when the watch stops on its own. */
-  watch(onPresence: (p: Presence) => void): { stop(): Promise<void>; ended: Promise<{ byStop: boolean; exitCode: number | undefined; stderr: string }> };
+  watch(onPresence: (p: Presence) => void): { stop(): Promise<void>; ended: Promise<{ byStop: boolean; exitCode: number | undefined; stderr: string; reason?: string }> };
   /** Asks udev to report the drives already seated (they arrive as change events on the watch). */
   announcePresent(): Promise<void>;
   controllers(): Promise<ControllerFound[]>;
@@ -90,16 +90,22 @@ export class StationController {
     this.watch = this.ports.watch((p) => void this.onPresence(p));
     void this.watch.ended.then((r) => {
       if (r.byStop) return;
-      this.watchError = `udev monitor stopped (exit ${r.exitCode ?? 'signal'})${r.stderr ? `: ${r.stderr.trim().split('\n').at(-1)}` : ''}`;
+      // A watch that could not start says why in plain words; a monitor that died, with its last line.
+      this.watchError = r.reason ?? `udev monitor stopped (exit ${r.exitCode ?? 'signal'})${r.stderr ? `: ${r.stderr.trim().split('\n').at(-1)}` : ''}`;
+      this.ports.log?.(`cannot see drives come and go: ${this.watchError}`);
       this.changed();
     });
     const found = await this.ports.lookupMap();
+    // Said in the journal either way: a map not found must read differently from one opened.
     if (!found.ok) {
       this.phase = 'failed';
       this.reason = `the chassis map lookup failed: ${found.reason}`;
+      this.ports.log?.(this.reason);
     } else if (found.bays && found.bays.length > 0) {
+      this.ports.log?.(`chassis map "${found.name ?? 'Chassis'}" opened: ${bayCount(found.bays.length)}`);
       this.openBays(found.name ?? 'Chassis', found.bays);
     } else {
+      this.ports.log?.('no chassis map for this chassis yet: the mapping wizard opens');
       await this.openWizard();
     }
     this.changed();
@@ -233,6 +239,7 @@ export class StationController {
       this.changed();
       return { ok: false, reason: this.wizard.error ?? 'not saved' };
     }
+    this.ports.log?.(`chassis map "${name}" saved and opened: ${bayCount(map.bays.length)}`);
     this.openBays(name, map.bays.map((b) => ({ lane: b.lane, label: b.label, connector: b.connector as Record<string, unknown> })));
     this.changed();
     return { ok: true };
@@ -401,6 +408,8 @@ export class StationController {
 function driveView(d: DriveFacts): NonNullable<StationBayView['drive']> {
   return { device: d.device, health: d.health, ...(d.model ? { model: d.model } : {}), ...(d.serial ? { serial: d.serial } : {}), ...(d.sizeBytes !== undefined ? { size_bytes: d.sizeBytes } : {}) };
 }
+
+const bayCount = (n: number) => `${n} ${n === 1 ? 'bay' : 'bays'}`;
 
 /** Why the wizard did not take a step, in the operator's words. */
 function refusal(s: WizardState, step: WizardAction): string {

@@ -2,7 +2,7 @@ import { blockdev } from '../adapters/blockdev.js';
 import { settle, type Medium } from './medium.js';
 import { defaultKeystreamWorkers, KeystreamPool, sharedSlots } from './keystream-pool.js';
 import type { Pattern } from './pattern.js';
-import { DEFAULT_TUNING, throttle, type IoTuning, type ProgressSink } from './progress.js';
+import { DEFAULT_TUNING, paceTo, throttle, type IoTuning, type ProgressSink } from './progress.js';
 
 /** A write returned fewer bytes than asked: the medium ended early or failed. */
 export class ShortWriteError extends Error {
@@ -56,6 +56,8 @@ export async function writePass(medium: Medium, pattern: Pattern, options: PassO
   let slot = 0;
   try {
     for (let offset = 0; offset < medium.sizeBytes; offset += chunk) {
+      options.signal?.throwIfAborted();
+      await paceTo(started, Math.min(offset + chunk, medium.sizeBytes), tuning.maxBytesPerSecond);
       options.signal?.throwIfAborted();
       // FIFO: wait for the oldest chunk before reusing its buffer slot.
       if (pending.length >= depth) await pending.shift();

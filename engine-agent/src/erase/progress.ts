@@ -25,6 +25,15 @@ export interface IoTuning {
   readonly progressEveryMs: number;
   /** Worker threads generating the PRNG keystream; default 2 (1 on a single core). */
   readonly keystreamWorkers?: number;
+  /** A simulated machine's drive speed (ERASURE_SIMULATE_MBPS): requests wait to keep to it. Never set for a real drive. */
+  readonly maxBytesPerSecond?: number;
+}
+
+/** Waits until `bytes` at `bytesPerSecond` since `started` (performance.now()) would have taken: a simulated drive's speed. */
+export async function paceTo(started: number, bytes: number, bytesPerSecond: number | undefined): Promise<void> {
+  if (!bytesPerSecond || bytesPerSecond <= 0) return;
+  const ahead = (bytes / bytesPerSecond) * 1000 - (performance.now() - started);
+  if (ahead > 0) await new Promise((r) => setTimeout(r, ahead));
 }
 
 /** Defaults of the brief: 4 MiB writes, 3 in flight. */

@@ -2,7 +2,7 @@ import { settle, type Medium } from './medium.js';
 import { HashWorker } from './hash-worker.js';
 import { defaultKeystreamWorkers, KeystreamPool, sharedSlots } from './keystream-pool.js';
 import type { Pattern } from './pattern.js';
-import { DEFAULT_TUNING, throttle, type IoTuning, type ProgressSink } from './progress.js';
+import { DEFAULT_TUNING, paceTo, throttle, type IoTuning, type ProgressSink } from './progress.js';
 
 /** Result of reading the whole medium back. */
 export interface VerifyStats {
@@ -77,6 +77,8 @@ export async function verifyPass(medium: Medium, pattern: Pattern, options: Veri
   let sha256 = '';
   try {
     for (let offset = 0; offset < medium.sizeBytes; offset += chunk) {
+      options.signal?.throwIfAborted();
+      await paceTo(started, Math.min(offset + chunk, medium.sizeBytes), tuning.maxBytesPerSecond);
       options.signal?.throwIfAborted();
       if (reads.length >= depth) await consume();
       const length = Math.min(chunk, medium.sizeBytes - offset);

@@ -5,6 +5,7 @@ import { buildCapabilities } from '../drives/capabilities.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { planErase, type ErasePolicy } from '../drives/plan-erase.js';
 import { storageEntry } from '../fingerprint/storage.js';
+import { seatedDrivesNow } from './backplane.js';
 
 const MiB = 1024 * 1024;
 
@@ -24,13 +25,19 @@ export const simulatedDir = (dataDir: string) => join(dataDir, 'simulated');
 export function simulatedDrives(dataDir: string, policy: ErasePolicy = {}): DiscoveredDrive[] {
   const dir = simulatedDir(dataDir);
   mkdirSync(dir, { recursive: true });
-  return SIM_DRIVES.map((d) => {
+  const own = SIM_DRIVES.map((d): DiscoveredDrive => {
     const device = join(dir, d.file);
     if (!existsSync(device)) writeFileSync(device, Buffer.alloc(d.sizeBytes, 'CUSTOMER DATA '));
     const capabilities = buildCapabilities({ device, sysfs: { name: d.file, sizeBytes: d.sizeBytes, rotational: d.rotational, logicalBlockSize: 512, physicalBlockSize: 4096, model: d.model, serial: d.serial, partitions: [] } });
     // No firmware path exists for a file: only overwrite can run, whatever the policy forces.
     return { device, internal: true, capabilities: { ...capabilities, model: d.model, serial: d.serial, transport: 'sata' }, plan: planErase({ ...capabilities, transport: 'unknown' }, policy), firmware: 'SIM1' };
   });
+  // The drives seated in the simulated backplane's bays: hot-swap drives, never the chassis's own.
+  const bays = seatedDrivesNow(dataDir).map((d): DiscoveredDrive => {
+    const capabilities = buildCapabilities({ device: d.device, sysfs: { name: `simbay${d.bay}`, sizeBytes: d.sizeBytes, rotational: false, logicalBlockSize: 512, physicalBlockSize: 4096, model: d.model, serial: d.serial, partitions: [] } });
+    return { device: d.device, internal: false, capabilities: { ...capabilities, model: d.model, serial: d.serial, transport: 'sata' }, plan: planErase({ ...capabilities, transport: 'unknown' }, policy), firmware: 'SIM1' };
+  });
+  return [...own, ...bays];
 }
 
 /** The simulated machine's fingerprint: a fixed laptop identity plus the simulated drives. */

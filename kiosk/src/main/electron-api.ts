@@ -1,91 +1,35 @@
+import type * as Electron from 'electron';
+
 /**
- * The few Electron APIs the main process uses, declared here because Electron's package (and
- * its binary) cannot be installed on every machine that builds the kiosk. `loadElectron` checks
- * the shape at run time before anything relies on these types.
+ * The part of Electron's main-process API the shell uses, typed by Electron's own declarations
+ * (the `electron` package, a dependency of the kiosk). The package installs without its binary,
+ * which it fetches on first use; `loadElectron` checks the shape at run time before anything
+ * relies on these types, so a machine that cannot fetch it falls back to Chromium.
  */
+export type ElectronApi = Pick<typeof Electron, 'app' | 'BrowserWindow' | 'Menu' | 'ipcMain' | 'session'>;
 
-/** An event whose default action can be cancelled. */
-export interface PreventableEvent {
-  preventDefault(): void;
-}
-
-export interface WebContentsLike {
-  on(event: 'will-navigate' | 'will-redirect', listener: (e: PreventableEvent, url: string) => void): void;
-  on(event: 'will-attach-webview', listener: (e: PreventableEvent) => void): void;
-  on(event: 'did-fail-load', listener: (e: unknown, code: number, description: string, url: string, isMainFrame: boolean) => void): void;
-  on(event: 'render-process-gone', listener: () => void): void;
-  setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
-  getURL(): string;
-  reload(): void;
-}
-
-export interface BrowserWindowOptions {
-  readonly kiosk: boolean;
-  readonly fullscreen: boolean;
-  readonly width?: number;
-  readonly height?: number;
-  readonly autoHideMenuBar: boolean;
-  readonly backgroundColor: string;
-  readonly show: boolean;
-  readonly webPreferences: {
-    readonly preload: string;
-    readonly contextIsolation: true;
-    readonly sandbox: true;
-    readonly nodeIntegration: false;
-    readonly nodeIntegrationInSubFrames: false;
-    readonly webviewTag: false;
-    readonly devTools: false;
-    readonly spellcheck: false;
-    readonly navigateOnDragDrop: false;
-  };
-}
-
-export interface BrowserWindowLike {
-  readonly webContents: WebContentsLike;
-  loadURL(url: string): Promise<void>;
-  once(event: 'ready-to-show', listener: () => void): void;
-  show(): void;
-  focus(): void;
-  isMinimized(): boolean;
-  restore(): void;
-}
-
-export interface SessionLike {
-  setPermissionRequestHandler(handler: (contents: WebContentsLike, permission: string, callback: (granted: boolean) => void, details: { requestingUrl?: string }) => void): void;
-  setPermissionCheckHandler(handler: (contents: WebContentsLike | null, permission: string, requestingOrigin: string) => boolean): void;
-}
-
-/** The part of `import('electron')` the shell uses, inside the Electron runtime. */
-export interface ElectronApi {
-  readonly app: {
-    requestSingleInstanceLock(): boolean;
-    whenReady(): Promise<void>;
-    quit(): void;
-    on(event: 'second-instance' | 'window-all-closed', listener: () => void): void;
-    on(event: 'web-contents-created', listener: (e: unknown, contents: WebContentsLike) => void): void;
-  };
-  readonly BrowserWindow: new (options: BrowserWindowOptions) => BrowserWindowLike;
-  readonly Menu: { setApplicationMenu(menu: null): void };
-  readonly ipcMain: { on(channel: string, listener: (event: { senderFrame: { url: string } | null }) => void): void };
-  readonly session: { readonly defaultSession: SessionLike };
-}
+/** The options of the kiosk's one window. */
+export type BrowserWindowOptions = Electron.BrowserWindowConstructorOptions;
 
 /** What importing `electron` gave: the runtime API, the npm package's path to its binary, or nothing. */
 export type ElectronLoad = { readonly kind: 'runtime'; readonly api: ElectronApi } | { readonly kind: 'binary'; readonly path: string } | { readonly kind: 'missing'; readonly detail: string };
 
 /**
- * Imports `electron` without making it a build dependency. Inside Electron the module is the API;
- * under plain node the npm package exports the path of its binary (and throws when the binary was
- * never downloaded), so the caller can re-launch itself in Electron or fall back to Chromium.
+ * Imports `electron` at run time. Inside Electron the module is the API; under plain node the npm
+ * package exports the path of its binary, fetching it on first use (and throws when that fails:
+ * no network to Electron's download host), so the caller can re-launch itself in Electron or fall
+ * back to Chromium.
  */
 export async function loadElectron(importer: (name: string) => Promise<unknown> = (name) => import(name)): Promise<ElectronLoad> {
   let mod: unknown;
   try {
-    // A variable specifier keeps tsc and bundlers from resolving a package that may not exist.
+    // A variable specifier keeps bundlers from inlining it: the module only means something at run time.
     const name = 'electron';
     mod = await importer(name);
   } catch (error) {
-    return { kind: 'missing', detail: error instanceof Error ? error.message : String(error) };
+    const message = error instanceof Error ? error.message : String(error);
+    // The package's own words send the reader to reinstall it; what happened is that the fetch failed.
+    return { kind: 'missing', detail: /failed to install correctly/i.test(message) ? `the electron package could not fetch its binary (${message})` : message };
   }
   const m = mod as Record<string, unknown> | null;
   const isApi = (x: unknown): x is ElectronApi => {

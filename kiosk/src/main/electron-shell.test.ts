@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { IPC_CHANNELS } from '../preload/bridge.js';
-import { loadElectron, type BrowserWindowOptions, type ElectronApi, type WebContentsLike } from './electron-api.js';
+import { loadElectron, type BrowserWindowOptions, type ElectronApi } from './electron-api.js';
 import { runElectronShell } from './electron-shell.js';
 
 type Listener = (...args: any[]) => unknown;
 
-/** A recording stand-in for the Electron runtime: it keeps every handler the shell installs. */
+/**
+ * A recording stand-in for the Electron runtime (typed by Electron's own declarations where the
+ * shell reads them): it keeps every handler the shell installs.
+ */
 function fakeElectron(opts: { lockTaken?: boolean } = {}) {
   const appHandlers: Record<string, Listener> = {};
   const ipc: Record<string, Listener> = {};
@@ -14,18 +17,18 @@ function fakeElectron(opts: { lockTaken?: boolean } = {}) {
   const contents = () => {
     const handlers: Record<string, Listener> = {};
     let openHandler: Listener | undefined;
-    const wc: WebContentsLike & { handlers: typeof handlers; open: () => Listener | undefined } = {
+    const wc = {
       handlers,
       open: () => openHandler,
       on: (event: string, l: Listener) => void (handlers[event] = l),
       setWindowOpenHandler: (h: Listener) => void (openHandler = h),
       getURL: () => 'http://127.0.0.1:7070/',
       reload: () => void log.push('reload'),
-    } as never;
+    };
     return wc;
   };
   const windows: Array<{ options: BrowserWindowOptions; loaded: string[] }> = [];
-  const api: ElectronApi = {
+  const api = {
     app: {
       requestSingleInstanceLock: () => !opts.lockTaken,
       whenReady: async () => undefined,
@@ -52,7 +55,7 @@ function fakeElectron(opts: { lockTaken?: boolean } = {}) {
     Menu: { setApplicationMenu: (m: null) => void log.push(`menu:${String(m)}`) },
     ipcMain: { on: (channel: string, l: Listener) => void (ipc[channel] = l) },
     session: { defaultSession: { setPermissionRequestHandler: (h: Listener) => void (perms.request = h), setPermissionCheckHandler: (h: Listener) => void (perms.check = h) } },
-  };
+  } as unknown as ElectronApi;
   return { api, appHandlers, ipc, log, perms, windows, contents };
 }
 
@@ -80,7 +83,7 @@ describe('the Electron shell', () => {
   it('cancels navigation away from the agent, denies new windows and webviews', async () => {
     const e = fakeElectron();
     await runElectronShell(e.api, settings);
-    const wc = e.contents() as ReturnType<ReturnType<typeof fakeElectron>['contents']>;
+    const wc = e.contents();
     e.appHandlers['web-contents-created']?.({}, wc);
     const attempt = (event: string, url: string) => {
       let prevented = false;
@@ -124,7 +127,7 @@ describe('loadElectron', () => {
     const e = fakeElectron();
     expect((await loadElectron(async () => e.api)).kind).toBe('runtime');
     expect(await loadElectron(async () => ({ default: '/opt/electron/electron' }))).toEqual({ kind: 'binary', path: '/opt/electron/electron' });
-    expect((await loadElectron(async () => Promise.reject(new Error('Electron failed to install correctly')))).kind).toBe('missing');
+    expect(await loadElectron(async () => Promise.reject(new Error('Electron failed to install correctly')))).toEqual({ kind: 'missing', detail: 'the electron package could not fetch its binary (Electron failed to install correctly)' });
     expect((await loadElectron(async () => ({ default: 42 }))).kind).toBe('missing');
   });
 });

@@ -1,5 +1,6 @@
 import { IPC_CHANNELS } from '../preload/bridge.js';
-import type { BrowserWindowLike, BrowserWindowOptions, ElectronApi } from './electron-api.js';
+import type { BrowserWindow } from 'electron';
+import type { BrowserWindowOptions, ElectronApi } from './electron-api.js';
 import { isAllowedNavigation, isAllowedPermission } from './navigation.js';
 
 /** What the Electron shell needs to know. */
@@ -41,7 +42,7 @@ export function windowOptions(s: Pick<ShellSettings, 'windowed' | 'preloadPath'>
  * the agent's origin, new windows denied, and a failed load retried (the agent may start after
  * the shell on boot). Resolves with the window, or undefined when another instance already runs.
  */
-export async function runElectronShell(electron: ElectronApi, s: ShellSettings): Promise<BrowserWindowLike | undefined> {
+export async function runElectronShell(electron: ElectronApi, s: ShellSettings): Promise<BrowserWindow | undefined> {
   const { app } = electron;
   const origin = s.agentUrl.origin;
   if (!app.requestSingleInstanceLock()) {
@@ -61,7 +62,7 @@ export async function runElectronShell(electron: ElectronApi, s: ShellSettings):
   await app.whenReady();
   electron.Menu.setApplicationMenu(null);
   const ses = electron.session.defaultSession;
-  ses.setPermissionRequestHandler((contents, permission, callback, details) => callback(isAllowedPermission(permission, details.requestingUrl ?? contents.getURL(), origin)));
+  ses.setPermissionRequestHandler((contents, permission, callback, details) => callback(isAllowedPermission(permission, details.requestingUrl || contents.getURL(), origin)));
   ses.setPermissionCheckHandler((_contents, permission, requestingOrigin) => isAllowedPermission(permission, requestingOrigin, origin));
 
   const win = new electron.BrowserWindow(windowOptions(s));

@@ -34,12 +34,14 @@ async function main(argv: string[]): Promise<number> {
   const options = parseKioskOptions(argv, process.env);
   const electron = await loadElectron();
   if (electron.kind === 'runtime') {
+    process.stderr.write(`erasure-kiosk: shell: Electron ${process.versions.electron ?? ''} on ${options.agentUrl.href}\n`);
     await runElectronShell(electron.api, { agentUrl: options.agentUrl, windowed: options.windowed, preloadPath, retryMs: 2000, schedule: (fn, ms) => void setTimeout(fn, ms) });
     return -1; // Electron's event loop keeps the process alive until the window closes
   }
   if (electron.kind === 'binary') {
     // Plain node with the electron package installed: re-run this script inside Electron.
     if (options.dryRun) return print({ shell: 'electron', command: electron.path, args: [thisScript, ...argv], url: options.agentUrl.href });
+    process.stderr.write(`erasure-kiosk: starting the kiosk in Electron (${electron.path})\n`);
     return exitOf(spawn(electron.path, [thisScript, ...argv], { stdio: 'inherit' }));
   }
   if (options.dryRun) {
@@ -47,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
     return print({ shell: 'chromium', command: options.chromiumPath, args, url: options.agentUrl.href, electron: electron.detail });
   }
   assertChromium(options);
-  process.stderr.write(`erasure-kiosk: no Electron (${electron.detail.split('\n')[0]}); falling back to Chromium\n`);
+  process.stderr.write(`erasure-kiosk: shell: Chromium ${options.chromiumPath} (no Electron binary: ${electron.detail.split('\n')[0]})\n`);
   const log = (line: string) => process.stderr.write(`erasure-kiosk: ${line}\n`);
   await waitForAgent(options.agentUrl, { attempts: 60, delayMs: 1000 }, { fetch: (u) => fetch(u), sleep: (ms) => new Promise((r) => setTimeout(r, ms)), log });
   return exitOf(launchChromium(options));

@@ -1,0 +1,115 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { ChildProcess } from 'node:child_process';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, stopService } from '../../../test/support/stack.js';
+import { buildForKioskE2e, launchKioskBrowser, shoot, startKioskStack } from './kiosk-stack.js';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const AGENT_BIN = join(REPO, 'engine-agent/bin/erasure-agent.js');
+const RENDERER_DIST = join(REPO, 'kiosk/dist/renderer');
+const run = promisify(execFile);
+
+/**
+ * The simulated station a QA engineer tries without hardware (`npm start -- --station`): the real
+ * agent binary as a hotswap station on the simulated machine, its backplane's bays seated and
+ * pulled with `erasure-agent sim insert|pull`, against the real cloud and gateway, in Debian's
+ * Chromium. Only udev's events and the disks are simulated: the wizard, the bays' check-ins, the
+ * overwrite and verify of the backing files and the certificates are the product's own.
+ */
+describe('kiosk: a simulated station from the mapping wizard to the bay view', { timeout: 240_000 }, () => {
+  let stack: Awaited<ReturnType<typeof startKioskStack>>;
+  let agent: { url: string; child: ChildProcess };
+  let work: string;
+  let browser: Awaited<ReturnType<typeof launchKioskBrowser>>;
+  let page: Page;
+  const dataDir = () => join(work, 'agent');
+
+  /** `erasure-agent sim …` on the station's DATA_DIR, as a QA engineer types it. */
+  const sim = async (...args: string[]) => (await run(process.execPath, [AGENT_BIN, 'sim', ...args], { env: { ...process.env, DATA_DIR: dataDir() } })).stdout;
+  const bay = (n: number) => page.locator(`.bay[data-lane="pci-0000:00:17.0-ata-${n}"]`);
+
+  beforeAll(async () => {
+    buildForKioskE2e();
+    stack = await startKioskStack();
+    const { token } = (await stack.cli('admin', 'mint-device-token', '--account', stack.accountId, '--product', 'hotswap', '--quota', '10')) as { token: string };
+    work = mkdtempSync(join(tmpdir(), 'kiosk-station-'));
+    writeFileSync(join(work, 'device-token'), `${token}\n`, { mode: 0o600 });
+    agent = await startService(AGENT_BIN, {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir(),
+      ERASURE_GATEWAY_URL: stack.gateway.url,
+      ERASURE_DEVICE_TOKEN_FILE: join(work, 'device-token'),
+      ERASURE_SIMULATE: '1',
+      // Slow enough that a bay is still erasing while the others finish or are pulled.
+      ERASURE_SIMULATE_MBPS: '2',
+      KIOSK_RENDERER_DIR: RENDERER_DIST,
+    });
+    browser = await launchKioskBrowser();
+    page = browser.page;
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stopService(agent?.child);
+    await stack?.stop();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('maps four simulated bays in the wizard, saves the map, and shows a seated, an erasing, a passed and a pulled bay', async () => {
+    await page.goto(agent.url);
+    await page.waitForSelector('[data-screen="station-wizard"][data-step="mapping"]');
+    // The simulated backplane is a controller the wizard lists, not "No storage controllers found".
+    await page.waitForSelector('.controller-list :text("Simulated SATA backplane (4 bays)")');
+    await shoot(page, 'station-01-wizard-waiting');
+
+    const sizes = ['16M', '48M', '1M', '48M'];
+    for (const [i, size] of sizes.entries()) {
+      const n = i + 1;
+      expect(await sim('insert', String(n), '--size', size)).toMatch(new RegExp(`^bay ${n}: SIMULATED SATA`));
+      await page.waitForSelector(`.proposal[data-lane="pci-0000:00:17.0-ata-${n}"]`);
+      if (n === 1) await shoot(page, 'station-02-wizard-bay-detected');
+      await page.fill('#bay-label', `Bay ${n}`);
+      await page.click('#accept-bay');
+      await page.waitForSelector(`.proposal[data-lane="pci-0000:00:17.0-ata-${n}"]`, { state: 'detached' });
+    }
+    await page.click('#finish-mapping');
+    await page.waitForSelector('[data-screen="station-wizard"][data-step="naming"]');
+    await page.fill('#map-name', 'Simulated backplane');
+    await shoot(page, 'station-03-wizard-naming');
+    await page.click('#save-map');
+
+    // The saved map opens the bay view; drives seated before it existed wait for the operator.
+    await page.waitForSelector('[data-screen="bay-view"]');
+    for (const n of [1, 2, 3, 4]) await expect.poll(() => bay(n).getAttribute('data-state')).toBe('awaiting_confirmation');
+
+    // Bay 3 (1 MiB) is erased, verified and certified through the real gateway and cloud.
+    await bay(3).locator('.bay-confirm').click();
+    await expect.poll(() => bay(3).getAttribute('data-state'), { timeout: 60_000 }).toBe('passed');
+    await expect.poll(() => bay(3).textContent(), { timeout: 60_000 }).toMatch(/CW-\d{6}/);
+    // Its backing file was overwritten: no byte of the customer's pattern is left.
+    const erased = readFileSync(join(dataDir(), 'simulated/bays/bay-3.img'));
+    expect(erased.length).toBe(1024 * 1024);
+    expect(erased.every((b) => b === 0)).toBe(true);
+
+    // Bays 2 and 4 erase at 2 MB/s; bay 4's drive is pulled mid-erase, bay 2 carries on.
+    await bay(2).locator('.bay-confirm').click();
+    await bay(4).locator('.bay-confirm').click();
+    await expect.poll(() => bay(4).getAttribute('data-state'), { timeout: 60_000 }).toBe('erasing');
+    // Its bar moves while the pass writes, not only at the pass's end.
+    await expect.poll(async () => Number(await bay(4).locator('[role="progressbar"]').getAttribute('aria-valuenow')), { timeout: 60_000 }).toBeGreaterThan(0);
+    expect(Number(await bay(4).locator('[role="progressbar"]').getAttribute('aria-valuenow'))).toBeLessThan(100);
+    expect(await sim('pull', '4')).toMatch(/^bay 4: drive pulled/);
+    await expect.poll(() => bay(4).getAttribute('data-state')).toBe('pulled');
+    await expect.poll(() => bay(4).textContent()).toMatch(/Pulled while erasing/);
+    await expect.poll(() => bay(2).getAttribute('data-state')).toMatch(/^(erasing|verifying)$/);
+    expect(await bay(1).getAttribute('data-state')).toBe('awaiting_confirmation');
+    await shoot(page, 'station-04-bays-seated-erasing-passed-pulled');
+  });
+});
