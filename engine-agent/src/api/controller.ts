@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { AgentIntent, AgentState, DriveProgress, DriveResult, Fingerprint } from '@erasure/shared';
 import { abortableSleep, exitCodeOf, listDrives, recordIdOf, runErase, selectDrives, type AgentEnv } from '../agent.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
+import { ipAddresses } from '../probes/ip-addresses.js';
 import { DEFAULT_LIMITS, type Session } from '../session/types.js';
 import { BootGate } from './boot-gate.js';
 import { describeUnfreeze, prepareDrives } from '../boot-prep/prepare-drives.js';
@@ -139,7 +140,8 @@ export class KioskController extends EventEmitter {
     return {
       record_id: this.recordId,
       locked: !unlocked,
-      boot: this.suspending ? { ...this.gate.view(), phase: 'unfreeze' } : this.gate.view(),
+      // Where this machine is on the network and which gateway it tries: what a locked screen needs to be acted on.
+      boot: { ...this.gate.view(), ...(this.suspending ? { phase: 'unfreeze' as const } : {}), addresses: ipAddresses(), gateway_url: this.env.config.ERASURE_GATEWAY_URL },
       ...(machine ? { fingerprint: machine } : {}),
       drives: this.drives.map(driveView),
       selected: this.selected,

@@ -89,6 +89,7 @@ export function resultView(r: DriveReport, certificate?: CertificateView): Drive
     verification: o.verification,
     ...(o.verificationHash ? { verification_hash: o.verificationHash } : {}),
     job_id: r.jobId,
+    completed_at: o.completedAt,
     delivered: r.delivered,
     ...(r.wipeResultId ? { wipe_result_id: r.wipeResultId } : {}),
     ...(certificate ? { certificate_status: certificate.certificate_status, certificate_number: certificate.certificate_number } : r.certificateStatus !== undefined ? { certificate_status: r.certificateStatus } : {}),

@@ -100,6 +100,12 @@ describe('planErase', () => {
     expect(planErase(hdd)).toMatchObject({ method: 'overwrite', expectedMinutes: 100, durationSource: 'estimate', why: expect.stringMatching(/Clear by overwrite/) });
   });
 
+  it('estimates an overwrite from the drive\'s size and its media type\'s typical rate, to the second', () => {
+    // 6 GB at a hard disk's 150 MB/s is 40 s, at an SSD's 400 MB/s 15 s: not a constant "about 1 min".
+    expect(planErase({ ...hdd, sizeBytes: 6e9 })).toMatchObject({ method: 'overwrite', expectedMinutes: 40 / 60, durationSource: 'estimate' });
+    expect(planErase({ ...hdd, rotational: false, sizeBytes: 6e9 })).toMatchObject({ method: 'overwrite', expectedMinutes: 15 / 60 });
+  });
+
   it('requires HPA/DCO removal first, or flags the result as not fully sanitized', () => {
     const hidden = { ...sata, hpaHiddenSectors: 2113, dcoHiddenSectors: 10 };
     expect(planErase(hidden)).toMatchObject({ preconditions: ['restore-hpa', 'restore-dco'], fullySanitized: true });

@@ -75,7 +75,8 @@ function estimateMinutes(method: EraseMethod, caps: DriveCapabilities, policy: E
   if (/crypto|block|format-user-data/.test(method)) return { minutes: /crypto/.test(method) ? 1 : 5, source: 'estimate' };
   if (caps.sizeBytes === undefined) return {};
   const rate = policy.overwriteBytesPerSecond ?? (caps.rotational === false ? 400e6 : 150e6);
-  return { minutes: Math.ceil(caps.sizeBytes / rate / 60), source: 'estimate' };
+  // Whole seconds, not whole minutes: a small drive must not read "about 1 min" like every other.
+  return { minutes: Math.max(1, Math.ceil(caps.sizeBytes / rate)) / 60, source: 'estimate' };
 }
 
 function hiddenAreaOutcome(caps: DriveCapabilities, policy: ErasePolicy) {

@@ -54,7 +54,7 @@ describe('serve API: checking a denied boot again (retry)', () => {
     await s.controller.bootUp();
     expect(s.controller.snapshot().boot).toMatchObject({ phase: 'denied', reason: expect.stringMatching(/^gateway unreachable after 3 attempts/) });
     const health = seen.filter((b) => b.phase === 'health');
-    expect(health[0]).toEqual({ phase: 'health', attempt: 1, max_attempts: 3 });
+    expect(health[0]).toEqual({ phase: 'health', attempt: 1, max_attempts: 3, addresses: expect.any(Array), gateway_url: expect.any(String) });
     const second = health.find((b) => b.attempt === 2);
     expect(second).toMatchObject({ max_attempts: 3, last_error: 'cloud unavailable (503)' });
     const at = Date.parse(second?.next_attempt_at ?? '');

@@ -2,6 +2,7 @@ import { AgentState, conforms, DriveProgress } from '@erasure/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../../src/api/serve.js';
 import { simulatedServe, until } from '../support/serve-env.js';
+import { ipAddresses } from '../../src/probes/ip-addresses.js';
 
 type Sut = Awaited<ReturnType<typeof simulatedServe>>;
 let sut: Sut | undefined;
@@ -56,7 +57,8 @@ describe('serve API: boot gating', () => {
   it('stays locked when verify denies, shows the reason, and never checks in', async () => {
     sut = await simulatedServe({ gateway: { verify: { allow: false, reason: 'quota_exceeded' } } });
     await sut.controller.bootUp();
-    expect((await state(sut)).boot).toEqual({ phase: 'denied', reason: 'quota_exceeded' });
+    // The locked screen's facts ride along: this machine's addresses and the gateway it tries (issue 22 item 8).
+    expect((await state(sut)).boot).toEqual({ phase: 'denied', reason: 'quota_exceeded', addresses: ipAddresses(), gateway_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+/) });
     const r = await intent(sut, { type: 'start' });
     expect(r.status).toBe(409);
     expect(r.json.error).toContain('quota_exceeded');

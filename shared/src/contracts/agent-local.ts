@@ -88,6 +88,8 @@ export const DriveResult = Type.Object(
     verification: Type.String(),
     verification_hash: Type.Optional(Type.String()),
     job_id: Type.String(),
+    /** When this drive's erase ended (ISO 8601), so the drive list can say a drive was erased earlier in this boot. */
+    completed_at: Type.Optional(Type.String()),
     delivered: Type.Boolean(),
     wipe_result_id: Type.Optional(Type.String()),
     certificate_status: Type.Optional(Nullable(Type.String())),
@@ -125,6 +127,10 @@ export const AgentState = Type.Object(
         last_error: Type.Optional(Type.String()),
         /** Set on a denied boot where it can be told: false when the clock was never synchronized (NTP). */
         clock_synchronized: Type.Optional(Type.Boolean()),
+        /** This machine's IP addresses (loopback left out), so a locked screen can say which network it is on. */
+        addresses: Type.Optional(Type.Array(Type.String())),
+        /** The gateway this boot checks in with (ERASURE_GATEWAY_URL). */
+        gateway_url: Type.Optional(Type.String()),
       },
       { additionalProperties: false },
     ),

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { agentState } from '../store/test-fixtures.js';
-import { formatBytes, formatDuration, formatMinutes } from '../format.js';
-import { confirmationOf, driveRows } from './drives/drive-rows.js';
-import { progressRows, resultRows, runHeadline } from './erase/erase-view.js';
+import { formatBytes, formatDuration, formatMemory, formatMinutes, sessionLabel } from '../format.js';
+import { confirmationOf, driveRows, selectableDevices } from './drives/drive-rows.js';
+import { progressRows, runHeadline } from './erase/erase-view.js';
+import { resultSummaries } from './erase/result-view.js';
 import { LAYOUT_CODES, escapeStreak, missingKeys } from './hardware-tests/keyboard-layout.js';
 import { detectedResults, TEST_IDS } from './hardware-tests/test-catalog.js';
-import { gateOf, healthAttemptText, plainReason } from './locked/gate.js';
+import { clockText, gateOf, healthAttemptText, plainReason } from './locked/gate.js';
 import { machineFacts } from './machine/machine-facts.js';
 
 const ssd = {
@@ -32,9 +33,28 @@ describe('the boot gate', () => {
     const sut = gateOf(agentState({ locked: true, boot: { phase: 'denied', reason: 'revoked' } }));
     expect(sut).toMatchObject({ state: 'denied', reason: 'revoked' });
     expect(sut.state === 'denied' && sut.text).toMatch(/revoked/);
-    expect(plainReason('gateway unreachable after 3 attempts: fetch failed')).toMatch(/cannot be reached/);
     expect(plainReason('quota_exceeded')).toMatch(/no erasures left/);
-    expect(plainReason('something new')).toBe('The erasure service refused: something new');
+  });
+
+  it('says an unreachable gateway once, in plain words with what to do, without the raw reason or Wi-Fi', () => {
+    const sut = plainReason('gateway unreachable after 3 attempts: gateway unreachable: fetch failed');
+    expect(sut).toMatch(/cannot be reached.*network cable/);
+    expect(sut).not.toMatch(/fetch failed|Wi-?Fi/i);
+  });
+
+  it('says a refused licence (401) means the licence file on the stick is missing, wrong or damaged', () => {
+    expect(plainReason('unauthorized (401)')).toMatch(/did not accept this device’s licence.*missing, wrong or damaged/);
+  });
+
+  it('keeps an unknown reason out of the sentence (it is under Details)', () => {
+    expect(plainReason('something new')).not.toMatch(/something new/);
+  });
+
+  it('states the clock as read, and whether it was synchronized', () => {
+    const now = new Date('2026-11-26T06:12:30Z');
+    expect(clockText(true, now)).toBe('2026-11-26 06:12 UTC, synchronized with a time server');
+    expect(clockText(false, now)).toMatch(/NOT synchronized/);
+    expect(clockText(undefined, now)).toMatch(/not checked/);
   });
 });
 
@@ -53,11 +73,28 @@ describe('the health attempts on the connecting screen', () => {
 describe('the drives view', () => {
   it('shows method, duration and warnings from the agent’s plan, and only selectable planned drives', () => {
     const [a, b] = driveRows(agentState({ drives: [ssd, usb], selected: ['/sim/a.img'] }));
-    expect(a).toMatchObject({ title: 'SIM SSD', selected: true, selectable: true, method: 'NIST 800-88 R2 Clear — Overwrite, 1 pass, verified', duration: 'about 1 min (estimate)' });
+    expect(a).toMatchObject({ title: 'SIM SSD', selected: true, selectable: true, method: 'NIST 800-88 R2 Clear — Overwrite, 1 pass, verified', duration: 'about 1 min (estimate for 64.0 MB SSD)' });
     expect(a?.facts).toBe('64.0 MB · SSD · SATA · S/N S1');
     expect(a?.warnings).toEqual(['ATA security is frozen: firmware erase unavailable']);
     expect(b).toMatchObject({ title: '/dev/sdz', selectable: false, refusal: 'behind a USB bridge: firmware commands refused' });
     expect(b?.facts).toMatch(/external/);
+  });
+
+  it('estimates a small drive in seconds, not a constant minute', () => {
+    const small = { ...ssd, plan: { ...ssd.plan, expected_minutes: 15 / 60 } };
+    expect(driveRows(agentState({ drives: [small] }))[0]?.duration).toBe('about 15 s (estimate for 64.0 MB SSD)');
+  });
+
+  it('marks a drive this boot already erased with the time and its certificate number', () => {
+    const done = { device: '/sim/a.img', method: 'overwrite-1', erased: true, refused: false, passes: 1, verification: 'ok', job_id: 'j', completed_at: '2026-11-26T10:42:00', delivered: true, certificate_status: 'complete', certificate_number: 'CW-000012' };
+    const [a] = driveRows(agentState({ drives: [ssd], results: [done] }));
+    expect(a?.erasedBefore).toBe('Erased at 10:42 · CW-000012');
+    expect(driveRows(agentState({ drives: [ssd], results: [{ ...done, erased: false }] }))[0]?.erasedBefore).toBeUndefined();
+  });
+
+  it('selects all: every drive with a plan, none when the agent allows no selection', () => {
+    expect(selectableDevices(agentState({ drives: [ssd, usb, { ...ssd, device: '/sim/b.img' }] }))).toEqual(['/sim/a.img', '/sim/b.img']);
+    expect(selectableDevices(agentState({ drives: [ssd], can: { ...agentState().can, select: false } }))).toEqual([]);
   });
 
   it('marks a plan that leaves hidden areas as not a full sanitization', () => {
@@ -93,17 +130,31 @@ describe('the erase view', () => {
     expect(runHeadline(agentState({ run: { status: 'finished', phase: 'done', exit_code: 0 } })).tone).toBe('ok');
   });
 
-  it('lists each result with its certificate status, and an undelivered one as a failure', () => {
-    const base = { device: '/sim/a.img', method: 'overwrite-1', erased: true, refused: false, passes: 1, verification: 'full read-back', job_id: 'job_1-0', delivered: true, wipe_result_id: 'wr_1', certificate_status: 'pending' };
-    const [ok, lost] = resultRows(agentState({ drives: [ssd], results: [base, { ...base, device: '/x', delivered: false, error: 'HTTP 503' }] }));
-    expect(ok).toMatchObject({ passed: true, verdict: 'Erased', certificate: 'Certificate queued' });
-    expect(ok?.detail).toBe('Wipe result wr_1 · job job_1-0');
-    expect(lost).toMatchObject({ passed: false, certificate: 'Result not delivered to the service' });
+  it('shows an erased drive as erased, saved and sending, never as failed, with the internals only under Details', () => {
+    const base = { device: '/sim/a.img', method: 'overwrite-1', erased: true, refused: false, passes: 1, verification: 'full read-back (O_DIRECT, fdatasync)', job_id: 'job_1-0', delivered: true, wipe_result_id: 'wr_1', certificate_status: 'pending' };
+    const [ok, lost] = resultSummaries(agentState({ drives: [ssd], results: [base, { ...base, device: '/x', delivered: false, error: 'HTTP 503' }] }));
+    expect(ok).toMatchObject({ tone: 'ok', title: 'SIM SSD · S/N S1', verdict: 'Erased and verified', certificate: 'Certificate queued', advice: undefined });
+    expect(ok?.details).toContainEqual(['Wipe result', 'wr_1']);
+    expect(ok?.details).toContainEqual(['Verification', 'full read-back (O_DIRECT, fdatasync)']);
+    expect([ok?.verdict, ok?.certificate].join(' ')).not.toMatch(/wr_|job|O_DIRECT/);
+    expect(lost).toMatchObject({ tone: 'ok', verdict: 'Erased and verified', certificate: 'Result saved on this machine, sending to the service…', advice: 'Keep the machine on until the result is sent.' });
+  });
+
+  it('shows a drive that was not erased as failed, with what to do', () => {
+    const failed = { device: '/sim/a.img', method: 'overwrite-1', erased: false, refused: false, failure_code: 'verify_mismatch', passes: 1, verification: 'mismatch', job_id: 'j', delivered: true };
+    expect(resultSummaries(agentState({ results: [failed] }))[0]).toMatchObject({ tone: 'bad', verdict: 'Erase failed — the drive is not certified', advice: expect.stringMatching(/Erase it again/) });
+  });
+
+  it('headlines erased drives whose results are still being sent as a success to keep on, not a failure', () => {
+    const r = { device: '/sim/a.img', method: 'overwrite-1', erased: true, refused: false, passes: 1, verification: 'ok', job_id: 'j', delivered: false };
+    const sut = runHeadline(agentState({ run: { status: 'finished', phase: 'failed', exit_code: 3, reason: '1 wipe result(s) not delivered' }, results: [r] }));
+    expect(sut.tone).toBe('info');
+    expect(sut.text).toMatch(/erased and verified.*keep the machine on/);
   });
 
   it('shows the certificate number once the agent looked it up, with the status until issued', () => {
     const base = { device: '/sim/a.img', method: 'overwrite-1', erased: true, refused: false, passes: 1, verification: 'ok', job_id: 'j-0', delivered: true, wipe_result_id: 'wr_1' };
-    const rows = resultRows(
+    const rows = resultSummaries(
       agentState({
         results: [
           { ...base, certificate_status: 'pending', certificate_number: 'CW-000007' },
@@ -153,12 +204,24 @@ describe('machine summary and formatting', () => {
     expect(sut.map(([l]) => l)).not.toContain('TPM');
   });
 
+  it('shows memory in binary GiB, as the web application does', () => {
+    const sut = machineFacts({ memory: { total_bytes: 16 * 1024 ** 3 } } as never);
+    expect(sut).toContainEqual(['Memory', '16 GiB']);
+    expect(formatMemory(17_179_869_184)).toBe('16 GiB');
+    expect(formatMemory(512 * 1024 ** 2)).toBe('512 MiB');
+  });
+
+  it('labels the boot record id as a session time, never like a certificate number', () => {
+    expect(sessionLabel('CW-20261126-061203')).toBe('Session of 26 Nov 2026, 06:12 UTC');
+    expect(sessionLabel('CW-20261126-061203')).not.toMatch(/CW-/);
+  });
+
   it('formats sizes, durations and estimates in plain words', () => {
     expect(formatBytes(512_110_190_592)).toBe('512 GB');
     expect(formatBytes(undefined)).toBe('unknown size');
     expect(formatDuration(45)).toBe('45 s');
     expect(formatDuration(7_620)).toBe('2 h 07 min');
-    expect(formatMinutes(0.5)).toBe('under a minute');
+    expect(formatMinutes(0.5)).toBe('about 30 s');
     expect(formatMinutes(180)).toBe('about 3.0 h');
   });
 });

@@ -14,6 +14,8 @@ export interface KioskActions {
   recordTest(id: TestWireId, status: TestStatus, detail?: string): Promise<void>;
   editNotes(text: string): void;
   toggleDrive(device: string): void;
+  /** Asks the agent to select exactly these drives (Select all / Select none). */
+  selectDrives(devices: readonly string[]): void;
   refresh(): void;
   /** Asks the agent to check a denied boot again (health and licence). */
   retry(): void;
@@ -129,6 +131,7 @@ export function createKioskStore(deps: StoreDeps, initial: KioskData = initialDa
         }, deps.notesDebounceMs);
       },
       toggleDrive: (device) => void runDrivesIntent({ type: 'select', devices: r.toggledSelection(get().agent.snapshot?.selected ?? [], device) }),
+      selectDrives: (devices) => void runDrivesIntent({ type: 'select', devices: [...devices] }),
       refresh: () => void runDrivesIntent({ type: 'refresh' }),
       retry: () => void runDrivesIntent({ type: 'retry' }),
       setUnfreeze: (mode) => void runDrivesIntent({ type: 'set_unfreeze', mode }),

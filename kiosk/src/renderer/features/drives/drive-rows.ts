@@ -1,5 +1,5 @@
 import type { AgentDrive, KioskAgentState } from '../../contract.js';
-import { formatBytes, formatMinutes } from '../../format.js';
+import { formatBytes, formatClock, formatMinutes } from '../../format.js';
 
 /** One drive as the drives screen shows it. */
 export interface DriveRow {
@@ -14,6 +14,21 @@ export interface DriveRow {
   readonly warnings: readonly string[];
   /** Why no erase can run on this drive, in the agent's words. */
   readonly refusal: string | undefined;
+  /** "Erased at 10:42 · CW-000012" when this boot already erased the drive: a second erase spends quota again. */
+  readonly erasedBefore: string | undefined;
+}
+
+/** The line for a drive this boot's last run already erased, with its certificate number once known. */
+function erasedBefore(snap: KioskAgentState, device: string): string | undefined {
+  const r = snap.results.find((x) => x.device === device && x.erased);
+  if (!r) return undefined;
+  const at = formatClock(r.completed_at);
+  return [at ? `Erased at ${at}` : 'Erased earlier in this session', r.certificate_number ?? (r.delivered ? 'certificate pending' : 'result not sent yet')].join(' · ');
+}
+
+/** The drives "Select all" picks: every drive the agent would let the operator select. */
+export function selectableDevices(snap: KioskAgentState): string[] {
+  return snap.can.select ? snap.drives.filter((d) => d.plan.ok).map((d) => d.device) : [];
 }
 
 const facts = (d: AgentDrive) =>
@@ -29,9 +44,10 @@ export function driveRows(snap: KioskAgentState): DriveRow[] {
       selected: snap.selected.includes(d.device),
       selectable: snap.can.select && plan.ok,
       method: plan.ok ? `${plan.label} — ${plan.technique}` : undefined,
-      duration: plan.ok ? `${formatMinutes(plan.expected_minutes)}${plan.duration_source === 'drive' ? ' (reported by the drive)' : ' (estimate)'}` : undefined,
+      duration: plan.ok ? `${formatMinutes(plan.expected_minutes)}${plan.duration_source === 'drive' ? ' (reported by the drive)' : ` (estimate for ${formatBytes(d.size_bytes)}${d.media_type ? ` ${d.media_type}` : ''})`}` : undefined,
       warnings: plan.ok ? [...plan.warnings, ...(plan.fully_sanitized ? [] : ['Hidden areas stay in place: the certificate will not claim a full sanitization.'])] : [],
       refusal: plan.ok ? undefined : plan.reason,
+      erasedBefore: erasedBefore(snap, d.device),
     };
   });
 }

@@ -1,6 +1,7 @@
 import { useActions, useKiosk } from '../../store/use-kiosk.js';
 import type { AgentState } from '../../contract.js';
-import { confirmationOf, driveRows } from './drive-rows.js';
+import { NextStep } from '../shell/next-step.js';
+import { confirmationOf, driveRows, selectableDevices } from './drive-rows.js';
 
 /** Pick drives, read their plans and warnings, type the confirmation, start. */
 export function DrivesScreen() {
@@ -13,6 +14,8 @@ export function DrivesScreen() {
   const rows = driveRows(snap);
   const confirmation = confirmationOf(snap, typed);
   const running = snap.run.status === 'running';
+  const all = selectableDevices(snap);
+  const allSelected = all.length > 0 && all.every((d) => snap.selected.includes(d));
   return (
     <section className="drives">
       {running && <p className="banner info">An erase is running. See the Erase step.</p>}
@@ -25,6 +28,11 @@ export function DrivesScreen() {
               <span className="drive-title">{d.title}</span>
               <span className="muted">{d.facts}</span>
             </label>
+            {d.erasedBefore && (
+              <p className="erased-before" data-testid="erased-before">
+                ✓ {d.erasedBefore}. Erasing it again spends another erasure from the licence.
+              </p>
+            )}
             {d.method ? (
               <p className="plan">
                 <strong>{d.method}</strong>
@@ -44,6 +52,11 @@ export function DrivesScreen() {
         ))}
       </ul>
       <div className="row">
+        {all.length > 1 && (
+          <button type="button" onClick={() => actions.selectDrives(allSelected ? [] : all)} disabled={busy || !snap.can.select}>
+            {allSelected ? 'Select none' : `Select all ${all.length}`}
+          </button>
+        )}
         <button type="button" onClick={() => actions.refresh()} disabled={busy || !snap.can.refresh}>
           Look for drives again
         </button>
@@ -76,6 +89,7 @@ export function DrivesScreen() {
           The agent refused: {error}
         </p>
       )}
+      <NextStep to="erase" />
     </section>
   );
 }

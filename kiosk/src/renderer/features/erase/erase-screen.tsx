@@ -1,5 +1,6 @@
 import { useKiosk } from '../../store/use-kiosk.js';
-import { progressRows, resultRows, runHeadline } from './erase-view.js';
+import { progressRows, runHeadline } from './erase-view.js';
+import { ResultSummaryList } from './result-summary.js';
 
 /** Live progress of each selected drive while a run goes, then each drive's result. */
 export function EraseScreen() {
@@ -8,7 +9,6 @@ export function EraseScreen() {
   if (!snap) return null;
   const headline = runHeadline(snap);
   const rows = snap.run.status === 'idle' ? [] : progressRows(snap, progress);
-  const results = resultRows(snap);
   return (
     <section className="erase">
       <p className={`banner ${headline.tone}`} role="status" aria-live="polite">
@@ -35,23 +35,7 @@ export function EraseScreen() {
           ))}
         </ul>
       )}
-      {results.length > 0 && (
-        <ul className="result-list" aria-label="Results">
-          {results.map((r) => (
-            <li key={r.device} className={r.passed ? 'result ok' : 'result bad'} data-device={r.device}>
-              <span className="result-mark" aria-hidden="true">
-                {r.passed ? '✓' : '✗'}
-              </span>
-              <div>
-                <strong>{r.title}</strong> — {r.verdict}
-                <div className="certificate">{r.certificate}</div>
-                <div className="muted small">Verification: {r.verification}</div>
-                {r.detail && <div className="muted small">{r.detail}</div>}
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <ResultSummaryList />
     </section>
   );
 }

@@ -38,7 +38,6 @@ export function AudioTest() {
   };
   return (
     <div className="runner">
-      <p>Play the tone on each side and listen. Turn the volume up first if needed.</p>
       <div className="row">
         {(['left', 'right', 'both'] as const).map((side) => (
           <button key={side} type="button" className={played.includes(side) ? 'played' : ''} onClick={() => void play(side)}>

@@ -13,7 +13,6 @@ export function UsbTest() {
   const devices = Array.isArray(usb) ? (usb as Array<{ name?: string; vendor?: string }>) : [];
   return (
     <div className="runner">
-      <p>Plug a USB stick or mouse into each port in turn. Count each port that works and each that does not.</p>
       <div className="row counters">
         <Counter label="Ports that work" value={working} onChange={setWorking} />
         <Counter label="Ports that do not" value={broken} onChange={setBroken} />

@@ -7,7 +7,10 @@ type Camera = { state: 'starting' } | { state: 'live'; label: string } | { state
 export function WebcamTest() {
   const video = useRef<HTMLVideoElement>(null);
   const [camera, setCamera] = useState<Camera>({ state: 'starting' });
+  // Bumped by Try again: the effect releases the old stream and asks for the camera anew.
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
+    setCamera({ state: 'starting' });
     let stream: MediaStream | undefined;
     let cancelled = false;
     const media = navigator.mediaDevices;
@@ -29,13 +32,20 @@ export function WebcamTest() {
       cancelled = true;
       stream?.getTracks().forEach((t) => t.stop());
     };
-  }, []);
+  }, [attempt]);
   return (
     <div className="runner">
       <video ref={video} className={camera.state === 'live' ? 'webcam' : 'webcam hidden'} autoPlay muted playsInline aria-label="Camera preview" />
       <p role="status" className={camera.state === 'unavailable' ? 'error' : 'muted'}>
         {camera.state === 'starting' ? 'Starting the camera…' : camera.state === 'live' ? `Showing ${camera.label}. Is the picture clear?` : `No picture: ${camera.why}.`}
       </p>
+      {camera.state !== 'starting' && (
+        <div className="row">
+          <button type="button" onClick={() => setAttempt((n) => n + 1)}>
+            {camera.state === 'unavailable' ? 'Try the camera again' : 'Restart the camera'}
+          </button>
+        </div>
+      )}
       <Verdict id="webcam" detail={camera.state === 'live' ? camera.label : camera.state === 'unavailable' ? camera.why : undefined} />
     </div>
   );

@@ -19,23 +19,42 @@ const CHECKING_TEXT: Readonly<Record<BootPhase, string>> = {
   denied: 'Locked',
 };
 
-/** Plain words for the reasons the service and the agent give (spec 3 ladder, spec 7). */
+/**
+ * Plain words for the reasons the service and the agent give (spec 3 ladder, spec 7): one sentence
+ * for the cause and what to do about it. The raw reason is never part of it (the locked screen
+ * keeps it under Details), and nothing suggests Wi-Fi: the image brings up wired networks only.
+ */
 export function plainReason(reason: string | undefined): string {
-  if (!reason) return 'The erasure service did not allow this device. No reason was given.';
+  if (!reason) return 'The erasure service did not allow this device and gave no reason. Press Check again; if it stays locked, ask your administrator.';
   const known: Record<string, string> = {
     revoked: 'This device’s licence has been revoked. Ask your administrator to issue a new one.',
     disabled: 'This device’s licence has been disabled. Ask your administrator to enable it.',
     suspended: 'This device’s licence is suspended. Ask your administrator to resume it.',
     account_inactive: 'Your organisation’s account is not active. Check the subscription in the web application.',
     quota_exceeded: 'This licence has no erasures left. Ask your administrator to add more.',
-    not_found: 'The erasure service does not know this device’s licence.',
-    invalid_token: 'This device’s licence is not valid (it may have expired or been damaged).',
-    validation_unavailable: 'The erasure service cannot be reached right now. Check the network and try again.',
+    not_found: 'The erasure service does not know this device’s licence. Ask your administrator for a licence for this device.',
+    invalid_token: 'This device’s licence is not valid: it may have expired or been damaged. If the clock below is wrong, fix it; otherwise ask your administrator for a new licence.',
+    validation_unavailable: 'The erasure service cannot check licences right now. Wait a minute, then press Check again.',
   };
   const exact = known[reason];
   if (exact) return exact;
-  if (/unreachable|fetch failed|ECONNREFUSED|timed? ?out/i.test(reason)) return `The erasure service cannot be reached. Check the network cable or Wi-Fi and try again. (${reason})`;
-  return `The erasure service refused: ${reason}`;
+  if (/unreachable|fetch failed|ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|timed? ?out/i.test(reason))
+    return 'The erasure service cannot be reached from this machine. Check that the network cable is plugged in and that this network can reach the gateway shown below, then press Check again.';
+  if (/\b401\b|unauthori[sz]ed/i.test(reason))
+    return 'The erasure service did not accept this device’s licence: the licence file on this stick is missing, wrong or damaged. Write a current licence to the stick (or ask your administrator for one), then restart.';
+  if (/\b403\b|forbidden/i.test(reason)) return 'The erasure service does not allow this licence to be used here. Ask your administrator to check it.';
+  if (/certificate|self.signed|CERT_|TLS|SSL/i.test(reason)) return 'The secure connection to the erasure service failed. If the clock below is wrong, fix it; otherwise ask your administrator to check the gateway.';
+  if (/\b5\d\d\b|unparsable/i.test(reason)) return 'The erasure service answered with an error. Wait a minute, then press Check again; if it persists, tell your administrator.';
+  if (/^boot failed/i.test(reason)) return 'This machine could not finish starting up. Press Check again; if it stays locked, restart the machine.';
+  return 'The erasure service did not allow this device. Press Check again; if it stays locked, ask your administrator (the exact answer is under Details).';
+}
+
+/** The clock as the locked screen states it: what it reads and whether it was synchronized. */
+export function clockText(synchronized: boolean | undefined, now: Date): string {
+  const time = `${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  if (synchronized === true) return `${time}, synchronized with a time server`;
+  if (synchronized === false) return `${time}, NOT synchronized: no time server answered`;
+  return `${time} (synchronization not checked)`;
 }
 
 /**

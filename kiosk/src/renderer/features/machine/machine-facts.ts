@@ -1,5 +1,5 @@
 import type { Fingerprint } from '../../contract.js';
-import { formatBytes } from '../../format.js';
+import { formatBytes, formatMemory } from '../../format.js';
 
 /** One labelled line of the machine summary. */
 export type Fact = readonly [label: string, value: string];
@@ -21,7 +21,7 @@ export function machineFacts(fp: Fingerprint): Fact[] {
     ['Serial number', str(sys.serial)],
     ['System UUID', str(sys.uuid)],
     ['Processor', fp.cpu ? `${fp.cpu.model ?? 'unknown'}${fp.cpu.cores ? ` · ${fp.cpu.cores} cores` : ''}${fp.cpu.threads ? ` / ${fp.cpu.threads} threads` : ''}` : undefined],
-    ['Memory', fp.memory?.total_bytes !== undefined ? formatBytes(fp.memory.total_bytes) : undefined],
+    ['Memory', fp.memory?.total_bytes !== undefined ? formatMemory(fp.memory.total_bytes) : undefined],
     ['Storage', (fp.storage ?? []).map((d) => `${d.model ?? 'drive'} (${formatBytes(d.size_bytes)}${d.media_type ? ` ${d.media_type}` : ''})`).join(', ') || undefined],
     ['Graphics', list(f.gpus).map((g) => str(g.model)).filter(Boolean).join(', ') || undefined],
     ['Display', list(f.displays).map((d) => join(d.manufacturer, d.name ?? d.product_code, d.connector ? `(${String(d.connector)})` : '')).join(', ') || undefined],

@@ -8,6 +8,7 @@ export function MachineScreen() {
   const fingerprint = useKiosk((s) => s.agent.snapshot?.fingerprint);
   const drives = useKiosk((s) => s.agent.snapshot?.drives);
   const assetId = useKiosk((s) => s.agent.snapshot?.boot.asset_id);
+  const recordId = useKiosk((s) => s.agent.snapshot?.record_id);
   return (
     <section aria-label="Machine summary">
       {fingerprint ? (
@@ -36,7 +37,26 @@ export function MachineScreen() {
           </div>
         ))}
       </dl>
-      <p className="muted small">{assetId ? `Hardware report received by the service (asset ${assetId}).` : 'The hardware report has not been acknowledged by the service yet.'}</p>
+      <p className="muted small" data-testid="report-status">{assetId ? 'Hardware report received by the service.' : 'The hardware report has not been received by the service yet.'}</p>
+      {(assetId || recordId) && (
+        <details className="machine-details">
+          <summary>Details</summary>
+          <dl>
+            {assetId && (
+              <div>
+                <dt>Asset id</dt>
+                <dd>{assetId}</dd>
+              </div>
+            )}
+            {recordId && (
+              <div>
+                <dt>Boot record</dt>
+                <dd>{recordId}</dd>
+              </div>
+            )}
+          </dl>
+        </details>
+      )}
       <NextStep to="tests" />
     </section>
   );

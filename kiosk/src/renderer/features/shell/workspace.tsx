@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { sessionLabel } from '../../format.js';
 import { useActions, useKiosk } from '../../store/use-kiosk.js';
 import { DrivesScreen } from '../drives/drives-screen.js';
 import { EraseScreen } from '../erase/erase-screen.js';
@@ -32,7 +33,11 @@ export function Workspace() {
         <span className="unlocked-badge" title="The erasure service allowed this device for this boot">
           Unlocked{account ? ` · ${account}` : ''}
         </span>
-        {recordId && <span className="muted small">Boot {recordId}</span>}
+        {recordId && (
+          <span className="muted small session" title={`Boot record ${recordId}`}>
+            {sessionLabel(recordId)}
+          </span>
+        )}
       </header>
       <nav className="steps" aria-label="Steps">
         <ol>

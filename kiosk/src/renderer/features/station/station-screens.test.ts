@@ -34,7 +34,7 @@ describe('the station workspace', () => {
     const html = render(stationBays());
     expect(html).toMatch(/data-screen="station"/);
     expect(html).toMatch(/Unlocked · Acme Refurb/);
-    expect(html).toMatch(/Boot CW-20261122-120000/);
+    expect(html).toMatch(/Session of 22 Nov 2026, 12:00 UTC/);
   });
 
   it('lists Station first, then settings, machine, tests and notes, and no Drives or Erase', () => {

@@ -1,0 +1,74 @@
+import type { DriveResult, KioskAgentState } from '../../contract.js';
+
+/**
+ * One drive's outcome as the results list shows it: plain words first (`verdict`, `certificate`,
+ * `advice`), the internals (method id, verification wording, ids) only in `details`, behind a
+ * disclosure. A drive that was erased is never shown as failed, whatever the network did.
+ */
+export interface ResultSummary {
+  readonly device: string;
+  readonly title: string;
+  readonly tone: 'ok' | 'bad';
+  readonly verdict: string;
+  readonly certificate: string;
+  /** What to do next, when something is left to do. */
+  readonly advice: string | undefined;
+  readonly details: ReadonlyArray<readonly [label: string, value: string]>;
+}
+
+/** Spec 3 "Certificate status"; a null status means the result is not certifiable. */
+const CERTIFICATE: Record<string, string> = {
+  pending: 'Certificate queued',
+  generating: 'Certificate being generated',
+  complete: 'Certificate issued',
+  failed: 'Certificate generation failed',
+};
+
+/** The certificate line: its `CW-…` number once looked up, with the status until it is issued. */
+function certificateLine(r: DriveResult): string {
+  if (!r.erased) return 'No certificate: the drive was not erased';
+  if (!r.delivered) return 'Result saved on this machine, sending to the service…';
+  if (!r.certificate_status) return 'Not certifiable: no certificate';
+  const status = CERTIFICATE[r.certificate_status] ?? `Certificate: ${r.certificate_status}`;
+  if (!r.certificate_number) return status;
+  return r.certificate_status === 'complete' ? `Certificate ${r.certificate_number} issued` : `Certificate ${r.certificate_number} — ${status.replace(/^Certificate /, '').toLowerCase()}`;
+}
+
+function verdictOf(r: DriveResult): string {
+  if (r.refused) return 'Not erased — the drive was refused before anything was written';
+  if (!r.erased) return 'Erase failed — the drive is not certified';
+  return 'Erased and verified';
+}
+
+function adviceOf(r: DriveResult): string | undefined {
+  if (r.refused) return 'The drive still holds its data. See Details for why, then erase it again or set it aside.';
+  if (!r.erased) return 'The drive may still hold data. Erase it again, or set it aside for destruction.';
+  if (!r.delivered) return 'Keep the machine on until the result is sent.';
+  return undefined;
+}
+
+export function resultSummaries(snap: KioskAgentState): ResultSummary[] {
+  return snap.results.map((r) => {
+    const drive = snap.drives.find((d) => d.device === r.device);
+    const details: Array<[string, string | undefined]> = [
+      ['Device', r.device],
+      ['Method', r.method],
+      ['Passes', r.passes === null ? undefined : String(r.passes)],
+      ['Verification', r.verification],
+      ['Verification hash', r.verification_hash],
+      ['Wipe result', r.wipe_result_id],
+      ['Job', r.job_id],
+      ['Failure code', r.failure_code],
+      ['Error', r.error],
+    ];
+    return {
+      device: r.device,
+      title: [drive?.model ?? r.device, drive?.serial ? `S/N ${drive.serial}` : undefined].filter(Boolean).join(' · '),
+      tone: r.erased ? 'ok' : 'bad',
+      verdict: verdictOf(r),
+      certificate: certificateLine(r),
+      advice: adviceOf(r),
+      details: details.filter((d): d is [string, string] => d[1] !== undefined && d[1] !== ''),
+    };
+  });
+}
