@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { concretePort } from './adapters/free-port.js';
 import { systemClock } from './adapters/clock.js';
 import { helpAnswer } from '@erasure/shared';
@@ -9,7 +10,7 @@ import { bootImagesIn } from './adapters/boot-images.js';
 import { loadConfig, ConfigError } from './config.js';
 import { buildCloudApp } from './http/app.js';
 import pino from 'pino';
-import { certificatePublicKey, deploymentKeys, leaseMsFromFlags, loadCertificateRuntime, rotateCertificateKey, verifyPdf } from './cli/certificates.js';
+import { WHERE_KEYS_ARE, certificatePublicKey, deploymentKeys, leaseMsFromFlags, loadCertificateRuntime, rotateCertificateKey, verifyPdf } from './cli/certificates.js';
 import { createWebhookRuntime, type WebhookRuntime } from './jobs/webhook-runtime.js';
 import { graceMsOf, stopWorkers, type ShutdownLog, type Stoppable } from './jobs/shutdown.js';
 import type { CloudConfig } from './config.js';
@@ -50,6 +51,19 @@ function exitNoLaterThan(timeoutMs: number, log: ShutdownLog): void {
  * share it), else `DATA_DIR/cloud.sqlite`; migrated on open, so a fresh database just works.
  */
 const openCloudStore = (config: CloudConfig): Promise<SqlDatabase> => openStore(storeConfig(process.env, config.DATA_DIR));
+
+/**
+ * As {@link withStore}, for commands that only read a deployment's data: a SQLite file that is not
+ * there is an error that says where it was looked for, never a fresh empty database.
+ */
+async function withExistingStore<T>(work: (db: SqlDatabase, config: CloudConfig) => Promise<T>): Promise<T> {
+  const config = loadConfig(process.env);
+  const store = storeConfig(process.env, config.DATA_DIR);
+  if (store.kind === 'sqlite' && !existsSync(store.path)) {
+    throw new UsageError(`no cloud database at ${store.path}, so no keys to verify with: ${WHERE_KEYS_ARE}`);
+  }
+  return withStore(work);
+}
 
 /** Runs a one-shot command on the configured store, closing it after. */
 async function withStore<T>(work: (db: SqlDatabase, config: CloudConfig) => Promise<T>): Promise<T> {
@@ -194,7 +208,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'verify-pdf': {
       const verdict = await verifyPdf(sub, flags, (check) =>
-        withStore(async (db, config) => {
+        withExistingStore(async (db, config) => {
           const keys = await deploymentKeys(config, db);
           return check({ publicKeys: keys.publicKeys, pdfCertificateOnRecord: keys.pdfCertificateOnRecord });
         }),

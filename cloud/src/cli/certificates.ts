@@ -8,7 +8,7 @@ import { loadCertificateKeys, rotateSigningKey, type CertificateKeys, type Confi
 import { rawPublicKeyBase64 } from '../adapters/certificate-keyring.js';
 import { listSigningKeys } from '../adapters/db/deployment-keys.js';
 import type { CloudConfig } from '../config.js';
-import { CERTIFICATE_SCHEMA, verifyKeyedBytes, type PublicKeyLookup } from '../domain/certificates/certificate-content.js';
+import { CERTIFICATE_SCHEMA, parseKeyedSignature, verifyKeyedBytes, type PublicKeyLookup } from '../domain/certificates/certificate-content.js';
 import { EmbeddedCertificateError, readEmbeddedCertificate } from '../domain/certificates/embedded-certificate.js';
 import { DEBIAN_FONT_FILES } from '../domain/certificates/fonts.js';
 import { checkPdfSignature } from '../domain/certificates/pdf-signature.js';
@@ -169,6 +169,11 @@ export interface PdfTrust {
  * only then). No network: with `--public-key`, no database either, and the PDF signature must
  * hold but its certificate is not looked up.
  */
+/** How to give verify-pdf the deployment's keys, said wherever it lacks them. */
+export const WHERE_KEYS_ARE =
+  "run it where the cloud's database is (DATA_DIR, or DATABASE_URL for PostgreSQL), or pass --public-key B64 as printed by " +
+  "'erasure-cloud certificate-public-key --all' on the deployment, or open the certificate's verify URL (its QR code)";
+
 export async function verifyPdf(
   file: string | undefined,
   flags: Flags,
@@ -212,9 +217,15 @@ async function checkPdf(file: string, trust: PdfTrust): Promise<PdfVerdict> {
   if (!pdfSignature.ok) return { valid: false, reason: pdfSignature.reason, ...facts };
   const signer = certificateFingerprint(pdfSignature.signerCertificate);
   if (trust.pdfCertificateOnRecord && !(await trust.pdfCertificateOnRecord(signer))) {
-    return { valid: false, reason: 'the PDF was signed with a certificate this deployment never used', ...facts };
+    return { valid: false, reason: `the PDF was signed with a certificate (SHA-256 ${signer}) this verifier does not have on record: ${WHERE_KEYS_ARE}`, ...facts };
   }
   if (!(await verifyKeyedBytes(trust.publicKeys, embedded.json, embedded.signature))) {
+    // Name the key it lacks: a verifier pointed at the wrong deployment must be told so, not that
+    // a genuine certificate is forged.
+    const { keyId } = parseKeyedSignature(embedded.signature);
+    if (keyId && (await trust.publicKeys(keyId)).length === 0) {
+      return { valid: false, reason: `signed with key ${keyId}, which this verifier does not have: ${WHERE_KEYS_ARE}`, ...facts };
+    }
     return { valid: false, reason: 'signature does not match', ...facts };
   }
   const missing = missingVisibleFacts(await extractPdfText(file), content as VisibleFacts);

@@ -123,7 +123,7 @@ describe('PDF signature of certificates and reports', () => {
     addSignaturePlaceholder(resigned, { name: 'forger', reason: 'forged', signingTime: new Date() });
     const path = write('moved-resigned.pdf', await signPlaceholder(await resigned.save({ useObjectStreams: false }), testPdfSigner()));
     expect(pdfsigAccepts(pdfsig(path))).toBe(true);
-    expect(await verify(path)).toMatchObject({ valid: false, reason: 'the PDF was signed with a certificate this deployment never used' });
+    expect(await verify(path)).toMatchObject({ valid: false, reason: expect.stringContaining('this verifier does not have on record') });
     const offline = await verify(path, { 'public-key': cloud.keys.publicKeyBase64 });
     expect(offline.valid).toBe(false);
     expect(offline.reason).toMatch(/^the visible pages do not show the signed certificate number, drive serial/);

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +16,8 @@ import { BIN, requireBuiltCloud, startCli, waitFor, type Child } from '../certif
 import { freshPostgresUrl, TEST_STORE } from '../support/test-store.js';
 
 const run = promisify(execFile);
+/** The same, under a name the test below does not shadow (it names a check-in's job id `run`). */
+const runProcess = run;
 
 describe('erasure-cloud serve (in-process worker), admin list-certificates, verify-pdf, certificate-public-key', () => {
   let dir: string;
@@ -96,6 +98,28 @@ describe('erasure-cloud serve (in-process worker), admin list-certificates, veri
     }
     const certificateFile = join(objects, 'CW-000001.pdf');
     expect((await cliStatus('verify-pdf', certificateFile)).code).toBe(0); // default: this deployment's key
+
+    // Outside the deployment: no database is created, and the error says how to point it there.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'verify-elsewhere-'));
+    const outside = await runProcess(process.execPath, [BIN, 'verify-pdf', certificateFile, '--json'], { cwd: elsewhere, env: { PATH: process.env.PATH ?? '' } }).then(
+      () => ({ code: 0, stderr: '' }),
+      (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+    );
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toContain('no cloud database at');
+    expect(outside.stderr).toContain('--public-key');
+    expect(readdirSync(elsewhere)).toEqual([]);
+    // Another deployment's database: the key it lacks is named, not "signature does not match".
+    const otherDir = mkdtempSync(join(tmpdir(), 'verify-other-'));
+    await runProcess(process.execPath, [BIN, 'certificate-public-key', '--json'], { env: { PATH: process.env.PATH ?? '', DATA_DIR: otherDir } });
+    const wrongDeployment = await runProcess(process.execPath, [BIN, 'verify-pdf', certificateFile, '--json'], { env: { PATH: process.env.PATH ?? '', DATA_DIR: otherDir } }).then(
+      (r) => ({ code: 0, json: JSON.parse(r.stdout) }),
+      (e: { code: number; stdout: string }) => ({ code: e.code, json: JSON.parse(e.stdout) }),
+    );
+    expect(wrongDeployment.code).toBe(1);
+    // The PDF signer is checked first; either way the answer names what is missing and where to get it.
+    expect(wrongDeployment.json.reason).toMatch(/this verifier does not have/);
+    expect(wrongDeployment.json.reason).toContain('--public-key');
     const stranger = rawPublicKeyBase64(generateKeyPairSync('ed25519').publicKey);
     expect(await cliStatus('verify-pdf', certificateFile, '--public-key', stranger)).toMatchObject({ code: 1, json: { valid: false } });
 
