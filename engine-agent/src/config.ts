@@ -13,6 +13,8 @@ const Env = Type.Object({
   KIOSK_RENDERER_DIR: Type.String({ minLength: 1 }),
   /** A station's erase policy until one is saved in the kiosk's settings (the image sets it from `erasure.station_policy`). */
   ERASURE_STATION_POLICY: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('confirm')])),
+  /** Drives erased at once (the image sets it from `erasure.parallel`); absent: every selected drive. */
+  ERASURE_PARALLEL: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 
 /** The agent's configuration (CONTRACT.md "Configuration"), frozen. */
@@ -42,6 +44,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
     KIOSK_RENDERER_DIR: present('KIOSK_RENDERER_DIR') ?? fileURLToPath(new URL('../../kiosk/dist/renderer', import.meta.url)),
     // Like the boot option it comes from: anything but `auto` is the safe side, confirm per drive.
     ...(present('ERASURE_STATION_POLICY') !== undefined ? { ERASURE_STATION_POLICY: present('ERASURE_STATION_POLICY') === 'auto' ? 'auto' : 'confirm' } : {}),
+    ...(present('ERASURE_PARALLEL') !== undefined ? { ERASURE_PARALLEL: Number(present('ERASURE_PARALLEL')) } : {}),
   };
   const parsed = parseUnknown(Env, raw);
   if (!parsed.ok) throw new ConfigError(`invalid configuration ${parsed.path}: ${parsed.message}`);

@@ -10,8 +10,9 @@ import { ConfigError, loadConfig } from './config.js';
 const USAGE = `usage: erasure-agent <command> [options]
   fingerprint --json                       the fingerprint document this device reports
   drives --json                            drives with capabilities and erase plan
-  run --json [--device PATH]... [--method METHOD] [--yes]
-                                           erase the named drives (exit 0 ok, 2 denied, 3 failed)
+  run --json [--device PATH]... [--method METHOD] [--parallel N] [--yes]
+                                           erase the named drives, all at once or N at a time
+                                           (exit 0 ok, 2 denied, 3 failed)
   serve [--station] [--policy auto|confirm]
                                            loopback API for the kiosk; --station (or a hotswap
                                            token): a hotswap station, erasing on insert (auto)
@@ -31,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       device: { type: 'string', multiple: true, default: [] },
       method: { type: 'string' },
+      parallel: { type: 'string' },
       yes: { type: 'boolean', default: false },
       simulate: { type: 'boolean', default: false },
       station: { type: 'boolean', default: false },
@@ -62,7 +64,7 @@ async function main(argv: string[]): Promise<number> {
       print(await listDrives(env));
       return 0;
     case 'run':
-      return runCommand(env, { devices: values.device, ...(values.method ? { method: values.method } : {}), yes: values.yes, json: values.json });
+      return runCommand(env, { devices: values.device, ...(values.method ? { method: values.method } : {}), ...(values.parallel !== undefined ? { parallel: values.parallel } : {}), yes: values.yes, json: values.json });
     case 'serve': {
       const { serve } = await import('./api/serve.js');
       if (values.policy !== undefined && values.policy !== 'auto' && values.policy !== 'confirm') throw new Error('--policy must be auto or confirm');

@@ -7,6 +7,8 @@ import type { Session } from '../session/types.js';
 export interface RunOptions {
   readonly devices: readonly string[];
   readonly method?: string;
+  /** `--parallel N`: at most N drives erased at once. */
+  readonly parallel?: string;
   readonly yes: boolean;
   readonly json: boolean;
 }
@@ -43,6 +45,10 @@ export async function runCommand(env: AgentEnv, opts: RunOptions): Promise<numbe
     process.stderr.write(`run: unknown --method ${opts.method}; one of: ${ERASE_METHODS.join(', ')}\n`);
     return 1;
   }
+  if (opts.parallel !== undefined && !/^[1-9]\d*$/.test(opts.parallel)) {
+    process.stderr.write(`run: --parallel takes a whole number of drives (1 or more), not ${opts.parallel}\n`);
+    return 1;
+  }
   const selection = await selectDrives(env, opts.devices, opts.method as EraseMethod | undefined);
   if (!selection.ok) {
     process.stderr.write(`run: ${selection.reason}; nothing was erased\n`);
@@ -60,11 +66,19 @@ export async function runCommand(env: AgentEnv, opts: RunOptions): Promise<numbe
       return 1;
     }
   }
-  const session = await runErase(env, selection.drives, {
-    onState: (s) => {
-      if (!opts.json) process.stderr.write(`[session] ${s.phase}\n`);
+  let phase = '';
+  const session = await runErase(
+    env,
+    selection.drives,
+    {
+      onState: (s) => {
+        // Each drive's change is a new state; the console names only the phase changes.
+        if (!opts.json && s.phase !== phase) process.stderr.write(`[session] ${s.phase}\n`);
+        phase = s.phase;
+      },
     },
-  });
+    opts.parallel !== undefined ? { parallel: Number(opts.parallel) } : {},
+  );
   const summary = runSummary(session);
   process.stdout.write(opts.json ? `${JSON.stringify(summary)}\n` : `${JSON.stringify(summary, null, 2)}\n`);
   return exitCodeOf(session);

@@ -21,6 +21,8 @@ export interface BootOptions {
    * saves one in the kiosk's settings. Absent when not given; any other value is `confirm`.
    */
   readonly stationPolicy?: 'auto' | 'confirm';
+  /** `erasure.parallel=N`: at most N drives erased at once (a weak machine); absent or not a positive integer: all. */
+  readonly parallel?: number;
 }
 
 /** Splits a kernel command line into words, honouring double quotes as the kernel does. */
@@ -43,6 +45,7 @@ export function parseBootOptions(cmdline: string): BootOptions {
   const list = devices === undefined || devices === 'all' ? 'all' : devices.split(',').filter((d) => d.length > 0);
   const gateway = values.get('gateway');
   const stationPolicy = values.get('station_policy');
+  const parallel = /^[1-9]\d{0,3}$/.test(values.get('parallel') ?? '') ? Number(values.get('parallel')) : undefined;
   return {
     mode: values.get('mode') === 'headless' ? 'headless' : 'kiosk',
     devices: list === 'all' || list.length === 0 ? 'all' : list,
@@ -51,5 +54,6 @@ export function parseBootOptions(cmdline: string): BootOptions {
     ...(gateway && /^https?:\/\//.test(gateway) ? { gatewayUrl: gateway } : {}),
     agentListenAny: values.get('agent_listen') === 'any',
     ...(stationPolicy !== undefined ? { stationPolicy: stationPolicy === 'auto' ? ('auto' as const) : ('confirm' as const) } : {}),
+    ...(parallel !== undefined ? { parallel } : {}),
   };
 }

@@ -58,8 +58,13 @@ export async function runHeadless(env: AgentEnv, options: BootOptions, say: Say)
   const drives = options.confirm ? targets : [];
   if (!options.confirm) say('erasure.confirm=yes is not set: fingerprint and report only, nothing is erased');
   const lastPercent = new Map<string, number>();
+  let phase = '';
   const session = await runErase(env, drives, {
-    onState: (s) => say(`session ${s.phase}${s.phase === 'denied' ? `: ${s.reason}` : ''}`),
+    onState: (s) => {
+      // Every drive's step is a new state; the console names the phase changes only.
+      if (s.phase !== phase) say(`session ${s.phase}${s.phase === 'denied' ? `: ${s.reason}` : ''}`);
+      phase = s.phase;
+    },
     onProgress: (p) => {
       const percent = Math.floor(p.percent ?? 0);
       const key = `${p.device}:${p.stage}:${p.pass}`;
@@ -69,7 +74,7 @@ export async function runHeadless(env: AgentEnv, options: BootOptions, say: Say)
       const rate = p.bytesPerSecond ? ` ${(p.bytesPerSecond / 1e6).toFixed(0)} MB/s` : '';
       say(`progress ${p.device} ${p.stage} pass ${p.pass} ${percent}%${rate}`);
     },
-  });
+  }, options.parallel !== undefined ? { parallel: options.parallel } : {});
   const summary = runSummary(session);
   for (const d of summary.drives as Array<Record<string, unknown>>) {
     say(`result ${String(d.device)}: ${d.erased ? 'erased' : 'FAILED'} by ${String(d.method)}${d.failure_code ? ` (${String(d.failure_code)})` : ''}, wipe result ${String(d.wipe_result_id ?? 'not delivered')}, certificate ${String(d.certificate_status ?? '-')}`);

@@ -67,6 +67,8 @@ export function prepareImageEnv(cmdline: string, paths: ImagePaths = IMAGE_PATHS
     ...(gatewayUrl ? [`ERASURE_GATEWAY_URL=${gatewayUrl}`] : []),
     // erasure.station_policy: serve's station policy until the kiosk's settings save one.
     ...(options.stationPolicy ? [`ERASURE_STATION_POLICY=${options.stationPolicy}`] : []),
+    // erasure.parallel: the kiosk's erase runs at most this many drives at once.
+    ...(options.parallel !== undefined ? [`ERASURE_PARALLEL=${options.parallel}`] : []),
   ];
   writeFileSync(join(paths.runDir, 'agent.env'), `${lines.join('\n')}\n`, { mode: 0o600 });
   // The units start on these markers (ConditionPathExists), so this parser alone decides the mode.
