@@ -109,13 +109,16 @@ describe('serve API: select, typed confirmation, start, live progress and result
     const progress = events.filter((e) => e.event === 'progress').map((e) => e.data as DriveProgress);
     for (const device of devices) {
       const mine = progress.filter((p) => p.device === device);
-      expect(mine.some((p) => p.stage === 'write' && p.pass === 1)).toBe(true);
+      // Pass n of N, with the time since the drive started and the time left for the whole drive.
+      expect(mine.some((p) => p.stage === 'write' && p.pass === 1 && p.passes === 1 && p.elapsed_seconds !== undefined)).toBe(true);
       const lastVerify = mine.filter((p) => p.stage === 'verify').at(-1);
       expect(lastVerify).toMatchObject({ percent: 100, eta_seconds: 0 });
       expect(lastVerify?.bytes_done).toBe(lastVerify?.bytes_total);
     }
     const final = events.at(-1)?.data as AgentState;
-    expect(final.run).toEqual({ status: 'finished', phase: 'done', exit_code: 0 });
+    expect(final.run).toMatchObject({ status: 'finished', phase: 'done', exit_code: 0, job: { drives: 2, finished: 2, eta_seconds: 0 } });
+    // A finished drive's row says how it ended.
+    expect(Object.values(final.progress).map((p) => p.outcome)).toEqual(['erased', 'erased']);
     expect(final.results.map((r) => [r.device, r.erased, r.delivered, r.certificate_status])).toEqual(devices.map((d) => [d, true, true, 'pending']));
     expect(final.results.every((r) => /^[0-9a-f]{64}$/.test(r.verification_hash ?? ''))).toBe(true);
     expect(final.confirmation.confirmed).toBe(false); // the next run needs a new confirmation
