@@ -2,6 +2,9 @@ import { createInterface } from 'node:readline/promises';
 import { exitCodeOf, runErase, selectDrives, type AgentEnv } from '../agent.js';
 import { ERASE_METHODS, type EraseMethod } from '../drives/erase-methods.js';
 import type { Session } from '../session/types.js';
+import { driveEstimate } from '../api/state-view.js';
+import { JobProgress } from '../session/job-progress.js';
+import { progressLine } from '../session/progress-line.js';
 
 /** Options of `erasure-agent run`. */
 export interface RunOptions {
@@ -67,14 +70,29 @@ export async function runCommand(env: AgentEnv, opts: RunOptions): Promise<numbe
     }
   }
   let phase = '';
+  const job = new JobProgress(selection.drives.map(driveEstimate), () => performance.now());
+  const said = new Map<string, number>();
+  const say = (line: string) => void (opts.json ? undefined : process.stderr.write(`${line}\n`));
   const session = await runErase(
     env,
     selection.drives,
     {
       onState: (s) => {
         // Each drive's change is a new state; the console names only the phase changes.
-        if (!opts.json && s.phase !== phase) process.stderr.write(`[session] ${s.phase}\n`);
+        if (s.phase !== phase) say(`[session] ${s.phase}`);
         phase = s.phase;
+        for (const device of job.onState(s)) {
+          const v = job.view(device);
+          if (v?.outcome) say(progressLine(v, job.job()));
+        }
+      },
+      onProgress: (p) => {
+        const v = job.update(p);
+        // One line per drive every 5 s at most: enough to follow, not a flood.
+        const now = performance.now();
+        if (!v || v.outcome || now - (said.get(p.device) ?? -Infinity) < 5000) return;
+        said.set(p.device, now);
+        say(progressLine(v, job.job()));
       },
     },
     opts.parallel !== undefined ? { parallel: Number(opts.parallel) } : {},
