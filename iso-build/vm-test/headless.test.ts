@@ -89,6 +89,14 @@ describe.skipIf(Boolean(skip))('headless run of the boot image in QEMU (SeaBIOS,
     expect(serial).toMatch(/plan \/dev\/vd[a-z]: [^\n]*VIRTIO-HL-01[^\n]*-> overwrite/);
   });
 
+  it("prints each drive's progress as pass n of N with rate and time left, and its finish with the job's count", () => {
+    expect(serial).toMatch(/plan \/dev\/vd[a-z]: [^\n]*-> overwrite[^\n]*; about \d+ min \(from its size\)/);
+    expect(serial).toMatch(/progress \/dev\/\w+: pass 1 of 1, writing, \d+%, [^;\n]*MB\/s, \d+ s elapsed, [^;\n]* left; job: \d of 4 drives done/);
+    const finished = serial.match(/finished \/dev\/\w+: erased after [^;\n]+; job: \d of 4 drives done/g) ?? [];
+    expect(finished).toHaveLength(4);
+    expect(finished.at(-1)).toMatch(/job: 4 of 4 drives done/);
+  });
+
   it('leaves no 512-byte sector of the original pattern on any drive, the tail of a size that is not a multiple of 4 KiB included', () => {
     expect(drives.some((d) => d.bytes % 4096 !== 0)).toBe(true);
     for (const d of drives) expect({ drive: d.serial, ...survivingSectors(d.file, d.serial) }).toEqual({ drive: d.serial, survivors: 0, sectors: d.bytes / 512 });
