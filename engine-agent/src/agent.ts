@@ -16,7 +16,7 @@ import type { ProgressSink } from './erase/progress.js';
 import { collectFingerprint, type SystemInfoPort } from './fingerprint/collect.js';
 import { parseLsblkJson } from './probes/lsblk.js';
 import { parseJsonText } from './probes/parse-result.js';
-import { createExecutors, runSession } from './adapters/session-interpreter.js';
+import { createExecutors, runSession, type SessionInbox } from './adapters/session-interpreter.js';
 import { checkinStart } from './session/machine.js';
 import { DEFAULT_LIMITS, type Executors, type Session, type SessionContext, type SessionEvent, type SessionLimits } from './session/types.js';
 import { simulatedDrives, simulatedFingerprint } from './simulate/profile.js';
@@ -136,21 +136,44 @@ export interface RunFrom {
    * once its node no longer names that disk (a pull-out, treated as one).
    */
   readonly boundTo?: DriveIdentity;
+  /** Drives erased at once (`--parallel N`, `erasure.parallel=N`); absent: ERASURE_PARALLEL, else every drive. */
+  readonly parallel?: number;
+  /** Where the operator's stop of one drive comes in (the kiosk); the run ends as usual. */
+  readonly inbox?: SessionInbox;
+}
+
+/**
+ * The key of the NVMe subsystem a firmware erase acts on: a sanitize works on every namespace of
+ * the subsystem (a format may too), so two drives with one key are never erased at once. Namespaces
+ * of one controller share it even when sysfs does not name the subsystem; other methods have none.
+ */
+export async function subsystemKey(env: Pick<AgentEnv, 'sys'>, device: string, method: EraseMethod): Promise<string | undefined> {
+  if (!method.startsWith('nvme-')) return undefined;
+  const controller = /nvme(\d+)(?:c\d+)?n\d+$/.exec(device)?.[1];
+  if (controller === undefined) return `nvme:${device}`;
+  const nqn = (await env.sys.readText(`/sys/class/nvme/nvme${controller}/subsysnqn`))?.trim();
+  return `nvme:${nqn || `nvme${controller}`}`;
 }
 
 /** Runs one session over the selected drives (none: only health, verify and the asset report) and returns its terminal state. */
 export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[], hooks: SessionHooks = {}, from: RunFrom = {}): Promise<Session> {
   const client = await openCloud(env, from.signal);
+  const jobs = await Promise.all(
+    drives.map(async (d) => {
+      if (!d.plan.ok) throw new Error(`no plan for ${d.device}`); // selectDrives filtered these out
+      const exclusive = env.config.ERASURE_SIMULATE ? undefined : await subsystemKey(env, d.device, d.plan.method);
+      return { device: d.device, method: d.plan.method, preconditions: d.plan.preconditions, label: d.plan.label, technique: d.plan.technique, ...(d.capabilities.model ? { model: d.capabilities.model } : {}), ...(d.capabilities.serial ? { serial: d.capabilities.serial } : {}), ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}), ...(exclusive ? { exclusive } : {}) };
+    }),
+  );
+  const parallel = from.parallel ?? env.config.ERASURE_PARALLEL;
   const ctx: SessionContext = {
     product: from.product ?? 'engine',
-    drives: drives.map((d) => {
-      if (!d.plan.ok) throw new Error(`no plan for ${d.device}`); // selectDrives filtered these out
-      return { device: d.device, method: d.plan.method, preconditions: d.plan.preconditions, label: d.plan.label, technique: d.plan.technique, ...(d.capabilities.model ? { model: d.capabilities.model } : {}), ...(d.capabilities.serial ? { serial: d.capabilities.serial } : {}), ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}) };
-    }),
+    drives: jobs,
     recordId: from.recordId ?? recordIdOf(env.now()),
     engineVersion: env.version,
     toolComponents: from.bay ? stationToolComponents(`erasure-agent ${env.version}`, from.bay) : `erasure-agent ${env.version}`,
     limits: env.limits ?? DEFAULT_LIMITS,
+    ...(parallel !== undefined ? { parallel } : {}),
   };
   const executors = createExecutors(ctx, {
     client,
@@ -192,6 +215,7 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
       ...(hooks.onState ? { onState: hooks.onState } : {}),
     },
     from.account !== undefined ? checkinStart(from.account) : undefined,
+    from.inbox,
   );
   if ((end.phase === 'done' || end.phase === 'failed') && end.reports.some((r) => !r.delivered)) env.onResultKept?.();
   return end;

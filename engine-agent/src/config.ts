@@ -17,6 +17,8 @@ const Env = Type.Object({
   ERASURE_STATION_POLICY: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('confirm')])),
   /** Freeze lock removal at boot until the kiosk's settings save a choice (the image sets it from `erasure.unfreeze`). */
   ERASURE_UNFREEZE: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('off'), Type.Literal('always')])),
+  /** Drives erased at once (the image sets it from `erasure.parallel`); absent: every selected drive. */
+  ERASURE_PARALLEL: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 
 /** The agent's configuration (CONTRACT.md "Configuration"), frozen. */
@@ -50,6 +52,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, fl
     ...(present('ERASURE_STATION_POLICY') !== undefined ? { ERASURE_STATION_POLICY: present('ERASURE_STATION_POLICY') === 'auto' ? 'auto' : 'confirm' } : {}),
     // Anything but `auto` is off: a machine that does not wake from a suspend is the worse failure.
     ...(present('ERASURE_UNFREEZE') !== undefined ? { ERASURE_UNFREEZE: present('ERASURE_UNFREEZE') === 'auto' || present('ERASURE_UNFREEZE') === 'always' ? present('ERASURE_UNFREEZE') : 'off' } : {}),
+    ...(present('ERASURE_PARALLEL') !== undefined ? { ERASURE_PARALLEL: Number(present('ERASURE_PARALLEL')) } : {}),
   };
   const parsed = parseUnknown(Env, raw);
   if (!parsed.ok) throw new ConfigError(`invalid configuration ${parsed.path}: ${parsed.message}`);

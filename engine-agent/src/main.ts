@@ -14,7 +14,11 @@ const AGENT_HELP: ProgramHelp = {
   commands: [
     { name: 'fingerprint', args: '[--json]', summary: 'the fingerprint document this device reports' },
     { name: 'drives', args: '[--json]', summary: 'drives with capabilities and erase plan' },
-    { name: 'run', args: '[--json] [--device PATH]... [--method METHOD] [--yes]', summary: 'erase the named drives (exit 0 ok, 2 denied, 3 failed)' },
+    {
+      name: 'run',
+      args: '[--json] [--device PATH]... [--method METHOD] [--parallel N] [--yes]',
+      summary: 'erase the named drives, all at once or N at a time (exit 0 ok, 2 denied, 3 failed)',
+    },
     {
       name: 'serve',
       args: '[--station] [--policy auto|confirm]',
@@ -45,6 +49,7 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       device: { type: 'string', multiple: true, default: [] },
       method: { type: 'string' },
+      parallel: { type: 'string' },
       yes: { type: 'boolean', default: false },
       simulate: { type: 'boolean', default: false },
       station: { type: 'boolean', default: false },
@@ -73,7 +78,7 @@ async function main(argv: string[]): Promise<number> {
       print(await listDrives(env));
       return 0;
     case 'run':
-      return runCommand(env, { devices: values.device, ...(values.method ? { method: values.method } : {}), yes: values.yes, json: values.json });
+      return runCommand(env, { devices: values.device, ...(values.method ? { method: values.method } : {}), ...(values.parallel !== undefined ? { parallel: values.parallel } : {}), yes: values.yes, json: values.json });
     case 'serve': {
       const { serve } = await import('./api/serve.js');
       if (values.policy !== undefined && values.policy !== 'auto' && values.policy !== 'confirm') throw new Error('--policy must be auto or confirm');

@@ -60,3 +60,41 @@ export const sha256File = (file: string) => {
   }
   return hash.digest('hex');
 };
+
+const SECTOR = 512;
+
+/** Sector `i` of a pattern: SHA-256 of `name:s:i` repeated, so every 512-byte sector of every drive is distinct. */
+function patternSector(name: string, i: number): Buffer {
+  const digest = createHash('sha256').update(`${name}:s:${i}`).digest();
+  return Buffer.concat(Array.from({ length: SECTOR / digest.length }, () => digest));
+}
+
+/** Fills `file` with `bytes` (a whole number of 512-byte sectors, 4 KiB-aligned or not) of the named sector pattern. */
+export function writeSectorPattern(file: string, name: string, bytes: number): void {
+  if (bytes % SECTOR !== 0) throw new Error(`${bytes} is not a whole number of sectors`);
+  const fd = openSync(file, 'w');
+  try {
+    const sectors = bytes / SECTOR;
+    for (let i = 0; i < sectors; i += 2048) writeSync(fd, Buffer.concat(Array.from({ length: Math.min(2048, sectors - i) }, (_, k) => patternSector(name, i + k))));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** How many 512-byte sectors of `file` still hold what `writeSectorPattern` put there, and how many sectors it has. */
+export function survivingSectors(file: string, name: string): { survivors: number; sectors: number } {
+  const fd = openSync(file, 'r');
+  const buf = Buffer.alloc(SECTOR * 2048);
+  let survivors = 0;
+  let sectors = 0;
+  try {
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n <= 0) break;
+      for (let off = 0; off + SECTOR <= n; off += SECTOR, sectors++) if (buf.subarray(off, off + SECTOR).equals(patternSector(name, sectors))) survivors++;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { survivors, sectors };
+}

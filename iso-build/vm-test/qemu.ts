@@ -6,9 +6,14 @@ import { fileURLToPath } from 'node:url';
 
 /** A drive the VM sees, backed by a raw file on the host. */
 export interface VmDrive {
-  readonly kind: 'nvme' | 'sata' | 'scsi' | 'usb-stick' | 'cdrom';
+  readonly kind: 'nvme' | 'sata' | 'scsi' | 'virtio' | 'usb-stick' | 'cdrom';
   readonly file: string;
   readonly serial?: string;
+  /**
+   * Caps the drive's reads and writes together (`throttling.bps-total`), so an erase lasts at
+   * least size / rate whatever the accelerator, as a real disk's speed would.
+   */
+  readonly bytesPerSecond?: number;
   /** Boots from this one. */
   readonly boot?: boolean;
 }
@@ -74,10 +79,12 @@ function driveArgs(drives: readonly VmDrive[]): string[] {
       args.push('-drive', `file=${d.file},if=none,id=${id},media=cdrom,readonly=on,format=raw`, '-device', `ide-cd,drive=${id},bus=ide.${ide++}${boot}`);
       return;
     }
-    args.push('-drive', `file=${d.file},if=none,id=${id},format=raw,cache=unsafe`);
+    const throttle = d.bytesPerSecond ? `,throttling.bps-total=${d.bytesPerSecond}` : '';
+    args.push('-drive', `file=${d.file},if=none,id=${id},format=raw,cache=unsafe${throttle}`);
     if (d.kind === 'nvme') args.push('-device', `nvme,drive=${id},ioeventfd=off${serial || `,serial=NVME${i}`}${boot}`);
     if (d.kind === 'sata') args.push('-device', `ide-hd,drive=${id},bus=ide.${ide++}${serial}${boot}`);
     if (d.kind === 'scsi') args.push('-device', `scsi-hd,drive=${id},bus=scsi0.0${serial}${boot}`);
+    if (d.kind === 'virtio') args.push('-device', `virtio-blk-pci,drive=${id}${serial}${boot}`);
     if (d.kind === 'usb-stick') args.push('-device', `usb-storage,drive=${id},bus=xhci.0,removable=on${serial}${boot}`);
   });
   return args;

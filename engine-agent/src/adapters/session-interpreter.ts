@@ -17,13 +17,13 @@ export interface ExecutorDeps {
   readonly jitterMs: () => number;
   readonly simulated?: boolean;
   readonly overwrite?: OverwriteScheme;
-  /** Called before a drive's erase starts (kiosk progress). */
-  readonly onEraseStart?: (device: string) => void;
 }
 
 /** Builds the executors: one per effect kind, each turning I/O into exactly one event. */
 export function createExecutors(ctx: SessionContext, deps: ExecutorDeps): Executors {
   const { client } = deps;
+  // One stop per drive: the operator's cancel of one drive stops that drive alone.
+  const stops = ctx.drives.map(() => new AbortController());
   const wait = async (ms: number) => (ms > 0 ? deps.sleep(ms + deps.jitterMs()) : undefined);
   return {
     checkHealth: async (e) => {
@@ -55,7 +55,10 @@ export function createExecutors(ctx: SessionContext, deps: ExecutorDeps): Execut
       return r.ok ? { type: 'checkin', allow: true, jobId: r.value.job_id } : { type: 'checkin', allow: false, reason: denialReason(r.error) };
     },
     erase: async (e) => {
-      deps.onEraseStart?.(e.drive.device);
+      const own = stops[e.index]?.signal;
+      const whole = deps.erase.signal;
+      const signal = own && whole ? AbortSignal.any([whole, own]) : (own ?? whole);
+      const startedAt = deps.erase.now().toISOString();
       const outcome: EraseOutcome = await eraseDrive(
         {
           device: e.drive.device,
@@ -65,17 +68,25 @@ export function createExecutors(ctx: SessionContext, deps: ExecutorDeps): Execut
           ...(deps.simulated ? { simulated: true } : {}),
           ...(deps.overwrite ? { overwrite: deps.overwrite } : {}),
         },
-        deps.erase,
-      );
-      return { type: 'erased', outcome };
+        { ...deps.erase, ...(signal ? { signal } : {}) },
+      ).catch((error: unknown) => {
+        // A broken invariant in one drive's erase fails that drive; the others carry on.
+        const at = deps.erase.now().toISOString();
+        return { device: e.drive.device, method: e.drive.method, ok: false, refused: false, failureCode: 'error', startedAt, completedAt: at, passes: null, verification: `the erase stopped on an error: ${(error as Error).message}`, commands: [] };
+      });
+      return { type: 'erased', index: e.index, outcome };
+    },
+    stopErase: async (e) => {
+      stops[e.index]?.abort(e.reason);
+      return { type: 'stopping', index: e.index };
     },
     sendWipeResult: async (e) => {
       await wait(e.delayMs);
       const r = await client.call('wipeResult', e.body);
-      if (r.ok) return { type: 'reported', ok: true, wipeResultId: r.value.wipe_result_id, certificateStatus: r.value.certificate_status };
+      if (r.ok) return { type: 'reported', index: e.index, ok: true, wipeResultId: r.value.wipe_result_id, certificateStatus: r.value.certificate_status };
       // Transport failures and 5xx may succeed later; a 4xx will not (the job id is idempotent either way).
       const retryable = r.error.kind === 'transport' || (r.error.kind === 'status' && r.error.status >= 500);
-      return { type: 'reported', ok: false, detail: denialReason(r.error), retryable };
+      return { type: 'reported', index: e.index, ok: false, detail: denialReason(r.error), retryable };
     },
   };
 }
@@ -94,20 +105,56 @@ export interface InterpreterHooks {
 }
 
 /**
- * Runs the session to a terminal state: persist, notify, execute the effect, feed its event back
- * into `step`. A flat loop (STYLE C), bounded because every phase has an attempt budget.
+ * Events from outside the session (the operator stopping one drive), fed into `step` between
+ * the executors' own. A queue, so an event sent while the loop is busy is not lost.
  */
-export async function runSession(ctx: SessionContext, executors: Executors, hooks: InterpreterHooks = {}, start?: Transition): Promise<Session> {
-  let { next, effects } = start ?? step(ctx, initialSession, { type: 'start' });
+export class SessionInbox {
+  private readonly queue: SessionEvent[] = [];
+  private wake: (() => void) | undefined;
+
+  send(ev: SessionEvent): void {
+    this.queue.push(ev);
+    this.wake?.();
+  }
+
+  /** Resolves with the next event (at once when one is waiting). */
+  next(): Promise<SessionEvent> {
+    const ready = this.queue.shift();
+    if (ready) return Promise.resolve(ready);
+    return new Promise((resolve) => {
+      this.wake = () => {
+        this.wake = undefined;
+        resolve(this.queue.shift() as SessionEvent);
+      };
+    });
+  }
+}
+
+/**
+ * Runs the session to a terminal state: persist, notify, start the transition's effects, and
+ * feed each event back into `step` as it arrives. Effects run concurrently (every drive's erase
+ * and wipe result at once); `step` still sees one event at a time, so the state stays one value.
+ * A flat loop (STYLE C), bounded because every phase has an attempt budget.
+ */
+export async function runSession(ctx: SessionContext, executors: Executors, hooks: InterpreterHooks = {}, start?: Transition, inbox?: SessionInbox): Promise<Session> {
+  let { next: s, effects } = start ?? step(ctx, initialSession, { type: 'start' });
+  const running = new Map<number, Promise<{ id: number; event: SessionEvent }>>();
+  let ids = 0;
+  let outside: Promise<{ id: number; event: SessionEvent }> | undefined;
   for (;;) {
-    const s = next;
     await hooks.persist?.(s);
     hooks.onState?.(s);
-    const effect = effects[0];
     if (isTerminal(s)) return s;
-    // A non-terminal state without an effect would wait forever: end it, failed (fail closed).
-    if (!effect) return { phase: 'failed', reason: `session stalled in phase ${s.phase}`, reports: [] };
-    const event = await execute(executors, effect);
-    ({ next, effects } = step(ctx, s, event));
+    for (const effect of effects) {
+      const id = ids++;
+      running.set(id, execute(executors, effect).then((event) => ({ id, event })));
+    }
+    // A non-terminal state with nothing running would wait forever: end it, failed (fail closed).
+    if (running.size === 0) return { phase: 'failed', reason: `session stalled in phase ${s.phase}`, reports: [] };
+    outside ??= inbox?.next().then((event) => ({ id: -1, event }));
+    const { id, event } = await Promise.race([...running.values(), ...(outside ? [outside] : [])]);
+    if (id === -1) outside = undefined;
+    else running.delete(id);
+    ({ next: s, effects } = step(ctx, s, event));
   }
 }

@@ -9,7 +9,8 @@ import { describeUnfreeze, prepareDrives } from '../boot-prep/prepare-drives.js'
 import { readUnfreezeSetting, saveUnfreezeSetting } from '../adapters/unfreeze-setting.js';
 import { CertificateFollower, type CertificateLookup } from './certificate-numbers.js';
 import { HardwareReporter, type ReportPorts } from './hardware-report.js';
-import { driveView, progressTracker, resultView } from './state-view.js';
+import { JobProgress } from '../session/job-progress.js';
+import { driveEstimate, driveView, jobWire, progressWire, resultView } from './state-view.js';
 import { StationController, type StationRuntimePorts } from './station-controller.js';
 import type { ErasePolicy } from '../station/station.js';
 
@@ -58,6 +59,7 @@ export class KioskController extends EventEmitter {
   private runPhase: string | undefined;
   private runReason: string | undefined;
   private progress: Record<string, DriveProgress> = {};
+  private job: JobProgress | undefined;
   private readonly reporter: HardwareReporter;
   private station: StationController | undefined;
   /** The boot's drive preparation ran (once per process; once per boot is the boot state's). */
@@ -151,6 +153,7 @@ export class KioskController extends EventEmitter {
         ...(this.runPhase ? { phase: this.runPhase } : {}),
         ...(this.finished?.exitCode !== undefined ? { exit_code: this.finished.exitCode } : {}),
         ...(this.runReason ? { reason: this.runReason } : {}),
+        ...(this.job ? { job: jobWire(this.job.job()) } : {}),
       },
       progress: this.progress,
       results,
@@ -286,24 +289,35 @@ export class KioskController extends EventEmitter {
     this.finished = undefined;
     this.runPhase = undefined;
     this.runReason = undefined;
+    this.job = undefined;
     this.changed();
-    const track = progressTracker();
     let session: Session | undefined;
     try {
       const selection = await selectDrives(this.env, this.selected);
       if (!selection.ok) throw new Error(selection.reason);
+      const job = new JobProgress(selection.drives.map(driveEstimate), () => performance.now());
+      this.job = job;
+      const show = (device: string) => {
+        const v = job.view(device);
+        if (!v) return undefined;
+        const view = progressWire(v);
+        this.progress = { ...this.progress, [device]: view };
+        return view;
+      };
       session = await runErase(
         this.env,
         selection.drives,
         {
           onState: (s) => {
             this.runPhase = s.phase;
+            // A drive that started or finished: its row changes now, not at its next report.
+            for (const device of job.onState(s)) show(device);
             this.changed();
           },
           onProgress: (p) => {
-            const view = track(p);
-            this.progress = { ...this.progress, [p.device]: view };
-            this.emit('progress', view);
+            job.update(p);
+            const view = show(p.device);
+            if (view) this.emit('progress', view);
           },
         },
         { recordId: this.recordId, account: this.gate.account ?? '' },

@@ -1,6 +1,6 @@
-import type { AgentDrive, DriveProgress, DriveResult, Fingerprint } from '@erasure/shared';
+import type { AgentDrive, AgentState, DriveProgress, DriveResult, Fingerprint } from '@erasure/shared';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
-import type { EraseProgress } from '../erase/progress.js';
+import type { DriveEstimate, DriveProgressView, JobProgressView } from '../session/job-progress.js';
 import type { DriveReport } from '../session/types.js';
 import type { CertificateView } from './certificate-numbers.js';
 
@@ -45,34 +45,36 @@ export function driveView(d: DiscoveredDrive): AgentDrive {
   };
 }
 
-/**
- * Turns raw progress into what the kiosk shows, with a rate and an ETA. The erase path reports
- * its rate only at the end of a stage, so the rate here is measured from the first report of
- * the current stage and pass (a new stage restarts the clock).
- */
-export function progressTracker(now: () => number = () => performance.now()): (p: EraseProgress) => DriveProgress {
-  const starts = new Map<string, { key: string; at: number; bytes: number }>();
-  return (p) => {
-    const key = `${p.stage}/${p.pass}`;
-    let start = starts.get(p.device);
-    if (!start || start.key !== key) {
-      start = { key, at: now(), bytes: p.bytesDone };
-      starts.set(p.device, start);
-    }
-    const seconds = (now() - start.at) / 1000;
-    const rate = p.bytesPerSecond ?? (seconds > 0 ? (p.bytesDone - start.bytes) / seconds : undefined);
-    const percent = p.percent ?? (p.bytesTotal > 0 ? Math.min(100, (p.bytesDone / p.bytesTotal) * 100) : undefined);
-    const left = p.bytesTotal - p.bytesDone;
-    return {
-      device: p.device,
-      stage: p.stage,
-      pass: p.pass,
-      bytes_done: p.bytesDone,
-      bytes_total: p.bytesTotal,
-      ...(percent !== undefined ? { percent: Math.round(percent * 10) / 10 } : {}),
-      ...(rate !== undefined && rate > 0 ? { bytes_per_second: Math.round(rate) } : {}),
-      ...(rate !== undefined && rate > 0 ? { eta_seconds: Math.ceil(Math.max(0, left) / rate) } : left === 0 ? { eta_seconds: 0 } : {}),
-    };
+/** One drive's progress on the wire (the kiosk's rows, the SSE `progress` event). */
+export function progressWire(v: DriveProgressView): DriveProgress {
+  return {
+    device: v.device,
+    stage: v.stage,
+    pass: v.pass,
+    ...(v.passes !== undefined ? { passes: v.passes } : {}),
+    bytes_done: v.bytesDone,
+    bytes_total: v.bytesTotal,
+    ...(v.percent !== undefined ? { percent: v.percent } : {}),
+    ...(v.bytesPerSecond !== undefined ? { bytes_per_second: v.bytesPerSecond } : {}),
+    elapsed_seconds: v.elapsedSeconds,
+    ...(v.etaSeconds !== undefined ? { eta_seconds: v.etaSeconds } : {}),
+    ...(v.outcome ? { outcome: v.outcome } : {}),
+  };
+}
+
+/** The job line of `run`: drives finished of all, elapsed, time left until the slowest drive is done. */
+export function jobWire(j: JobProgressView): NonNullable<AgentState['run']['job']> {
+  return { drives: j.drives, finished: j.finished, elapsed_seconds: j.elapsedSeconds, ...(j.etaSeconds !== undefined ? { eta_seconds: j.etaSeconds } : {}) };
+}
+
+/** What a job's progress measures each drive against: its size, and the plan's estimate. */
+export function driveEstimate(d: DiscoveredDrive): DriveEstimate {
+  const p = d.plan;
+  return {
+    device: d.device,
+    ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}),
+    firmware: p.ok && p.method !== 'overwrite',
+    ...(p.ok && p.expectedMinutes !== undefined ? { expectedSeconds: p.expectedMinutes * 60 } : {}),
   };
 }
 

@@ -2,11 +2,16 @@ import { createInterface } from 'node:readline/promises';
 import { exitCodeOf, runErase, selectDrives, type AgentEnv } from '../agent.js';
 import { ERASE_METHODS, type EraseMethod } from '../drives/erase-methods.js';
 import type { Session } from '../session/types.js';
+import { driveEstimate } from '../api/state-view.js';
+import { JobProgress } from '../session/job-progress.js';
+import { progressLine } from '../session/progress-line.js';
 
 /** Options of `erasure-agent run`. */
 export interface RunOptions {
   readonly devices: readonly string[];
   readonly method?: string;
+  /** `--parallel N`: at most N drives erased at once. */
+  readonly parallel?: string;
   readonly yes: boolean;
   readonly json: boolean;
 }
@@ -43,6 +48,10 @@ export async function runCommand(env: AgentEnv, opts: RunOptions): Promise<numbe
     process.stderr.write(`run: unknown --method ${opts.method}; one of: ${ERASE_METHODS.join(', ')}\n`);
     return 1;
   }
+  if (opts.parallel !== undefined && !/^[1-9]\d*$/.test(opts.parallel)) {
+    process.stderr.write(`run: --parallel takes a whole number of drives (1 or more), not ${opts.parallel}\n`);
+    return 1;
+  }
   const selection = await selectDrives(env, opts.devices, opts.method as EraseMethod | undefined);
   if (!selection.ok) {
     process.stderr.write(`run: ${selection.reason}; nothing was erased\n`);
@@ -60,11 +69,34 @@ export async function runCommand(env: AgentEnv, opts: RunOptions): Promise<numbe
       return 1;
     }
   }
-  const session = await runErase(env, selection.drives, {
-    onState: (s) => {
-      if (!opts.json) process.stderr.write(`[session] ${s.phase}\n`);
+  let phase = '';
+  const job = new JobProgress(selection.drives.map(driveEstimate), () => performance.now());
+  const said = new Map<string, number>();
+  const say = (line: string) => void (opts.json ? undefined : process.stderr.write(`${line}\n`));
+  const session = await runErase(
+    env,
+    selection.drives,
+    {
+      onState: (s) => {
+        // Each drive's change is a new state; the console names only the phase changes.
+        if (s.phase !== phase) say(`[session] ${s.phase}`);
+        phase = s.phase;
+        for (const device of job.onState(s)) {
+          const v = job.view(device);
+          if (v?.outcome) say(progressLine(v, job.job()));
+        }
+      },
+      onProgress: (p) => {
+        const v = job.update(p);
+        // One line per drive every 5 s at most: enough to follow, not a flood.
+        const now = performance.now();
+        if (!v || v.outcome || now - (said.get(p.device) ?? -Infinity) < 5000) return;
+        said.set(p.device, now);
+        say(progressLine(v, job.job()));
+      },
     },
-  });
+    opts.parallel !== undefined ? { parallel: Number(opts.parallel) } : {},
+  );
   const summary = runSummary(session);
   process.stdout.write(opts.json ? `${JSON.stringify(summary)}\n` : `${JSON.stringify(summary, null, 2)}\n`);
   return exitCodeOf(session);

@@ -95,9 +95,12 @@ describe('planErase', () => {
     expect(sut.rejected.length).toBeGreaterThan(0);
   });
 
-  it('uses the drive\'s own SE estimate and estimates overwrite time from size', () => {
+  it('uses the drive\'s own SE estimate and estimates overwrite time from size, written and read back', () => {
     expect(planErase(sata)).toMatchObject({ expectedMinutes: 8, durationSource: 'drive' });
-    expect(planErase(hdd)).toMatchObject({ method: 'overwrite', expectedMinutes: 100, durationSource: 'estimate', why: expect.stringMatching(/Clear by overwrite/) });
+    // 900 GB written and read back at an HDD's typical 150 MB/s.
+    expect(planErase(hdd)).toMatchObject({ method: 'overwrite', expectedMinutes: 200, durationSource: 'estimate', why: expect.stringMatching(/Clear by overwrite/) });
+    // A measured rate takes the place of the typical one.
+    expect(planErase(hdd, { overwriteBytesPerSecond: 300e6 })).toMatchObject({ expectedMinutes: 100 });
   });
 
   it('estimates an overwrite from the drive\'s size and its media type\'s typical rate, to the second', () => {

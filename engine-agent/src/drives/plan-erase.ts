@@ -10,7 +10,7 @@ export interface ErasePolicy {
   readonly allowAllNamespaces?: boolean;
   /** Remove HPA/DCO before erasing (default true); false leaves the drive "not fully sanitized". */
   readonly restoreHiddenAreas?: boolean;
-  /** Overwrite throughput for duration estimates, bytes/s (defaults: 150 MB/s HDD, 400 MB/s SSD). */
+  /** Measured overwrite throughput for duration estimates, bytes/s (default: typical for the drive's medium and bus). */
   readonly overwriteBytesPerSecond?: number;
   /** This boot's freeze lock removal: a drive still frozen says in its plan why it falls back. */
   readonly unfreeze?: UnfreezeOutcome;
@@ -67,16 +67,33 @@ export const DISCARD_AFTER_OVERWRITE =
 /** Wire `wipe_method` of a NIST category, e.g. `NIST 800-88 R2 Purge`. */
 export const nistLabel = (category: NistCategory) => `NIST 800-88 R2 ${category}`;
 
+/**
+ * Typical sustained rates when none was measured (bytes/s): an HDD's outer-to-inner average, a
+ * SATA SSD's, an NVMe SSD's, and what a USB bridge lets through.
+ */
+function typicalRate(caps: DriveCapabilities): number {
+  if (caps.transport === 'usb') return 40e6;
+  if (caps.transport === 'nvme') return 1.5e9;
+  return caps.rotational === false ? 450e6 : 150e6;
+}
+
+/**
+ * The plan's time: the drive's own estimate when it gives one (ATA), else its size at a measured
+ * (policy) or typical rate. An overwrite writes the whole drive and reads it all back; a block
+ * erase or format works through the drive inside it (taken at its typical rate); a crypto erase
+ * only changes a key, so its time is the read-back check alone, a minute.
+ */
 function estimateMinutes(method: EraseMethod, caps: DriveCapabilities, policy: ErasePolicy): { minutes?: number; source?: 'drive' | 'estimate' } {
   const sec = caps.ataSecurity;
   if (method === 'ata-secure-erase-enhanced' && sec?.enhancedEraseMinutes !== undefined) return { minutes: sec.enhancedEraseMinutes, source: 'drive' };
   if (method === 'ata-secure-erase' && sec?.eraseMinutes !== undefined) return { minutes: sec.eraseMinutes, source: 'drive' };
-  // Key or block erases finish in seconds to minutes whatever the capacity.
-  if (/crypto|block|format-user-data/.test(method)) return { minutes: /crypto/.test(method) ? 1 : 5, source: 'estimate' };
+  if (/crypto/.test(method)) return { minutes: 1, source: 'estimate' };
   if (caps.sizeBytes === undefined) return {};
-  const rate = policy.overwriteBytesPerSecond ?? (caps.rotational === false ? 400e6 : 150e6);
+  const rate = policy.overwriteBytesPerSecond ?? typicalRate(caps);
+  // One pass written and read back in full; a firmware erase passes over the drive once.
+  const work = method === 'overwrite' ? 2 * caps.sizeBytes : caps.sizeBytes;
   // Whole seconds, not whole minutes: a small drive must not read "about 1 min" like every other.
-  return { minutes: Math.max(1, Math.ceil(caps.sizeBytes / rate)) / 60, source: 'estimate' };
+  return { minutes: Math.max(1, Math.ceil(work / rate)) / 60, source: 'estimate' };
 }
 
 function hiddenAreaOutcome(caps: DriveCapabilities, policy: ErasePolicy) {

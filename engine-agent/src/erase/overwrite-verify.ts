@@ -1,7 +1,7 @@
 import { openMedium, type Medium } from './medium.js';
 import { writePass } from './overwrite.js';
 import { patternLabel, prngPattern, ZERO, type Pattern } from './pattern.js';
-import type { IoTuning, ProgressSink } from './progress.js';
+import type { EraseProgress, IoTuning, ProgressSink } from './progress.js';
 import { verifyPass } from './verify.js';
 
 /** Overwrite schemes: one zero pass, one PRNG pass, or PRNG then zeros (last pass is verified). */
@@ -34,13 +34,16 @@ export async function overwriteAndVerify(
   try {
     await options.beforeWrite?.(medium);
     const patterns = patternsOf(scheme);
+    // Every report says how many passes there are, so progress reads "pass n of N".
+    const sink = options.onProgress;
+    const counted = { ...options, onProgress: sink ? (p: EraseProgress) => sink({ ...p, passes: patterns.length }) : undefined };
     let written = 0;
     for (const [index, pattern] of patterns.entries()) {
-      const pass = await writePass(medium, pattern, { pass: index + 1, ...options });
+      const pass = await writePass(medium, pattern, { ...counted, pass: index + 1 });
       written += pass.bytes;
     }
     const last = patterns.at(-1) ?? ZERO;
-    const check = await verifyPass(medium, last, options);
+    const check = await verifyPass(medium, last, counted);
     const where = check.fromMedium ? 'O_DIRECT reads after fdatasync' : 'buffered reads (filesystem without O_DIRECT)';
     const summary = check.matches
       ? `full verification: all ${check.bytes} bytes read back (${where}) match the ${patternLabel(last)} of pass ${patterns.length}`

@@ -5,6 +5,8 @@ export interface EraseProgress {
   readonly stage: 'prepare' | 'write' | 'verify' | 'firmware';
   /** 1-based pass number of an overwrite; 0 for firmware stages. */
   readonly pass: number;
+  /** Passes the overwrite writes in all (the N of "pass n of N"), when known. */
+  readonly passes?: number;
   readonly bytesDone: number;
   readonly bytesTotal: number;
   /** 0-100 when known. */

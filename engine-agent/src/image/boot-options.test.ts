@@ -43,6 +43,12 @@ describe('boot options on the kernel command line', () => {
     for (const v of ['AUTO', 'on', 'yes', '']) expect(parseBootOptions(`erasure.unfreeze=${v}`).unfreeze).toBe('off');
   });
 
+  it('reads a limit on the drives erased at once, and erases all at once on anything but a positive whole number', () => {
+    expect(parseBootOptions('erasure.parallel=2').parallel).toBe(2);
+    for (const v of ['0', '-1', 'two', '1.5', '']) expect(parseBootOptions(`erasure.parallel=${v}`).parallel).toBeUndefined();
+    expect(parseBootOptions('quiet').parallel).toBeUndefined();
+  });
+
   it('keeps quoted words whole', () => {
     expect(cmdlineWords('a "b c" d=e')).toEqual(['a', 'b c', 'd=e']);
   });

@@ -28,6 +28,8 @@ export interface BootOptions {
    * `always` suspends once even with no frozen drive: for test rigs (no virtual drive can be frozen).
    */
   readonly unfreeze?: 'auto' | 'off' | 'always';
+  /** `erasure.parallel=N`: at most N drives erased at once (a weak machine); absent or not a positive integer: all. */
+  readonly parallel?: number;
 }
 
 /** Splits a kernel command line into words, honouring double quotes as the kernel does. */
@@ -51,6 +53,7 @@ export function parseBootOptions(cmdline: string): BootOptions {
   const gateway = values.get('gateway');
   const stationPolicy = values.get('station_policy');
   const unfreeze = values.get('unfreeze');
+  const parallel = /^[1-9]\d{0,3}$/.test(values.get('parallel') ?? '') ? Number(values.get('parallel')) : undefined;
   return {
     mode: values.get('mode') === 'headless' ? 'headless' : 'kiosk',
     devices: list === 'all' || list.length === 0 ? 'all' : list,
@@ -60,5 +63,6 @@ export function parseBootOptions(cmdline: string): BootOptions {
     agentListenAny: values.get('agent_listen') === 'any',
     ...(stationPolicy !== undefined ? { stationPolicy: stationPolicy === 'auto' ? ('auto' as const) : ('confirm' as const) } : {}),
     ...(unfreeze !== undefined ? { unfreeze: unfreeze === 'auto' || unfreeze === 'always' ? unfreeze : ('off' as const) } : {}),
+    ...(parallel !== undefined ? { parallel } : {}),
   };
 }

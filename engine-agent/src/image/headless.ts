@@ -4,6 +4,9 @@ import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { guardTarget } from '../safety/guard.js';
 import { prepareDrives } from '../boot-prep/prepare-drives.js';
 import type { BootOptions } from './boot-options.js';
+import { driveEstimate } from '../api/state-view.js';
+import { JobProgress } from '../session/job-progress.js';
+import { progressLine, stageText } from '../session/progress-line.js';
 
 /** Where the headless run writes its lines (the unit sends stdout to the serial console). */
 export type Say = (line: string) => void;
@@ -57,25 +60,43 @@ export async function runHeadless(env: AgentEnv, options: BootOptions, say: Say)
   const targets = await headlessTargets(env, options, say);
   for (const d of targets) {
     const plan = d.plan.ok ? d.plan : undefined;
-    say(`plan ${d.device}: ${d.capabilities.model ?? '?'} ${d.capabilities.serial ?? '?'} ${gib(d.capabilities.sizeBytes)} -> ${plan?.method} (${plan?.label}): ${plan?.why}`);
+    const estimate = plan?.expectedMinutes !== undefined ? `; about ${plan.expectedMinutes} min (${plan.durationSource === 'drive' ? "the drive's own estimate" : 'from its size'})` : '';
+    say(`plan ${d.device}: ${d.capabilities.model ?? '?'} ${d.capabilities.serial ?? '?'} ${gib(d.capabilities.sizeBytes)} -> ${plan?.method} (${plan?.label}): ${plan?.why}${estimate}`);
     // Why not the stronger methods: the emulated or bridged drive that lacks a firmware erase says so here.
     for (const r of plan?.rejected ?? []) if (!OTHER_FAMILY.test(r.reason)) say(`  not ${r.method}: ${r.reason}`);
   }
   const drives = options.confirm ? targets : [];
   if (!options.confirm) say('erasure.confirm=yes is not set: fingerprint and report only, nothing is erased');
+  const job = new JobProgress(drives.map(driveEstimate), () => performance.now());
   const lastPercent = new Map<string, number>();
-  const session = await runErase(env, drives, {
-    onState: (s) => say(`session ${s.phase}${s.phase === 'denied' ? `: ${s.reason}` : ''}`),
-    onProgress: (p) => {
-      const percent = Math.floor(p.percent ?? 0);
-      const key = `${p.device}:${p.stage}:${p.pass}`;
-      // One line per 10 %: a serial console at 115200 baud must not become the bottleneck.
-      if (percent - (lastPercent.get(key) ?? -10) < 10) return;
-      lastPercent.set(key, percent);
-      const rate = p.bytesPerSecond ? ` ${(p.bytesPerSecond / 1e6).toFixed(0)} MB/s` : '';
-      say(`progress ${p.device} ${p.stage} pass ${p.pass} ${percent}%${rate}`);
+  let phase = '';
+  const session = await runErase(
+    env,
+    drives,
+    {
+      onState: (s) => {
+        // Every drive's step is a new state; the console names the phase changes only.
+        if (s.phase !== phase) say(`session ${s.phase}${s.phase === 'denied' ? `: ${s.reason}` : ''}`);
+        phase = s.phase;
+        // Each drive's start and end, as they happen: the drives run side by side.
+        for (const device of job.onState(s)) {
+          const v = job.view(device);
+          if (v) say(v.outcome ? progressLine(v, job.job()) : `start ${device}: ${stageText(v)}`);
+        }
+      },
+      onProgress: (p) => {
+        const v = job.update(p);
+        if (!v || v.outcome) return;
+        const percent = Math.floor(v.percent ?? 0);
+        const key = `${p.device}:${p.stage}:${p.pass}`;
+        // One line per 10 % per drive and stage: a serial console at 115200 baud must not become the bottleneck.
+        if (percent - (lastPercent.get(key) ?? -10) < 10) return;
+        lastPercent.set(key, percent);
+        say(progressLine(v, job.job()));
+      },
     },
-  });
+    options.parallel !== undefined ? { parallel: options.parallel } : {},
+  );
   const summary = runSummary(session);
   for (const d of summary.drives as Array<Record<string, unknown>>) {
     say(`result ${String(d.device)}: ${d.erased ? 'erased' : 'FAILED'} by ${String(d.method)}${d.failure_code ? ` (${String(d.failure_code)})` : ''}, wipe result ${String(d.wipe_result_id ?? 'not delivered')}, certificate ${String(d.certificate_status ?? '-')}`);

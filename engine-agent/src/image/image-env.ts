@@ -69,6 +69,8 @@ export function prepareImageEnv(cmdline: string, paths: ImagePaths = IMAGE_PATHS
     ...(options.stationPolicy ? [`ERASURE_STATION_POLICY=${options.stationPolicy}`] : []),
     // erasure.unfreeze: whether serve suspends once at boot to unfreeze drives (the kiosk's setting wins).
     ...(options.unfreeze ? [`ERASURE_UNFREEZE=${options.unfreeze}`] : []),
+    // erasure.parallel: the kiosk's erase runs at most this many drives at once.
+    ...(options.parallel !== undefined ? [`ERASURE_PARALLEL=${options.parallel}`] : []),
   ];
   writeFileSync(join(paths.runDir, 'agent.env'), `${lines.join('\n')}\n`, { mode: 0o600 });
   // The units start on these markers (ConditionPathExists), so this parser alone decides the mode.

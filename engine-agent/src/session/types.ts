@@ -14,6 +14,12 @@ export interface DriveJob {
   readonly model?: string;
   readonly serial?: string;
   readonly sizeBytes?: number;
+  /**
+   * Drives with the same key never run their erase at the same time: an NVMe sanitize (and a
+   * format that may act on every namespace) works on the whole subsystem, so two namespaces of
+   * one subsystem take turns. Absent for an erase that touches only its own drive.
+   */
+  readonly exclusive?: string;
 }
 
 /** Fixed inputs of one session (they never change while it runs). */
@@ -24,6 +30,8 @@ export interface SessionContext {
   readonly engineVersion: string;
   readonly toolComponents: string;
   readonly limits: SessionLimits;
+  /** Drives erased at once (`--parallel N`, `erasure.parallel=N`); absent: every selected drive. */
+  readonly parallel?: number;
 }
 
 /** Attempt budgets (spec 4.1 rule 8, 8 "Limits"). */
@@ -56,16 +64,27 @@ export interface DriveReport {
   readonly error?: string;
 }
 
-/** The device flow (STYLE C): each phase carries only its own data. */
+/**
+ * Where one drive of the erase phase is: waiting for a free slot, being erased, its wipe result
+ * being sent (with the attempt), settled (delivered or not), or withheld (a hotswap drive whose
+ * own check-in was never allowed: no job, nothing to report).
+ */
+export type DriveRun =
+  | { readonly stage: 'queued' }
+  | { readonly stage: 'erasing'; readonly stopping?: string }
+  | { readonly stage: 'reporting'; readonly outcome: EraseOutcome; readonly attempt: number }
+  | { readonly stage: 'reported'; readonly report: DriveReport }
+  | { readonly stage: 'withheld'; readonly reason: string };
+
+/** The device flow (STYLE C): each phase carries only its own data; the erase phase one sub-state per drive. */
 export type Session =
   | { readonly phase: 'health'; readonly attempt: number }
   | { readonly phase: 'verify' }
   | { readonly phase: 'record'; readonly account: string; readonly attempt: number }
-  | { readonly phase: 'checkin'; readonly account: string; readonly index: number; readonly jobIds: readonly string[]; readonly outcomes: readonly EraseOutcome[]; readonly assetId?: string }
-  | { readonly phase: 'erase'; readonly account: string; readonly index: number; readonly jobIds: readonly string[]; readonly outcomes: readonly EraseOutcome[] }
-  | { readonly phase: 'results'; readonly index: number; readonly attempt: number; readonly jobIds: readonly string[]; readonly outcomes: readonly EraseOutcome[]; readonly reports: readonly DriveReport[] }
+  | { readonly phase: 'checkin'; readonly account: string; readonly index: number; readonly jobIds: readonly string[]; readonly assetId?: string }
+  | { readonly phase: 'erase'; readonly account: string; readonly jobIds: readonly string[]; readonly drives: readonly DriveRun[] }
   | { readonly phase: 'done'; readonly reports: readonly DriveReport[] }
-  | { readonly phase: 'denied'; readonly at: 'health' | 'verify' | 'checkin'; readonly reason: string; readonly outcomes: readonly EraseOutcome[] }
+  | { readonly phase: 'denied'; readonly at: 'health' | 'verify' | 'checkin'; readonly reason: string }
   | { readonly phase: 'failed'; readonly reason: string; readonly reports: readonly DriveReport[] };
 
 /** Phase names. */
@@ -83,9 +102,13 @@ export type SessionEvent =
   | { readonly type: 'checkin'; readonly allow: false; readonly reason: string }
   /** The drive's work was stopped (pulled out, cancelled) before its check-in was sent: none is. */
   | { readonly type: 'withdrawn'; readonly reason: string }
-  | { readonly type: 'erased'; readonly outcome: EraseOutcome }
-  | { readonly type: 'reported'; readonly ok: true; readonly wipeResultId: string; readonly certificateStatus: string | null }
-  | { readonly type: 'reported'; readonly ok: false; readonly detail: string; readonly retryable: boolean };
+  | { readonly type: 'erased'; readonly index: number; readonly outcome: EraseOutcome }
+  | { readonly type: 'reported'; readonly index: number; readonly ok: true; readonly wipeResultId: string; readonly certificateStatus: string | null }
+  | { readonly type: 'reported'; readonly index: number; readonly ok: false; readonly detail: string; readonly retryable: boolean }
+  /** The operator stops one drive (`at`: when, for a drive stopped before its erase began). */
+  | { readonly type: 'cancel'; readonly index: number; readonly reason: string; readonly at: string }
+  /** A drive's erase was told to stop; its `erased` event follows when it has. */
+  | { readonly type: 'stopping'; readonly index: number };
 
 /** Arguments of every effect, one typed map (STYLE C). */
 export interface EffectArgs {
@@ -94,6 +117,7 @@ export interface EffectArgs {
   sendRecord: { readonly attempt: number; readonly delayMs: number };
   callCheckin: { readonly index: number };
   erase: { readonly index: number; readonly drive: DriveJob };
+  stopErase: { readonly index: number; readonly reason: string };
   sendWipeResult: { readonly index: number; readonly attempt: number; readonly delayMs: number; readonly body: WipeResultRecord };
 }
 

@@ -111,13 +111,16 @@ describe('serve API: select, typed confirmation, start, live progress and result
     const progress = events.filter((e) => e.event === 'progress').map((e) => e.data as DriveProgress);
     for (const device of devices) {
       const mine = progress.filter((p) => p.device === device);
-      expect(mine.some((p) => p.stage === 'write' && p.pass === 1)).toBe(true);
+      // Pass n of N, with the time since the drive started and the time left for the whole drive.
+      expect(mine.some((p) => p.stage === 'write' && p.pass === 1 && p.passes === 1 && p.elapsed_seconds !== undefined)).toBe(true);
       const lastVerify = mine.filter((p) => p.stage === 'verify').at(-1);
       expect(lastVerify).toMatchObject({ percent: 100, eta_seconds: 0 });
       expect(lastVerify?.bytes_done).toBe(lastVerify?.bytes_total);
     }
     const final = events.at(-1)?.data as AgentState;
-    expect(final.run).toEqual({ status: 'finished', phase: 'done', exit_code: 0 });
+    expect(final.run).toMatchObject({ status: 'finished', phase: 'done', exit_code: 0, job: { drives: 2, finished: 2, eta_seconds: 0 } });
+    // A finished drive's row says how it ended.
+    expect(Object.values(final.progress).map((p) => p.outcome)).toEqual(['erased', 'erased']);
     expect(final.results.map((r) => [r.device, r.erased, r.delivered, r.certificate_status])).toEqual(devices.map((d) => [d, true, true, 'pending']));
     expect(final.results.every((r) => /^[0-9a-f]{64}$/.test(r.verification_hash ?? ''))).toBe(true);
     expect(final.confirmation.confirmed).toBe(false); // the next run needs a new confirmation
@@ -125,7 +128,8 @@ describe('serve API: select, typed confirmation, start, live progress and result
     // Certificate numbers arrive after delivery: looked up until complete (fake: pending, then complete), then no more.
     const s = sut;
     await until(() => s.controller.snapshot().results.every((r) => r.certificate_status === 'complete'));
-    expect(s.controller.snapshot().results.map((r) => [r.certificate_number, r.certificate_status])).toEqual([
+    // The drives finish in either order (erased at once): the fake numbers its results as they arrive.
+    expect(s.controller.snapshot().results.map((r) => [r.certificate_number, r.certificate_status]).sort()).toEqual([
       ['CW-000001', 'complete'],
       ['CW-000002', 'complete'],
     ]);
@@ -134,7 +138,7 @@ describe('serve API: select, typed confirmation, start, live progress and result
     const lookups = ['/api/certificates/lookup', '/api/certificates/lookup'];
     expect(paths).toEqual(['/api/health', '/api/verify', '/api/record', '/api/checkin', '/api/wipe_result', '/api/wipe_result', ...lookups]);
     expect(sut.gateway.calls.at(-1)?.body).toEqual({ job_ids: ['6f1c2b1e-0000-4000-8000-000000000001-0', '6f1c2b1e-0000-4000-8000-000000000001-1'] });
-    expect(sut.gateway.calls.filter((c) => c.path === '/api/wipe_result').map((c) => [c.body.job_id, c.body.wipe_status])).toEqual([
+    expect(sut.gateway.calls.filter((c) => c.path === '/api/wipe_result').map((c) => [c.body.job_id, c.body.wipe_status]).sort()).toEqual([
       ['6f1c2b1e-0000-4000-8000-000000000001-0', 'completed'],
       ['6f1c2b1e-0000-4000-8000-000000000001-1', 'completed'],
     ]);

@@ -18,6 +18,7 @@ describe('erasure-agent run: mistakes in the call erase nothing and exit 1', () 
     ['no --device at all', ['run', '--json', '--yes'], /--device/],
     ['a device that is not a drive of this machine', ['run', '--json', '--yes', '--device', '/dev/not-a-drive'], /not a drive of this machine/],
     ['an unknown --method', ['run', '--json', '--yes', '--device', '/dev/x', '--method', 'shred-harder'], /unknown --method/],
+    ['a --parallel that is not a number of drives', ['run', '--json', '--yes', '--device', '/dev/x', '--parallel', '0'], /--parallel takes a whole number/],
   ])('%s', async (_name, args, message) => {
     const failure = await run(process.execPath, [BIN, ...args], { env }).catch((e: { code: number; stdout: string; stderr: string }) => e);
     expect('code' in failure && failure.code).toBe(1);

@@ -65,12 +65,21 @@ export const DriveProgress = Type.Object(
     stage: Type.Union(ERASE_STAGES.map((s) => Type.Literal(s))),
     /** 1-based overwrite pass; 0 for verification and firmware stages. */
     pass: Type.Integer({ minimum: 0 }),
+    /** Overwrite passes in all: the N of "pass n of N". Absent for a drive command (firmware erase). */
+    passes: Type.Optional(Type.Integer({ minimum: 1 })),
     bytes_done: Type.Integer({ minimum: 0 }),
     bytes_total: Type.Integer({ minimum: 0 }),
     percent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
     bytes_per_second: Type.Optional(Type.Number({ minimum: 0 })),
-    /** Seconds left in the current stage at the current rate. */
+    /** Seconds since this drive's erase started (frozen once it finished). */
+    elapsed_seconds: Type.Optional(Type.Number({ minimum: 0 })),
+    /**
+     * Seconds left for this drive, every stage still to come included: the passes left and the
+     * read-back at the measured rate, or for a drive command the plan's estimate less the time run.
+     */
     eta_seconds: Type.Optional(Type.Number({ minimum: 0 })),
+    /** Set once the drive finished, while others may still run: erased, failed or cancelled. */
+    outcome: Type.Optional(Type.Union([Type.Literal('erased'), Type.Literal('failed'), Type.Literal('cancelled')])),
   },
   { additionalProperties: false },
 );
@@ -158,6 +167,18 @@ export const AgentState = Type.Object(
         /** CONTRACT exit code of the finished run: 0 all certified, 2 denied, 3 a drive failed. */
         exit_code: Type.Optional(Type.Integer()),
         reason: Type.Optional(Type.String()),
+        /** The erase as a whole: drives finished of all, elapsed, and the time left until the slowest drive is done. */
+        job: Type.Optional(
+          Type.Object(
+            {
+              drives: Type.Integer({ minimum: 0 }),
+              finished: Type.Integer({ minimum: 0 }),
+              elapsed_seconds: Type.Number({ minimum: 0 }),
+              eta_seconds: Type.Optional(Type.Number({ minimum: 0 })),
+            },
+            { additionalProperties: false },
+          ),
+        ),
       },
       { additionalProperties: false },
     ),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agentState } from '../store/test-fixtures.js';
 import { formatBytes, formatDuration, formatMemory, formatMinutes, sessionLabel } from '../format.js';
 import { confirmationOf, driveRows, selectableDevices } from './drives/drive-rows.js';
-import { progressRows, runHeadline } from './erase/erase-view.js';
+import { jobLine, progressRows, runHeadline } from './erase/erase-view.js';
 import { resultSummaries } from './erase/result-view.js';
 import { LAYOUT_CODES, escapeStreak, missingKeys } from './hardware-tests/keyboard-layout.js';
 import { detectedResults, TEST_IDS } from './hardware-tests/test-catalog.js';
@@ -117,10 +117,22 @@ describe('the drives view', () => {
 describe('the erase view', () => {
   const running = agentState({ drives: [ssd], selected: ['/sim/a.img'], run: { status: 'running', phase: 'erase' } });
 
-  it('shows stage, pass, rate and time left for each selected drive', () => {
-    const [row] = progressRows(running, { '/sim/a.img': { device: '/sim/a.img', stage: 'write', pass: 1, bytes_done: 32_000_000, bytes_total: 64_000_000, percent: 50, bytes_per_second: 200_000_000, eta_seconds: 125 } });
-    expect(row).toEqual({ device: '/sim/a.img', title: 'SIM SSD', stage: 'Writing — pass 1', percent: 50, bytes: '32.0 MB of 64.0 MB', rate: '200 MB/s', eta: '2 min 05 s' });
-    expect(progressRows(running, {})[0]?.stage).toBe('Waiting');
+  it('shows stage, pass n of N, bytes, rate, elapsed and time left for each selected drive', () => {
+    const [row] = progressRows(running, { '/sim/a.img': { device: '/sim/a.img', stage: 'write', pass: 1, passes: 3, bytes_done: 32_000_000, bytes_total: 64_000_000, percent: 50, bytes_per_second: 200_000_000, elapsed_seconds: 20, eta_seconds: 125 } });
+    expect(row).toEqual({ device: '/sim/a.img', title: 'SIM SSD · a.img', tone: 'running', stage: 'Writing — pass 1 of 3', percent: 50, bytes: '32.0 MB of 64.0 MB', rate: '200 MB/s', elapsed: '20 s', eta: '2 min 05 s' });
+    expect(progressRows(running, {})[0]).toMatchObject({ stage: 'Waiting to start', tone: 'waiting' });
+  });
+
+  it('shows a finished drive by its outcome while others run, not "Verifying 100 %, 0 s left"', () => {
+    const [row] = progressRows(running, { '/sim/a.img': { device: '/sim/a.img', stage: 'verify', pass: 0, passes: 1, bytes_done: 64_000_000, bytes_total: 64_000_000, percent: 100, elapsed_seconds: 40, eta_seconds: 0, outcome: 'erased' } });
+    expect(row).toMatchObject({ tone: 'ok', stage: 'Erased and verified — result sent', percent: 100, bytes: '', rate: '–', eta: '–', elapsed: '40 s' });
+  });
+
+  it('sums the job up: drives finished, elapsed, and the time left of the slowest drive', () => {
+    const two = agentState({ drives: [ssd], selected: ['/sim/a.img', '/sim/b.img'], run: { status: 'running', phase: 'erase' } });
+    const base = { stage: 'write' as const, pass: 1, bytes_done: 0, bytes_total: 1 };
+    expect(jobLine(two, { '/sim/a.img': { ...base, device: '/sim/a.img', elapsed_seconds: 30, eta_seconds: 0, outcome: 'erased' }, '/sim/b.img': { ...base, device: '/sim/b.img', elapsed_seconds: 31, eta_seconds: 95 } })).toBe('1 of 2 drives finished · 31 s elapsed · about 1 min 35 s left (slowest drive)');
+    expect(jobLine(two, { '/sim/b.img': { ...base, device: '/sim/b.img', elapsed_seconds: 1, eta_seconds: 95 } })).toMatch(/time left not known yet$/);
   });
 
   it('headlines a check-in denial as blocked with nothing erased', () => {

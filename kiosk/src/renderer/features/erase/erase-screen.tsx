@@ -1,5 +1,5 @@
 import { useKiosk } from '../../store/use-kiosk.js';
-import { progressRows, runHeadline } from './erase-view.js';
+import { jobLine, progressRows, runHeadline } from './erase-view.js';
 import { ResultSummaryList } from './result-summary.js';
 
 /** Live progress of each selected drive while a run goes, then each drive's result. */
@@ -9,18 +9,24 @@ export function EraseScreen() {
   if (!snap) return null;
   const headline = runHeadline(snap);
   const rows = snap.run.status === 'idle' ? [] : progressRows(snap, progress);
+  const job = jobLine(snap, progress);
   return (
     <section className="erase">
       <p className={`banner ${headline.tone}`} role="status" aria-live="polite">
         {headline.text}
       </p>
+      {job && (
+        <p className="job-line" aria-label="Whole job">
+          {job}
+        </p>
+      )}
       {snap.run.status === 'running' && rows.length > 0 && (
-        <ul className="progress-list" aria-label="Progress">
+        <ul className={rows.length > 4 ? 'progress-list many' : 'progress-list'} aria-label="Progress">
           {rows.map((p) => (
-            <li key={p.device} className="progress-item" data-device={p.device}>
+            <li key={p.device} className={`progress-item tone-${p.tone}`} data-device={p.device}>
               <div className="progress-head">
                 <strong>{p.title}</strong>
-                <span>{p.stage}</span>
+                <span className="progress-stage">{p.stage}</span>
               </div>
               <div className="bar" role="progressbar" aria-label={`${p.title} progress`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={p.percent === undefined ? undefined : Math.round(p.percent)}>
                 <div className="fill" style={{ width: `${p.percent ?? 0}%` }} />
@@ -29,6 +35,7 @@ export function EraseScreen() {
                 {p.percent !== undefined && <span>{Math.floor(p.percent)}%</span>}
                 {p.bytes && <span>{p.bytes}</span>}
                 {p.rate !== '–' && <span>{p.rate}</span>}
+                {p.elapsed !== '–' && <span>{p.elapsed} elapsed</span>}
                 {p.eta !== '–' && <span>{p.eta} left</span>}
               </div>
             </li>

@@ -26,33 +26,64 @@ export function runHeadline(snap: KioskAgentState): { tone: 'info' | 'ok' | 'bad
 export interface ProgressRow {
   readonly device: string;
   readonly title: string;
+  /** `running` while it erases, `waiting` before it starts, `ok`/`bad` once it finished. */
+  readonly tone: 'waiting' | 'running' | 'ok' | 'bad';
   readonly stage: string;
   readonly percent: number | undefined;
   readonly bytes: string;
   readonly rate: string;
+  readonly elapsed: string;
   readonly eta: string;
 }
 
 const STAGE: Record<DriveProgress['stage'], (p: DriveProgress) => string> = {
   prepare: () => 'Preparing',
-  write: (p) => `Writing — pass ${p.pass}`,
+  write: (p) => (p.passes !== undefined ? `Writing — pass ${p.pass} of ${p.passes}` : `Writing — pass ${p.pass}`),
   verify: () => 'Verifying (reading back)',
   firmware: () => 'Drive erase command running',
+};
+
+/** A finished drive says how it ended, never "Verifying 100 %, 0 s left". */
+const OUTCOME: Record<NonNullable<DriveProgress['outcome']>, string> = {
+  erased: 'Erased and verified — result sent',
+  failed: 'Erase failed',
+  cancelled: 'Cancelled',
 };
 
 export function progressRows(snap: KioskAgentState, progress: Readonly<Record<string, DriveProgress>>): ProgressRow[] {
   return snap.selected.map((device) => {
     const drive = snap.drives.find((d) => d.device === device);
     const p = progress[device];
-    const done = snap.results.some((r) => r.device === device);
+    const result = snap.results.find((r) => r.device === device);
+    const outcome = p?.outcome ?? (result ? (result.erased ? 'erased' : 'failed') : undefined);
+    const finished = outcome !== undefined;
     return {
       device,
-      title: drive?.model ?? device,
-      stage: done ? 'Finished' : p ? STAGE[p.stage](p) : 'Waiting',
-      percent: done ? 100 : p?.percent,
-      bytes: p ? `${formatBytes(p.bytes_done)} of ${formatBytes(p.bytes_total)}` : '',
-      rate: p && !done ? formatRate(p.bytes_per_second) : '–',
-      eta: p && !done ? formatDuration(p.eta_seconds) : '–',
+      // Twelve drives of one model are told apart by their device name.
+      title: drive?.model ? `${drive.model} · ${device.split('/').at(-1) ?? device}` : device,
+      tone: finished ? (outcome === 'erased' ? 'ok' : 'bad') : p ? 'running' : 'waiting',
+      stage: outcome ? OUTCOME[outcome] : p ? STAGE[p.stage](p) : 'Waiting to start',
+      percent: outcome === 'erased' ? 100 : p?.percent,
+      bytes: p && p.bytes_total > 0 && p.stage !== 'firmware' && !finished ? `${formatBytes(p.bytes_done)} of ${formatBytes(p.bytes_total)}` : '',
+      rate: p && !finished ? formatRate(p.bytes_per_second) : '–',
+      elapsed: p?.elapsed_seconds !== undefined ? formatDuration(p.elapsed_seconds) : '–',
+      eta: p && !finished ? formatDuration(p.eta_seconds) : '–',
     };
   });
+}
+
+/**
+ * The job line above the drives: how many finished, time elapsed, and the time left until the
+ * slowest drive is done (the agent's per-drive times left, which include every stage to come).
+ */
+export function jobLine(snap: KioskAgentState, progress: Readonly<Record<string, DriveProgress>>): string | undefined {
+  if (snap.run.status !== 'running' || snap.selected.length === 0) return undefined;
+  const entries = snap.selected.map((d) => progress[d]);
+  const finished = entries.filter((p) => p?.outcome !== undefined).length;
+  const open = entries.filter((p) => p?.outcome === undefined);
+  const etas = open.map((p) => p?.eta_seconds);
+  const elapsed = Math.max(0, ...entries.map((p) => p?.elapsed_seconds ?? 0), snap.run.job?.elapsed_seconds ?? 0);
+  const left = open.length === 0 ? 0 : etas.every((e) => e !== undefined) ? Math.max(...(etas as number[])) : undefined;
+  const parts = [`${finished} of ${snap.selected.length} drive${snap.selected.length === 1 ? '' : 's'} finished`, `${formatDuration(elapsed)} elapsed`, left === undefined ? 'time left not known yet' : `about ${formatDuration(left)} left${snap.selected.length > 1 ? ' (slowest drive)' : ''}`];
+  return parts.join(' · ');
 }
