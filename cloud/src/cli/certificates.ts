@@ -8,7 +8,7 @@ import { loadCertificateKeys, rotateSigningKey, type CertificateKeys } from '../
 import { rawPublicKeyBase64 } from '../adapters/certificate-keyring.js';
 import { listSigningKeys } from '../adapters/db/deployment-keys.js';
 import type { CloudConfig } from '../config.js';
-import { CERTIFICATE_SCHEMA, verifyKeyedBytes, type PublicKeyLookup } from '../domain/certificates/certificate-content.js';
+import { isKnownCertificateSchema, verifyKeyedBytes, type PublicKeyLookup } from '../domain/certificates/certificate-content.js';
 import { EmbeddedCertificateError, readEmbeddedCertificate } from '../domain/certificates/embedded-certificate.js';
 import { DEBIAN_FONT_FILES } from '../domain/certificates/fonts.js';
 import { defaultRenderThreads, threadPoolRenderer } from '../jobs/renderer.js';
@@ -182,7 +182,7 @@ async function checkPdf(file: string, publicKeys: PublicKeyLookup): Promise<PdfV
     drive_serial: drive?.serial,
     signed_at: content?.signed_at,
   };
-  if (content?.schema !== CERTIFICATE_SCHEMA) return { valid: false, reason: 'unknown certificate schema', ...facts };
+  if (!isKnownCertificateSchema(content?.schema)) return { valid: false, reason: 'unknown certificate schema', ...facts };
   const valid = await verifyKeyedBytes(publicKeys, embedded.json, embedded.signature);
   return valid ? { valid, ...facts } : { valid, reason: 'signature does not match', ...facts };
 }
