@@ -22,6 +22,9 @@ export interface WipeGridRow {
   created_at: string;
   product: Product;
   user_email: string | null;
+  /** The reporting token's customer and lot / job reference (issue 23), null when none was set. */
+  customer: string | null;
+  lot_reference: string | null;
   asset_public_id: string | null;
   asset_model: string | null;
   asset_serial: string | null;
@@ -65,7 +68,7 @@ export async function createWipeGridReader(db: SqlRunner): Promise<WipeGridReade
   const select = (source: string) => `
     SELECT w.id, w.public_id, w.job_id, w.drive_serial, w.drive_model, w.drive_capacity_gb, w.wipe_method,
            w.passes_completed, w.started_at, w.completed_at, w.wipe_status, w.validation, w.certifiable,
-           w.certificate_status, w.tool_components, w.created_at, t.product, t.user_email,
+           w.certificate_status, w.tool_components, w.created_at, t.product, t.user_email, t.customer, t.lot_reference,
            a.public_id AS asset_public_id, a.model AS asset_model,
            a.serial_number AS asset_serial, d.media_type, ${certColumns}
       FROM ${source} w

@@ -6,6 +6,9 @@ export interface WipesViewState {
   status: string;
   media: string;
   source: string;
+  /** Exact customer / lot reference (issue 23); empty: any. */
+  customer: string;
+  lot: string;
   sort: SortKey;
 }
 
@@ -29,11 +32,18 @@ export function readViewState(params: URLSearchParams): WipesViewState {
     status: params.get('status') ?? '',
     media: params.get('media') ?? '',
     source: params.get('source') ?? '',
+    customer: params.get('customer') ?? '',
+    lot: params.get('lot') ?? '',
     sort: SORTS.some((s) => s.key === sort) ? (sort as SortKey) : DEFAULT_SORT,
   };
 }
 
 export const sourceKind = (row: WipeView) => row.source.kind;
+
+/** The distinct non-empty values of one field across rows, sorted: the options of a filter. */
+export function distinctValues(rows: readonly WipeView[], field: 'customer' | 'lot_reference'): string[] {
+  return [...new Set(rows.map((r) => r[field]).filter((v): v is string => v !== null && v !== ''))].sort((a, b) => text(a, b));
+}
 
 export function certificateText(row: WipeView): string {
   const cell = row.certificate;
@@ -47,7 +57,7 @@ export function sourceText(row: WipeView): string {
 }
 
 function haystack(row: WipeView): string {
-  return [row.vendor, row.model, row.serial, row.method, row.technician, row.status_label, sourceText(row), certificateText(row), row.job_id, row.id]
+  return [row.vendor, row.model, row.serial, row.method, row.technician, row.customer, row.lot_reference, row.status_label, sourceText(row), certificateText(row), row.job_id, row.id]
     .filter(Boolean)
     .join('\n')
     .toLowerCase();
@@ -86,7 +96,9 @@ export function visibleRows(rows: readonly WipeView[], state: WipesViewState): W
       (needle === '' || haystack(row).includes(needle)) &&
       (state.status === '' || row.status_label === state.status) &&
       (state.media === '' || (state.media === 'unknown' ? row.media_type === null : row.media_type === state.media)) &&
-      (state.source === '' || sourceKind(row) === state.source),
+      (state.source === '' || sourceKind(row) === state.source) &&
+      (state.customer === '' || row.customer === state.customer) &&
+      (state.lot === '' || row.lot_reference === state.lot),
   );
   const compare = COMPARATORS[state.sort];
   return filtered
@@ -107,6 +119,8 @@ const CSV_COLUMNS: readonly [string, (row: WipeView) => string | number | null][
   ['Duration (s)', (r) => r.duration_seconds],
   ['Status', (r) => r.status_label],
   ['Technician', (r) => r.technician],
+  ['Customer', (r) => r.customer],
+  ['Lot / Job Reference', (r) => r.lot_reference],
   ['Started', (r) => r.started_at],
   ['Completed', (r) => r.completed_at],
   ['Certificate', (r) => certificateText(r)],

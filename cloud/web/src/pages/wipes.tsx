@@ -6,7 +6,7 @@ import { Link, useQueryState } from '../router.js';
 import type { WipeView, WipesPage as WipesData } from '../types.js';
 import { CertificateCell } from '../components/certificate-cell.js';
 import { PushSettings } from './push-settings.js';
-import { readViewState, SORTS, toCsv, visibleRows } from './wipes-view.js';
+import { distinctValues, readViewState, SORTS, toCsv, visibleRows } from './wipes-view.js';
 
 const GENERATING_NOTICE = 'certificate-generating';
 
@@ -68,8 +68,13 @@ export function WipesPage() {
     void load();
   }, [page]);
 
-  const rows = useMemo(() => (data ? visibleRows(data.rows, state) : []), [data, state.q, state.status, state.media, state.source, state.sort]);
+  const rows = useMemo(
+    () => (data ? visibleRows(data.rows, state) : []),
+    [data, state.q, state.status, state.media, state.source, state.customer, state.lot, state.sort],
+  );
   const statuses = useMemo(() => [...new Set((data?.rows ?? []).map((r) => r.status_label))].sort(), [data]);
+  const customers = useMemo(() => distinctValues(data?.rows ?? [], 'customer'), [data]);
+  const lots = useMemo(() => distinctValues(data?.rows ?? [], 'lot_reference'), [data]);
   const selectedRows = rows.filter((r) => selected.has(r.id));
   const allVisibleSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
 
@@ -94,7 +99,7 @@ export function WipesPage() {
     }
   };
 
-  const filtersActive = state.q !== '' || state.status !== '' || state.media !== '' || state.source !== '';
+  const filtersActive = state.q !== '' || state.status !== '' || state.media !== '' || state.source !== '' || state.customer !== '' || state.lot !== '';
   return (
     <>
       <PageHeader
@@ -164,6 +169,26 @@ export function WipesPage() {
           <option value="hotswap">Hotswap</option>
           <option value="none">Unmatched</option>
         </select>
+        {(customers.length > 0 || state.customer) && (
+          <select aria-label="Customer" className="input" value={state.customer} onChange={(e) => setParams({ customer: e.target.value })}>
+            <option value="">All customers</option>
+            {[...customers, ...(state.customer && !customers.includes(state.customer) ? [state.customer] : [])].map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        )}
+        {(lots.length > 0 || state.lot) && (
+          <select aria-label="Lot" className="input" value={state.lot} onChange={(e) => setParams({ lot: e.target.value })}>
+            <option value="">All lots</option>
+            {[...lots, ...(state.lot && !lots.includes(state.lot) ? [state.lot] : [])].map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
+          </select>
+        )}
         <select aria-label="Sort" className="input" value={state.sort} onChange={(e) => setParams({ sort: e.target.value })}>
           {SORTS.map((s) => (
             <option key={s.key} value={s.key}>
@@ -172,7 +197,7 @@ export function WipesPage() {
           ))}
         </select>
         {filtersActive && (
-          <button type="button" className="link-button" onClick={() => setParams({ q: null, status: null, media: null, source: null })}>
+          <button type="button" className="link-button" onClick={() => setParams({ q: null, status: null, media: null, source: null, customer: null, lot: null })}>
             Clear filters
           </button>
         )}
@@ -195,6 +220,7 @@ export function WipesPage() {
               <th className="num">Duration</th>
               <th>Status</th>
               <th>Technician</th>
+              <th>Customer / lot</th>
               <th>Completed</th>
               <th>Certificate</th>
             </tr>
@@ -219,6 +245,10 @@ export function WipesPage() {
                   <Badge tone={row.status_tone}>{row.status_label}</Badge>
                 </td>
                 <td>{row.technician ?? '—'}</td>
+                <td className="wrap" data-testid="customer-lot">
+                  {row.customer ?? <span className="muted">—</span>}
+                  {row.lot_reference && <span className="muted small"> · {row.lot_reference}</span>}
+                </td>
                 <td className="nowrap">{formatDateTime(row.completed_at)}</td>
                 <td>
                   <CertificateCell row={row} />
