@@ -31,7 +31,7 @@ export interface CertificateRenderDeps {
   readonly signer?: string;
 }
 
-const SIGNATURE_BLOCK_HEIGHT = 132;
+const SIGNATURE_BLOCK_HEIGHT = 126;
 const FOOTER_HEIGHT = 22;
 const MARGIN = { top: 40, bottom: 36, side: 50 };
 
@@ -41,11 +41,15 @@ const MARGIN = { top: 40, bottom: 36, side: 50 };
  * Throws if the layout would need a second page, which the value clamping is there to prevent.
  */
 export async function renderCertificatePdf(content: CertificateContent, deps: CertificateRenderDeps): Promise<Uint8Array> {
-  // Values get two lines each; only if that overflows (every field near its maximum length)
-  // is the layout redone with one line each. The Erasure Report always has the full text.
-  let frame = layoutBody(content, deps.fonts, 2);
-  if (frame.pages.length !== 1) frame = layoutBody(content, deps.fonts, 1);
-  if (frame.pages.length !== 1) throw new Error(`certificate ${content.certificate_number} does not fit on one page`);
+  // Values get two lines each and the verification result four, across the page. When that
+  // overflows, the result gives up lines first (the Erasure Report prints it whole), and only
+  // then do the other values drop to one line each.
+  let frame: Frame | undefined;
+  for (const [maxLines, resultLines] of LAYOUT_ATTEMPTS) {
+    frame = layoutBody(content, deps.fonts, maxLines, resultLines);
+    if (frame.pages.length === 1) break;
+  }
+  if (!frame || frame.pages.length !== 1) throw new Error(`certificate ${content.certificate_number} does not fit on one page`);
   drawSignatureBlock(frame, content, deps);
   drawFooter(frame, content);
   return paintDocument(frame, content, deps.signature, {
@@ -55,12 +59,15 @@ export async function renderCertificatePdf(content: CertificateContent, deps: Ce
   });
 }
 
-function layoutBody(content: CertificateContent, fonts: FontSource, maxLines: number): Frame {
+/** `[lines per value, lines of the verification result]`, tried in order until the page fits. */
+const LAYOUT_ATTEMPTS: readonly (readonly [number, number])[] = [[2, 4], [2, 3], [2, 2], [1, 2], [1, 1]];
+
+function layoutBody(content: CertificateContent, fonts: FontSource, maxLines: number, resultLines: number): Frame {
   // The flowing part stops above the signature block, which is pinned to the foot of the page.
-  const frame = createFrame(fonts, { ...MARGIN, bottom: MARGIN.bottom + FOOTER_HEIGHT + SIGNATURE_BLOCK_HEIGHT + 10 });
+  const frame = createFrame(fonts, { ...MARGIN, bottom: MARGIN.bottom + FOOTER_HEIGHT + SIGNATURE_BLOCK_HEIGHT + 4 });
   drawHeader(frame, content);
   drawSummaryBand(frame, content);
-  drawSections(frame, content, maxLines);
+  drawSections(frame, content, maxLines, resultLines);
   return frame;
 }
 
@@ -113,7 +120,7 @@ function drawSummaryBand(frame: Frame, content: CertificateContent): void {
   frame.y -= height + 14;
 }
 
-function drawSections(frame: Frame, content: CertificateContent, maxLines: number): void {
+function drawSections(frame: Frame, content: CertificateContent, maxLines: number, resultLines: number): void {
   const { drive, wipe, tool, verification } = content;
   const section = (title: string, fields: readonly Field[]) => {
     drawSectionHeading(frame, title);
@@ -154,7 +161,7 @@ function drawSections(frame: Frame, content: CertificateContent, maxLines: numbe
   section('Verification', [
     { label: 'Verification method', value: verification.method, span: 2 },
     { label: 'Verification hash (SHA-256)', value: verification.hash, mono: true, span: 2 },
-    { label: 'Result', value: verificationText(frame, verification.result, maxLines), span: 4, maxLines: maxLines + RESULT_EXTRA_LINES },
+    { label: 'Result', value: verificationText(frame, verification.result, resultLines), span: 4, maxLines: resultLines },
   ]);
   const machine = content.source_machine;
   section('Source machine', [
@@ -165,18 +172,15 @@ function drawSections(frame: Frame, content: CertificateContent, maxLines: numbe
   ]);
 }
 
-/** Lines the verification result may take beyond the other fields': it is read in full. */
-const RESULT_EXTRA_LINES = 2;
 const RESULT_STYLE: TextStyle = { role: 'regular', size: 9.5 };
 
 /**
  * The verification result as printed: whole when it fits its lines across the page, otherwise
  * cut at a word with a pointer to the Erasure Report, which always prints it in full.
  */
-function verificationText(frame: Frame, result: string | null, maxLines: number): string | null {
+function verificationText(frame: Frame, result: string | null, limit: number): string | null {
   if (result === null) return null;
   const width = contentWidth(frame);
-  const limit = maxLines + RESULT_EXTRA_LINES;
   const lines = wrapText(frame.fonts, result, RESULT_STYLE, width);
   if (lines.length <= limit) return result;
   const more = ' … (continued in the Erasure Report, section Verification)';
