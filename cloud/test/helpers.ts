@@ -36,7 +36,10 @@ export interface Cloud {
   /** POST with a valid HMAC over exactly the bytes sent. */
   post(url: string, body: unknown): Promise<{ status: number; json: any; text: string }>;
   account(name?: string, status?: SubscriptionStatus): Promise<{ id: number; publicId: string; name: string }>;
-  token(accountId: number, options?: { quota?: number | null; status?: TokenRow['status']; userEmail?: string; product?: 'engine' | 'hotswap' }): Promise<TokenRow>;
+  token(
+    accountId: number,
+    options?: { quota?: number | null; status?: TokenRow['status']; userEmail?: string; product?: 'engine' | 'hotswap'; customer?: string; lot?: string },
+  ): Promise<TokenRow>;
   /** A metered check-in through the real validate route; the job_id it issued. */
   checkin(jti: string): Promise<string>;
   close(): Promise<void>;
@@ -98,6 +101,8 @@ export async function startCloud(
         quotaLimit: opts.quota ?? null,
         userEmail: opts.userEmail ?? 'tech@example.com',
         expiresAt: null,
+        customer: opts.customer ?? null,
+        lotReference: opts.lot ?? null,
         now: nowIso(),
       });
       return opts.status && opts.status !== 'active' ? (await setTokenStatus(db, row.jti, opts.status, nowIso()))! : row;

@@ -40,6 +40,19 @@ function required(flags: Flags, name: string): string {
   return value;
 }
 
+/** Longest customer or lot reference a token takes: it is printed on one-page certificates. */
+const MAX_LABEL_LENGTH = 120;
+
+/** An optional free-text flag, trimmed; absent or blank is null, `--customer` given alone is a usage error. */
+function optionalText(flags: Flags, name: string): string | null {
+  const value = flags[name];
+  if (value === undefined) return null;
+  if (typeof value !== 'string') throw new UsageError(`--${name} needs a value`);
+  const trimmed = value.trim();
+  if (trimmed.length > MAX_LABEL_LENGTH) throw new UsageError(`--${name} must be at most ${MAX_LABEL_LENGTH} characters`);
+  return trimmed === '' ? null : trimmed;
+}
+
 function oneOf<T extends string>(value: string, allowed: readonly T[], name: string): T {
   if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
   return value as T;
@@ -127,10 +140,12 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
         quotaLimit: quota,
         userEmail: typeof flags['user-email'] === 'string' ? flags['user-email'] : null,
         expiresAt: new Date(exp * 1000).toISOString(),
+        customer: optionalText(flags, 'customer'),
+        lotReference: optionalText(flags, 'lot'),
         now,
       });
       const token = await signDeviceToken(key, { sub: target.public_id, jti: row.jti, issuedAt: iat, expiresAt: exp, product });
-      return { token, jti: row.jti, prefix_id: row.prefix_id, exp };
+      return { token, jti: row.jti, prefix_id: row.prefix_id, exp, customer: optionalText(flags, 'customer'), lot_reference: optionalText(flags, 'lot') };
     }
     case 'set-token-status': {
       const status = oneOf(required(flags, 'status'), TOKEN_STATUSES, 'status') as TokenStatus;

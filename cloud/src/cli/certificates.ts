@@ -8,7 +8,7 @@ import { loadCertificateKeys, rotateSigningKey, type CertificateKeys, type Confi
 import { rawPublicKeyBase64 } from '../adapters/certificate-keyring.js';
 import { listSigningKeys } from '../adapters/db/deployment-keys.js';
 import type { CloudConfig } from '../config.js';
-import { CERTIFICATE_SCHEMA, parseKeyedSignature, verifyKeyedBytes, type PublicKeyLookup } from '../domain/certificates/certificate-content.js';
+import { isKnownCertificateSchema, parseKeyedSignature, verifyKeyedBytes, type PublicKeyLookup } from '../domain/certificates/certificate-content.js';
 import { EmbeddedCertificateError, readEmbeddedCertificate } from '../domain/certificates/embedded-certificate.js';
 import { DEBIAN_FONT_FILES } from '../domain/certificates/fonts.js';
 import { checkPdfSignature } from '../domain/certificates/pdf-signature.js';
@@ -211,7 +211,7 @@ async function checkPdf(file: string, trust: PdfTrust): Promise<PdfVerdict> {
     drive_serial: drive?.serial,
     signed_at: content?.signed_at,
   };
-  if (content?.schema !== CERTIFICATE_SCHEMA) return { valid: false, reason: 'unknown certificate schema', ...facts };
+  if (!isKnownCertificateSchema(content?.schema)) return { valid: false, reason: 'unknown certificate schema', ...facts };
   // The PDF signature first: any byte changed, page added or update appended since signing fails here.
   const pdfSignature = checkPdfSignature(bytes);
   if (!pdfSignature.ok) return { valid: false, reason: pdfSignature.reason, ...facts };

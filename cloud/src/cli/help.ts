@@ -17,7 +17,7 @@ export const CLOUD_HELP: ProgramHelp = {
         'accounts, users, tokens, API keys and webhooks on the configured database:',
         'create-account --name N [--inactive] | set-account-active --account ID --active true|false',
         'create-user --account ID --email E --password P [--role admin|technician|staff] [--name N]',
-        'mint-device-token --account ID [--product engine|hotswap] [--quota N] [--user-email E] [--expires-in 90d]',
+        'mint-device-token --account ID [--product engine|hotswap] [--quota N] [--user-email E] [--expires-in 90d] [--customer C] [--lot L]',
         'set-token-status --jti J --status active|revoked|suspended|disabled',
         'mint-api-key --account ID [--name N] | revoke-api-key --id ID | list-certificates --account ID',
         'create-webhook --account ID --event-type T --url U [--auth-type none|bearer|basic] | rotate-webhook-secret --id ID',

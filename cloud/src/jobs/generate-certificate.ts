@@ -159,6 +159,8 @@ const inputsOf = (cert: CertificateRow, sources: CertificateSources) => ({
   wipe: sources.wipe,
   accountName: sources.accountName,
   operator: sources.operator,
+  customer: sources.customer,
+  lotReference: sources.lotReference,
   machine: sources.machine,
 });
 

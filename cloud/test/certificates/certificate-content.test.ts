@@ -2,7 +2,9 @@ import { describe, expect, test } from 'vitest';
 import {
   canonicalJson,
   canonicalize,
+  CERTIFICATE_SCHEMA,
   deriveNistCategory,
+  isKnownCertificateSchema,
   signatureFingerprint,
   signContent,
   verifyBytes,
@@ -103,5 +105,25 @@ describe('deriveNistCategory', () => {
     ['something new', 'unknown', 'Clear'],
   ] as const)('method %j, technique %j → %s', (method, technique, expected) => {
     expect(deriveNistCategory(method, technique)).toBe(expected);
+  });
+});
+
+describe('certificate schema versions (v2 adds customer and lot / job reference)', () => {
+  test('new certificates carry schema v2', () => {
+    expect(CERTIFICATE_SCHEMA).toBe('erasure-certificate/v2');
+  });
+
+  test('a v1 certificate, signed before customer and lot existed, still reads and verifies', () => {
+    const { privateKey, publicKey } = testKeys();
+    const { customer: _c, lot_reference: _l, ...rest } = sampleContent();
+    const v1 = { ...rest, schema: 'erasure-certificate/v1' } as CertificateContent;
+    expect(isKnownCertificateSchema(v1.schema)).toBe(true);
+    expect(verifyContent(publicKey, v1, signContent(privateKey, v1))).toBe(true);
+    expect(canonicalJson(v1)).not.toContain('customer');
+  });
+
+  test('an unknown schema is refused (fail closed)', () => {
+    expect(isKnownCertificateSchema('erasure-certificate/v3')).toBe(false);
+    expect(isKnownCertificateSchema(undefined)).toBe(false);
   });
 });

@@ -69,7 +69,7 @@ export interface RunningCloud {
   internal(path: string, body: object): Promise<{ status: number; json: any }>;
   user(accountId: number, role: Role, email: string): Promise<void>;
   account(name: string): Promise<{ id: number; publicId: string }>;
-  token(accountId: number, userEmail: string, product?: 'engine' | 'hotswap'): Promise<string>;
+  token(accountId: number, userEmail: string, product?: 'engine' | 'hotswap', lot?: { customer?: string; lotReference?: string }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -107,8 +107,8 @@ export async function startListeningCloud(extra: { deploymentWarnings?: string[]
       const row = await createAccount(db, { name, subscriptionStatus: 'active', now: now() });
       return { id: row.id, publicId: row.public_id };
     },
-    async token(accountId, userEmail, product = 'engine') {
-      return (await createToken(db, { accountId, product, quotaLimit: 50, userEmail, expiresAt: null, now: now() })).jti;
+    async token(accountId, userEmail, product = 'engine', lot = {}) {
+      return (await createToken(db, { accountId, product, quotaLimit: 50, userEmail, expiresAt: null, ...lot, now: now() })).jti;
     },
     async close() {
       await app.close();

@@ -76,7 +76,7 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
     const certified = await cells('certified');
     expect(certified.slice(1)).toEqual([
       'Samsung', 'SAMSUNG MZVLB512HAJQ-000L7', 'S4DYNX0M123456', '512 GB', 'SSD', 'NIST 800-88 R2 Purge',
-      'Latitude 7490 · B5QVN32', '12m 30s', 'Pass', 'ana@acme.test', expect.stringMatching(/^2026-11-22 \d\d:12$/),
+      'Latitude 7490 · B5QVN32', '12m 30s', 'Pass', 'ana@acme.test', 'Northwind Schools · LOT-42', expect.stringMatching(/^2026-11-22 \d\d:12$/),
       expect.stringContaining(certificate.certificate_number),
     ]);
     const link = row('certified').locator('[data-testid="certificate-link"]');
@@ -89,14 +89,14 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
     const failed = await cells('failed');
     expect(failed.slice(1)).toEqual([
       'Seagate', 'ST1000DM003-1CH162', 'Z1D5K2XX', '1 TB', '—', 'NIST 800-88 R2 Clear', '—', '1h 40m', 'Fail', 'ana@acme.test',
-      expect.any(String), 'Not issued',
+      'Northwind Schools · LOT-42', expect.any(String), 'Not issued',
     ]);
     expect(await row('failed').locator('.badge-fail').innerText()).toBe('Fail');
 
     const pending = await cells('pending');
     expect(pending.slice(1)).toEqual([
       'Western Digital', 'WDC WD20EZRZ-00Z5HB0', 'WD-WCC4M0', '2 TB', '—', 'NIST 800-88 R2 Purge', 'Hotswap', '3h 05m', 'Pass',
-      'bo@acme.test', expect.any(String), 'Pending',
+      'bo@acme.test', '—', expect.any(String), 'Pending',
     ]);
     expect(await cells('cancelled')).toContain('Cancelled');
     await screenshot(page, '02-wipes');
@@ -131,6 +131,12 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
     await page.selectOption('select[aria-label="Media type"]', 'SSD');
     expect(await modelColumn()).toEqual(['SAMSUNG MZVLB512HAJQ-000L7']);
     await page.selectOption('select[aria-label="Media type"]', '');
+    await page.selectOption('select[aria-label="Customer"]', 'Northwind Schools');
+    await page.selectOption('select[aria-label="Lot"]', 'LOT-42');
+    expect((await modelColumn()).sort()).toEqual(['SAMSUNG MZVLB512HAJQ-000L7', 'ST1000DM003-1CH162', 'TOSHIBA MQ01ABD100']);
+    await screenshot(page, '02-wipes-customer-lot');
+    await page.selectOption('select[aria-label="Customer"]', '');
+    await page.selectOption('select[aria-label="Lot"]', '');
     await page.selectOption('select[aria-label="Source"]', 'hotswap');
     await page.fill('input[aria-label="Search"]', 'wd-wcc');
     expect(await modelColumn()).toEqual(['WDC WD20EZRZ-00Z5HB0']);

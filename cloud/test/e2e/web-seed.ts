@@ -12,7 +12,8 @@ export async function seedGrid(cloud: RunningCloud) {
   await cloud.user(acme.id, 'admin', 'admin@acme.test');
   await cloud.user(ops.id, 'staff', 'ops@erasure.test');
   await cloud.user(acme.id, 'technician', 'tech@acme.test');
-  const engineJti = await cloud.token(acme.id, 'ana@acme.test');
+  // The engine token names a customer and lot (issue 23); the hotswap token names none.
+  const engineJti = await cloud.token(acme.id, 'ana@acme.test', 'engine', { customer: 'Northwind Schools', lotReference: 'LOT-42' });
   const hotswapJti = await cloud.token(acme.id, 'bo@acme.test', 'hotswap');
 
   const asset = await cloud.internal('/internal/assets', {

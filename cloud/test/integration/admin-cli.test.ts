@@ -61,6 +61,21 @@ describe('erasure-cloud keygen and admin (CONTRACT.md)', () => {
     expect(suspended).toMatchObject({ jti: minted.jti, status: 'suspended', product: 'hotswap', quota_limit: 5, use_count: 0 });
   }, 60_000); // five processes one after the other, each loading the cloud
 
+  it('mint-device-token --customer C --lot L stores the customer and lot / job reference on the token', async () => {
+    const account = await cli('admin', 'create-account', '--name', 'Lots');
+    const minted = await cli('admin', 'mint-device-token', '--account', account.id, '--customer', ' Northwind Schools ', '--lot', 'LOT-42');
+    expect(minted).toMatchObject({ customer: 'Northwind Schools', lot_reference: 'LOT-42' });
+    const db = databaseUrl ? PostgresDatabase.open(databaseUrl) : SqliteDatabase.open(join(dir, 'cloud.sqlite'));
+    try {
+      expect(await db.one('SELECT customer, lot_reference FROM license_tokens WHERE jti = @jti', { jti: minted.jti })).toEqual({
+        customer: 'Northwind Schools',
+        lot_reference: 'LOT-42',
+      });
+    } finally {
+      await db.close();
+    }
+  }, 30_000);
+
   it('refuses a bad call with a message on stderr, nothing on stdout and exit code 2', async () => {
     const failure = await run(process.execPath, [BIN, 'admin', 'set-token-status', '--jti', 'x', '--status', 'gone', '--json'], { env: env() }).catch((e) => e);
     expect(failure.code).toBe(2);

@@ -101,6 +101,21 @@ describe('migration 008_webhooks_rollover_queue', () => {
   });
 });
 
+describe('migration 012_customer_lot', () => {
+  it('gives tokens and machines an optional customer and lot / job reference, NULL when none is set', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    for (const table of ['license_tokens', 'assets']) {
+      const columns = db.prepare(`SELECT name, "notnull" AS required FROM pragma_table_info('${table}')`).all() as { name: string; required: number }[];
+      expect(columns.filter((c) => c.name === 'customer' || c.name === 'lot_reference')).toEqual([
+        { name: 'customer', required: 0 },
+        { name: 'lot_reference', required: 0 },
+      ]);
+    }
+    db.close();
+  });
+});
+
 describe('migration 010_device_token_settings', () => {
   it('keeps one row of token terms per account and refuses a quota or lifetime below 1', () => {
     const db = new Database(':memory:');

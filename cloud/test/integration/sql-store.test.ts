@@ -235,7 +235,7 @@ describe('the PostgreSQL schema', () => {
     const url = await postgres.createDatabase();
     const instances = [PostgresDatabase.open(url), PostgresDatabase.open(url), PostgresDatabase.open(url)];
     const ran = await Promise.all(instances.map((db) => migratePostgres(db)));
-    expect(ran.flat()).toEqual(['001_schema.sql', '002_certificate_keys.sql', '003_device_token_settings.sql', '004_certificate_pdf_signers.sql']);
+    expect(ran.flat()).toEqual(['001_schema.sql', '002_certificate_keys.sql', '003_device_token_settings.sql', '004_certificate_pdf_signers.sql', '005_customer_lot.sql']);
     await Promise.all(instances.map((db) => db.close()));
   });
 });

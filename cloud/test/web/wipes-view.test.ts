@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WipeView } from '../../src/domain/wipes/grid.js';
-import { headerText, lotUrl, readViewState, sourceText, toCsv, visibleRows } from '../../web/src/pages/wipes-view.js';
+import { distinctValues, headerText, lotUrl, readViewState, sourceText, toCsv, visibleRows } from '../../web/src/pages/wipes-view.js';
 
 const row = (id: string, fields: Partial<WipeView>): WipeView => ({
   id,
@@ -20,6 +20,8 @@ const row = (id: string, fields: Partial<WipeView>): WipeView => ({
   status_label: 'Pass',
   status_tone: 'pass',
   technician: null,
+  customer: null,
+  lot_reference: null,
   certificate: { kind: 'not_issued' },
   ...fields,
 });
@@ -58,14 +60,14 @@ describe('wipes grid view state (client side, spec 4.5)', () => {
     expect(sourceText(bay)).toBe('Hotswap · Bay 3');
     expect(sourceText(rows[0]!)).toBe('Hotswap');
     expect(ids(visibleRows([...rows, bay], readViewState(new URLSearchParams('q=bay 3'))))).toEqual(['h']);
-    expect(toCsv([bay]).trim().split('\r\n')[1]).toBe('h,,,,,,,Hotswap · Bay 3,,Pass,,,,Not issued,');
+    expect(toCsv([bay]).trim().split('\r\n')[1]).toBe('h,,,,,,,Hotswap · Bay 3,,Pass,,,,,,Not issued,');
   });
 
   it('exports exactly the given rows as CSV, quoting and defusing formulas', () => {
     const csv = toCsv([row('x', { model: '=HYPERLINK("evil")', serial: 'a,b', capacity_gb: 512 })]);
     const [header, line] = csv.trim().split('\r\n');
-    expect(header).toBe('Wipe ID,Vendor,Model,Serial,Capacity (GB),Media Type,Method,Source,Duration (s),Status,Technician,Started,Completed,Certificate,Asset ID');
-    expect(line).toBe(`x,,"'=HYPERLINK(""evil"")","a,b",512,,,,,Pass,,,,Not issued,`);
+    expect(header).toBe('Wipe ID,Vendor,Model,Serial,Capacity (GB),Media Type,Method,Source,Duration (s),Status,Technician,Customer,Lot / Job Reference,Started,Completed,Certificate,Asset ID');
+    expect(line).toBe(`x,,"'=HYPERLINK(""evil"")","a,b",512,,,,,Pass,,,,,,Not issued,`);
   });
 
   it('exports a matched machine as the grid shows it, model · serial, with its asset id last', () => {
@@ -101,5 +103,21 @@ describe('wipes grid view state (client side, spec 4.5)', () => {
   it('asks for a lot\u2019s certificates in the grid\u2019s order', () => {
     expect(lotUrl([rows[2]!, rows[0]!], 'zip')).toBe('/app/api/wipes/certificates?format=zip&ids=c,a');
     expect(lotUrl([rows[1]!], 'pdf')).toBe('/app/api/wipes/certificates?format=pdf&ids=b');
+  });
+
+  it('filters by customer and by lot / job reference, searches them and exports both columns', () => {
+    const lotRows = [
+      ...rows,
+      row('n1', { customer: 'Northwind Schools', lot_reference: 'LOT-42' }),
+      row('n2', { customer: 'Northwind Schools', lot_reference: 'LOT-43' }),
+      row('c1', { customer: 'Contoso', lot_reference: 'LOT-42' }),
+    ];
+    const pick = (query: string) => ids(visibleRows(lotRows, readViewState(new URLSearchParams(query))));
+    expect(pick('customer=Northwind Schools')).toEqual(['n1', 'n2']);
+    expect(pick('lot=LOT-42')).toEqual(['n1', 'c1']);
+    expect(pick('customer=Northwind Schools&lot=LOT-43')).toEqual(['n2']);
+    expect(pick('q=contoso')).toEqual(['c1']);
+    expect(distinctValues(lotRows, 'customer')).toEqual(['Contoso', 'Northwind Schools']);
+    expect(toCsv([lotRows[3]!]).trim().split('\r\n')[1]).toBe('n1,,,,,,,,,Pass,,Northwind Schools,LOT-42,,,Not issued,');
   });
 });

@@ -9,7 +9,10 @@ export interface AssetBoot {
   engineVersion: string | null;
   fingerprint: Fingerprint;
   promoted: PromotedColumns;
-  /** First-reporter fields: kept from the first sighting only. */
+  /**
+   * The reporting token. Its id and `technician` are first-reporter fields, kept from the first
+   * sighting only; its customer and lot (issue 23) follow every boot.
+   */
   tokenId: number;
   technician: string | null;
   now: string;
@@ -23,16 +26,21 @@ const PROMOTED: readonly (keyof PromotedColumns)[] = [
 
 /** The upsert of {@link upsertAsset}; built once, so every boot runs the same statement text. */
 const UPSERT_ASSET = `INSERT INTO assets (public_id, account_id, hardware_uid, record_id, engine_version, fingerprint,
-                       ${PROMOTED.join(', ')}, first_token_id, technician,
+                       ${PROMOTED.join(', ')}, first_token_id, technician, customer, lot_reference,
                        first_seen_at, last_booted_at, audited_at, updated_at)
    VALUES (@public_id, @account_id, @hardware_uid, @record_id, @engine_version, @fingerprint,
            ${PROMOTED.map((c) => `@${c}`).join(', ')}, @first_token_id, @technician,
+           (SELECT customer FROM license_tokens WHERE id = @first_token_id),
+           (SELECT lot_reference FROM license_tokens WHERE id = @first_token_id),
            @now, @now, @now, @now)
    ON CONFLICT (account_id, hardware_uid) DO UPDATE SET
      record_id = excluded.record_id,
      engine_version = excluded.engine_version,
      fingerprint = excluded.fingerprint,
      ${PROMOTED.map((c) => `${c} = excluded.${c}`).join(',\n     ')},
+     -- The reporting token's customer and lot: a machine processed again in a later lot moves with it.
+     customer = excluded.customer,
+     lot_reference = excluded.lot_reference,
      boot_count = assets.boot_count + 1,
      last_booted_at = excluded.last_booted_at,
      audited_at = excluded.audited_at,

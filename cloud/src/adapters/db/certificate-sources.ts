@@ -20,6 +20,9 @@ export interface CertificateSources {
   accountName: string;
   /** The reporting token's user: their name, else their email (spec 1: the operator on wipe reports). */
   operator: string | null;
+  /** Customer and lot / job reference of the token that reported the wipe (issue 23). */
+  customer: string | null;
+  lotReference: string | null;
   machine: SourceMachine | null;
 }
 
@@ -62,8 +65,8 @@ const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 export async function readCertificateSources(db: SqlRunner, wipeResultId: number): Promise<CertificateSources | undefined> {
   const wipe = await readWipeResultSource(db, wipeResultId);
   if (!wipe) return undefined;
-  const owner = (await db.one<{ account_name: string; user_email: string | null }>(
-    `SELECT a.name AS account_name, ${TOKEN_USER_NAME_SQL} AS user_email FROM wipe_results w
+  const owner = (await db.one<{ account_name: string; user_email: string | null; customer: string | null; lot_reference: string | null }>(
+    `SELECT a.name AS account_name, ${TOKEN_USER_NAME_SQL} AS user_email, t.customer, t.lot_reference FROM wipe_results w
        JOIN accounts a ON a.id = w.account_id JOIN license_tokens t ON t.id = w.token_id
       WHERE w.id = @id`,
     { id: wipeResultId },
@@ -82,6 +85,8 @@ export async function readCertificateSources(db: SqlRunner, wipeResultId: number
     wipe,
     accountName: owner.account_name,
     operator: owner.user_email,
+    customer: owner.customer,
+    lotReference: owner.lot_reference,
     machine: asset
       ? {
           public_id: asset.public_id!,

@@ -62,14 +62,18 @@ export async function createToken(
     quotaLimit: number | null;
     userEmail: string | null;
     expiresAt: string | null;
+    /** Optional customer and lot / job reference, carried onto what the token reports (issue 23). */
+    customer?: string | null;
+    lotReference?: string | null;
     now: string;
   },
 ): Promise<TokenRow> {
   const jti = newUuid();
   await db.run(
     `INSERT INTO license_tokens (prefix_id, jti, account_id, user_email, product, status, quota_limit,
-                                 expires_at, created_at, updated_at)
-     VALUES (@prefix_id, @jti, @account_id, @user_email, @product, 'active', @quota_limit, @expires_at, @now, @now)`,
+                                 expires_at, customer, lot_reference, created_at, updated_at)
+     VALUES (@prefix_id, @jti, @account_id, @user_email, @product, 'active', @quota_limit, @expires_at,
+             @customer, @lot_reference, @now, @now)`,
     {
       prefix_id: newId('ltok'),
       jti,
@@ -78,6 +82,8 @@ export async function createToken(
       product: input.product,
       quota_limit: input.quotaLimit,
       expires_at: input.expiresAt,
+      customer: input.customer ?? null,
+      lot_reference: input.lotReference ?? null,
       now: input.now,
     },
   );

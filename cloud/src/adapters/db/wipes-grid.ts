@@ -22,6 +22,9 @@ export interface WipeGridRow {
   created_at: string;
   product: Product;
   user_email: string | null;
+  /** The reporting token's customer and lot / job reference (issue 23), null when none was set. */
+  customer: string | null;
+  lot_reference: string | null;
   asset_public_id: string | null;
   asset_model: string | null;
   asset_serial: string | null;
@@ -47,6 +50,13 @@ const HAS_CERTIFICATES = {
   postgres: "SELECT 1 AS found FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'certificates'",
 } as const;
 
+/** Whether tokens carry a customer and lot (SQLite migration 012, PostgreSQL 005). */
+const HAS_CUSTOMER_LOT = {
+  sqlite: "SELECT 1 AS found FROM pragma_table_info('license_tokens') WHERE name = 'customer'",
+  postgres:
+    "SELECT 1 AS found FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'license_tokens' AND column_name = 'customer'",
+} as const;
+
 /**
  * Reads for the wipes grid (spec 4.5). The certificates table arrives with a later SQLite
  * migration, so whether to join it is decided once, here, from the catalogue: the same code
@@ -56,6 +66,9 @@ const HAS_CERTIFICATES = {
  */
 export async function createWipeGridReader(db: SqlRunner): Promise<WipeGridReader> {
   const hasCertificates = (await db.one(HAS_CERTIFICATES[db.dialect])) !== undefined;
+  // Like the certificates table, decided once: a database before migration 012 shows no customer or lot.
+  const customerColumns =
+    (await db.one(HAS_CUSTOMER_LOT[db.dialect])) !== undefined ? 't.customer, t.lot_reference' : 'NULL AS customer, NULL AS lot_reference';
   const certColumns = hasCertificates
     ? 'c.public_id AS cert_public_id, c.certificate_number AS cert_number, c.status AS cert_status'
     : 'NULL AS cert_public_id, NULL AS cert_number, NULL AS cert_status';
@@ -65,7 +78,7 @@ export async function createWipeGridReader(db: SqlRunner): Promise<WipeGridReade
   const select = (source: string) => `
     SELECT w.id, w.public_id, w.job_id, w.drive_serial, w.drive_model, w.drive_capacity_gb, w.wipe_method,
            w.passes_completed, w.started_at, w.completed_at, w.wipe_status, w.validation, w.certifiable,
-           w.certificate_status, w.tool_components, w.created_at, t.product, t.user_email,
+           w.certificate_status, w.tool_components, w.created_at, t.product, t.user_email, ${customerColumns},
            a.public_id AS asset_public_id, a.model AS asset_model,
            a.serial_number AS asset_serial, d.media_type, ${certColumns}
       FROM ${source} w

@@ -24,6 +24,9 @@ export interface CertificateInputs {
   wipe: { public_id: string; record: WipeResultRecord };
   accountName: string;
   operator: string | null;
+  /** Customer and lot / job reference of the device token that reported the wipe (issue 23). */
+  customer?: string | null;
+  lotReference?: string | null;
   machine: CertificateMachine | null;
   signedAt: string;
   /** `PUBLIC_BASE_URL`, without a trailing slash. */
@@ -118,6 +121,8 @@ export function buildCertificateContent(input: CertificateInputs): CertificateCo
     certificate_number: input.certificate.certificate_number,
     wipe_result_id: facts.wipe_result_id as PrefixedId<'wr'>,
     account_name: input.accountName,
+    customer: input.customer ?? null,
+    lot_reference: input.lotReference ?? null,
     drive: {
       manufacturer: text(entry?.vendor) ?? text(entry?.manufacturer) ?? driveVendor(facts.drive_model),
       model: facts.drive_model,

@@ -4,8 +4,19 @@ import type { PrefixedId } from '@erasure/shared';
 /** NIST SP 800-88 sanitization categories a software wipe can reach (Destroy is physical, never ours). */
 export type NistCategory = 'Clear' | 'Purge';
 
-/** Bumped whenever a field is added, renamed or re-interpreted, so old signatures keep their meaning. */
-export const CERTIFICATE_SCHEMA = 'erasure-certificate/v1';
+/**
+ * Bumped whenever a field is added, renamed or re-interpreted, so old signatures keep their meaning.
+ * v2 (issue 23) adds `customer` and `lot_reference`; v1 certificates lack both and still verify.
+ */
+export const CERTIFICATE_SCHEMA = 'erasure-certificate/v2';
+
+/** Every schema a signed certificate may carry: the current one and those issued before it. */
+export const KNOWN_CERTIFICATE_SCHEMAS: readonly string[] = ['erasure-certificate/v1', CERTIFICATE_SCHEMA];
+
+/** Whether signed content names a schema this code can read (fail closed on anything else). */
+export function isKnownCertificateSchema(schema: unknown): boolean {
+  return typeof schema === 'string' && KNOWN_CERTIFICATE_SCHEMAS.includes(schema);
+}
 
 /**
  * Everything a Certificate of Sanitization asserts, and exactly what is signed.
@@ -16,12 +27,18 @@ export const CERTIFICATE_SCHEMA = 'erasure-certificate/v1';
  * blank line for an unknown field instead of leaving it out).
  */
 export interface CertificateContent {
-  schema: typeof CERTIFICATE_SCHEMA;
+  /** Stored content of a certificate issued before v2 reads as v1 (without customer and lot). */
+  schema: typeof CERTIFICATE_SCHEMA | 'erasure-certificate/v1';
   certificate_id: PrefixedId<'cert'>;
   /** `CW-000001`: the account-scoped number printed on both documents. */
   certificate_number: string;
   wipe_result_id: PrefixedId<'wr'> | null;
+  /** The refurbisher that processed the drive (the account), not the device's owner. */
   account_name: string;
+  /** The refurbisher's customer, set per device token (v2; absent in v1 content). */
+  customer?: string | null;
+  /** The lot or job reference, set per device token (v2; absent in v1 content). */
+  lot_reference?: string | null;
   drive: {
     manufacturer: string | null;
     model: string | null;

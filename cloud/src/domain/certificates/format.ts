@@ -38,6 +38,33 @@ export function formatCapacityGb(gb: number | null | undefined): string | null {
   return `${GROUPED.format(gb)} GB`;
 }
 
+/**
+ * A drive's exact size the way its label states it (decimal units) with the byte count:
+ * `67108864` → `67.1 MB (67,108,864 bytes)`, `512110190592` → `512.1 GB (512,110,190,592 bytes)`.
+ */
+export function formatDriveBytes(bytes: number | null | undefined): string | null {
+  if (bytes === null || bytes === undefined || !Number.isFinite(bytes) || bytes < 0) return null;
+  const units = ['bytes', 'kB', 'MB', 'GB', 'TB', 'PB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  const exact = `${GROUPED.format(bytes)} bytes`;
+  return unit === 0 ? exact : `${ONE_DECIMAL.format(value)} ${units[unit]} (${exact})`;
+}
+
+/**
+ * The capacity the wire reported (whole GB) with the exact byte count when the device reported
+ * one, so "< 1 GB" and the storage table's figure never disagree: `< 1 GB · 67,108,864 bytes`.
+ */
+export function formatCapacityWithBytes(gb: number | null | undefined, bytes: number | null | undefined): string | null {
+  const known = bytes !== null && bytes !== undefined && Number.isFinite(bytes) && bytes >= 0;
+  const label = formatCapacityGb(gb ?? (known ? Math.floor(bytes / 1e9) : null));
+  return known ? `${label} · ${GROUPED.format(bytes)} bytes` : label;
+}
+
 /** Bytes as binary units, the way memory is sold: `17179869184` → `16 GiB`. */
 export function formatBytes(bytes: number | null | undefined): string | null {
   if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return null;

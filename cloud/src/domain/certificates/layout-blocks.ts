@@ -50,6 +50,8 @@ export interface Field {
   readonly mono?: boolean;
   /** How many grid columns the field spans; 1 when omitted. */
   readonly span?: number;
+  /** Overrides the grid's line limit for a value that must be read in full (the verification result). */
+  readonly maxLines?: number;
 }
 
 /**
@@ -82,7 +84,7 @@ function drawFieldRow(frame: Frame, row: readonly Field[], colWidth: number, gap
     const width = colWidth * span + gap * (span - 1);
     const style = field.mono ? VALUE_MONO : VALUE;
     const text = field.value === null || field.value.trim() === '' ? NOT_RECORDED : field.value;
-    return { field, width, style, lines: clampLines(frame.fonts, wrapText(frame.fonts, text, style, width), maxLines, style, width) };
+    return { field, width, style, lines: clampLines(frame.fonts, wrapText(frame.fonts, text, style, width), field.maxLines ?? maxLines, style, width) };
   });
   const labelH = lineHeight(LABEL);
   const height = Math.max(...cells.map((c) => labelH + c.lines.length * lineHeight(c.style))) + 6;

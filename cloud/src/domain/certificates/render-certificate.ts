@@ -20,6 +20,7 @@ import {
 } from './layout.js';
 import { paintDocument } from './pdf-document.js';
 import type { PdfSigner } from './pdf-signing-certificate.js';
+import { driveVendor } from '../wipes/vendor.js';
 import { qrCodeOps } from './qr-code.js';
 
 /** What the certificate renderer needs besides the content. */
@@ -33,9 +34,9 @@ export interface CertificateRenderDeps {
   readonly pdfSigner: PdfSigner;
 }
 
-const SIGNATURE_BLOCK_HEIGHT = 132;
+const SIGNATURE_BLOCK_HEIGHT = 126;
 const FOOTER_HEIGHT = 22;
-const MARGIN = { top: 46, bottom: 36, side: 50 };
+const MARGIN = { top: 40, bottom: 36, side: 50 };
 
 /**
  * Renders the one-page Certificate of Sanitization. The signed content is attached to the PDF,
@@ -43,11 +44,15 @@ const MARGIN = { top: 46, bottom: 36, side: 50 };
  * Throws if the layout would need a second page, which the value clamping is there to prevent.
  */
 export async function renderCertificatePdf(content: CertificateContent, deps: CertificateRenderDeps): Promise<Uint8Array> {
-  // Values get two lines each; only if that overflows (every field near its maximum length)
-  // is the layout redone with one line each. The Erasure Report always has the full text.
-  let frame = layoutBody(content, deps.fonts, 2);
-  if (frame.pages.length !== 1) frame = layoutBody(content, deps.fonts, 1);
-  if (frame.pages.length !== 1) throw new Error(`certificate ${content.certificate_number} does not fit on one page`);
+  // Values get two lines each and the verification result four, across the page. When that
+  // overflows, the result gives up lines first (the Erasure Report prints it whole), and only
+  // then do the other values drop to one line each.
+  let frame: Frame | undefined;
+  for (const [maxLines, resultLines] of LAYOUT_ATTEMPTS) {
+    frame = layoutBody(content, deps.fonts, maxLines, resultLines);
+    if (frame.pages.length === 1) break;
+  }
+  if (!frame || frame.pages.length !== 1) throw new Error(`certificate ${content.certificate_number} does not fit on one page`);
   drawSignatureBlock(frame, content, deps);
   drawFooter(frame, content);
   return paintDocument(frame, content, deps.signature, {
@@ -57,12 +62,15 @@ export async function renderCertificatePdf(content: CertificateContent, deps: Ce
   }, deps.pdfSigner);
 }
 
-function layoutBody(content: CertificateContent, fonts: FontSource, maxLines: number): Frame {
+/** `[lines per value, lines of the verification result]`, tried in order until the page fits. */
+const LAYOUT_ATTEMPTS: readonly (readonly [number, number])[] = [[2, 4], [2, 3], [2, 2], [1, 2], [1, 1]];
+
+function layoutBody(content: CertificateContent, fonts: FontSource, maxLines: number, resultLines: number): Frame {
   // The flowing part stops above the signature block, which is pinned to the foot of the page.
-  const frame = createFrame(fonts, { ...MARGIN, bottom: MARGIN.bottom + FOOTER_HEIGHT + SIGNATURE_BLOCK_HEIGHT + 10 });
+  const frame = createFrame(fonts, { ...MARGIN, bottom: MARGIN.bottom + FOOTER_HEIGHT + SIGNATURE_BLOCK_HEIGHT + 4 });
   drawHeader(frame, content);
   drawSummaryBand(frame, content);
-  drawSections(frame, content, maxLines);
+  drawSections(frame, content, maxLines, resultLines);
   return frame;
 }
 
@@ -80,9 +88,9 @@ function drawHeader(frame: Frame, content: CertificateContent): void {
 
   frame.y = top - 46;
   drawText(frame, 'Certificate of Sanitization', { role: 'bold', size: 24 }, frame.left, frame.y);
-  frame.y -= 36;
+  frame.y -= 32;
   const statement =
-    `This certifies that the storage device described below, owned by ${content.account_name}, was sanitized ` +
+    `This certifies that the storage device described below, processed by ${content.account_name}${customerClause(content)}, was sanitized ` +
     `to the NIST SP 800-88 ${content.wipe.nist_category} level and that the result was verified as recorded. ` +
     'This record is digitally signed; its authenticity can be checked with the QR code below.';
   const style: TextStyle = { role: 'regular', size: 9, color: MUTED };
@@ -115,19 +123,27 @@ function drawSummaryBand(frame: Frame, content: CertificateContent): void {
   frame.y -= height + 14;
 }
 
-function drawSections(frame: Frame, content: CertificateContent, maxLines: number): void {
+function drawSections(frame: Frame, content: CertificateContent, maxLines: number, resultLines: number): void {
   const { drive, wipe, tool, verification } = content;
   const section = (title: string, fields: readonly Field[]) => {
     drawSectionHeading(frame, title);
     drawFieldGrid(frame, fields, 4, maxLines);
     frame.y -= 4;
   };
-  section('Account', [
-    { label: 'Account', value: content.account_name, span: 2 },
+  // Customer and lot are optional (per device token); a row of two dashes would only take space.
+  const forCustomer = content.customer || content.lot_reference;
+  section('Processing', [
+    { label: 'Processed by', value: content.account_name, span: 2 },
     { label: 'Operator', value: content.operator, span: 2 },
+    ...(forCustomer
+      ? [
+          { label: 'Customer', value: content.customer ?? null, span: 2 },
+          { label: 'Lot / job reference', value: content.lot_reference ?? null, span: 2 },
+        ]
+      : []),
   ]);
   section('Storage device', [
-    { label: 'Manufacturer', value: drive.manufacturer },
+    { label: 'Manufacturer', value: drive.manufacturer ?? driveVendor(drive.model) },
     { label: 'Model', value: drive.model },
     { label: 'Serial number', value: drive.serial, mono: true, span: 2 },
     { label: 'Capacity', value: formatCapacityGb(drive.capacity_gb) },
@@ -147,16 +163,45 @@ function drawSections(frame: Frame, content: CertificateContent, maxLines: numbe
   ]);
   section('Verification', [
     { label: 'Verification method', value: verification.method, span: 2 },
-    { label: 'Result', value: verification.result, span: 2 },
-    { label: 'Verification hash (SHA-256)', value: verification.hash, mono: true, span: 4 },
+    { label: 'Verification hash (SHA-256)', value: verification.hash, mono: true, span: 2 },
+    { label: 'Result', value: verificationText(frame, verification.result, resultLines), span: 4, maxLines: resultLines },
   ]);
   const machine = content.source_machine;
   section('Source machine', [
-    { label: 'Manufacturer', value: machine?.manufacturer ?? null },
-    { label: 'Model', value: machine?.model ?? null },
+    { label: 'Machine', value: [machine?.manufacturer, machine?.model].filter(Boolean).join(' ') || null },
     { label: 'Serial number', value: machine?.serial ?? null, mono: true },
-    { label: 'Asset ID', value: machine?.asset_id ?? null, mono: true },
+    // Two columns: an asset id is one token and must not break in the middle.
+    { label: 'Asset ID', value: machine?.asset_id ?? null, mono: true, span: 2 },
   ]);
+}
+
+const RESULT_STYLE: TextStyle = { role: 'regular', size: 9.5 };
+
+/**
+ * The verification result as printed: whole when it fits its lines across the page, otherwise
+ * cut at a word with a pointer to the Erasure Report, which always prints it in full.
+ */
+function verificationText(frame: Frame, result: string | null, limit: number): string | null {
+  if (result === null) return null;
+  const width = contentWidth(frame);
+  const lines = wrapText(frame.fonts, result, RESULT_STYLE, width);
+  if (lines.length <= limit) return result;
+  const more = ' … (continued in the Erasure Report, section Verification)';
+  const kept = lines.slice(0, limit);
+  let last = kept[limit - 1] ?? '';
+  while (last.includes(' ') && textWidth(frame.fonts, last + more, RESULT_STYLE) > width) last = last.slice(0, last.lastIndexOf(' '));
+  kept[limit - 1] = last + more;
+  return kept.join(' ');
+}
+
+/** `, for customer X (lot L)` when the token or machine named a customer or lot. */
+function customerClause(content: CertificateContent): string {
+  const customer = content.customer ?? null;
+  const lot = content.lot_reference ?? null;
+  if (customer && lot) return ` for ${customer} (lot ${lot})`;
+  if (customer) return ` for ${customer}`;
+  if (lot) return ` (lot ${lot})`;
+  return '';
 }
 
 function drawSignatureBlock(frame: Frame, content: CertificateContent, deps: CertificateRenderDeps): void {

@@ -1,7 +1,8 @@
 import { stationBayOf } from '@erasure/shared';
 import { signatureFingerprint } from './certificate-content.js';
 import type { FontSource } from './fonts.js';
-import { formatBytes, formatCapacityGb, formatDuration, formatTimestamp, formatUnknown } from './format.js';
+import { formatBytes, formatCapacityWithBytes, formatDuration, formatTimestamp, formatUnknown } from './format.js';
+import { driveVendor } from '../wipes/vendor.js';
 import { drawFieldGrid, drawSectionHeading, drawTable } from './layout-blocks.js';
 import {
   ACCENT,
@@ -18,6 +19,7 @@ import {
 import { paintDocument } from './pdf-document.js';
 import type { PdfSigner } from './pdf-signing-certificate.js';
 import {
+  erasedDriveBytes,
   erasedDriveEntry,
   smartRows,
   storageRows,
@@ -45,23 +47,27 @@ const BODY: TextStyle = { role: 'regular', size: 9.5 };
 export async function renderErasureReportPdf(report: ErasureReportData, deps: ReportRenderDeps): Promise<Uint8Array> {
   const { certificate: c } = report;
   const frame = createFrame(deps.fonts, MARGIN, (f) => drawRunningHeader(f, c.certificate_number));
+  const capacity = formatCapacityWithBytes(c.drive.capacity_gb, erasedDriveBytes(report.fingerprint, c.drive.serial));
 
   drawText(frame, 'Erasure Report', { role: 'bold', size: 22 }, frame.left, frame.y);
   frame.y -= 32;
-  const subtitle = `Drive ${c.drive.serial ?? 'without serial'} · Certificate ${c.certificate_number} · ${c.account_name}`;
+  const subtitle = `Drive ${c.drive.serial ?? 'without serial'} · Certificate ${c.certificate_number} · processed by ${c.account_name}`;
   drawParagraph(frame, subtitle, { role: 'regular', size: 10, color: MUTED });
   frame.y -= 10;
 
   drawSectionHeading(frame, 'Summary');
   drawFieldGrid(frame, [
-    { label: 'Account', value: c.account_name, span: 2 },
+    { label: 'Processed by', value: c.account_name, span: 2 },
     { label: 'Operator', value: c.operator, span: 2 },
+    { label: 'Customer', value: c.customer ?? null, span: 2 },
+    { label: 'Lot / job reference', value: c.lot_reference ?? null, span: 2 },
     { label: 'Certificate no.', value: c.certificate_number },
     { label: 'Certificate ID', value: c.certificate_id, mono: true, span: 2 },
     { label: 'NIST 800-88 category', value: c.wipe.nist_category },
+    { label: 'Drive manufacturer', value: c.drive.manufacturer ?? driveVendor(c.drive.model) },
     { label: 'Drive model', value: c.drive.model, span: 2 },
     { label: 'Drive serial', value: c.drive.serial, mono: true },
-    { label: 'Capacity', value: formatCapacityGb(c.drive.capacity_gb) },
+    { label: 'Capacity', value: capacity, span: 2 },
     { label: 'Method', value: c.wipe.method, span: 2 },
     { label: 'Technique', value: c.wipe.technique, span: 2 },
   ], 4, 3);
@@ -75,11 +81,16 @@ export async function renderErasureReportPdf(report: ErasureReportData, deps: Re
     ['Certified (signed)', formatTimestamp(c.signed_at, false) ?? '', formatDuration(started, c.signed_at) ?? ''],
   ]);
 
+  drawSectionHeading(frame, 'Verification result');
+  drawParagraph(frame, c.verification.result?.trim() ? c.verification.result : 'No verification result was reported.', BODY);
+  frame.y -= 10;
+
   drawSectionHeading(frame, 'Wipe result record');
+  const recordRows = wipeRecordRows(report.wipeResult, capacity);
   drawTable(
     frame,
-    [{ header: 'Field', width: 0.24, bold: true }, { header: 'Wire name', width: 0.22, mono: true }, { header: 'Value', width: 0.54 }],
-    wipeRecordRows(report.wipeResult),
+    [{ header: 'Field', width: 0.3, bold: true }, { header: 'Value', width: 0.7 }],
+    recordRows.map(([label, , value]) => [label, value]),
   );
 
   drawStationBay(frame, report);
@@ -105,6 +116,18 @@ export async function renderErasureReportPdf(report: ErasureReportData, deps: Re
   );
   drawParagraph(frame, c.verify_url, { role: 'mono', size: 8.5, color: ACCENT });
   drawParagraph(frame, `Signature fingerprint: ${signatureFingerprint(report.signature)}`, { role: 'mono', size: 8.5 });
+  frame.y -= 14;
+
+  // Auditors matching the report to the wire record (spec section 2) need the field names;
+  // a customer reading the report does not, so they sit at the end.
+  drawSectionHeading(frame, 'Appendix: wire names of the wipe result record', 70);
+  drawParagraph(frame, 'For auditors: each field above as the device named it in the wipe result it sent.', BODY);
+  frame.y -= 4;
+  drawTable(
+    frame,
+    [{ header: 'Field', width: 0.4, bold: true }, { header: 'Wire name', width: 0.6, mono: true }],
+    recordRows.map(([label, wire]) => [label, wire]),
+  );
 
   drawPageNumbers(frame, c.certificate_number, c.certificate_id);
   return paintDocument(frame, c, report.signature, {
@@ -153,7 +176,7 @@ function drawMachine(frame: Frame, report: ErasureReportData): void {
   drawSectionHeading(frame, 'Storage devices');
   const rows = storageRows(fp, report.certificate.drive.serial);
   if (rows.length === 0) drawParagraph(frame, 'The machine reported no storage devices.', BODY);
-  else drawTable(frame, [{ header: 'Model', width: 0.38 }, { header: 'Serial', width: 0.3, mono: true }, { header: 'Size', width: 0.16 }, { header: 'Type', width: 0.16 }], rows);
+  else drawTable(frame, [{ header: 'Model', width: 0.32 }, { header: 'Serial', width: 0.28, mono: true }, { header: 'Size', width: 0.26 }, { header: 'Type', width: 0.14 }], rows);
 
   drawSectionHeading(frame, 'SMART health of the erased drive');
   const smart = smartRows(erasedDriveEntry(fp, report.certificate.drive.serial));

@@ -7,7 +7,7 @@ import {
   type WipeResultRecord,
 } from '@erasure/shared';
 import type { CertificateContent } from './certificate-content.js';
-import { formatBytes, formatCapacityGb, formatUnknown, formatYesNo, titleize } from './format.js';
+import { formatCapacityGb, formatDriveBytes, formatUnknown, formatYesNo, titleize } from './format.js';
 
 /** Everything the Erasure Report prints, gathered by the certificate job. */
 export interface ErasureReportData {
@@ -26,7 +26,7 @@ export interface ErasureReportData {
 }
 
 /** `[label, wire key, printed value]` for every field of the wipe result record, in spec order. */
-export function wipeRecordRows(record: ErasureReportData['wipeResult']): [string, string, string][] {
+export function wipeRecordRows(record: ErasureReportData['wipeResult'], capacity?: string | null): [string, string, string][] {
   const text = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? '— (not reported)' : v);
   const int = (v: number | null | undefined) => (v === null ? 'null (no passes: firmware erase)' : v === undefined ? '— (not reported)' : String(v));
   return [
@@ -34,7 +34,7 @@ export function wipeRecordRows(record: ErasureReportData['wipeResult']): [string
     ['Job ID', 'job_id', record.job_id],
     ['Drive serial', 'drive_serial', text(record.drive_serial)],
     ['Drive model', 'drive_model', text(record.drive_model)],
-    ['Drive capacity', 'drive_capacity_gb', text(formatCapacityGb(record.drive_capacity_gb))],
+    ['Drive capacity', 'drive_capacity_gb', text(capacity ?? formatCapacityGb(record.drive_capacity_gb))],
     ['Wipe method', 'wipe_method', text(record.wipe_method)],
     ['Passes completed', 'passes_completed', int(record.passes_completed)],
     ['Started at', 'started_at', text(record.started_at)],
@@ -79,16 +79,30 @@ export function erasedDriveEntry(fingerprint: Fingerprint | null, driveSerial: s
   return storageEntries(fingerprint).find((e) => normalizeSerial(e.serial) === serial) ?? null;
 }
 
+/** An entry's exact size in bytes, when the device reported one (field names are open, spec 2). */
+function entryBytes(e: Entry): number | null {
+  const size = pick(e, ['size_bytes', 'capacity_bytes', 'size']);
+  return typeof size === 'number' && Number.isSafeInteger(size) && size >= 0 ? size : null;
+}
+
+/** The erased drive's exact byte count from the source machine's fingerprint, if it was reported. */
+export function erasedDriveBytes(fingerprint: Fingerprint | null, driveSerial: string | null | undefined): number | null {
+  const entry = erasedDriveEntry(fingerprint, driveSerial);
+  return entry ? entryBytes(entry) : null;
+}
+
 /** `[model, serial, size, type]` per drive of the source machine. */
 export function storageRows(fingerprint: Fingerprint | null, erasedSerial: string | null): string[][] {
   return storageEntries(fingerprint).map((e) => {
     const size = pick(e, ['size_bytes', 'capacity_bytes', 'size']);
+    const bytes = entryBytes(e);
     const gb = pick(e, ['capacity_gb', 'size_gb']);
     const erased = erasedSerial !== null && normalizeSerial(e.serial) === normalizeSerial(erasedSerial);
     return [
       formatUnknown(e.model) ?? '',
       `${formatUnknown(e.serial) ?? ''}${erased ? '  (erased)' : ''}`,
-      (typeof size === 'number' ? formatBytes(size) : typeof gb === 'number' ? formatCapacityGb(gb) : formatUnknown(size ?? gb)) ?? '',
+      // Decimal units, as the drive label and the certificate print them, with the exact count.
+      (bytes !== null ? formatDriveBytes(bytes) : typeof gb === 'number' ? formatCapacityGb(gb) : formatUnknown(size ?? gb)) ?? '',
       formatUnknown(pick(e, ['media_type', 'type', 'kind', 'transport', 'interface'])) ?? '',
     ];
   });

@@ -31,6 +31,9 @@ export interface WipeView {
   status_label: string;
   status_tone: 'pass' | 'fail' | 'neutral';
   technician: string | null;
+  /** Set per device token (issue 23); null when none was set. */
+  customer: string | null;
+  lot_reference: string | null;
   certificate: CertificateCell;
 }
 
@@ -104,6 +107,8 @@ export function toWipeView(row: WipeGridRow): WipeView {
     status_label: badge.label,
     status_tone: badge.tone,
     technician: row.user_email,
+    customer: row.customer,
+    lot_reference: row.lot_reference,
     certificate: certificateCell(row),
   };
 }

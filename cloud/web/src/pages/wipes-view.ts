@@ -10,6 +10,9 @@ export interface WipesViewState {
   from: string;
   /** Completed on or before this day (`YYYY-MM-DD`, the viewer's time zone), or ''. */
   to: string;
+  /** Exact customer / lot reference (issue 23); empty: any. */
+  customer: string;
+  lot: string;
   sort: SortKey;
 }
 
@@ -40,13 +43,15 @@ export function readViewState(params: URLSearchParams): WipesViewState {
     source: params.get('source') ?? '',
     from: dayOf(params.get('from')),
     to: dayOf(params.get('to')),
+    customer: params.get('customer') ?? '',
+    lot: params.get('lot') ?? '',
     sort: SORTS.some((s) => s.key === sort) ? (sort as SortKey) : DEFAULT_SORT,
   };
 }
 
 /** Whether any filter (not the sort) narrows the rows. */
 export const filtersActive = (state: WipesViewState) =>
-  state.q !== '' || state.status !== '' || state.media !== '' || state.source !== '' || state.from !== '' || state.to !== '';
+  state.q !== '' || state.status !== '' || state.media !== '' || state.source !== '' || state.from !== '' || state.to !== '' || state.customer !== '' || state.lot !== '';
 
 /**
  * The grid's header line, following the filters: "8 drive wipes · newest first", filtered
@@ -87,6 +92,11 @@ export function lotUrl(rows: readonly WipeView[], format: 'zip' | 'pdf'): string
 
 export const sourceKind = (row: WipeView) => row.source.kind;
 
+/** The distinct non-empty values of one field across rows, sorted: the options of a filter. */
+export function distinctValues(rows: readonly WipeView[], field: 'customer' | 'lot_reference'): string[] {
+  return [...new Set(rows.map((r) => r[field]).filter((v): v is string => v !== null && v !== ''))].sort((a, b) => text(a, b));
+}
+
 export function certificateText(row: WipeView): string {
   const cell = row.certificate;
   return cell.kind === 'issued' ? cell.number : cell.kind === 'badge' ? cell.label : 'Not issued';
@@ -99,7 +109,7 @@ export function sourceText(row: WipeView): string {
 }
 
 function haystack(row: WipeView): string {
-  return [row.vendor, row.model, row.serial, row.method, row.technician, row.status_label, sourceText(row), certificateText(row), row.job_id, row.id]
+  return [row.vendor, row.model, row.serial, row.method, row.technician, row.customer, row.lot_reference, row.status_label, sourceText(row), certificateText(row), row.job_id, row.id]
     .filter(Boolean)
     .join('\n')
     .toLowerCase();
@@ -139,7 +149,9 @@ export function visibleRows(rows: readonly WipeView[], state: WipesViewState): W
       (state.status === '' || row.status_label === state.status) &&
       (state.media === '' || (state.media === 'unknown' ? row.media_type === null : row.media_type === state.media)) &&
       (state.source === '' || sourceKind(row) === state.source) &&
-      inRange(row, state.from, state.to),
+      inRange(row, state.from, state.to) &&
+      (state.customer === '' || row.customer === state.customer) &&
+      (state.lot === '' || row.lot_reference === state.lot),
   );
   const compare = COMPARATORS[state.sort];
   return filtered
@@ -161,6 +173,8 @@ const CSV_COLUMNS: readonly [string, (row: WipeView) => string | number | null][
   ['Duration (s)', (r) => r.duration_seconds],
   ['Status', (r) => r.status_label],
   ['Technician', (r) => r.technician],
+  ['Customer', (r) => r.customer],
+  ['Lot / Job Reference', (r) => r.lot_reference],
   ['Started', (r) => r.started_at],
   ['Completed', (r) => r.completed_at],
   ['Certificate', (r) => certificateText(r)],

@@ -6,7 +6,7 @@ import { Link, useQueryState } from '../router.js';
 import type { WipeView, WipesPage as WipesData } from '../types.js';
 import { CertificateCell } from '../components/certificate-cell.js';
 import { PushSettings } from './push-settings.js';
-import { filtersActive, headerText, lotUrl, readViewState, SORTS, toCsv, visibleRows } from './wipes-view.js';
+import { distinctValues, filtersActive, headerText, lotUrl, readViewState, SORTS, toCsv, visibleRows } from './wipes-view.js';
 
 const GENERATING_NOTICE = 'certificate-generating';
 
@@ -112,10 +112,12 @@ export function WipesPage() {
 
   const rows = useMemo(
     () => (data ? visibleRows(data.rows, state) : []),
-    [data, state.q, state.status, state.media, state.source, state.from, state.to, state.sort],
+    [data, state.q, state.status, state.media, state.source, state.from, state.to, state.customer, state.lot, state.sort],
   );
   // Every status a wipe can have, and any other a stored row carries.
   const statuses = useMemo(() => [...new Set([...(data?.statuses ?? []), ...(data?.rows ?? []).map((r) => r.status_label)])], [data]);
+  const customers = useMemo(() => distinctValues(data?.rows ?? [], 'customer'), [data]);
+  const lots = useMemo(() => distinctValues(data?.rows ?? [], 'lot_reference'), [data]);
   const selectedRows = rows.filter((r) => selected.has(r.id));
   const allVisibleSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
 
@@ -223,6 +225,26 @@ export function WipesPage() {
           <span className="muted">to</span>
           <input type="date" aria-label="Completed to" className="input" value={state.to} min={state.from || undefined} onChange={(e) => setParams({ to: e.target.value })} />
         </label>
+        {(customers.length > 0 || state.customer) && (
+          <select aria-label="Customer" className="input" value={state.customer} onChange={(e) => setParams({ customer: e.target.value })}>
+            <option value="">All customers</option>
+            {[...customers, ...(state.customer && !customers.includes(state.customer) ? [state.customer] : [])].map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        )}
+        {(lots.length > 0 || state.lot) && (
+          <select aria-label="Lot" className="input" value={state.lot} onChange={(e) => setParams({ lot: e.target.value })}>
+            <option value="">All lots</option>
+            {[...lots, ...(state.lot && !lots.includes(state.lot) ? [state.lot] : [])].map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
+          </select>
+        )}
         <select aria-label="Sort" className="input" value={state.sort} onChange={(e) => setParams({ sort: e.target.value })}>
           {SORTS.map((s) => (
             <option key={s.key} value={s.key}>
@@ -231,7 +253,7 @@ export function WipesPage() {
           ))}
         </select>
         {filtered && (
-          <button type="button" className="link-button" onClick={() => setParams({ q: null, status: null, media: null, source: null, from: null, to: null })}>
+          <button type="button" className="link-button" onClick={() => setParams({ q: null, status: null, media: null, source: null, from: null, to: null, customer: null, lot: null })}>
             Clear filters
           </button>
         )}
@@ -254,6 +276,7 @@ export function WipesPage() {
               <th className="num">Duration</th>
               <th>Status</th>
               <th>Technician</th>
+              <th>Customer / lot</th>
               <th>Completed</th>
               <th className="pin-end">Certificate</th>
             </tr>
@@ -278,6 +301,10 @@ export function WipesPage() {
                   <Badge tone={row.status_tone}>{row.status_label}</Badge>
                 </td>
                 <td>{row.technician ?? '—'}</td>
+                <td className="wrap" data-testid="customer-lot">
+                  {row.customer ?? <span className="muted">—</span>}
+                  {row.lot_reference && <span className="muted small"> · {row.lot_reference}</span>}
+                </td>
                 <td className="nowrap">{formatDateTime(row.completed_at)}</td>
                 <td className="pin-end">
                   <CertificateCell row={row} />
