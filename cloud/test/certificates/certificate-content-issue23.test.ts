@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { signContent } from '../../src/domain/certificates/certificate-content.js';
 import { renderCertificatePdf } from '../../src/domain/certificates/render-certificate.js';
 import { renderErasureReportPdf } from '../../src/domain/certificates/render-report.js';
-import { sampleContent, sampleReport, testFonts, testKeys } from './fixtures.js';
+import { sampleContent, sampleReport, testFonts, testKeys, testPdfSigner } from './fixtures.js';
 
 // Page PNGs land here to be looked at (issue 23: before and after); test-results/ is not committed.
 const OUT_DIR = fileURLToPath(new URL('../../../test-results/certificates/', import.meta.url));
@@ -56,8 +56,8 @@ describe('certificate and Erasure Report content (issue 23)', () => {
   };
 
   beforeAll(async () => {
-    certText = render('certificate', await renderCertificatePdf(content, { fonts, signature })).join('\n');
-    reportPages = render('report', await renderErasureReportPdf(report, { fonts }));
+    certText = render('certificate', await renderCertificatePdf(content, { fonts, signature, pdfSigner: testPdfSigner() })).join('\n');
+    reportPages = render('report', await renderErasureReportPdf(report, { fonts, pdfSigner: testPdfSigner() }));
     reportText = reportPages.join('\n');
   });
 
@@ -119,8 +119,8 @@ describe('a verification result too long for the certificate', () => {
     try {
       const certPath = join(dir, 'c.pdf');
       const reportPath = join(dir, 'r.pdf');
-      writeFileSync(certPath, await renderCertificatePdf(content, { fonts, signature }));
-      writeFileSync(reportPath, await renderErasureReportPdf({ ...sampleReport(content, signature), certificate: content }, { fonts }));
+      writeFileSync(certPath, await renderCertificatePdf(content, { fonts, signature, pdfSigner: testPdfSigner() }));
+      writeFileSync(reportPath, await renderErasureReportPdf({ ...sampleReport(content, signature), certificate: content }, { fonts, pdfSigner: testPdfSigner() }));
       expect(run('qpdf', ['--show-npages', certPath]).trim()).toBe('1');
       expect(run('pdftotext', [certPath, '-']).replace(/\s+/g, ' ')).toContain('(continued in the Erasure Report, section Verification)');
       expect(run('pdftotext', [reportPath, '-']).replace(/\s+/g, ' ')).toContain(long);

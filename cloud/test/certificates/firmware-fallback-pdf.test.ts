@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { signContent } from '../../src/domain/certificates/certificate-content.js';
 import { renderCertificatePdf } from '../../src/domain/certificates/render-certificate.js';
 import { renderErasureReportPdf } from '../../src/domain/certificates/render-report.js';
-import { sampleContent, sampleReport, testFonts, testKeys } from './fixtures.js';
+import { sampleContent, sampleReport, testFonts, testKeys, testPdfSigner } from './fixtures.js';
 
 const SCREENS_DIR = fileURLToPath(new URL('../../../test-results/screens/', import.meta.url));
 const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8' });
@@ -43,7 +43,7 @@ describe('the certificate and Erasure Report of a firmware erase its test patter
   };
 
   test('the certificate says Clear and that the firmware erase failed and an overwrite followed, on one page', async () => {
-    const { path, text } = await render('certificate-firmware-disproved', await renderCertificatePdf(content, { fonts, signature }));
+    const { path, text } = await render('certificate-firmware-disproved', await renderCertificatePdf(content, { fonts, signature, pdfSigner: testPdfSigner() }));
     expect(run('qpdf', ['--show-npages', path]).trim()).toBe('1');
     expect(text).toContain('CLEAR');
     expect(text).not.toContain('PURGE');
@@ -54,7 +54,7 @@ describe('the certificate and Erasure Report of a firmware erase its test patter
   test('the Erasure Report prints both steps and whether the discard was done', async () => {
     const report = sampleReport(content, signature);
     const wipeResult = { ...report.wipeResult, wipe_method: 'NIST 800-88 R2 Clear', technique: TECHNIQUE, passes_completed: 1, tool_components: COMPONENTS, verification_result: RESULT };
-    const { text } = await render('report-firmware-disproved', await renderErasureReportPdf({ ...report, wipeResult }, { fonts }));
+    const { text } = await render('report-firmware-disproved', await renderErasureReportPdf({ ...report, wipeResult }, { fonts, pdfSigner: testPdfSigner() }));
     expect(text).toContain('NIST 800-88 R2 Clear');
     expect(text).toContain('256 of 256 test patterns written before the erase were still there after it');
     expect(text).toContain('nvme format /dev/nvme0n1 --ses=1 --force');

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { signContent } from '../../src/domain/certificates/certificate-content.js';
 import { renderErasureReportPdf } from '../../src/domain/certificates/render-report.js';
-import { sampleContent, sampleReport, testFonts, testKeys } from './fixtures.js';
+import { sampleContent, sampleReport, testFonts, testKeys, testPdfSigner } from './fixtures.js';
 
 /** Pages go to the repo's gitignored test-results/, to be looked at. */
 const OUT = fileURLToPath(new URL('../../../test-results/certificates/', import.meta.url));
@@ -21,7 +21,7 @@ describe('the Erasure Report of a drive whose HPA and DCO were removed', () => {
     const { privateKey } = testKeys();
     const content = sampleContent({ verification: { ...sampleContent().verification, result: HIDDEN } });
     const report = sampleReport(content, signContent(privateKey, content));
-    const pdf = await renderErasureReportPdf({ ...report, wipeResult: { ...report.wipeResult, verification_result: HIDDEN, drive_capacity_gb: 750 } }, { fonts: testFonts() });
+    const pdf = await renderErasureReportPdf({ ...report, wipeResult: { ...report.wipeResult, verification_result: HIDDEN, drive_capacity_gb: 750 } }, { fonts: testFonts(), pdfSigner: testPdfSigner() });
     mkdirSync(OUT, { recursive: true });
     const path = join(OUT, 'report-hidden-areas.pdf');
     writeFileSync(path, pdf);
