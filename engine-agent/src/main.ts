@@ -19,6 +19,8 @@ const USAGE = `usage: erasure-agent <command> [options]
   image-env                                boot image: token and gateway from the medium into /run/erasure,
                                            the ERASURE-DATA volume (if any) mounted at DATA_DIR
   headless                                 boot image: the erasure.mode=headless run, then erasure.after
+  remote-kiosk                             boot image (erasure.agent_listen): the kiosk on port 7071 for a
+                                           browser on another machine, paired with the code the console shows
   --simulate (or ERASURE_SIMULATE=1)       a simulated machine with file-backed drives`;
 
 const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -72,8 +74,12 @@ async function main(argv: string[]): Promise<number> {
     case 'image-env': {
       const { IMAGE_DATA_DIR, prepareImageEnv } = await import('./image/image-env.js');
       const { describeDataVolume, mountDataVolume } = await import('./image/data-volume.js');
+      const { describeRemoteKiosk } = await import('./remote-kiosk/boot-file.js');
       const r = prepareImageEnv(readFileSync('/proc/cmdline', 'utf8'));
       process.stdout.write(`erasure: mode ${r.options.mode}, gateway ${r.gatewayUrl ?? 'none'} (from ${r.gatewaySource}), device token from ${r.tokenSource}${r.options.stationPolicy ? `, station policy ${r.options.stationPolicy} (boot option)` : ''}\n`);
+      const remote = describeRemoteKiosk(r.remoteKiosk);
+      // On the machine's own console (the unit writes journal+console): that is where the code is read.
+      if (remote) process.stdout.write(`erasure: ${remote}\n`);
       // Before serve starts (the units order on this step): the outbox and settings then live on the volume.
       process.stdout.write(`erasure: ${describeDataVolume(await mountDataVolume(env, IMAGE_DATA_DIR))}\n`);
       return 0;
@@ -86,6 +92,22 @@ async function main(argv: string[]): Promise<number> {
       if (options.after === 'poweroff') await env.run('systemctl', ['poweroff', '--no-block'], { timeoutMs: 30_000 });
       else process.stdout.write('erasure: finished; the machine waits (erasure.after=wait)\n');
       return code;
+    }
+    case 'remote-kiosk': {
+      const { IMAGE_PATHS } = await import('./image/image-env.js');
+      const { readRemoteKioskFile } = await import('./remote-kiosk/boot-file.js');
+      const { REMOTE_KIOSK_PORT, startRemoteKiosk } = await import('./remote-kiosk/proxy.js');
+      const { loopbackHost } = await import('./api/serve.js');
+      const boot = readRemoteKioskFile(IMAGE_PATHS.runDir);
+      if (!boot) throw new Error(`no usable ${IMAGE_PATHS.runDir}/remote-kiosk: the boot did not ask for a remote kiosk (erasure.agent_listen)`);
+      const host = loopbackHost(config.HOST);
+      const upstream = new URL(`http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}/`);
+      const proxy = await startRemoteKiosk({ listen: boot.listen, port: REMOTE_KIOSK_PORT, code: boot.code, upstream });
+      process.stdout.write(`erasure-agent: remote kiosk listening on ${proxy.url} for paired browsers, to ${upstream.href}\n`);
+      const stop = () => void proxy.close().then(() => process.exit(0));
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+      return -1; // keeps running until a signal
     }
     default:
       process.stderr.write(`unknown command ${command}\n${USAGE}\n`);
