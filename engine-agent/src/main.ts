@@ -99,7 +99,11 @@ async function main(argv: string[]): Promise<number> {
       const { REMOTE_KIOSK_PORT, startRemoteKiosk } = await import('./remote-kiosk/proxy.js');
       const { loopbackHost } = await import('./api/serve.js');
       const boot = readRemoteKioskFile(IMAGE_PATHS.runDir);
-      if (!boot) throw new Error(`no usable ${IMAGE_PATHS.runDir}/remote-kiosk: the boot did not ask for a remote kiosk (erasure.agent_listen)`);
+      if (!boot) {
+        // Nothing listens: no file (or an unreadable one) means no remote kiosk, fail closed.
+        process.stderr.write(`erasure-agent: no usable ${IMAGE_PATHS.runDir}/remote-kiosk: the boot did not ask for a remote kiosk (erasure.agent_listen)\n`);
+        return 1;
+      }
       const host = loopbackHost(config.HOST);
       const upstream = new URL(`http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}/`);
       const proxy = await startRemoteKiosk({ listen: boot.listen, port: REMOTE_KIOSK_PORT, code: boot.code, upstream });
