@@ -26,6 +26,7 @@ const AGENT_HELP: ProgramHelp = {
     },
     { name: 'image-env', summary: 'boot image: token and gateway from the medium into /run/erasure,\nthe ERASURE-DATA volume (if any) mounted at DATA_DIR' },
     { name: 'headless', summary: 'boot image: the erasure.mode=headless run, then erasure.after' },
+    { name: 'remote-kiosk', summary: 'boot image (erasure.agent_listen): the kiosk on port 7071 for a browser on another machine,\npaired with the code the console shows' },
     { name: 'sim', args: 'insert BAY [--size SIZE] | pull BAY | list', summary: "the simulated machine's backplane (same DATA_DIR as serve --station --simulate):\nseat a file-backed drive in bay 1-4 (default 64M), pull it, or list the bays" },
   ],
   notes: [
@@ -88,8 +89,12 @@ async function main(argv: string[]): Promise<number> {
     case 'image-env': {
       const { IMAGE_DATA_DIR, prepareImageEnv } = await import('./image/image-env.js');
       const { describeDataVolume, mountDataVolume } = await import('./image/data-volume.js');
+      const { describeRemoteKiosk } = await import('./remote-kiosk/boot-file.js');
       const r = prepareImageEnv(readFileSync('/proc/cmdline', 'utf8'));
       process.stdout.write(`erasure: mode ${r.options.mode}, gateway ${r.gatewayUrl ?? 'none'} (from ${r.gatewaySource}), device token from ${r.tokenSource}${r.options.stationPolicy ? `, station policy ${r.options.stationPolicy} (boot option)` : ''}\n`);
+      const remote = describeRemoteKiosk(r.remoteKiosk);
+      // On the machine's own console (the unit writes journal+console): that is where the code is read.
+      if (remote) process.stdout.write(`erasure: ${remote}\n`);
       // Before serve starts (the units order on this step): the outbox and settings then live on the volume.
       process.stdout.write(`erasure: ${describeDataVolume(await mountDataVolume(env, IMAGE_DATA_DIR))}\n`);
       return 0;
@@ -106,6 +111,26 @@ async function main(argv: string[]): Promise<number> {
     case 'sim': {
       const { simCommand } = await import('./cli/sim-command.js');
       return simCommand(config.DATA_DIR, positionals.slice(1), { ...(values.size !== undefined ? { size: values.size } : {}), json: values.json }, (line) => process.stdout.write(`${line}\n`), (line) => process.stderr.write(`erasure-agent: ${line}\n`));
+    }
+    case 'remote-kiosk': {
+      const { IMAGE_PATHS } = await import('./image/image-env.js');
+      const { readRemoteKioskFile } = await import('./remote-kiosk/boot-file.js');
+      const { REMOTE_KIOSK_PORT, startRemoteKiosk } = await import('./remote-kiosk/proxy.js');
+      const { loopbackHost } = await import('./api/serve.js');
+      const boot = readRemoteKioskFile(IMAGE_PATHS.runDir);
+      if (!boot) {
+        // Nothing listens: no file (or an unreadable one) means no remote kiosk, fail closed.
+        process.stderr.write(`erasure-agent: no usable ${IMAGE_PATHS.runDir}/remote-kiosk: the boot did not ask for a remote kiosk (erasure.agent_listen)\n`);
+        return 1;
+      }
+      const host = loopbackHost(config.HOST);
+      const upstream = new URL(`http://${host.includes(':') ? `[${host}]` : host}:${config.PORT}/`);
+      const proxy = await startRemoteKiosk({ listen: boot.listen, port: REMOTE_KIOSK_PORT, code: boot.code, upstream });
+      process.stdout.write(`erasure-agent: remote kiosk listening on ${proxy.url} for paired browsers, to ${upstream.href}\n`);
+      const stop = () => void proxy.close().then(() => process.exit(0));
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+      return -1; // keeps running until a signal
     }
     default:
       process.stderr.write(`erasure-agent: unknown command ${command}\n\n${programUsage(AGENT_HELP)}\n`);

@@ -7,7 +7,7 @@ id kiosk >/dev/null 2>&1 || useradd --system --create-home --home-dir /var/lib/k
 
 systemctl enable systemd-networkd.service systemd-resolved.service systemd-timesyncd.service
 systemctl enable systemd-networkd-wait-online.service
-systemctl enable erasure-env.service erasure-agent.service erasure-kiosk.service erasure-headless.service erasure-remote-kiosk.socket
+systemctl enable erasure-env.service erasure-agent.service erasure-kiosk.service erasure-headless.service erasure-remote-kiosk.service
 
 # No login prompt on the display or the serial line, and no way in over the network (no sshd is installed).
 systemctl mask getty@.service serial-getty@.service autovt@.service console-getty.service

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { personalizeIso } from '../src/personalize.js';
-import { accelerator } from './qemu.js';
+import type { Page } from 'playwright-core';
+import { accelerator, type Vm } from './qemu.js';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export const BASE_ISO = join(REPO, 'iso-build', 'out', `erasure-0.1.0-amd64.iso`);
@@ -49,3 +50,16 @@ export function stickFrom(iso: string, dir: string): string {
 }
 
 export const vmIdentity = (serial: string) => ({ manufacturer: 'Erasure QA', product: 'QEMU Test Bench', serial, uuid: randomUUID() });
+
+/** The remote kiosk's pairing code, as the guest printed it on its console at boot (erasure.agent_listen without a secret). */
+export async function pairingCodeOf(vm: Vm, timeoutMs: number): Promise<string> {
+  const pattern = /remote kiosk pairing code: ([A-Z2-9]{4}(?:-[A-Z2-9]{4}){4})/;
+  return pattern.exec(await vm.waitForSerial(pattern, timeoutMs))?.[1] ?? '';
+}
+
+/** Pairs the browser with the guest's remote kiosk as a person would: the code typed on /pair, then the kiosk. */
+export async function pairBrowser(page: Page, url: string, code: string): Promise<void> {
+  await page.goto(new URL('/pair', url).href);
+  await page.fill('#pairing-code', code);
+  await Promise.all([page.waitForURL(new URL('/', url).href), page.click('button[type="submit"]')]);
+}

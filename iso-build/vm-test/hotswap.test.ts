@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -6,7 +7,7 @@ import { stationBayOf, type AgentState, type StationBayView } from '@erasure/sha
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../test/support/chromium.js';
 import { startStack } from '../../test/support/stack.js';
-import { BASE_ISO, freePort, personalizedIso, SCREENS_DIR, SLOW, vmIdentity, workDir } from './harness.js';
+import { BASE_ISO, freePort, pairBrowser, personalizedIso, SCREENS_DIR, SLOW, vmIdentity, workDir } from './harness.js';
 import { survivingBlocks, writePattern } from './pattern.js';
 import { Vm, vmSkipReason } from './qemu.js';
 
@@ -23,10 +24,13 @@ const BAY_RATE = 4 * MiB;
 /** The two bays of the pull-out test: slow enough that both are surely at work at once. */
 const PULL_RATE = MiB / 2;
 
+/** The remote kiosk's pairing code, given on the command line (erasure.agent_secret) so it outlives the reboot. */
+const PAIRING_CODE = randomBytes(12).toString('hex');
+
 /** The agent's state through the host forward; undefined while it does not answer. */
 async function stateOf(url: string): Promise<AgentState | undefined> {
   try {
-    const res = await fetch(new URL('/api/state', url), { signal: AbortSignal.timeout(5_000) });
+    const res = await fetch(new URL('/api/state', url), { headers: { authorization: `Bearer ${PAIRING_CODE}` }, signal: AbortSignal.timeout(5_000) });
     return res.ok ? ((await res.json()) as AgentState) : undefined;
   } catch {
     return undefined;
@@ -139,7 +143,7 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     accountId = String(account.id);
     const token = await stack.cli('admin', 'mint-device-token', '--account', accountId, '--product', 'hotswap', '--quota', '20');
     // The boot option starts the station on auto; the policy saved in the kiosk must outrank it after the reboot.
-    iso = await personalizedIso(work.dir, 'hotswap', String(token.token), 'erasure.agent_listen=any erasure.station_policy=auto');
+    iso = await personalizedIso(work.dir, 'hotswap', String(token.token), `erasure.agent_listen=any erasure.agent_secret=${PAIRING_CODE} erasure.station_policy=auto`);
     writeFileSync(dataDisk, '');
     truncateSync(dataDisk, 16 * MiB);
     execFileSync('mkfs.ext4', ['-q', '-F', '-L', 'ERASURE-DATA', dataDisk]);
@@ -147,6 +151,8 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     await boot('hotswap');
     browser = await launchChromium({ viewport: { width: 1280, height: 800 } });
     page = browser.page;
+    // Paired once: the cookie holds across the reboot, as the code comes from the command line.
+    await pairBrowser(page, url, PAIRING_CODE);
   }, 30 * 60_000);
 
   afterAll(async () => {

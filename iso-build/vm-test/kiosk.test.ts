@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../test/support/chromium.js';
 import { startStack } from '../../test/support/stack.js';
-import { BASE_ISO, freePort, personalizedIso, SCREENS_DIR, SLOW, vmIdentity, workDir } from './harness.js';
+import { BASE_ISO, freePort, pairBrowser, pairingCodeOf, personalizedIso, SCREENS_DIR, SLOW, vmIdentity, workDir } from './harness.js';
 import { survivingBlocks, writePattern } from './pattern.js';
 import { Vm, vmSkipReason } from './qemu.js';
 
@@ -12,13 +12,16 @@ const MiB = 1024 * 1024;
 const skip = vmSkipReason(BASE_ISO);
 
 /** Polls the in-VM agent through the host forward until it answers its state. */
-async function waitForAgent(url: string, vm: Vm, timeoutMs: number): Promise<void> {
+async function waitForAgent(url: string, code: string, vm: Vm, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      const res = await fetch(new URL('/api/state', url), { signal: AbortSignal.timeout(5_000) });
+      const res = await fetch(new URL('/api/state', url), { headers: { authorization: `Bearer ${code}` }, signal: AbortSignal.timeout(5_000) });
       if (res.ok) return;
-    } catch {
+      // The remote kiosk answers for itself: anything but 502 (the agent not up yet) is a refusal to report.
+      if (res.status !== 502) throw new Error(`the remote kiosk refused the pairing code from the console: ${res.status} ${await res.text()}`);
+    } catch (error) {
+      if (error instanceof Error && error.message.startsWith('the remote kiosk refused')) throw error;
       // not up yet
     }
     if (vm.exitCode !== null) throw new Error(`QEMU exited (${vm.exitCode}) before the agent answered\n${vm.serial().slice(-3000)}`);
@@ -27,8 +30,8 @@ async function waitForAgent(url: string, vm: Vm, timeoutMs: number): Promise<voi
   }
 }
 
-/** Boots a kiosk-mode image whose agent the host reaches at the returned URL. */
-async function bootKiosk(opts: { name: string; firmware: 'uefi' | 'bios'; token: string; dir: string; gatewayPort: number; drives: Array<{ kind: 'nvme' | 'sata'; serial: string; file: string }>; suspendOnce?: boolean }): Promise<{ vm: Vm; url: string }> {
+/** Boots a kiosk-mode image whose remote kiosk the host reaches at the returned URL with the pairing code from its console. */
+async function bootKiosk(opts: { name: string; firmware: 'uefi' | 'bios'; token: string; dir: string; gatewayPort: number; drives: Array<{ kind: 'nvme' | 'sata'; serial: string; file: string }>; suspendOnce?: boolean }): Promise<{ vm: Vm; url: string; code: string }> {
   // erasure.unfreeze=always: the agent suspends once at start-up though no virtual drive can be frozen.
   const iso = await personalizedIso(opts.dir, opts.name, opts.token, `erasure.agent_listen=any${opts.suspendOnce ? ' erasure.unfreeze=always' : ''}`);
   const agentHostPort = await freePort();
@@ -49,10 +52,14 @@ async function bootKiosk(opts: { name: string; firmware: 'uefi' | 'bios'; token:
   if (opts.suspendOnce) await vm.qmp('query-status');
   await vm.screendump(join(SCREENS_DIR, `${opts.name}-vm-grub.png`));
   const url = `http://127.0.0.1:${agentHostPort}/`;
-  await waitForAgent(url, vm, 20 * 60_000 * (SLOW / 4 + 0.25));
+  const code = await pairingCodeOf(vm, 20 * 60_000 * (SLOW / 4 + 0.25));
+  await waitForAgent(url, code, vm, 20 * 60_000 * (SLOW / 4 + 0.25));
+  // Without the code the remote kiosk answers nothing of the agent, though this call's Host is a loopback name.
+  const unpaired = await fetch(new URL('/api/state', url), { signal: AbortSignal.timeout(30_000) });
+  if (unpaired.status !== 401) throw new Error(`the remote kiosk answered an unpaired call with ${unpaired.status}`);
   // The machine's own screen as the agent comes up (the kiosk window follows it).
   await vm.screendump(join(SCREENS_DIR, `${opts.name}-vm-boot.png`));
-  return { vm, url };
+  return { vm, url, code };
 }
 
 /** The VM's own screen once the kiosk has drawn on it (Chromium under cage starts after the agent). */
@@ -66,6 +73,7 @@ describe.skipIf(Boolean(skip))('kiosk run of the boot image in QEMU (OVMF, optic
   let stack: Awaited<ReturnType<typeof startStack>>;
   let vm: Vm;
   let url = '';
+  let code = '';
   let accountId = '';
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
@@ -81,7 +89,7 @@ describe.skipIf(Boolean(skip))('kiosk run of the boot image in QEMU (OVMF, optic
     accountId = String(account.id);
     const token = await stack.cli('admin', 'mint-device-token', '--account', accountId, '--quota', '10');
     for (const d of drives) originals.set(d.serial, writePattern(d.file, d.serial, d.kind === 'nvme' ? 16 * MiB : 32 * MiB));
-    ({ vm, url } = await bootKiosk({ name: 'kiosk', firmware: 'uefi', token: String(token.token), dir: work.dir, gatewayPort: Number(new URL(stack.gateway.url).port), drives, suspendOnce: true }));
+    ({ vm, url, code } = await bootKiosk({ name: 'kiosk', firmware: 'uefi', token: String(token.token), dir: work.dir, gatewayPort: Number(new URL(stack.gateway.url).port), drives, suspendOnce: true }));
     browser = await launchChromium({ viewport: { width: 1280, height: 800 } });
     page = browser.page;
   }, 30 * 60_000);
@@ -102,6 +110,7 @@ describe.skipIf(Boolean(skip))('kiosk run of the boot image in QEMU (OVMF, optic
   });
 
   it('unlocks when the cloud allows the baked-in token, on the VM screen and through the forwarded port', async () => {
+    await pairBrowser(page, url, code);
     await page.goto(url);
     await page.waitForSelector('.unlocked-badge', { timeout: 5 * 60_000 });
     await expect(page.locator('.unlocked-badge').textContent()).resolves.toMatch(/Unlocked · Kiosk VM Refurb/);
@@ -143,6 +152,7 @@ describe.skipIf(Boolean(skip))('a revoked token boots the image to the locked sc
   let stack: Awaited<ReturnType<typeof startStack>>;
   let vm: Vm;
   let url = '';
+  let code = '';
   const drive = { kind: 'sata' as const, serial: 'SATA-RV-01', file: join(work.dir, 'sata.img') };
   let original = new Set<string>();
 
@@ -152,7 +162,7 @@ describe.skipIf(Boolean(skip))('a revoked token boots the image to the locked sc
     const token = await stack.cli('admin', 'mint-device-token', '--account', String(account.id), '--quota', '10');
     await stack.cli('admin', 'set-token-status', '--jti', String(token.jti), '--status', 'revoked');
     original = writePattern(drive.file, drive.serial, 16 * MiB);
-    ({ vm, url } = await bootKiosk({ name: 'revoked', firmware: 'bios', token: String(token.token), dir: work.dir, gatewayPort: Number(new URL(stack.gateway.url).port), drives: [drive] }));
+    ({ vm, url, code } = await bootKiosk({ name: 'revoked', firmware: 'bios', token: String(token.token), dir: work.dir, gatewayPort: Number(new URL(stack.gateway.url).port), drives: [drive] }));
   }, 30 * 60_000);
 
   afterAll(async () => {
@@ -165,6 +175,7 @@ describe.skipIf(Boolean(skip))('a revoked token boots the image to the locked sc
   it('shows the locked screen with the revocation, and erases nothing', async () => {
     const browser = await launchChromium({ viewport: { width: 1280, height: 800 } });
     try {
+      await pairBrowser(browser.page, url, code);
       await browser.page.goto(url);
       await browser.page.waitForSelector('[data-screen="locked"]', { timeout: 5 * 60_000 });
       await expect(browser.page.locator('.reason').textContent()).resolves.toMatch(/licence has been revoked/);

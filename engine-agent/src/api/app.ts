@@ -1,6 +1,7 @@
 import { agentLocalApi, type AgentEventName, type AgentIntent } from '@erasure/shared';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { KioskController } from './controller.js';
+import { sameOriginOrNone } from './same-origin.js';
 import { registerRenderer } from './static-files.js';
 
 /** Hostnames a loopback page may use. Anything else is a foreign page (DNS rebinding) and is refused. */
@@ -25,6 +26,7 @@ export async function buildApp(controller: KioskController, options: AppOptions 
   // The API can erase drives: only pages served from a loopback name may call it.
   app.addHook('onRequest', async (req, reply) => {
     if (!LOOPBACK_NAMES.has(hostnameOf(req.headers.host))) return reply.code(403).send({ error: 'the agent API answers loopback origins only' });
+    if (!sameOriginOrNone(req.method, req.headers.origin, req.headers.host)) return reply.code(403).send({ error: 'the agent API accepts changes from its own page only' });
     return undefined;
   });
   app.setErrorHandler((error: { statusCode?: number; message: string }, _req, reply) => {

@@ -3,7 +3,7 @@ import { cmdlineWords, parseBootOptions } from './boot-options.js';
 
 describe('boot options on the kernel command line', () => {
   it('defaults to the kiosk, all devices, no confirmation, and waiting', () => {
-    expect(parseBootOptions('BOOT_IMAGE=/live/vmlinuz boot=live quiet')).toEqual({ mode: 'kiosk', devices: 'all', confirm: false, after: 'wait', agentListenAny: false });
+    expect(parseBootOptions('BOOT_IMAGE=/live/vmlinuz boot=live quiet')).toEqual({ mode: 'kiosk', devices: 'all', confirm: false, after: 'wait' });
   });
 
   it('reads a headless run over a list of devices that powers off', () => {
@@ -47,6 +47,14 @@ describe('boot options on the kernel command line', () => {
     expect(parseBootOptions('erasure.parallel=2').parallel).toBe(2);
     for (const v of ['0', '-1', 'two', '1.5', '']) expect(parseBootOptions(`erasure.parallel=${v}`).parallel).toBeUndefined();
     expect(parseBootOptions('quiet').parallel).toBeUndefined();
+  });
+
+  it('offers the remote kiosk only on the word any or an IP address, with the pairing code given', () => {
+    expect(parseBootOptions('boot=live').agentListen).toBeUndefined();
+    expect(parseBootOptions('erasure.agent_listen=any').agentListen).toBe('any');
+    expect(parseBootOptions('erasure.agent_listen=192.168.1.20').agentListen).toBe('192.168.1.20');
+    for (const v of ['all', 'yes', '0.0.0.0.0', 'host.example', '']) expect(parseBootOptions(`erasure.agent_listen=${v}`).agentListen).toBeUndefined();
+    expect(parseBootOptions('erasure.agent_secret=K7QM-2WXR-9TNB-4HJD').agentSecret).toBe('K7QM-2WXR-9TNB-4HJD');
   });
 
   it('keeps quoted words whole', () => {

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /** How the image was asked to run, from the kernel command line (the options nwipe/ShredOS users know). */
 export interface BootOptions {
   /** `erasure.mode=kiosk` (default): the locked kiosk; `headless`: one run, progress on the console. */
@@ -11,11 +13,14 @@ export interface BootOptions {
   /** `erasure.gateway=URL` overrides the gateway URL baked into the image. */
   readonly gatewayUrl?: string;
   /**
-   * `erasure.agent_listen=any`: a proxy offers the agent's loopback API on port 7071 of every
-   * interface, so a kiosk on another machine (the QEMU test's host) can drive it. For test rigs
-   * only; the agent itself always binds loopback.
+   * `erasure.agent_listen=any` (every interface) or `=<IP address>` (that one only): a proxy
+   * offers the kiosk on port 7071 there, so a browser on another machine (the QEMU test's host)
+   * can drive it once paired with the code the machine shows. Absent when not given or not one
+   * of those (no proxy). For test rigs; the agent itself always binds loopback.
    */
-  readonly agentListenAny: boolean;
+  readonly agentListen?: string;
+  /** `erasure.agent_secret=`: the remote kiosk's pairing code instead of one made at boot. */
+  readonly agentSecret?: string;
   /**
    * `erasure.station_policy=auto|confirm`: a hotswap station's erase policy until the operator
    * saves one in the kiosk's settings. Absent when not given; any other value is `confirm`.
@@ -54,13 +59,16 @@ export function parseBootOptions(cmdline: string): BootOptions {
   const stationPolicy = values.get('station_policy');
   const unfreeze = values.get('unfreeze');
   const parallel = /^[1-9]\d{0,3}$/.test(values.get('parallel') ?? '') ? Number(values.get('parallel')) : undefined;
+  const agentListen = values.get('agent_listen');
+  const agentSecret = values.get('agent_secret');
   return {
     mode: values.get('mode') === 'headless' ? 'headless' : 'kiosk',
     devices: list === 'all' || list.length === 0 ? 'all' : list,
     confirm: values.get('confirm') === 'yes',
     after: values.get('after') === 'poweroff' ? 'poweroff' : 'wait',
     ...(gateway && /^https?:\/\//.test(gateway) ? { gatewayUrl: gateway } : {}),
-    agentListenAny: values.get('agent_listen') === 'any',
+    ...(agentListen === 'any' || (agentListen !== undefined && isIP(agentListen) !== 0) ? { agentListen } : {}),
+    ...(agentSecret ? { agentSecret } : {}),
     ...(stationPolicy !== undefined ? { stationPolicy: stationPolicy === 'auto' ? ('auto' as const) : ('confirm' as const) } : {}),
     ...(unfreeze !== undefined ? { unfreeze: unfreeze === 'auto' || unfreeze === 'always' ? unfreeze : ('off' as const) } : {}),
     ...(parallel !== undefined ? { parallel } : {}),

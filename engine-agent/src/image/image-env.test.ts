@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeRemoteKiosk, readRemoteKioskFile } from '../remote-kiosk/boot-file.js';
 import { prepareImageEnv, type ImagePaths } from './image-env.js';
 
 let root: string;
@@ -56,12 +57,32 @@ describe('the image boot step', () => {
     expect([existsSync(join(paths.runDir, 'mode-kiosk')), existsSync(join(paths.runDir, 'mode-headless'))]).toEqual([false, true]);
   });
 
-  it('offers the agent API beyond loopback (the 7071 proxy) only when asked on the command line', () => {
+  it('offers the kiosk beyond loopback (the 7071 proxy) only when asked on the command line, with a pairing code made at boot', () => {
+    expect(prepareImageEnv('', paths).remoteKiosk).toEqual({ kind: 'off' });
+    expect(readRemoteKioskFile(paths.runDir)).toBeUndefined();
+    const r = prepareImageEnv('erasure.agent_listen=any', paths);
+    expect(r.remoteKiosk).toMatchObject({ kind: 'on', listen: 'any', codeSource: 'made at boot', code: expect.stringMatching(/^[A-Z2-9]{4}(-[A-Z2-9]{4}){4}$/) });
+    expect(readRemoteKioskFile(paths.runDir)).toEqual({ listen: 'any', code: r.remoteKiosk.kind === 'on' ? r.remoteKiosk.code : '' });
+    expect(statSync(join(paths.runDir, 'remote-kiosk')).mode & 0o777).toBe(0o600);
+    expect(describeRemoteKiosk(r.remoteKiosk)).toContain(`remote kiosk pairing code: ${r.remoteKiosk.kind === 'on' ? r.remoteKiosk.code : ''}`);
+    expect(env()).toContain('HOST=127.0.0.1\n');
+    // The next boot without the option starts no proxy.
     prepareImageEnv('', paths);
     expect(existsSync(join(paths.runDir, 'remote-kiosk'))).toBe(false);
-    prepareImageEnv('erasure.agent_listen=any', paths);
-    expect(existsSync(join(paths.runDir, 'remote-kiosk'))).toBe(true);
-    expect(env()).toContain('HOST=127.0.0.1\n');
+  });
+
+  it('makes a new pairing code each boot', () => {
+    const codes = [1, 2].map(() => prepareImageEnv('erasure.agent_listen=any', paths).remoteKiosk).map((d) => (d.kind === 'on' ? d.code : ''));
+    expect(codes[0]).not.toBe(codes[1]);
+  });
+
+  it('takes the pairing code from erasure.agent_secret, and starts no proxy when that code is too short to resist guessing', () => {
+    const r = prepareImageEnv('erasure.agent_listen=10.0.2.15 erasure.agent_secret=rig-secret-0123456789', paths);
+    expect(readRemoteKioskFile(paths.runDir)).toEqual({ listen: '10.0.2.15', code: 'rig-secret-0123456789' });
+    expect(describeRemoteKiosk(r.remoteKiosk)).not.toContain('rig-secret');
+    const short = prepareImageEnv('erasure.agent_listen=any erasure.agent_secret=1234', paths);
+    expect(short.remoteKiosk).toEqual({ kind: 'refused', reason: 'erasure.agent_secret is shorter than 16 characters' });
+    expect(existsSync(join(paths.runDir, 'remote-kiosk'))).toBe(false);
   });
 
   it('hands erasure.station_policy to the agent, an unknown value as confirm, and nothing when not given', () => {

@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IMAGE_FILES } from '@erasure/shared';
+import { decideRemoteKiosk, writeRemoteKioskFile, type RemoteKioskDecision } from '../remote-kiosk/boot-file.js';
 import { parseBootOptions, type BootOptions } from './boot-options.js';
 
 /** Where the image's boot step looks and writes. */
@@ -24,6 +25,8 @@ export interface ImageEnv {
   readonly gatewayUrl: string | undefined;
   readonly gatewaySource: 'kernel command line' | 'medium' | 'image' | 'none';
   readonly tokenSource: 'medium' | 'image' | 'none';
+  /** The remote kiosk of `erasure.agent_listen`, with its pairing code (printed on the console only). */
+  readonly remoteKiosk: RemoteKioskDecision;
 }
 
 function firstLine(path: string): string | undefined {
@@ -77,8 +80,8 @@ export function prepareImageEnv(cmdline: string, paths: ImagePaths = IMAGE_PATHS
   rmSync(join(paths.runDir, 'mode-kiosk'), { force: true });
   rmSync(join(paths.runDir, 'mode-headless'), { force: true });
   writeFileSync(join(paths.runDir, `mode-${options.mode}`), '');
-  // erasure.agent_listen=any starts a proxy to the loopback API on port 7071 (test rigs only).
-  if (options.agentListenAny) writeFileSync(join(paths.runDir, 'remote-kiosk'), '');
-  else rmSync(join(paths.runDir, 'remote-kiosk'), { force: true });
-  return { options, gatewayUrl, gatewaySource, tokenSource };
+  // erasure.agent_listen starts the paired proxy to the loopback API on port 7071 (test rigs only).
+  const remoteKiosk = decideRemoteKiosk(options);
+  writeRemoteKioskFile(paths.runDir, remoteKiosk);
+  return { options, gatewayUrl, gatewaySource, tokenSource, remoteKiosk };
 }
