@@ -104,9 +104,10 @@ describe('planErase', () => {
   });
 
   it('estimates an overwrite from the drive\'s size and its media type\'s typical rate, to the second', () => {
-    // 6 GB at a hard disk's 150 MB/s is 40 s, at an SSD's 400 MB/s 15 s: not a constant "about 1 min".
-    expect(planErase({ ...hdd, sizeBytes: 6e9 })).toMatchObject({ method: 'overwrite', expectedMinutes: 40 / 60, durationSource: 'estimate' });
-    expect(planErase({ ...hdd, rotational: false, sizeBytes: 6e9 })).toMatchObject({ method: 'overwrite', expectedMinutes: 15 / 60 });
+    // 6 GB written and read back (12 GB of work) at a hard disk's 150 MB/s is 80 s, at a SATA SSD's
+    // 450 MB/s 27 s (rounded up to the second): not a constant "about 1 min".
+    expect(planErase({ ...hdd, sizeBytes: 6e9 })).toMatchObject({ method: 'overwrite', expectedMinutes: 80 / 60, durationSource: 'estimate' });
+    expect(planErase({ ...hdd, rotational: false, sizeBytes: 6e9 })).toMatchObject({ method: 'overwrite', expectedMinutes: 27 / 60 });
   });
 
   it('requires HPA/DCO removal first, or flags the result as not fully sanitized', () => {
