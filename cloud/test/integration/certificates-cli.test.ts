@@ -135,7 +135,7 @@ describe('erasure-cloud serve (in-process worker), admin list-certificates, veri
     expect((await cliStatus('verify-pdf', forgedPath, '--public-key', published.public_key)).code).toBe(1);
     writeFileSync(forgedPath, 'not a pdf');
     expect((await cliStatus('verify-pdf', forgedPath, '--public-key', published.public_key)).code).toBe(1);
-  }, 60_000);
+  }, 180_000);
 
   it('rotate-certificate-key: new certificates carry the new key id, and one signed before the rotation still verifies online and with verify-pdf', async () => {
     const account = await cli('admin', 'create-account', '--name', 'Rotating Refurb');
@@ -183,5 +183,5 @@ describe('erasure-cloud serve (in-process worker), admin list-certificates, veri
         expect.objectContaining({ key_id: rotated.key_id, retired_at: null }),
       ]),
     );
-  }, 60_000);
+  }, 180_000);
 });

@@ -137,7 +137,8 @@ describe('erasure-cloud worker stopped with SIGTERM', () => {
     const worker = startCli(['worker'], { ...env(), SHUTDOWN_TIMEOUT_SECONDS: String(SHUTDOWN_TIMEOUT_S) });
     children.push(worker);
     // A certificate_generated delivery is in flight at a receiver that never answers.
-    await waitFor(() => receiver.received() > 0, 30_000, 10, 'a delivery held open by the receiver');
+    // Generous: a worker starting on a loaded machine takes a while to render its first certificates.
+    await waitFor(() => receiver.received() > 0, 120_000, 10, 'a delivery held open by the receiver');
     const delivery = (await db.one<{ id: number }>(`SELECT id FROM webhook_deliveries WHERE lease_until IS NOT NULL`))!;
     expect(delivery).toBeDefined();
     // …and a claimed certificate job cannot finish: another connection holds the lock it needs.
@@ -189,5 +190,5 @@ describe('erasure-cloud worker stopped with SIGTERM', () => {
     expect(await db.one(`SELECT failure_count FROM webhook_subscriptions`)).toEqual({ failure_count: 0 });
     next.process.kill('SIGTERM');
     expect(await next.exited).toBe(0);
-  }, 180_000);
+  }, 300_000);
 });
