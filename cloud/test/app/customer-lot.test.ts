@@ -1,3 +1,4 @@
+import { addUser, signIn } from '../web-helpers.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWipeGridReader } from '../../src/adapters/db/wipes-grid.js';
 import { CERTIFICATE_SCHEMA } from '../../src/domain/certificates/certificate-content.js';
@@ -23,6 +24,10 @@ describe('customer and lot / job reference of a device token', () => {
       customer: 'Northwind Schools',
       lot_reference: 'LOT-2026-11-042',
     });
+    // …and the web app's asset page shows them.
+    await addUser(sut, account.id, 'technician', 'tech@demo.test');
+    const page = await (await signIn(sut, 'tech@demo.test')).get(`/app/api/assets/${asset.json.asset_id}`);
+    expect(page.json).toMatchObject({ customer: 'Northwind Schools', lot_reference: 'LOT-2026-11-042' });
 
     const wipe = await submitWipe(sut, jti, 'job-lot-0');
     const grid = await (await createWipeGridReader(sut.db)).page(account.id, 100, 0);

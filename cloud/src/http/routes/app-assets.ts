@@ -41,6 +41,11 @@ export function registerAppAssets(app: FastifyInstance, deps: { db: SqlDatabase 
     // The web app adds to the public asset shape the bay map of a station's chassis and the
     // wipes of the machine's drives (as the wipes grid shows them, certificates included).
     const wipes = (await (await grid()).byAsset(account.id, row.public_id)).map(toWipeView);
-    return { ...toAssetDetail(row, account.publicId), chassis_map: (await findChassisMapOfAsset(deps.db, account.id, row.public_id)) ?? null, wipes };
+    // Who the machine was processed for (issue 23): the reporting token's customer and lot.
+    const processing = (await deps.db.one<{ customer: string | null; lot_reference: string | null }>(
+      'SELECT customer, lot_reference FROM assets WHERE public_id = @id AND account_id = @account',
+      { id: row.public_id, account: account.id },
+    )) ?? { customer: null, lot_reference: null };
+    return { ...toAssetDetail(row, account.publicId), chassis_map: (await findChassisMapOfAsset(deps.db, account.id, row.public_id)) ?? null, wipes, ...processing };
   });
 }

@@ -15,6 +15,8 @@ const TEST_TONES: Record<string, Tone> = { passed: 'pass', failed: 'fail', detec
 /** The web app's asset: the public shape plus the bay map when the asset is a station's chassis. */
 type AppAssetDetail = AssetDetail & {
   wipes: WipeView[];
+  customer: string | null;
+  lot_reference: string | null;
   chassis_map: { id: string; name: string; updated_at: string; bays: { lane: string; label: string; connector?: Record<string, unknown> }[] } | null;
 };
 
@@ -122,6 +124,8 @@ export function AssetDetailPage({ id }: { id: string }) {
           doc={{
             serial_number: asset.serial_number,
             asset_tag: asset.asset_tag,
+            ...(asset.customer ? { customer: asset.customer } : {}),
+            ...(asset.lot_reference ? { lot___job_reference: asset.lot_reference } : {}),
             record_id: asset.record_id,
             engine_version: asset.engine_version,
             technician: asset.technician,
