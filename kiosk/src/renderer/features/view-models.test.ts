@@ -3,7 +3,7 @@ import { agentState } from '../store/test-fixtures.js';
 import { formatBytes, formatDuration, formatMemory, formatMinutes, sessionLabel } from '../format.js';
 import { confirmationOf, driveRows, selectableDevices } from './drives/drive-rows.js';
 import { jobLine, progressRows, runHeadline } from './erase/erase-view.js';
-import { resultSummaries } from './erase/result-view.js';
+import { deliveryNotice, resultSummaries } from './erase/result-view.js';
 import { LAYOUT_CODES, escapeStreak, missingKeys } from './hardware-tests/keyboard-layout.js';
 import { detectedResults, TEST_IDS } from './hardware-tests/test-catalog.js';
 import { clockText, gateOf, healthAttemptText, plainReason } from './locked/gate.js';
@@ -149,7 +149,13 @@ describe('the erase view', () => {
     expect(ok?.details).toContainEqual(['Wipe result', 'wr_1']);
     expect(ok?.details).toContainEqual(['Verification', 'full read-back (O_DIRECT, fdatasync)']);
     expect([ok?.verdict, ok?.certificate].join(' ')).not.toMatch(/wr_|job|O_DIRECT/);
-    expect(lost).toMatchObject({ tone: 'ok', verdict: 'Erased and verified', certificate: 'Result saved on this machine, sending to the service…', advice: 'Keep the machine on until the result is sent.' });
+    expect(lost).toMatchObject({ tone: 'ok', verdict: 'Erased and verified · result saved, sending…', certificate: 'The certificate number follows once the result reaches the service.', advice: undefined });
+  });
+
+  it('says to keep the machine on while any result is not yet received, and nothing once all are', () => {
+    const r = { device: '/sim/a.img', method: 'overwrite-1', erased: true, refused: false, passes: 1, verification: 'ok', job_id: 'j', delivered: false };
+    expect(deliveryNotice(agentState({ results: [r, { ...r, device: '/sim/b.img', job_id: 'k' }] }))).toMatch(/^2 results are saved on this machine.*Keep the machine on until they are sent/);
+    expect(deliveryNotice(agentState({ results: [{ ...r, delivered: true }] }))).toBeUndefined();
   });
 
   it('shows a drive that was not erased as failed, with what to do', () => {
