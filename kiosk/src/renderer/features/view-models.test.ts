@@ -125,7 +125,7 @@ describe('the erase view', () => {
 
   it('shows a finished drive by its outcome while others run, not "Verifying 100 %, 0 s left"', () => {
     const [row] = progressRows(running, { '/sim/a.img': { device: '/sim/a.img', stage: 'verify', pass: 0, passes: 1, bytes_done: 64_000_000, bytes_total: 64_000_000, percent: 100, elapsed_seconds: 40, eta_seconds: 0, outcome: 'erased' } });
-    expect(row).toMatchObject({ tone: 'ok', stage: 'Erased and verified — result sent', percent: 100, bytes: '', rate: '–', eta: '–', elapsed: '40 s' });
+    expect(row).toMatchObject({ tone: 'ok', stage: 'Erased and verified', percent: 100, bytes: '', rate: '–', eta: '–', elapsed: '40 s' });
   });
 
   it('sums the job up: drives finished, elapsed, and the time left of the slowest drive', () => {
