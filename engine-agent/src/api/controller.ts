@@ -187,7 +187,8 @@ export class KioskController extends EventEmitter {
   /** A report as the outbox left it: a result it delivered later is delivered, with the cloud's answer. */
   private withLaterDelivery(r: DriveReport): DriveReport {
     const later = r.delivered ? undefined : this.settledLater.get(r.jobId);
-    if (!later?.delivered) return r;
+    if (!later) return r;
+    if (!later.delivered) return { ...r, deliveryRefused: true, error: 'the erasure service refused this result' };
     const { error: _sendError, ...rest } = r;
     return { ...rest, delivered: true, ...(later.wipeResultId ? { wipeResultId: later.wipeResultId } : {}), ...(later.certificateStatus !== undefined ? { certificateStatus: later.certificateStatus } : {}) };
   }

@@ -105,6 +105,8 @@ export const DriveResult = Type.Object(
     /** `CW-…`, looked up after delivery (the wipe-result answer carries no number); null until the cloud has one. */
     certificate_number: Type.Optional(Nullable(Type.String())),
     error: Type.Optional(Type.String()),
+    /** Not delivered and never will be: the service refused the result for good (a 4xx), so it is not being sent any more. */
+    delivery_refused: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -158,6 +158,13 @@ describe('the erase view', () => {
     expect(deliveryNotice(agentState({ results: [{ ...r, delivered: true }] }))).toBeUndefined();
   });
 
+  it('shows a result the service refused for good as erased without a certificate, not as still sending', () => {
+    const r = { device: '/sim/a.img', method: 'overwrite-1', erased: true, refused: false, passes: 1, verification: 'ok', job_id: 'j', delivered: false, delivery_refused: true, error: 'HTTP 409' };
+    const snap = agentState({ results: [r] });
+    expect(resultSummaries(snap)[0]).toMatchObject({ tone: 'ok', verdict: 'Erased and verified · the service refused the result', certificate: 'No certificate: the erasure service refused this result' });
+    expect(deliveryNotice(snap)).toBeUndefined();
+  });
+
   it('shows a drive that was not erased as failed, with what to do', () => {
     const failed = { device: '/sim/a.img', method: 'overwrite-1', erased: false, refused: false, failure_code: 'verify_mismatch', passes: 1, verification: 'mismatch', job_id: 'j', delivered: true };
     expect(resultSummaries(agentState({ results: [failed] }))[0]).toMatchObject({ tone: 'bad', verdict: 'Erase failed — the drive is not certified', advice: expect.stringMatching(/Erase it again/) });
