@@ -3,7 +3,7 @@ import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { recordIdAt, stationToolComponents, type Fingerprint, type Product, type StationBay } from '@erasure/shared';
 import { createCloudClient, denialReason, type CloudClient } from './adapters/cloud-client.js';
-import { deliverPending, resultOutbox } from './adapters/result-outbox.js';
+import { deliverPending, resultOutbox, type SettledResult } from './adapters/result-outbox.js';
 import type { Runner } from './adapters/runner.js';
 import type { SystemView } from './adapters/system-view.js';
 import type { AgentConfig } from './config.js';
@@ -239,8 +239,8 @@ export function exitCodeOf(s: Session): 0 | 2 | 3 {
  * Sends the wipe results a run could not deliver (the gateway was down, or the machine rebooted
  * before it came back). With none waiting it only lists the outbox: no token read, no call.
  */
-export async function deliverKeptResults(env: AgentEnv, signal?: AbortSignal): Promise<{ delivered: number; refused: number; kept: number }> {
+export async function deliverKeptResults(env: AgentEnv, signal?: AbortSignal, settled?: (r: SettledResult) => void): Promise<{ delivered: number; refused: number; kept: number }> {
   const outbox = resultOutbox(env.config.DATA_DIR);
   if ((await outbox.pending()).length === 0) return { delivered: 0, refused: 0, kept: 0 };
-  return deliverPending(outbox, await openCloud(env, signal));
+  return deliverPending(outbox, await openCloud(env, signal), settled);
 }

@@ -50,8 +50,20 @@ export function resultOutbox(dataDir: string) {
 
 export type ResultOutbox = ReturnType<typeof resultOutbox>;
 
-/** Sends every kept result once; returns how many the cloud took, refused for good, and still waits on. */
-export async function deliverPending(outbox: ResultOutbox, client: CloudClient): Promise<{ delivered: number; refused: number; kept: number }> {
+/** A kept result the cloud settled in a delivery round: taken (with its certificate status) or refused for good. */
+export interface SettledResult {
+  readonly jobId: string;
+  readonly delivered: boolean;
+  readonly wipeResultId?: string;
+  /** Spec 7's status of the result's certificate; null when the result is not certifiable. */
+  readonly certificateStatus?: string | null;
+}
+
+/**
+ * Sends every kept result once; returns how many the cloud took, refused for good, and still
+ * waits on, and tells `settled` about each result that left the outbox (the kiosk follows it).
+ */
+export async function deliverPending(outbox: ResultOutbox, client: CloudClient, settled?: (r: SettledResult) => void): Promise<{ delivered: number; refused: number; kept: number }> {
   let delivered = 0;
   let refused = 0;
   let kept = 0;
@@ -65,6 +77,7 @@ export async function deliverPending(outbox: ResultOutbox, client: CloudClient):
     await outbox.drop(p.jobId);
     if (r.ok) delivered += 1;
     else refused += 1;
+    settled?.(r.ok ? { jobId: p.jobId, delivered: true, wipeResultId: r.value.wipe_result_id, certificateStatus: r.value.certificate_status } : { jobId: p.jobId, delivered: false });
   }
   return { delivered, refused, kept };
 }

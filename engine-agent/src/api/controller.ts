@@ -13,6 +13,8 @@ import { JobProgress } from '../session/job-progress.js';
 import { driveEstimate, driveView, jobWire, progressWire, resultView } from './state-view.js';
 import { StationController, type StationRuntimePorts } from './station-controller.js';
 import type { ErasePolicy } from '../station/station.js';
+import type { SettledResult } from '../adapters/result-outbox.js';
+import type { DriveReport } from '../session/types.js';
 
 /** The gateway calls of serve besides the session's own: the hardware reports and the certificate lookup. */
 export interface ControllerPorts extends ReportPorts {
@@ -27,6 +29,8 @@ export interface ControllerPorts extends ReportPorts {
     /** The boot's fingerprint as the chassis reports it (see BootGateHooks.chassis). */
     chassis?(collected: Fingerprint): Promise<Fingerprint>;
   };
+  /** The operator's "Send now": one outbox delivery round at once; absent where nothing redelivers. */
+  readonly sendResultsNow?: () => Promise<{ delivered: number; refused: number; kept: number }>;
 }
 
 /** Result of an intent: refused intents change nothing and say why. */
@@ -68,6 +72,8 @@ export class KioskController extends EventEmitter {
   private suspending = false;
   /** The freeze lock removal setting and what it did this boot (absent until the drives were prepared). */
   private unfreeze: NonNullable<AgentState['unfreeze']> | undefined;
+  /** Results the outbox settled after their session ended (the gateway was down then), by job id. */
+  private readonly settledLater = new Map<string, SettledResult>();
 
   constructor(
     private readonly env: AgentEnv,
@@ -136,8 +142,14 @@ export class KioskController extends EventEmitter {
     const unlocked = this.gate.unlocked;
     // A station erases bay by bay; the engine's select-and-start flow is closed.
     const idle = unlocked && !this.running && !this.ports.station;
-    const reports = this.finished && (this.finished.session.phase === 'done' || this.finished.session.phase === 'failed') ? this.finished.session.reports : [];
+    const ended = this.finished && (this.finished.session.phase === 'done' || this.finished.session.phase === 'failed') ? this.finished.session : undefined;
+    const reports = ended ? ended.reports.map((r) => this.withLaterDelivery(r)) : [];
     const results: DriveResult[] = reports.map((r) => resultView(r, this.certificates.view(r.jobId)));
+    // A run failed only because its results were not delivered yet is, once the outbox delivered them all, the run it would have been with the gateway up.
+    const deliveredLater = ended?.phase === 'failed' && reports.length > 0 && reports.every((r) => r.delivered);
+    const exitCode = ended ? exitCodeOf(deliveredLater ? { phase: 'done', reports } : { ...ended, reports }) : this.finished?.exitCode;
+    const runPhase = deliveredLater ? 'done' : this.runPhase;
+    const runReason = deliveredLater ? undefined : this.runReason;
     const machine = this.gate.machine;
     return {
       record_id: this.recordId,
@@ -150,9 +162,9 @@ export class KioskController extends EventEmitter {
       confirmation: { phrase: this.selected.length > 0 ? confirmationPhrase(this.selected.length) : null, confirmed: this.confirmed },
       run: {
         status: this.running ? 'running' : this.finished ? 'finished' : 'idle',
-        ...(this.runPhase ? { phase: this.runPhase } : {}),
-        ...(this.finished?.exitCode !== undefined ? { exit_code: this.finished.exitCode } : {}),
-        ...(this.runReason ? { reason: this.runReason } : {}),
+        ...(runPhase ? { phase: runPhase } : {}),
+        ...(exitCode !== undefined ? { exit_code: exitCode } : {}),
+        ...(runReason ? { reason: runReason } : {}),
         ...(this.job ? { job: jobWire(this.job.job()) } : {}),
       },
       progress: this.progress,
@@ -170,6 +182,25 @@ export class KioskController extends EventEmitter {
         retry: this.gate.canRetry,
       },
     };
+  }
+
+  /** A report as the outbox left it: a result it delivered later is delivered, with the cloud's answer. */
+  private withLaterDelivery(r: DriveReport): DriveReport {
+    const later = r.delivered ? undefined : this.settledLater.get(r.jobId);
+    if (!later) return r;
+    if (!later.delivered) return { ...r, deliveryRefused: true, error: 'the erasure service refused this result' };
+    const { error: _sendError, ...rest } = r;
+    return { ...rest, delivered: true, ...(later.wipeResultId ? { wipeResultId: later.wipeResultId } : {}), ...(later.certificateStatus !== undefined ? { certificateStatus: later.certificateStatus } : {}) };
+  }
+
+  /**
+   * The outbox settled a kept result (serve's redelivery, or Send now): the results screen shows
+   * it delivered and, when it is certifiable, its certificate number is followed as after a run.
+   */
+  resultSettled(r: SettledResult): void {
+    this.settledLater.set(r.jobId, r);
+    if (r.delivered && r.certificateStatus) void this.certificates.follow([r.jobId], this.shutdown.signal);
+    this.changed();
   }
 
   private changed(): void {
@@ -272,6 +303,12 @@ export class KioskController extends EventEmitter {
         if (!can.set_notes) return { ok: false, reason: why };
         this.reporter.setNotes(intent.notes);
         break;
+      case 'send_results': {
+        if (!this.ports.sendResultsNow) return { ok: false, reason: 'this agent does not keep results to send' };
+        const r = await this.ports.sendResultsNow();
+        if (r.kept > 0) return { ok: false, reason: `the erasure service is still unreachable: ${r.kept} result(s) stay saved on this machine and are sent again every minute` };
+        break;
+      }
       case 'set_unfreeze':
         if (locked) return { ok: false, reason: why };
         if (!this.unfreeze) return { ok: false, reason: 'freeze lock removal does not apply here (simulated machine)' };

@@ -4,6 +4,7 @@ import { denialReason } from '../adapters/cloud-client.js';
 import { buildApp } from './app.js';
 import type { Fingerprint } from '@erasure/shared';
 import { KioskController, type ControllerPorts } from './controller.js';
+import type { SettledResult } from '../adapters/result-outbox.js';
 import { readFile } from 'node:fs/promises';
 import { stationChassis } from '../adapters/chassis-fingerprint.js';
 import { stationPorts } from '../adapters/station-ports.js';
@@ -83,10 +84,11 @@ export function gatewayPorts(env: AgentEnv, boot: () => { recordId: string; fing
  * kept a result, and closing the app stops it.
  */
 export async function buildServe(env: AgentEnv, notesDebounceMs = NOTES_DEBOUNCE_MS, mode: ServeMode = { station: false, policy: 'auto' }, redeliveryTiming: RedeliveryTiming = {}): Promise<{ app: FastifyInstance; controller: KioskController }> {
-  const redelivery = keepDeliveringResults(env, redeliveryTiming);
-  const served: AgentEnv = { ...env, onResultKept: () => redelivery.resultKept() };
   // The ports are called only after construction, when `controller` is set.
   let controller: KioskController | undefined;
+  // A result delivered later by the outbox flips to delivered on the kiosk and gets its certificate followed.
+  const redelivery = keepDeliveringResults(env, redeliveryTiming, (r) => controller?.resultSettled(r));
+  const served: AgentEnv = { ...env, onResultKept: () => redelivery.resultKept() };
   const boot = () => {
     if (!controller) throw new Error('serve ports used before the controller exists');
     const c = controller;
@@ -95,7 +97,7 @@ export async function buildServe(env: AgentEnv, notesDebounceMs = NOTES_DEBOUNCE
   // A station's asset reports leave out the drives in its hot-swap slots and, once known, its bays.
   const chassis = mode.station ? stationChassis(served) : undefined;
   const station = chassis ? { policy: mode.policy, chassis: (fp: Fingerprint) => chassis.fingerprint(fp), ports: (b: Parameters<typeof stationPorts>[1], c: Parameters<typeof stationPorts>[2]) => stationPorts(served, b, c, chassis) } : undefined;
-  controller = new KioskController(served, { ...gatewayPorts(served, boot, notesDebounceMs), ...(station ? { station } : {}) });
+  controller = new KioskController(served, { ...gatewayPorts(served, boot, notesDebounceMs), ...(station ? { station } : {}), sendResultsNow: () => redelivery.now() });
   const app = await buildApp(controller, { rendererDir: env.config.KIOSK_RENDERER_DIR });
   app.addHook('onClose', async () => {
     redelivery.stop();
@@ -145,13 +147,15 @@ export interface RedeliveryTiming {
  * an empty outbox lists one directory and calls nobody. Rounds never overlap: a nudge that comes
  * during a round starts the next one as soon as it ends.
  */
-export function keepDeliveringResults(env: AgentEnv, timing: RedeliveryTiming = {}): { stop(): void; resultKept(): void } {
+export function keepDeliveringResults(env: AgentEnv, timing: RedeliveryTiming = {}, settled?: (r: SettledResult) => void): Redelivery {
   const intervalMs = timing.intervalMs ?? REDELIVERY_INTERVAL_MS;
   const afterKeptMs = timing.afterKeptMs ?? REDELIVERY_AFTER_KEPT_MS;
   const abort = new AbortController();
   let due = false;
   let wake: (() => void) | undefined;
   let soon: NodeJS.Timeout | undefined;
+  /** Callers of `now()` waiting for the end of the next round. */
+  let waiting: Array<(r: RoundOutcome) => void> = [];
   /** Waits `ms`, or less when a round falls due (a nudge) or serve stops. */
   const nap = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -167,8 +171,11 @@ export function keepDeliveringResults(env: AgentEnv, timing: RedeliveryTiming = 
   void (async () => {
     while (!abort.signal.aborted) {
       due = false;
-      const r = await deliverKeptResults(env, abort.signal).catch(() => ({ delivered: 0, refused: 0, kept: 1 }));
+      const answer = waiting;
+      waiting = [];
+      const r = await deliverKeptResults(env, abort.signal, settled).catch(() => ({ delivered: 0, refused: 0, kept: 1 }));
       if (r.delivered || r.refused) process.stdout.write(`erasure-agent: delivered ${r.delivered} kept wipe result(s), ${r.refused} refused, ${r.kept} still waiting\n`);
+      for (const done of answer) done(r);
       await nap(intervalMs);
     }
   })();
@@ -181,10 +188,36 @@ export function keepDeliveringResults(env: AgentEnv, timing: RedeliveryTiming = 
         wake?.();
       }, afterKeptMs).unref();
     },
+    now() {
+      if (abort.signal.aborted) return Promise.resolve({ delivered: 0, refused: 0, kept: 0 });
+      // Answered by the next round that starts from here on: one running now may have missed a result.
+      const round = new Promise<RoundOutcome>((resolve) => waiting.push(resolve));
+      due = true;
+      wake?.();
+      return round;
+    },
     stop() {
       abort.abort();
       clearTimeout(soon);
       wake?.();
+      for (const done of waiting) done({ delivered: 0, refused: 0, kept: 0 });
+      waiting = [];
     },
   };
+}
+
+/** What one delivery round did with the kept results. */
+export interface RoundOutcome {
+  readonly delivered: number;
+  readonly refused: number;
+  readonly kept: number;
+}
+
+/** serve's redelivery of kept wipe results. */
+export interface Redelivery {
+  stop(): void;
+  /** A session kept a result: offer it again soon. */
+  resultKept(): void;
+  /** The operator's "Send now": a round at once; resolves with what that round did. */
+  now(): Promise<RoundOutcome>;
 }

@@ -96,5 +96,6 @@ export function resultView(r: DriveReport, certificate?: CertificateView): Drive
     ...(r.wipeResultId ? { wipe_result_id: r.wipeResultId } : {}),
     ...(certificate ? { certificate_status: certificate.certificate_status, certificate_number: certificate.certificate_number } : r.certificateStatus !== undefined ? { certificate_status: r.certificateStatus } : {}),
     ...(r.error ? { error: r.error } : {}),
+    ...(r.deliveryRefused ? { delivery_refused: true } : {}),
   };
 }

@@ -84,6 +84,15 @@ describe('device session step()', () => {
     expect(end.next).toMatchObject({ phase: 'failed', reason: '1 wipe result(s) not delivered' });
   });
 
+  it('a wipe result the cloud refused for good is not retried and is reported refused, not as still sending', () => {
+    const erasing: Session = { phase: 'erase', account: 'Acme', jobIds: ['job'], drives: [{ stage: 'reporting', outcome: outcome('/dev/a'), attempt: 1 }] };
+    const t = step(ctx, erasing, { type: 'reported', index: 0, ok: false, detail: 'HTTP 409', retryable: false });
+    expect(t.effects).toEqual([]);
+    expect(t.next).toMatchObject({ phase: 'failed', reports: [{ delivered: false, deliveryRefused: true, error: 'HTTP 409' }] });
+    // A 503 is not a refusal: it is sent again.
+    expect(step(ctx, erasing, { type: 'reported', index: 0, ok: false, detail: 'HTTP 503', retryable: true }).effects[0]).toMatchObject({ kind: 'sendWipeResult', attempt: 2 });
+  });
+
   it('hotswap: a drive withdrawn (pulled, cancelled) before its check-in ends the session with nothing sent', () => {
     const hot = { ...ctx, product: 'hotswap' as const, drives: [drive('/dev/a')] };
     const t = step(hot, { phase: 'checkin', account: 'Acme', index: 0, jobIds: [] }, { type: 'withdrawn', reason: 'removed during erase' });

@@ -105,7 +105,7 @@ function stepDrive(ctx: SessionContext, s: Erasing, ev: SessionEvent): Transitio
       const jobId = jobIdFor(ctx, s.jobIds, ev.index);
       const report: DriveReport = ev.ok
         ? { outcome: run.outcome, jobId, delivered: true, wipeResultId: ev.wipeResultId, certificateStatus: ev.certificateStatus }
-        : { outcome: run.outcome, jobId, delivered: false, error: ev.detail };
+        : { outcome: run.outcome, jobId, delivered: false, error: ev.detail, ...(ev.retryable ? {} : { deliveryRefused: true }) };
       return advance(ctx, s, put({ stage: 'reported', report }), []);
     }
     case 'cancel': {

@@ -62,6 +62,8 @@ export interface DriveReport {
   readonly wipeResultId?: string;
   readonly certificateStatus?: string | null;
   readonly error?: string;
+  /** The cloud refused the result for good (4xx): it left the outbox and is not sent again. */
+  readonly deliveryRefused?: boolean;
 }
 
 /**

@@ -105,6 +105,8 @@ export const DriveResult = Type.Object(
     /** `CW-…`, looked up after delivery (the wipe-result answer carries no number); null until the cloud has one. */
     certificate_number: Type.Optional(Nullable(Type.String())),
     error: Type.Optional(Type.String()),
+    /** Not delivered and never will be: the service refused the result for good (a 4xx), so it is not being sent any more. */
+    delivery_refused: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
@@ -239,6 +241,8 @@ export const AgentIntent = Type.Union([
   Type.Object({ type: Type.Literal('retry') }, { additionalProperties: false }),
   /** The kiosk's freeze lock removal setting; saved for the next boots (this boot's removal ran, or not, at start). */
   Type.Object({ type: Type.Literal('set_unfreeze'), mode: Type.Union([Type.Literal('auto'), Type.Literal('off')]) }, { additionalProperties: false }),
+  /** "Send now": one delivery round of the results kept on this machine at once; 409 when some could still not be sent. */
+  Type.Object({ type: Type.Literal('send_results') }, { additionalProperties: false }),
   ...StationIntents,
 ]);
 export type AgentIntent = Static<typeof AgentIntent>;

@@ -3,7 +3,7 @@ import { agentState } from '../store/test-fixtures.js';
 import { formatBytes, formatDuration, formatMemory, formatMinutes, sessionLabel } from '../format.js';
 import { confirmationOf, driveRows, selectableDevices } from './drives/drive-rows.js';
 import { jobLine, progressRows, runHeadline } from './erase/erase-view.js';
-import { resultSummaries } from './erase/result-view.js';
+import { deliveryNotice, resultSummaries } from './erase/result-view.js';
 import { LAYOUT_CODES, escapeStreak, missingKeys } from './hardware-tests/keyboard-layout.js';
 import { detectedResults, TEST_IDS } from './hardware-tests/test-catalog.js';
 import { clockText, gateOf, healthAttemptText, plainReason } from './locked/gate.js';
@@ -125,7 +125,7 @@ describe('the erase view', () => {
 
   it('shows a finished drive by its outcome while others run, not "Verifying 100 %, 0 s left"', () => {
     const [row] = progressRows(running, { '/sim/a.img': { device: '/sim/a.img', stage: 'verify', pass: 0, passes: 1, bytes_done: 64_000_000, bytes_total: 64_000_000, percent: 100, elapsed_seconds: 40, eta_seconds: 0, outcome: 'erased' } });
-    expect(row).toMatchObject({ tone: 'ok', stage: 'Erased and verified — result sent', percent: 100, bytes: '', rate: '–', eta: '–', elapsed: '40 s' });
+    expect(row).toMatchObject({ tone: 'ok', stage: 'Erased and verified', percent: 100, bytes: '', rate: '–', eta: '–', elapsed: '40 s' });
   });
 
   it('sums the job up: drives finished, elapsed, and the time left of the slowest drive', () => {
@@ -149,7 +149,20 @@ describe('the erase view', () => {
     expect(ok?.details).toContainEqual(['Wipe result', 'wr_1']);
     expect(ok?.details).toContainEqual(['Verification', 'full read-back (O_DIRECT, fdatasync)']);
     expect([ok?.verdict, ok?.certificate].join(' ')).not.toMatch(/wr_|job|O_DIRECT/);
-    expect(lost).toMatchObject({ tone: 'ok', verdict: 'Erased and verified', certificate: 'Result saved on this machine, sending to the service…', advice: 'Keep the machine on until the result is sent.' });
+    expect(lost).toMatchObject({ tone: 'ok', verdict: 'Erased and verified · result saved, sending…', certificate: 'The certificate number follows once the result reaches the service.', advice: undefined });
+  });
+
+  it('says to keep the machine on while any result is not yet received, and nothing once all are', () => {
+    const r = { device: '/sim/a.img', method: 'overwrite-1', erased: true, refused: false, passes: 1, verification: 'ok', job_id: 'j', delivered: false };
+    expect(deliveryNotice(agentState({ results: [r, { ...r, device: '/sim/b.img', job_id: 'k' }] }))).toMatch(/^2 results are saved on this machine.*Keep the machine on until they are sent/);
+    expect(deliveryNotice(agentState({ results: [{ ...r, delivered: true }] }))).toBeUndefined();
+  });
+
+  it('shows a result the service refused for good as erased without a certificate, not as still sending', () => {
+    const r = { device: '/sim/a.img', method: 'overwrite-1', erased: true, refused: false, passes: 1, verification: 'ok', job_id: 'j', delivered: false, delivery_refused: true, error: 'HTTP 409' };
+    const snap = agentState({ results: [r] });
+    expect(resultSummaries(snap)[0]).toMatchObject({ tone: 'ok', verdict: 'Erased and verified · the service refused the result', certificate: 'No certificate: the erasure service refused this result' });
+    expect(deliveryNotice(snap)).toBeUndefined();
   });
 
   it('shows a drive that was not erased as failed, with what to do', () => {

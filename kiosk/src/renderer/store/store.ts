@@ -38,6 +38,8 @@ export interface KioskActions {
   saveMap(): Promise<void>;
   /** Settings: map this chassis again; the station step then shows the wizard. */
   remap(): Promise<void>;
+  /** "Send now": the agent offers the results kept on this machine to the service at once. */
+  sendResults(): Promise<IntentResult>;
 }
 
 export type KioskState = KioskData & { readonly actions: KioskActions };
@@ -168,6 +170,8 @@ export function createKioskStore(deps: StoreDeps, initial: KioskData = initialDa
         // A new wizard starts from the agent's proposals, not from what was typed for the last map.
         apply((d) => r.goTo(r.editStationDrafts(d, { labelDraft: undefined, gridDraft: undefined, nameDraft: undefined }), 'station'));
       },
+      // What the round did shows in the agent's state (results flip to delivered); a refusal says the service is still away.
+      sendResults: () => deps.api.send({ type: 'send_results' }),
     };
     return { ...initial, actions };
   });

@@ -45,7 +45,8 @@ const STAGE: Record<DriveProgress['stage'], (p: DriveProgress) => string> = {
 
 /** A finished drive says how it ended, never "Verifying 100 %, 0 s left". */
 const OUTCOME: Record<NonNullable<DriveProgress['outcome']>, string> = {
-  erased: 'Erased and verified — result sent',
+  // Said when the erase ends, before its result reached the service: "sent" would not be true yet.
+  erased: 'Erased and verified',
   failed: 'Erase failed',
   cancelled: 'Cancelled',
 };

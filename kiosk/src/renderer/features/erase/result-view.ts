@@ -27,7 +27,8 @@ const CERTIFICATE: Record<string, string> = {
 /** The certificate line: its `CW-…` number once looked up, with the status until it is issued. */
 function certificateLine(r: DriveResult): string {
   if (!r.erased) return 'No certificate: the drive was not erased';
-  if (!r.delivered) return 'Result saved on this machine, sending to the service…';
+  if (r.delivery_refused) return 'No certificate: the erasure service refused this result';
+  if (!r.delivered) return 'The certificate number follows once the result reaches the service.';
   if (!r.certificate_status) return 'Not certifiable: no certificate';
   const status = CERTIFICATE[r.certificate_status] ?? `Certificate: ${r.certificate_status}`;
   if (!r.certificate_number) return status;
@@ -37,14 +38,28 @@ function certificateLine(r: DriveResult): string {
 function verdictOf(r: DriveResult): string {
   if (r.refused) return 'Not erased — the drive was refused before anything was written';
   if (!r.erased) return 'Erase failed — the drive is not certified';
+  // The erase succeeded whatever the network does: sending is said beside it, never instead of it.
+  if (r.delivery_refused) return 'Erased and verified · the service refused the result';
+  if (!r.delivered) return 'Erased and verified · result saved, sending…';
   return 'Erased and verified';
 }
 
 function adviceOf(r: DriveResult): string | undefined {
   if (r.refused) return 'The drive still holds its data. See Details for why, then erase it again or set it aside.';
   if (!r.erased) return 'The drive may still hold data. Erase it again, or set it aside for destruction.';
-  if (!r.delivered) return 'Keep the machine on until the result is sent.';
+  if (r.delivery_refused) return 'The drive is erased but has no certificate. See Details for why; ask your administrator.';
   return undefined;
+}
+
+/**
+ * The line above the results while any is still on this machine only: how many, and that the
+ * machine must stay on (on a stick without a data volume the results live in memory).
+ */
+export function deliveryNotice(snap: KioskAgentState): string | undefined {
+  const waiting = snap.results.filter((r) => !r.delivered && !r.delivery_refused).length;
+  if (waiting === 0) return undefined;
+  const what = waiting === 1 ? 'One result is' : `${waiting} results are`;
+  return `${what} saved on this machine and not yet received by the erasure service. Keep the machine on until they are sent: this happens on its own every minute, or now with Send now.`;
 }
 
 export function resultSummaries(snap: KioskAgentState): ResultSummary[] {
