@@ -1,7 +1,8 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresDatabase } from '../../cloud/src/adapters/sql/postgres.js';
@@ -121,7 +122,9 @@ describe('two cloud instances and two workers on one PostgreSQL', { timeout: 240
       INTERNAL_API_SECRET: keys.internal_api_secret,
       DEVICE_TOKEN_PRIVATE_KEY: keys.device_token_private_key,
     };
-    expect(await cli('migrate')).toEqual({ store: 'postgres', applied: ['001_schema.sql', '002_certificate_keys.sql'] });
+    // Every file of the PostgreSQL series, read from the folder, so a new migration needs no edit here.
+    const series = readdirSync(fileURLToPath(new URL('../../cloud/migrations/postgres/', import.meta.url))).filter((f) => f.endsWith('.sql')).sort();
+    expect(await cli('migrate')).toEqual({ store: 'postgres', applied: series });
     for (let i = 0; i < 2; i++) instances.push(await spawnService(CLOUD_BIN, ['serve'], env, /listening on (http:\/\/[^\s"]+)/));
     for (let i = 0; i < 2; i++) workers.push(await spawnService(CLOUD_BIN, ['worker', '--lease-seconds', '5'], env, /worker running \(pid (\d+)\)/));
     gateway = await spawnService(
