@@ -156,6 +156,15 @@ describe('the erase view', () => {
     expect(jobLine(two, { '/sim/b.img': { ...base, device: '/sim/b.img', elapsed_seconds: 1, eta_seconds: 95 } })).toMatch(/time left not known yet$/);
   });
 
+  it('headlines a run with a cancelled drive plainly, not as a run with problems', () => {
+    const erased = { device: '/a', method: 'overwrite', erased: true, refused: false, passes: 1, verification: 'ok', job_id: 'j-0', delivered: true };
+    const cancelled = { ...erased, device: '/b', job_id: 'j-1', erased: false, failure_code: 'cancelled', passes: null };
+    const sut = runHeadline(agentState({ run: { status: 'finished', phase: 'done', exit_code: 3 }, results: [cancelled, erased] }));
+    expect(sut).toEqual({ tone: 'info', text: '1 drive cancelled: not erased and not certified. 1 drive erased and verified.' });
+    const failed = { ...erased, device: '/c', erased: false, failure_code: 'verify_mismatch' };
+    expect(runHeadline(agentState({ run: { status: 'finished', phase: 'done', exit_code: 3 }, results: [cancelled, failed] })).tone).toBe('bad');
+  });
+
   it('headlines a check-in denial as blocked with nothing erased', () => {
     const sut = runHeadline(agentState({ run: { status: 'finished', phase: 'denied', exit_code: 2, reason: 'quota_exceeded' } }));
     expect(sut.tone).toBe('bad');

@@ -19,6 +19,13 @@ export function runHeadline(snap: KioskAgentState): { tone: 'info' | 'ok' | 'bad
   // Erased and verified but not yet delivered is a success still being sent, never a failure.
   const erased = snap.results.length > 0 && snap.results.every((r) => r.erased);
   if (erased) return { tone: 'info', text: 'All drives erased and verified. The results are saved and being sent — keep the machine on until they are.' };
+  // A cancel is the operator's choice, not a problem: said plainly, without the red of a failure.
+  const cancelled = snap.results.filter((r) => r.failure_code === 'cancelled').length;
+  if (cancelled > 0 && snap.results.every((r) => r.erased || r.failure_code === 'cancelled')) {
+    const rest = snap.results.length - cancelled;
+    const drives = (n: number) => `${n} drive${n === 1 ? '' : 's'}`;
+    return { tone: 'info', text: `${drives(cancelled)} cancelled: not erased and not certified.${rest > 0 ? ` ${drives(rest)} erased and verified.` : ''}` };
+  }
   return { tone: 'bad', text: `The run ended with problems${run.reason ? `: ${run.reason}` : ''}. See each drive below.` };
 }
 
