@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentState } from '@erasure/shared';
@@ -77,14 +77,20 @@ describe('serve API: cancel during an erase', () => {
 });
 
 /** A `systemctl` on PATH that records its calls: a simulated machine must never run it. */
-function recordingSystemctl(): { calls: string; restore: () => void } {
+function recordingSystemctl(then = ''): { calls: string; path: string; restore: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'fake-systemctl-'));
   const calls = join(dir, 'calls');
-  writeFileSync(join(dir, 'systemctl'), `#!/bin/sh\necho "$@" >> ${calls}\n`);
+  writeFileSync(join(dir, 'systemctl'), `#!/bin/sh\necho "$@" >> ${calls}\n${then}\n`);
   chmodSync(join(dir, 'systemctl'), 0o755);
   const path = process.env.PATH;
   process.env.PATH = `${dir}:${path ?? ''}`;
-  return { calls, restore: () => void (process.env.PATH = path) };
+  return { calls, path: join(dir, 'systemctl'), restore: () => void (process.env.PATH = path) };
+}
+
+/** Stops the test unless the agent's runner finds the fake `systemctl` first (a real one would power off this host). */
+async function runsTheFake(s: Sut, fake: string): Promise<void> {
+  const found = await s.env.run('sh', ['-c', 'command -v systemctl'], { timeoutMs: 5000 });
+  if (found.stdout.trim() !== fake) throw new Error(`the runner would run ${found.stdout.trim()}, not the fake systemctl: refusing to continue`);
 }
 
 describe('serve API: shut down and restart', () => {
@@ -99,6 +105,34 @@ describe('serve API: shut down and restart', () => {
       const again = await intent(sut, { type: 'restart' });
       expect(again.json.state?.power?.last).toContain('it would restart now (systemctl reboot --no-block)');
       expect(existsSync(fake.calls)).toBe(false);
+    } finally {
+      fake.restore();
+    }
+  });
+
+  it('on a real machine shuts down and restarts through systemctl, without waiting for the jobs', async () => {
+    const fake = recordingSystemctl();
+    try {
+      // Not simulated, and never booted: no drive is probed; the power intents are allowed on a locked screen too.
+      sut = await simulatedServe({ env: { ERASURE_SIMULATE: '0' } });
+      await runsTheFake(sut, fake.path); // never the host's own systemctl
+      const r = await intent(sut, { type: 'shutdown' });
+      expect(r.status).toBe(200);
+      expect(r.json.state?.power?.last).toBe('The machine is shutting down.');
+      expect((await intent(sut, { type: 'restart' })).json.state?.power?.last).toBe('The machine is restarting.');
+      expect(readFileSync(fake.calls, 'utf8')).toBe('poweroff --no-block\nreboot --no-block\n');
+    } finally {
+      fake.restore();
+    }
+  });
+
+  it('says so when systemctl fails, and claims nothing', async () => {
+    const fake = recordingSystemctl('echo "Failed to connect to bus" >&2; exit 1');
+    try {
+      sut = await simulatedServe({ env: { ERASURE_SIMULATE: '0' } });
+      await runsTheFake(sut, fake.path);
+      expect(await intent(sut, { type: 'shutdown' })).toMatchObject({ status: 409, json: { error: 'systemctl poweroff --no-block failed: Failed to connect to bus' } });
+      expect(sut.controller.snapshot().power?.last).toBeUndefined();
     } finally {
       fake.restore();
     }
