@@ -1,9 +1,18 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopService } from '../../../test/support/stack.js';
+import type { AgentDrive, DriveProgress, KioskAgentState } from '../../src/renderer/contract.js';
+import { App } from '../../src/renderer/app.js';
+import { createKioskStore } from '../../src/renderer/store/store.js';
+import { agentState as stateFixture, fakeAgent, manualTimers } from '../../src/renderer/store/test-fixtures.js';
+import { KioskStoreContext } from '../../src/renderer/store/use-kiosk.js';
+import { goTo, receiveConnection, receiveProgress, receiveSnapshot } from '../../src/renderer/store/reducers.js';
+import { initialData } from '../../src/renderer/store/state.js';
 import { agentState, buildForKioskE2e, launchKioskBrowser, mintToken, shoot, startAgent, startKioskStack, type Agent } from './kiosk-stack.js';
 
 /**
@@ -121,5 +130,40 @@ describe('kiosk: cancel during an erase, and a way to finish', { timeout: 240_00
     await page.waitForSelector('.finish .banner:has-text("Simulated machine: it would shut down now")');
     expect((await agentState(agent)).power.last).toBe('Simulated machine: it would shut down now (systemctl poweroff --no-block); nothing was run.');
     await shoot(page, 'finish-03-simulated-shutdown');
+  });
+});
+
+const CSS = readFileSync(new URL('../../src/renderer/styles.css', import.meta.url), 'utf8');
+
+/** The erase screen for one agent state, rendered by the kiosk's own components and stylesheet. */
+function page(snap: KioskAgentState, progress: readonly DriveProgress[]): string {
+  let data = goTo(receiveSnapshot(receiveConnection(initialData, { status: 'live' }), snap), 'erase');
+  for (const p of progress) data = receiveProgress(data, p);
+  const store = createKioskStore({ api: fakeAgent().api, schedule: manualTimers().schedule, notesDebounceMs: 1 }, data);
+  const html = renderToString(createElement(KioskStoreContext.Provider, { value: store }, createElement(App))).replaceAll('<!-- -->', '');
+  return `<!doctype html><html><head><meta charset="utf-8"><style>${CSS}</style></head><body><div id="root">${html}</div></body></html>`;
+}
+
+describe('kiosk: a firmware erase that cannot be stopped', { timeout: 120_000 }, () => {
+  it('says so instead of offering a Cancel, beside an overwrite that can be cancelled', async () => {
+    const browser = await launchKioskBrowser();
+    try {
+      const plan = { ok: true as const, method: 'nvme-sanitize-crypto', label: 'NIST 800-88 R2 Purge', category: 'Purge' as const, technique: 'Cryptographic erase', fully_sanitized: true, warnings: [] };
+      const nvme: AgentDrive = { device: '/dev/nvme0n1', model: 'Samsung SSD 980 PRO 1TB', serial: 'S5GX', size_bytes: 1e12, media_type: 'SSD', transport: 'nvme', internal: true, plan };
+      const hdd: AgentDrive = { ...nvme, device: '/dev/sda', model: 'WDC WD10EZEX', transport: 'sata', media_type: 'HDD', plan: { ...plan, method: 'overwrite', label: 'NIST 800-88 R2 Clear', category: 'Clear', technique: 'Overwrite' } };
+      const note = 'The drive is erasing itself (firmware erase): this cannot be stopped once started. It finishes on its own.';
+      const snap = stateFixture({ drives: [nvme, hdd], selected: [nvme.device, hdd.device], run: { status: 'running', phase: 'erase', cancel: { [nvme.device]: { can_cancel: false, note }, [hdd.device]: { can_cancel: true } } }, can: { ...stateFixture().can, cancel_all: true } });
+      await browser.page.setContent(page(snap, [
+        { device: nvme.device, stage: 'firmware', pass: 0, bytes_done: 0, bytes_total: 1e12, elapsed_seconds: 12, eta_seconds: 30 },
+        { device: hdd.device, stage: 'write', pass: 1, passes: 1, bytes_done: 2e11, bytes_total: 1e12, percent: 20, bytes_per_second: 160e6, elapsed_seconds: 1250, eta_seconds: 10000 },
+      ]));
+      await shoot(browser.page, 'cancel-06-firmware-cannot-stop');
+      const firmwareRow = browser.page.locator(`.progress-item[data-device="${nvme.device}"]`);
+      expect(await firmwareRow.locator('.cancel-btn').count()).toBe(0);
+      expect(await firmwareRow.innerText()).toContain(note);
+      expect(await browser.page.locator(`.progress-item[data-device="${hdd.device}"] .cancel-btn`).count()).toBe(1);
+    } finally {
+      await browser.close();
+    }
   });
 });
