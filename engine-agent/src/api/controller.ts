@@ -15,6 +15,10 @@ import { StationController, type StationRuntimePorts } from './station-controlle
 import type { ErasePolicy } from '../station/station.js';
 import type { SettledResult } from '../adapters/result-outbox.js';
 import type { DriveReport } from '../session/types.js';
+import { SessionInbox } from '../adapters/session-interpreter.js';
+import { resultOutbox } from '../adapters/result-outbox.js';
+import { CANCELLED_BY_OPERATOR } from '../erase/erase-drive.js';
+import { cancelView, powerCommand, type PowerAction } from './cancel-power.js';
 
 /** The gateway calls of serve besides the session's own: the hardware reports and the certificate lookup. */
 export interface ControllerPorts extends ReportPorts {
@@ -74,6 +78,15 @@ export class KioskController extends EventEmitter {
   private unfreeze: NonNullable<AgentState['unfreeze']> | undefined;
   /** Results the outbox settled after their session ended (the gateway was down then), by job id. */
   private readonly settledLater = new Map<string, SettledResult>();
+  /** Where the operator's cancel of one drive goes into the running session, and the run's drives in order. */
+  private inbox: SessionInbox | undefined;
+  private runDevices: readonly string[] = [];
+  /** Drives the operator cancelled: sent into the session once its erase phase began, stopping meanwhile. */
+  private cancelled = new Set<string>();
+  private sentCancels = new Set<string>();
+  /** Results still waiting in the outbox (a shutdown then needs a second confirmation), and the last power action. */
+  private pendingResults = 0;
+  private lastPower: string | undefined;
 
   constructor(
     private readonly env: AgentEnv,
@@ -165,6 +178,7 @@ export class KioskController extends EventEmitter {
         ...(runPhase ? { phase: runPhase } : {}),
         ...(exitCode !== undefined ? { exit_code: exitCode } : {}),
         ...(runReason ? { reason: runReason } : {}),
+        ...(this.running ? { cancel: this.cancelView() } : {}),
         ...(this.job ? { job: jobWire(this.job.job()) } : {}),
       },
       progress: this.progress,
@@ -180,7 +194,11 @@ export class KioskController extends EventEmitter {
         set_test_result: unlocked,
         set_notes: unlocked,
         retry: this.gate.canRetry,
+        cancel_all: this.running && this.cancellable().length > 0,
+        shutdown: !this.running,
+        restart: !this.running,
       },
+      power: { pending_results: this.pendingResults, ...(this.lastPower ? { last: this.lastPower } : {}) },
     };
   }
 
@@ -293,6 +311,8 @@ export class KioskController extends EventEmitter {
       case 'start':
         if (!can.start) return { ok: false, reason: locked || this.running ? why : 'select drives and type the confirmation first' };
         this.running = true; // set before returning, so a second start is refused at once
+        // Cancellable from the first moment: a cancel made before the erase phase waits for it.
+        this.runDevices = [...this.selected];
         void this.start();
         return { ok: true };
       case 'set_test_result':
@@ -309,6 +329,21 @@ export class KioskController extends EventEmitter {
         if (r.kept > 0) return { ok: false, reason: `the erasure service is still unreachable: ${r.kept} result(s) stay saved on this machine and are sent again every minute` };
         break;
       }
+      case 'cancel_drive': {
+        const allowed = this.cancellable();
+        if (!allowed.includes(intent.device)) return { ok: false, reason: this.whyNotCancel(intent.device) };
+        this.cancel([intent.device]);
+        break;
+      }
+      case 'cancel_all': {
+        const allowed = this.cancellable();
+        if (allowed.length === 0) return { ok: false, reason: this.running ? 'no drive can be cancelled now' : 'no erase is running' };
+        this.cancel(allowed);
+        break;
+      }
+      case 'shutdown':
+      case 'restart':
+        return this.power(intent.type === 'shutdown' ? 'poweroff' : 'reboot', intent.pending_ok === true);
       case 'set_unfreeze':
         if (locked) return { ok: false, reason: why };
         if (!this.unfreeze) return { ok: false, reason: 'freeze lock removal does not apply here (simulated machine)' };
@@ -321,8 +356,79 @@ export class KioskController extends EventEmitter {
     return { ok: true };
   }
 
+  /** The drives of the running erase a cancel can still stop (the rule is cancelView's). */
+  private cancellable(): string[] {
+    if (!this.running) return [];
+    const view = this.cancelView();
+    return this.runDevices.filter((d) => view[d]?.can_cancel === true);
+  }
+
+  private whyNotCancel(device: string): string {
+    if (!this.running) return 'no erase is running';
+    if (!this.runDevices.includes(device)) return `not a drive of this erase: ${device}`;
+    if (this.cancelled.has(device)) return `${device} is already stopping`;
+    return this.cancelView()[device]?.note ?? `${device} has finished`;
+  }
+
+  private cancelView() {
+    const firmware = (device: string) => {
+      const plan = this.drives.find((d) => d.device === device)?.plan;
+      return plan?.ok === true && plan.method !== 'overwrite';
+    };
+    return cancelView(this.progress, this.runDevices, this.cancelled, firmware);
+  }
+
+  /** Marks drives cancelled and sends what the session can take now (its erase phase). */
+  private cancel(devices: readonly string[]): void {
+    for (const d of devices) this.cancelled.add(d);
+    this.flushCancels();
+  }
+
+  /**
+   * The session takes a cancel only in its erase phase (a queued drive is then reported cancelled
+   * without a byte written, a running one is stopped); one made during the check-in waits for it.
+   */
+  private flushCancels(): void {
+    if (this.runPhase !== 'erase' || !this.inbox) return;
+    for (const device of this.cancelled) {
+      if (this.sentCancels.has(device)) continue;
+      const index = this.runDevices.indexOf(device);
+      if (index < 0) continue;
+      this.sentCancels.add(device);
+      this.inbox.send({ type: 'cancel', index, reason: CANCELLED_BY_OPERATOR, at: this.env.now().toISOString() });
+    }
+  }
+
+  /**
+   * Shut down or restart through the one runner, never while an erase runs, and with results
+   * still waiting only once the operator confirmed that too. A simulated machine only says what it would do.
+   */
+  private async power(action: PowerAction, pendingOk: boolean): Promise<IntentOutcome> {
+    const word = action === 'poweroff' ? 'shut down' : 'restart';
+    if (this.running) return { ok: false, reason: `an erase is running: the machine cannot ${word} now` };
+    this.pendingResults = (await resultOutbox(this.env.config.DATA_DIR).pending()).length;
+    if (this.pendingResults > 0 && !pendingOk) {
+      this.changed();
+      return { ok: false, reason: `${this.pendingResults} result(s) are still waiting to be sent: confirm again to ${word} anyway` };
+    }
+    const command = powerCommand(action);
+    if (this.env.config.ERASURE_SIMULATE) {
+      this.lastPower = `Simulated machine: it would ${word} now (${command.tool} ${command.args.join(' ')}); nothing was run.`;
+      process.stdout.write(`erasure-agent: ${this.lastPower}\n`);
+    } else {
+      const r = await this.env.run(command.tool, command.args, { timeoutMs: 30_000 }).catch((error: unknown) => ({ exitCode: null, stderr: (error as Error).message }));
+      if (r.exitCode !== 0) return { ok: false, reason: `${command.tool} ${command.args.join(' ')} failed: ${r.stderr.trim() || `exit ${r.exitCode}`}` };
+      this.lastPower = `The machine is ${action === 'poweroff' ? 'shutting down' : 'restarting'}.`;
+    }
+    this.changed();
+    return { ok: true };
+  }
+
   private async start(): Promise<void> {
     this.progress = {};
+    this.cancelled = new Set();
+    this.sentCancels = new Set();
+    this.inbox = new SessionInbox();
     this.finished = undefined;
     this.runPhase = undefined;
     this.runReason = undefined;
@@ -332,6 +438,7 @@ export class KioskController extends EventEmitter {
     try {
       const selection = await selectDrives(this.env, this.selected);
       if (!selection.ok) throw new Error(selection.reason);
+      this.runDevices = selection.drives.map((d) => d.device);
       const job = new JobProgress(selection.drives.map(driveEstimate), () => performance.now());
       this.job = job;
       const show = (device: string) => {
@@ -347,6 +454,7 @@ export class KioskController extends EventEmitter {
         {
           onState: (s) => {
             this.runPhase = s.phase;
+            this.flushCancels();
             // A drive that started or finished: its row changes now, not at its next report.
             for (const device of job.onState(s)) show(device);
             this.changed();
@@ -357,7 +465,7 @@ export class KioskController extends EventEmitter {
             if (view) this.emit('progress', view);
           },
         },
-        { recordId: this.recordId, account: this.gate.account ?? '' },
+        { recordId: this.recordId, account: this.gate.account ?? '', inbox: this.inbox },
       );
       this.finished = { session, exitCode: exitCodeOf(session) };
       if (session.phase === 'denied' || session.phase === 'failed') this.runReason = session.reason;
@@ -366,6 +474,7 @@ export class KioskController extends EventEmitter {
       this.runReason = (error as Error).message;
       this.finished = { session: { phase: 'failed', reason: this.runReason, reports: [] }, exitCode: 3 };
     } finally {
+      this.pendingResults = (await resultOutbox(this.env.config.DATA_DIR).pending().catch(() => [])).length;
       this.running = false;
       this.confirmed = false;
       this.changed();

@@ -45,7 +45,7 @@ describe('serve API: boot gating', () => {
     sut = await simulatedServe();
     const s = await state(sut);
     expect(s).toMatchObject({ locked: true, boot: { phase: 'starting' }, run: { status: 'idle' } });
-    expect(s.can).toEqual({ refresh: false, select: false, confirm: false, start: false, set_test_result: false, set_notes: false, retry: false });
+    expect(s.can).toEqual({ refresh: false, select: false, confirm: false, start: false, set_test_result: false, set_notes: false, retry: false, cancel_all: false, shutdown: true, restart: true });
     for (const body of [{ type: 'start' }, { type: 'select', devices: [] }, { type: 'set_notes', notes: 'x' }, { type: 'set_test_result', id: 'keyboard', status: 'passed' }]) {
       const r = await intent(sut, body);
       expect(r.status).toBe(409);

@@ -170,6 +170,19 @@ export const AgentState = Type.Object(
         exit_code: Type.Optional(Type.Integer()),
         reason: Type.Optional(Type.String()),
         /** The erase as a whole: drives finished of all, elapsed, and the time left until the slowest drive is done. */
+        /**
+         * Per drive of the running erase: whether the agent allows `cancel_drive` now, why not
+         * (a firmware erase runs inside the drive and cannot be stopped), or that it is stopping.
+         */
+        cancel: Type.Optional(
+          Type.Record(
+            Type.String(),
+            Type.Object(
+              { can_cancel: Type.Boolean(), stopping: Type.Optional(Type.Boolean()), note: Type.Optional(Type.String()) },
+              { additionalProperties: false },
+            ),
+          ),
+        ),
         job: Type.Optional(
           Type.Object(
             {
@@ -216,8 +229,26 @@ export const AgentState = Type.Object(
         set_notes: Type.Boolean(),
         /** Re-run health and verify for this boot: only while it is denied and no check is running. */
         retry: Type.Boolean(),
+        /** Cancel every drive of the running erase that can still be stopped. */
+        cancel_all: Type.Optional(Type.Boolean()),
+        /** Shut down or restart the machine: refused while an erase runs. */
+        shutdown: Type.Optional(Type.Boolean()),
+        restart: Type.Optional(Type.Boolean()),
       },
       { additionalProperties: false },
+    ),
+    /**
+     * Finishing the session: results still waiting in the outbox (a shutdown then needs
+     * `pending_ok`), and what the last shutdown or restart did (on a simulated machine: what it would have done).
+     */
+    power: Type.Optional(
+      Type.Object(
+        {
+          pending_results: Type.Integer({ minimum: 0 }),
+          last: Type.Optional(Type.String()),
+        },
+        { additionalProperties: false },
+      ),
     ),
   },
   { additionalProperties: false },
@@ -243,6 +274,15 @@ export const AgentIntent = Type.Union([
   Type.Object({ type: Type.Literal('set_unfreeze'), mode: Type.Union([Type.Literal('auto'), Type.Literal('off')]) }, { additionalProperties: false }),
   /** "Send now": one delivery round of the results kept on this machine at once; 409 when some could still not be sent. */
   Type.Object({ type: Type.Literal('send_results') }, { additionalProperties: false }),
+  /** Stop one drive of the running erase; its result is reported `cancelled`, never certified. */
+  Type.Object({ type: Type.Literal('cancel_drive'), device: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('cancel_all') }, { additionalProperties: false }),
+  /**
+   * Power off or restart the machine (`systemctl poweroff|reboot`). While results are still
+   * waiting to be delivered, `pending_ok` says the operator confirmed a second time.
+   */
+  Type.Object({ type: Type.Literal('shutdown'), pending_ok: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('restart'), pending_ok: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
   ...StationIntents,
 ]);
 export type AgentIntent = Static<typeof AgentIntent>;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agentState } from '../store/test-fixtures.js';
 import { formatBytes, formatDuration, formatMemory, formatMinutes, sessionLabel } from '../format.js';
 import { confirmationOf, driveRows, selectableDevices } from './drives/drive-rows.js';
-import { jobLine, progressRows, runHeadline } from './erase/erase-view.js';
+import { jobLine, powerWarning, progressRows, runHeadline } from './erase/erase-view.js';
 import { deliveryNotice, resultSummaries } from './erase/result-view.js';
 import { LAYOUT_CODES, escapeStreak, missingKeys } from './hardware-tests/keyboard-layout.js';
 import { detectedResults, TEST_IDS } from './hardware-tests/test-catalog.js';
@@ -119,8 +119,29 @@ describe('the erase view', () => {
 
   it('shows stage, pass n of N, bytes, rate, elapsed and time left for each selected drive', () => {
     const [row] = progressRows(running, { '/sim/a.img': { device: '/sim/a.img', stage: 'write', pass: 1, passes: 3, bytes_done: 32_000_000, bytes_total: 64_000_000, percent: 50, bytes_per_second: 200_000_000, elapsed_seconds: 20, eta_seconds: 125 } });
-    expect(row).toEqual({ device: '/sim/a.img', title: 'SIM SSD · a.img', tone: 'running', stage: 'Writing — pass 1 of 3', percent: 50, bytes: '32.0 MB of 64.0 MB', rate: '200 MB/s', elapsed: '20 s', eta: '2 min 05 s' });
+    expect(row).toEqual({ device: '/sim/a.img', title: 'SIM SSD · a.img', tone: 'running', stage: 'Writing — pass 1 of 3', percent: 50, bytes: '32.0 MB of 64.0 MB', rate: '200 MB/s', elapsed: '20 s', eta: '2 min 05 s', canCancel: false, cancelNote: undefined });
     expect(progressRows(running, {})[0]).toMatchObject({ stage: 'Waiting to start', tone: 'waiting' });
+  });
+
+  it('offers a Cancel only where the agent allows one, and a firmware erase says it cannot be stopped instead', () => {
+    const writing = { device: '/sim/a.img', stage: 'write' as const, pass: 1, bytes_done: 1, bytes_total: 64_000_000 };
+    const allowed = agentState({ ...running, run: { ...running.run, cancel: { '/sim/a.img': { can_cancel: true } } } });
+    expect(progressRows(allowed, { '/sim/a.img': writing })[0]).toMatchObject({ canCancel: true, cancelNote: undefined });
+    const note = 'The drive is erasing itself (firmware erase): this cannot be stopped once started. It finishes on its own.';
+    const firmware = agentState({ ...running, run: { ...running.run, cancel: { '/sim/a.img': { can_cancel: false, note } } } });
+    expect(progressRows(firmware, { '/sim/a.img': { ...writing, stage: 'firmware', pass: 0 } })[0]).toMatchObject({ canCancel: false, cancelNote: note, stage: 'Drive erase command running' });
+    const stopping = agentState({ ...running, run: { ...running.run, cancel: { '/sim/a.img': { can_cancel: false, stopping: true } } } });
+    expect(progressRows(stopping, { '/sim/a.img': writing })[0]).toMatchObject({ canCancel: false, cancelNote: 'Stopping…' });
+  });
+
+  it('shows a cancelled drive as Cancelled, not as a failure', () => {
+    const [row] = progressRows(running, { '/sim/a.img': { device: '/sim/a.img', stage: 'write', pass: 1, bytes_done: 1, bytes_total: 64_000_000, outcome: 'cancelled' } });
+    expect(row).toMatchObject({ tone: 'cancelled', stage: 'Cancelled', canCancel: false });
+  });
+
+  it('warns before a shut down only while results wait to be sent', () => {
+    expect(powerWarning(agentState({ power: { pending_results: 0 } }))).toBeUndefined();
+    expect(powerWarning(agentState({ power: { pending_results: 2 } }))).toMatch(/^2 results are not sent to the erasure service yet\./);
   });
 
   it('shows a finished drive by its outcome while others run, not "Verifying 100 %, 0 s left"', () => {
@@ -133,6 +154,15 @@ describe('the erase view', () => {
     const base = { stage: 'write' as const, pass: 1, bytes_done: 0, bytes_total: 1 };
     expect(jobLine(two, { '/sim/a.img': { ...base, device: '/sim/a.img', elapsed_seconds: 30, eta_seconds: 0, outcome: 'erased' }, '/sim/b.img': { ...base, device: '/sim/b.img', elapsed_seconds: 31, eta_seconds: 95 } })).toBe('1 of 2 drives finished · 31 s elapsed · about 1 min 35 s left (slowest drive)');
     expect(jobLine(two, { '/sim/b.img': { ...base, device: '/sim/b.img', elapsed_seconds: 1, eta_seconds: 95 } })).toMatch(/time left not known yet$/);
+  });
+
+  it('headlines a run with a cancelled drive plainly, not as a run with problems', () => {
+    const erased = { device: '/a', method: 'overwrite', erased: true, refused: false, passes: 1, verification: 'ok', job_id: 'j-0', delivered: true };
+    const cancelled = { ...erased, device: '/b', job_id: 'j-1', erased: false, failure_code: 'cancelled', passes: null };
+    const sut = runHeadline(agentState({ run: { status: 'finished', phase: 'done', exit_code: 3 }, results: [cancelled, erased] }));
+    expect(sut).toEqual({ tone: 'info', text: '1 drive cancelled: not erased and not certified. 1 drive erased and verified.' });
+    const failed = { ...erased, device: '/c', erased: false, failure_code: 'verify_mismatch' };
+    expect(runHeadline(agentState({ run: { status: 'finished', phase: 'done', exit_code: 3 }, results: [cancelled, failed] })).tone).toBe('bad');
   });
 
   it('headlines a check-in denial as blocked with nothing erased', () => {

@@ -23,6 +23,8 @@ export interface KioskActions {
   setUnfreeze(mode: 'auto' | 'off'): void;
   setConfirmText(text: string): void;
   confirmAndStart(): Promise<void>;
+  /** Sends a cancel, shut down or restart intent as is; the screen shows the agent's answer. */
+  sessionIntent(intent: Extract<AgentIntent, { type: 'cancel_drive' | 'cancel_all' | 'shutdown' | 'restart' }>): Promise<IntentResult>;
   /** Sends one station intent (a wizard step, a setting, a bay's confirm, cancel or locate); true when the agent took it. */
   station(intent: StationIntent): Promise<boolean>;
   /** The operator types over the label the agent proposed for `lane`. */
@@ -143,6 +145,7 @@ export function createKioskStore(deps: StoreDeps, initial: KioskData = initialDa
         if (!(await runDrivesIntent({ type: 'confirm', text: get().drives.confirmText }))) return;
         await runDrivesIntent({ type: 'start' });
       },
+      sessionIntent: (intent) => deps.api.send(intent),
       station: runStationIntent,
       editBayLabel: (lane, text) => apply((d) => r.editStationDrafts(d, { labelDraft: { lane, text } })),
       acceptBay: async (label) => {

@@ -1,6 +1,7 @@
 import { useKiosk } from '../../store/use-kiosk.js';
 import { jobLine, progressRows, runHeadline } from './erase-view.js';
 import { ResultSummaryList } from './result-summary.js';
+import { CancelAll, CancelDrive, FinishActions } from './erase-actions.js';
 
 /** Live progress of each selected drive while a run goes, then each drive's result. */
 export function EraseScreen() {
@@ -20,6 +21,7 @@ export function EraseScreen() {
           {job}
         </p>
       )}
+      {snap.run.status === 'running' && <CancelAll />}
       {snap.run.status === 'running' && rows.length > 0 && (
         <ul className={rows.length > 4 ? 'progress-list many' : 'progress-list'} aria-label="Progress">
           {rows.map((p) => (
@@ -38,11 +40,13 @@ export function EraseScreen() {
                 {p.elapsed !== '–' && <span>{p.elapsed} elapsed</span>}
                 {p.eta !== '–' && <span>{p.eta} left</span>}
               </div>
+              <CancelDrive row={p} />
             </li>
           ))}
         </ul>
       )}
       <ResultSummaryList />
+      {snap.run.status === 'finished' && <FinishActions />}
     </section>
   );
 }

@@ -19,6 +19,13 @@ export function runHeadline(snap: KioskAgentState): { tone: 'info' | 'ok' | 'bad
   // Erased and verified but not yet delivered is a success still being sent, never a failure.
   const erased = snap.results.length > 0 && snap.results.every((r) => r.erased);
   if (erased) return { tone: 'info', text: 'All drives erased and verified. The results are saved and being sent — keep the machine on until they are.' };
+  // A cancel is the operator's choice, not a problem: said plainly, without the red of a failure.
+  const cancelled = snap.results.filter((r) => r.failure_code === 'cancelled').length;
+  if (cancelled > 0 && snap.results.every((r) => r.erased || r.failure_code === 'cancelled')) {
+    const rest = snap.results.length - cancelled;
+    const drives = (n: number) => `${n} drive${n === 1 ? '' : 's'}`;
+    return { tone: 'info', text: `${drives(cancelled)} cancelled: not erased and not certified.${rest > 0 ? ` ${drives(rest)} erased and verified.` : ''}` };
+  }
   return { tone: 'bad', text: `The run ended with problems${run.reason ? `: ${run.reason}` : ''}. See each drive below.` };
 }
 
@@ -26,14 +33,18 @@ export function runHeadline(snap: KioskAgentState): { tone: 'info' | 'ok' | 'bad
 export interface ProgressRow {
   readonly device: string;
   readonly title: string;
-  /** `running` while it erases, `waiting` before it starts, `ok`/`bad` once it finished. */
-  readonly tone: 'waiting' | 'running' | 'ok' | 'bad';
+  /** `running` while it erases, `waiting` before it starts, `ok`/`bad`/`cancelled` once it finished (a cancel is no failure). */
+  readonly tone: 'waiting' | 'running' | 'ok' | 'bad' | 'cancelled';
   readonly stage: string;
   readonly percent: number | undefined;
   readonly bytes: string;
   readonly rate: string;
   readonly elapsed: string;
   readonly eta: string;
+  /** The agent allows a Cancel of this drive now. */
+  readonly canCancel: boolean;
+  /** Said instead of a Cancel button: a firmware erase that cannot be stopped, or a drive stopping. */
+  readonly cancelNote: string | undefined;
 }
 
 const STAGE: Record<DriveProgress['stage'], (p: DriveProgress) => string> = {
@@ -56,19 +67,22 @@ export function progressRows(snap: KioskAgentState, progress: Readonly<Record<st
     const drive = snap.drives.find((d) => d.device === device);
     const p = progress[device];
     const result = snap.results.find((r) => r.device === device);
-    const outcome = p?.outcome ?? (result ? (result.erased ? 'erased' : 'failed') : undefined);
+    const outcome = p?.outcome ?? (result ? (result.erased ? 'erased' : result.failure_code === 'cancelled' ? 'cancelled' : 'failed') : undefined);
     const finished = outcome !== undefined;
+    const cancel = finished ? undefined : snap.run.cancel?.[device];
     return {
       device,
       // Twelve drives of one model are told apart by their device name.
       title: drive?.model ? `${drive.model} · ${device.split('/').at(-1) ?? device}` : device,
-      tone: finished ? (outcome === 'erased' ? 'ok' : 'bad') : p ? 'running' : 'waiting',
+      tone: finished ? (outcome === 'erased' ? 'ok' : outcome === 'cancelled' ? 'cancelled' : 'bad') : p ? 'running' : 'waiting',
       stage: outcome ? OUTCOME[outcome] : p ? STAGE[p.stage](p) : 'Waiting to start',
       percent: outcome === 'erased' ? 100 : p?.percent,
       bytes: p && p.bytes_total > 0 && p.stage !== 'firmware' && !finished ? `${formatBytes(p.bytes_done)} of ${formatBytes(p.bytes_total)}` : '',
       rate: p && !finished ? formatRate(p.bytes_per_second) : '–',
       elapsed: p?.elapsed_seconds !== undefined ? formatDuration(p.elapsed_seconds) : '–',
       eta: p && !finished ? formatDuration(p.eta_seconds) : '–',
+      canCancel: cancel?.can_cancel === true,
+      cancelNote: cancel?.stopping ? 'Stopping…' : cancel?.note,
     };
   });
 }
@@ -87,4 +101,11 @@ export function jobLine(snap: KioskAgentState, progress: Readonly<Record<string,
   const left = open.length === 0 ? 0 : etas.every((e) => e !== undefined) ? Math.max(...(etas as number[])) : undefined;
   const parts = [`${finished} of ${snap.selected.length} drive${snap.selected.length === 1 ? '' : 's'} finished`, `${formatDuration(elapsed)} elapsed`, left === undefined ? 'time left not known yet' : `about ${formatDuration(left)} left${snap.selected.length > 1 ? ' (slowest drive)' : ''}`];
   return parts.join(' · ');
+}
+
+/** What the Shut down / Restart confirmation says: a second, plain warning while results still wait to be sent. */
+export function powerWarning(snap: KioskAgentState): string | undefined {
+  const n = snap.power?.pending_results ?? 0;
+  if (n === 0) return undefined;
+  return `${n} result${n === 1 ? ' is' : 's are'} not sent to the erasure service yet. If this machine keeps them only in memory, switching it off loses them. Shut down anyway?`;
 }
