@@ -93,6 +93,10 @@ describe('kiosk: cancel during an erase, and a way to finish', { timeout: 240_00
     expect(wipeStatuses()).toEqual(expect.arrayContaining([{ drive_serial: big!.serial, wipe_status: 'cancelled' }, { drive_serial: small!.serial, wipe_status: 'completed' }]));
     const certificates = (await stack.cli('admin', 'list-certificates', '--account', stack.accountId)) as Array<{ drive_serial: string }>;
     expect(certificates.map((c) => c.drive_serial)).toEqual([small!.serial]);
+    // After the run, the cancelled drive's card says Cancelled, not a red failure.
+    const card = page.locator(`.result-list .result[data-device="${big!.device}"]`);
+    expect(await card.getAttribute('class')).toContain('cancelled');
+    expect(await card.innerText()).toContain('Cancelled — not erased, not certified');
     await page.waitForSelector('.finish');
     await shoot(page, 'cancel-04-results-with-finish');
   });

@@ -39,7 +39,7 @@ export function ResultSummaryList() {
         {resultSummaries(snap).map((r) => (
           <li key={r.device} className={`result ${r.tone}`} data-device={r.device}>
             <span className="result-mark" aria-hidden="true">
-              {r.tone === 'ok' ? '✓' : '✗'}
+              {r.tone === 'ok' ? '✓' : r.tone === 'cancelled' ? '–' : '✗'}
             </span>
             <div>
               <strong>{r.title}</strong> — <span className="verdict-text">{r.verdict}</span>

@@ -8,7 +8,8 @@ import type { DriveResult, KioskAgentState } from '../../contract.js';
 export interface ResultSummary {
   readonly device: string;
   readonly title: string;
-  readonly tone: 'ok' | 'bad';
+  /** `cancelled`: the operator stopped it; neither a success nor a failure of the erase. */
+  readonly tone: 'ok' | 'bad' | 'cancelled';
   readonly verdict: string;
   readonly certificate: string;
   /** What to do next, when something is left to do. */
@@ -25,7 +26,11 @@ const CERTIFICATE: Record<string, string> = {
 };
 
 /** The certificate line: its `CW-…` number once looked up, with the status until it is issued. */
+/** The operator stopped this drive's erase (the agent reports it `cancelled`, never certified). */
+const cancelled = (r: DriveResult) => r.failure_code === 'cancelled';
+
 function certificateLine(r: DriveResult): string {
+  if (cancelled(r)) return 'No certificate: cancelled';
   if (!r.erased) return 'No certificate: the drive was not erased';
   if (r.delivery_refused) return 'No certificate: the erasure service refused this result';
   if (!r.delivered) return 'The certificate number follows once the result reaches the service.';
@@ -37,6 +42,7 @@ function certificateLine(r: DriveResult): string {
 
 function verdictOf(r: DriveResult): string {
   if (r.refused) return 'Not erased — the drive was refused before anything was written';
+  if (cancelled(r)) return 'Cancelled — not erased, not certified';
   if (!r.erased) return 'Erase failed — the drive is not certified';
   // The erase succeeded whatever the network does: sending is said beside it, never instead of it.
   if (r.delivery_refused) return 'Erased and verified · the service refused the result';
@@ -46,6 +52,7 @@ function verdictOf(r: DriveResult): string {
 
 function adviceOf(r: DriveResult): string | undefined {
   if (r.refused) return 'The drive still holds its data. See Details for why, then erase it again or set it aside.';
+  if (cancelled(r)) return 'Part of the drive may still hold data: erase it again before it leaves.';
   if (!r.erased) return 'The drive may still hold data. Erase it again, or set it aside for destruction.';
   if (r.delivery_refused) return 'The drive is erased but has no certificate. See Details for why; ask your administrator.';
   return undefined;
@@ -79,7 +86,7 @@ export function resultSummaries(snap: KioskAgentState): ResultSummary[] {
     return {
       device: r.device,
       title: [drive?.model ?? r.device, drive?.serial ? `S/N ${drive.serial}` : undefined].filter(Boolean).join(' · '),
-      tone: r.erased ? 'ok' : 'bad',
+      tone: r.erased ? 'ok' : cancelled(r) ? 'cancelled' : 'bad',
       verdict: verdictOf(r),
       certificate: certificateLine(r),
       advice: adviceOf(r),
