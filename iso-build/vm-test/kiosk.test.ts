@@ -106,7 +106,8 @@ describe.skipIf(Boolean(skip))('kiosk run of the boot image in QEMU (OVMF, optic
     await vm.waitForEvent('SUSPEND', () => true, 5 * 60_000 * SLOW);
     await vm.waitForEvent('WAKEUP', () => true, 5 * 60_000 * SLOW);
     // rtcwake returned 0 in the guest: the agent says the machine slept and woke by itself.
-    await expect.poll(async () => ((await (await fetch(new URL('/api/state', url))).json()) as { unfreeze?: { this_boot?: string } }).unfreeze?.this_boot, { timeout: 5 * 60_000 * SLOW, interval: 2_000 }).toMatch(/slept and woke by itself/);
+    // Through the remote kiosk, so with the pairing code read off the console.
+    await expect.poll(async () => ((await (await fetch(new URL('/api/state', url), { headers: { authorization: `Bearer ${code}` } })).json()) as { unfreeze?: { this_boot?: string } }).unfreeze?.this_boot, { timeout: 5 * 60_000 * SLOW, interval: 2_000 }).toMatch(/slept and woke by itself/);
   });
 
   it('unlocks when the cloud allows the baked-in token, on the VM screen and through the forwarded port', async () => {

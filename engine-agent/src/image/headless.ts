@@ -8,6 +8,11 @@ import { driveEstimate } from '../api/state-view.js';
 import { JobProgress } from '../session/job-progress.js';
 import { progressLine, stageText } from '../session/progress-line.js';
 
+/** A plan's time as the console says it: seconds under a minute (estimates are to the second), else whole minutes. */
+export function aboutTime(minutes: number): string {
+  return minutes < 1 ? `${Math.max(1, Math.round(minutes * 60))} s` : `${Math.round(minutes)} min`;
+}
+
 /** Where the headless run writes its lines (the unit sends stdout to the serial console). */
 export type Say = (line: string) => void;
 
@@ -60,7 +65,7 @@ export async function runHeadless(env: AgentEnv, options: BootOptions, say: Say)
   const targets = await headlessTargets(env, options, say);
   for (const d of targets) {
     const plan = d.plan.ok ? d.plan : undefined;
-    const estimate = plan?.expectedMinutes !== undefined ? `; about ${plan.expectedMinutes} min (${plan.durationSource === 'drive' ? "the drive's own estimate" : 'from its size'})` : '';
+    const estimate = plan?.expectedMinutes !== undefined ? `; about ${aboutTime(plan.expectedMinutes)} (${plan.durationSource === 'drive' ? "the drive's own estimate" : 'from its size'})` : '';
     say(`plan ${d.device}: ${d.capabilities.model ?? '?'} ${d.capabilities.serial ?? '?'} ${gib(d.capabilities.sizeBytes)} -> ${plan?.method} (${plan?.label}): ${plan?.why}${estimate}`);
     // Why not the stronger methods: the emulated or bridged drive that lacks a firmware erase says so here.
     for (const r of plan?.rejected ?? []) if (!OTHER_FAMILY.test(r.reason)) say(`  not ${r.method}: ${r.reason}`);
