@@ -51,6 +51,9 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
   const modelColumn = async () => (await page.locator('[data-testid="wipes-table"] tbody tr td:nth-child(3)').allInnerTexts()).map((t) => t.trim());
 
   async function signInAs(email: string) {
+    // Off the app first: a page of the app whose session is cleared under it navigates to /login
+    // on its own, racing the navigation below.
+    await page.goto('about:blank');
     await browser.context.clearCookies();
     await page.goto(`${cloud.base}/login`);
     await page.fill('input[name="email"]', email);
