@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Four drives erased in one run against one drive alone, beside four dd writers (and readers)
 // run in parallel on the same kind of loop devices, measured in the same run.
-// Needs root, losetup and a built engine-agent. Usage: node bench/erase-parallel.js [size MiB per drive]
+// Each figure is the median of several rounds; within a round dd and the agent run back to back on
+// the same devices, so the ratios compare runs under the same background load.
+// Needs root, losetup and a built engine-agent. Usage: node bench/erase-parallel.js [size MiB per drive] [rounds]
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -19,7 +21,8 @@ const { eraseDrive } = await import('../engine-agent/dist/erase/erase-drive.js')
 const { createRunner } = await import('../engine-agent/dist/adapters/runner.js');
 const { nodeSystemView } = await import('../engine-agent/dist/adapters/system-view.js');
 
-const sizeMiB = Number(process.argv[2] ?? 256);
+const sizeMiB = Number(process.argv[2] ?? 1024);
+const ROUNDS = Number(process.argv[3] ?? 5);
 const bytes = sizeMiB * 1024 * 1024;
 const DRIVES = 4;
 if (process.getuid?.() !== 0) {
@@ -81,25 +84,44 @@ try {
   const load = loadavg()[0];
   // Warm-up: allocate every backing file once so every run writes over allocated blocks.
   await ddWrite(devices);
-  const dd4Write = await ddWrite(devices);
-  const dd4Read = await ddRead(devices);
-  const dd1Write = await ddWrite(devices.slice(0, 1));
-  const dd1Read = await ddRead(devices.slice(0, 1));
-  const agent1 = await agentErase(devices.slice(0, 1));
-  const agent4 = await agentErase(devices);
+  const rounds = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const dd4Write = await ddWrite(devices);
+    const dd4Read = await ddRead(devices);
+    const dd1Write = await ddWrite(devices.slice(0, 1));
+    const dd1Read = await ddRead(devices.slice(0, 1));
+    const agent1 = await agentErase(devices.slice(0, 1));
+    const agent4 = await agentErase(devices);
+    rounds.push({ dd4Write, dd4Read, dd1Write, dd1Read, agent1, agent4 });
+  }
+  const median = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)];
+  };
   const four = DRIVES * bytes;
+  /** Median over the rounds of a rate, and of its ratio to the baseline measured in the same round. */
+  const figure = (total, ms, baselineMs) => {
+    const rate = median(rounds.map((r) => mbps(total, ms(r))));
+    if (!baselineMs) return { rate, note: '' };
+    const ratios = rounds.map((r) => baselineMs(r) / ms(r));
+    return { rate, ratio: median(ratios), ratios };
+  };
   const rows = [
-    ['dd, 1 writer (bs=4M oflag=direct)', mbps(bytes, dd1Write), ''],
-    ['dd, 4 writers at once', mbps(four, dd4Write), ''],
-    ['dd, 4 writers then 4 readers (write + read-back)', mbps(four, dd4Write + dd4Read), ''],
-    ['agent, 1 drive: overwrite pass', mbps(bytes, agent1.write), `${(mbps(bytes, agent1.write) / mbps(bytes, dd1Write)).toFixed(2)}x dd 1 writer`],
-    ['agent, 4 drives in one run: overwrite passes', mbps(four, agent4.write), `${(mbps(four, agent4.write) / mbps(four, dd4Write)).toFixed(2)}x dd 4 writers (goal >= 0.9x)`],
-    ['agent, 1 drive: erase (write + verify)', mbps(bytes, agent1.total), `${(mbps(bytes, agent1.total) / mbps(bytes, dd1Write + dd1Read)).toFixed(2)}x dd write + read`],
-    ['agent, 4 drives in one run: erase (write + verify)', mbps(four, agent4.total), `${(mbps(four, agent4.total) / mbps(four, dd4Write + dd4Read)).toFixed(2)}x dd 4 writers + 4 readers`],
+    ['dd, 1 writer (bs=4M oflag=direct)', figure(bytes, (r) => r.dd1Write)],
+    ['dd, 4 writers at once', figure(four, (r) => r.dd4Write)],
+    ['dd, 4 writers then 4 readers (write + read-back)', figure(four, (r) => r.dd4Write + r.dd4Read)],
+    ['agent, 1 drive: overwrite pass', figure(bytes, (r) => r.agent1.write, (r) => r.dd1Write), 'x dd 1 writer'],
+    ['agent, 4 drives in one run: overwrite passes', figure(four, (r) => r.agent4.write, (r) => r.dd4Write), 'x dd 4 writers (goal >= 0.9x)'],
+    ['agent, 1 drive: erase (write + verify)', figure(bytes, (r) => r.agent1.total, (r) => r.dd1Write + r.dd1Read), 'x dd write + read'],
+    ['agent, 4 drives in one run: erase (write + verify)', figure(four, (r) => r.agent4.total, (r) => r.dd4Write + r.dd4Read), 'x dd 4 writers + 4 readers'],
   ];
-  console.log(`parallel erase bench: ${DRIVES} loop devices of ${sizeMiB} MiB (--direct-io=on, /var/tmp); load average ${load.toFixed(2)} -> ${loadavg()[0].toFixed(2)}`);
-  for (const [name, rate, note] of rows) console.log(`${name.padEnd(50)} ${rate.toFixed(0).padStart(6)} MB/s  ${note}`);
-  console.log(`4 drives vs 1, whole erase: ${(agent4.total / agent1.total).toFixed(2)}x the time of one drive for 4x the bytes`);
+  console.log(`parallel erase bench: ${DRIVES} loop devices of ${sizeMiB} MiB (--direct-io=on, /var/tmp), median of ${ROUNDS} rounds; load average ${load.toFixed(2)} -> ${loadavg()[0].toFixed(2)}`);
+  for (const [name, f, what] of rows) {
+    const note = f.ratio === undefined ? '' : `${f.ratio.toFixed(2)}${what}  (rounds: ${f.ratios.map((x) => x.toFixed(2)).join(' ')})`;
+    console.log(`${name.padEnd(50)} ${f.rate.toFixed(0).padStart(6)} MB/s  ${note}`);
+  }
+  const scale = median(rounds.map((r) => r.agent4.total / r.agent1.total));
+  console.log(`4 drives vs 1, whole erase: ${scale.toFixed(2)}x the time of one drive for 4x the bytes`);
 } finally {
   for (const dev of devices) execFileSync('losetup', ['-d', dev]);
   rmSync(dir, { recursive: true, force: true });
