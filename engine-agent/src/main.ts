@@ -100,10 +100,13 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'headless': {
-      const { runHeadless } = await import('./image/headless.js');
+      const { runHeadless, settleKeptResults } = await import('./image/headless.js');
       const { parseBootOptions } = await import('./image/boot-options.js');
+      const { dataVolumeMounted } = await import('./image/data-volume.js');
       const options = parseBootOptions(readFileSync('/proc/cmdline', 'utf8'));
-      const code = await runHeadless(env, options, (line) => process.stdout.write(`erasure: ${line}\n`));
+      const say = (line: string) => process.stdout.write(`erasure: ${line}\n`);
+      const code = await runHeadless(env, options, say);
+      await settleKeptResults(env, { persistent: await dataVolumeMounted(env.sys, config.DATA_DIR), after: options.after }, say);
       if (options.after === 'poweroff') await env.run('systemctl', ['poweroff', '--no-block'], { timeoutMs: 30_000 });
       else process.stdout.write('erasure: finished; the machine waits (erasure.after=wait)\n');
       return code;

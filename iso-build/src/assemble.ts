@@ -2,6 +2,7 @@ import { copyFileSync, cpSync, linkSync, mkdirSync, mkdtempSync, rmSync, statSyn
 import { dirname, join } from 'node:path';
 import { IMAGE_FILES, IMAGE_VOLUME_ID } from '@erasure/shared';
 import type { BaseLayer } from './base-layer.js';
+import { appendDataPartitionArgs, makeDataPartition } from './data-partition.js';
 import { personalizationFiles, type Personalization } from './personalization.js';
 import type { ProjectLayer } from './project-layer.js';
 import { runTool } from './run.js';
@@ -27,10 +28,12 @@ export interface BuildInfo {
 /**
  * The hybrid ISO: grub-mkrescue lays out El Torito for BIOS and UEFI plus an MBR/GPT, so the
  * same file boots from an optical drive or written to a USB stick. live-boot stacks every
- * squashfs under /live: the base (Debian) and the project layer.
+ * squashfs under /live: the base (Debian) and the project layer. An empty ERASURE-DATA partition
+ * follows the ISO part, so a stick written with the image keeps kept results across a power cut.
  */
 export async function assembleIso(opts: { base: BaseLayer; project: ProjectLayer; imageDir: string; out: string; info: BuildInfo; personalization: Personalization }): Promise<void> {
   const root = mkdtempSync(join(dirname(opts.out), '.iso-root-'));
+  const data = await makeDataPartition();
   try {
     place(opts.base.kernel, join(root, 'live', 'vmlinuz'));
     place(opts.base.initrd, join(root, 'live', 'initrd.img'));
@@ -42,12 +45,13 @@ export async function assembleIso(opts: { base: BaseLayer; project: ProjectLayer
     writeFileSync(join(root, IMAGE_FILES.buildInfo), `${JSON.stringify(opts.info, null, 2)}\n`);
     for (const [isoPath, content] of personalizationFiles(opts.personalization)) writeFileSync(join(root, isoPath), content, { mode: 0o600 });
     const partial = `${opts.out}.partial`;
-    await runTool('grub-mkrescue', [`--xorriso=${join(opts.imageDir, 'xorriso-no-hfsplus')}`, '-o', partial, root, '--', '-volid', IMAGE_VOLUME_ID]);
+    await runTool('grub-mkrescue', [`--xorriso=${join(opts.imageDir, 'xorriso-no-hfsplus')}`, '-o', partial, root, '--', '-volid', IMAGE_VOLUME_ID, ...appendDataPartitionArgs(data.file)]);
     rmSync(opts.out, { force: true });
     cpSync(partial, opts.out);
     rmSync(partial, { force: true });
   } finally {
     rmSync(root, { recursive: true, force: true });
+    data.dispose();
   }
 }
 

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assembleIso, assemblePxe } from '../src/assemble.js';
 import type { BaseLayer } from '../src/base-layer.js';
 import type { ProjectLayer } from '../src/project-layer.js';
-import { bootPlatforms, readIsoFile, tinyIsoSkipReason } from './tiny-iso.js';
+import { DATA_PARTITION_MIB, dataPartitionOf } from '../src/data-partition.js';
+import { bootPlatforms, filesystemAt, readIsoFile, tinyIsoSkipReason } from './tiny-iso.js';
 
 const IMAGE_DIR = fileURLToPath(new URL('../image', import.meta.url));
 const TOKEN = 'eyJhbGciOiJFZERTQSJ9.eyJqdGkiOiJidWlsZCJ9.c2lnbmF0dXJl';
@@ -58,6 +59,15 @@ describe.skipIf(Boolean(skip))('assembling the image from its layers', () => {
     expect(readIsoFile(out, '/erasure/device-token')).toBeUndefined();
     expect(JSON.parse(readIsoFile(out, '/erasure/image.json') ?? '{}')).toMatchObject({ version: '0.1.0', suite: 'trixie' });
     expect(bootPlatforms(out)).toEqual(['BIOS', 'UEFI']);
+  });
+
+  it('ends the image with an empty ERASURE-DATA partition, so a stick written with it keeps results across a power cut', async () => {
+    const out = join(dir, 'data.iso');
+    await assembleIso({ base, project, imageDir: IMAGE_DIR, out, info, personalization: {} });
+    const part = dataPartitionOf(out);
+    expect(part?.bytes).toBe(DATA_PARTITION_MIB * 1024 * 1024);
+    const fs = filesystemAt(out, part!.offset, part!.bytes);
+    expect([fs.probe['LABEL'], fs.probe['TYPE'], fs.rootNames]).toEqual(['ERASURE-DATA', 'ext4', ['lost+found']]);
   });
 
   it('bakes in the device token and gateway given to the build', async () => {

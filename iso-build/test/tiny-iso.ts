@@ -1,13 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { appendDataPartitionArgs, DATA_PARTITION_MIB, mkfsExt4 } from '../src/data-partition.js';
 
 const WRAPPER = fileURLToPath(new URL('../image/xorriso-no-hfsplus', import.meta.url));
 
 /** Why a real (small) hybrid ISO cannot be made here, or undefined when it can. */
 export function tinyIsoSkipReason(): string | undefined {
+  if (!mkfsExt4()) return 'mkfs.ext4 is not installed (apt-get install e2fsprogs)';
   for (const [tool, pkg] of [['grub-mkrescue', 'grub-common grub-pc-bin grub-efi-amd64-bin'], ['xorriso', 'xorriso'], ['mformat', 'mtools']] as const) {
     try {
       execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
@@ -31,7 +33,14 @@ export function buildTinyIso(dir: string): string {
     writeFileSync(join(root, 'boot', 'grub', 'grub.cfg'), 'set timeout=1\nif [ -f /erasure/boot.cfg ]; then source /erasure/boot.cfg; fi\n');
     writeFileSync(join(root, 'erasure', 'image.json'), '{"version":"test"}\n');
     const iso = join(dir, 'erasure-test-amd64.iso');
-    execFileSync('grub-mkrescue', [`--xorriso=${WRAPPER}`, '-o', iso, root, '--', '-volid', 'ERASURE'], { stdio: 'ignore' });
+    // The build's empty ERASURE-DATA partition after the ISO part (data-partition.ts).
+    const data = join(root, '..', `${root.split('/').at(-1)}-data.ext4`);
+    execFileSync(mkfsExt4() ?? 'mkfs.ext4', ['-q', '-F', '-t', 'ext4', '-L', 'ERASURE-DATA', data, `${DATA_PARTITION_MIB}M`], { stdio: 'ignore' });
+    try {
+      execFileSync('grub-mkrescue', [`--xorriso=${WRAPPER}`, '-o', iso, root, '--', '-volid', 'ERASURE', ...appendDataPartitionArgs(data)], { stdio: 'ignore' });
+    } finally {
+      rmSync(data, { force: true });
+    }
     return iso;
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -63,4 +72,28 @@ export function bootPlatforms(iso: string): string[] {
 /** Whether the image still carries its MBR and GPT (a USB stick written with it boots). */
 export function systemArea(iso: string): string {
   return execFileSync('xorriso', ['-indev', iso, '-report_system_area', 'plain'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+}
+
+/**
+ * What the filesystem at `offset` of `image` is, as blkid probes it (LABEL, TYPE…), and the names
+ * in its root folder, read with debugfs from a copy of just that partition.
+ */
+export function filesystemAt(image: string, offset: number, bytes: number): { probe: Record<string, string>; rootNames: string[] } {
+  const out = mkdtempSync(join(tmpdir(), 'partition-'));
+  try {
+    const probe = Object.fromEntries(
+      execFileSync('blkid', ['-p', '-o', 'export', '-O', String(offset), image], { encoding: 'utf8' })
+        .trim()
+        .split('\n')
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    const part = join(out, 'part.ext4');
+    execFileSync('dd', [`if=${image}`, `of=${part}`, 'bs=512', `skip=${offset / 512}`, `count=${bytes / 512}`, 'status=none']);
+    const listing = execFileSync(existsSync('/usr/sbin/debugfs') ? '/usr/sbin/debugfs' : 'debugfs', ['-R', 'ls -p /', part], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    // `ls -p` lines: /inode/mode/uid/gid/name/size/
+    const rootNames = listing.split('\n').map((l) => l.split('/')[5] ?? '').filter((n) => n !== '' && n !== '.' && n !== '..');
+    return { probe, rootNames };
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 }

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack } from '../../test/support/stack.js';
 import { BASE_ISO, personalizedIso, SCREENS_DIR, SLOW, stickFrom, vmIdentity, workDir } from './harness.js';
+import { dataPartitionOf } from '../src/data-partition.js';
 import { sha256File, survivingSectors, writeSectorPattern } from './pattern.js';
 import { Vm, vmSkipReason } from './qemu.js';
 
@@ -33,6 +34,7 @@ describe.skipIf(Boolean(skip))('headless run of the boot image in QEMU (SeaBIOS,
   ];
   let stick = '';
   let stickHash = '';
+  let imageBytes = 0;
   let serial = '';
   let accountId = '';
 
@@ -43,7 +45,9 @@ describe.skipIf(Boolean(skip))('headless run of the boot image in QEMU (SeaBIOS,
     const token = await stack.cli('admin', 'mint-device-token', '--account', String(account.id), '--quota', '10');
     const iso = await personalizedIso(work.dir, 'headless', String(token.token), 'erasure.mode=headless erasure.devices=all erasure.confirm=yes erasure.after=poweroff');
     stick = stickFrom(iso, work.dir);
-    stickHash = sha256File(stick);
+    // The image part of the stick; its ERASURE-DATA partition after it is the agent's to write.
+    imageBytes = dataPartitionOf(stick)?.offset ?? 0;
+    stickHash = sha256File(stick, imageBytes);
     for (const d of drives) writeSectorPattern(d.file, d.serial, d.bytes);
     vm = new Vm({
       name: 'headless',
@@ -72,9 +76,14 @@ describe.skipIf(Boolean(skip))('headless run of the boot image in QEMU (SeaBIOS,
     expect(serial).toMatch(/erasure: mode headless, gateway http:\/\/10\.0\.2\.100:8787 \(from medium\), device token from medium/);
   });
 
-  it('refuses the USB stick it booted from, which shows up as an ordinary disk', () => {
+  it('refuses the USB stick it booted from, which shows up as an ordinary disk, and leaves its image part untouched', () => {
     expect(serial).toMatch(/skip \/dev\/sd[a-z]: \/dev\/sd[a-z] (holds an erasure boot image|carries the running system)[^\n]*\(boot_medium\)/);
-    expect(sha256File(stick)).toBe(stickHash);
+    expect(imageBytes).toBeGreaterThan(0);
+    expect(sha256File(stick, imageBytes)).toBe(stickHash);
+  });
+
+  it("mounts the stick's own ERASURE-DATA partition and binds it to this machine", () => {
+    expect(serial).toMatch(/ERASURE-DATA volume \/dev\/sd[a-z]\d+ mounted at \/var\/lib\/erasure through a loop device \(a partition of the boot stick\) \(bound to this machine now\)/);
   });
 
   it('erases the NVMe drive by Format with User Data Erase, as its plan names', () => {

@@ -45,15 +45,18 @@ export function survivingBlocks(file: string, original: ReadonlySet<string>): nu
   return survivors;
 }
 
-export const sha256File = (file: string) => {
+/** SHA-256 of `file`, or of its first `length` bytes. */
+export const sha256File = (file: string, length = Number.POSITIVE_INFINITY) => {
   const hash = createHash('sha256');
   const fd = openSync(file, 'r');
   const buf = Buffer.alloc(1 << 20);
+  let left = length;
   try {
-    for (;;) {
-      const n = readSync(fd, buf, 0, buf.length, null);
+    while (left > 0) {
+      const n = readSync(fd, buf, 0, Math.min(buf.length, left), null);
       if (n <= 0) break;
       hash.update(buf.subarray(0, n));
+      left -= n;
     }
   } finally {
     closeSync(fd);

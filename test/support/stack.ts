@@ -65,19 +65,31 @@ export async function startStack() {
   const cli = async (...args: string[]) =>
     JSON.parse((await run(process.execPath, [CLOUD_BIN, ...args, '--json'], { env: { ...process.env, ...cloudEnv } })).stdout);
   const cloud = await startService(CLOUD_BIN, cloudEnv);
-  const gateway = await startService(GATEWAY_BIN, {
+  const gatewayEnv = {
     HOST: '127.0.0.1',
     PORT: '0',
     DEVICE_TOKEN_PUBKEY: keys.device_token_pubkey,
     INTERNAL_API_SECRET: keys.internal_api_secret,
     CLOUD_INTERNAL_URL: cloud.url,
-  });
+  };
+  let gateway = await startService(GATEWAY_BIN, gatewayEnv);
   return {
     dataDir,
     keys,
     cli,
     cloud,
-    gateway,
+    /** The gateway now running (a new one after `restartGateway`). */
+    get gateway() {
+      return gateway;
+    },
+    /** Stops the gateway: devices then find it unreachable, as when a site's link goes down. */
+    stopGateway: () => stopService(gateway.child),
+    /** Starts a gateway again (on a new port) and resolves with it. */
+    async restartGateway() {
+      await stopService(gateway.child);
+      gateway = await startService(GATEWAY_BIN, gatewayEnv);
+      return gateway;
+    },
     async stop() {
       await stopService(gateway.child);
       await stopService(cloud.child);

@@ -47,7 +47,7 @@ export interface BootImages {
   readonly dir: string;
   list(): BootImage[];
   /** A personalized copy of `name`, produced as it streams; undefined when no such ISO 9660 image is installed. */
-  personalize(name: string, p: Personalization): { stream: Readable; done: Promise<void>; cancel: () => void } | undefined;
+  personalize(name: string, p: Personalization): Promise<{ stream: Readable; done: Promise<void>; cancel: () => void } | undefined>;
 }
 
 /** Only plain file names ending in .iso: a name from the form can never reach outside the folder. */
@@ -72,6 +72,6 @@ export function bootImagesIn(dir: string): BootImages {
   return {
     dir,
     list,
-    personalize: (name, p) => (list().some((i) => i.name === name && i.problem === null) ? streamPersonalizedIso(join(dir, name), p) : undefined),
+    personalize: async (name, p) => (list().some((i) => i.name === name && i.problem === null) ? streamPersonalizedIso(join(dir, name), p) : undefined),
   };
 }

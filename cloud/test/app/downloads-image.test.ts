@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { devicePublicKey, generateDeviceKeyPair, verifyDeviceToken } from '@erasure/shared';
 import { bootImagesIn } from '../../src/adapters/boot-images.js';
-import { bootPlatforms, buildTinyIso, readIsoFile, tinyIsoSkipReason } from '../../../iso-build/test/tiny-iso.js';
+import { dataPartitionOf } from '../../../iso-build/src/data-partition.js';
+import { bootPlatforms, buildTinyIso, filesystemAt, readIsoFile, tinyIsoSkipReason } from '../../../iso-build/test/tiny-iso.js';
 import { startCloud, type Cloud } from '../helpers.js';
 import { addUser, signIn, type Browser } from '../web-helpers.js';
 
@@ -64,6 +65,17 @@ describe.skipIf(Boolean(skip))('/downloads: a base image personalized with a fre
     expect(await c.db.one('SELECT user_email, product, status FROM license_tokens WHERE jti = @jti', { jti: res.headers['x-token-jti'] })).toEqual({ user_email: 'admin@acme.test', product: 'engine', status: 'active' });
     expect(readIsoFile(iso, '/erasure/gateway-url')).toBe('https://gw.acme.test\n');
     expect(bootPlatforms(iso)).toEqual(['BIOS', 'UEFI']);
+  });
+
+  it('gives the downloaded image an empty ERASURE-DATA partition, so results kept on a stick written from it survive a power cut', async () => {
+    const { cloud: c, who } = await as('admin');
+    const res = await download(c, who, 'product=engine&image=erasure-test-amd64.iso');
+    const iso = join(dir, 'downloaded-data.iso');
+    writeFileSync(iso, res.rawPayload);
+    const part = dataPartitionOf(iso);
+    expect(part).toBeDefined();
+    const fs = filesystemAt(iso, part!.offset, part!.bytes);
+    expect([fs.probe['LABEL'], fs.probe['TYPE'], fs.rootNames]).toEqual(['ERASURE-DATA', 'ext4', ['lost+found']]);
   });
 
   it('keeps nothing per download: the images folder holds only the base image afterwards', async () => {

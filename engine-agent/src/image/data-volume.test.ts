@@ -20,12 +20,12 @@ const done = (exitCode: number, stdout = '', stderr = ''): ToolResult => ({ exit
  * A runner answering blkid and mount as told (recorded output of the real tools), logging every
  * call. Its mount mounts nothing: what DATA_DIR holds stands for what the volume holds.
  */
-function tools(answers: { blkid: ToolResult; mount?: ToolResult }): { run: Runner; calls: string[][] } {
+function tools(answers: { blkid: ToolResult; mount?: ToolResult | ((args: readonly string[]) => ToolResult) }): { run: Runner; calls: string[][] } {
   const calls: string[][] = [];
   const run: Runner = async (tool, args) => {
     calls.push([tool, ...args]);
     if (tool === 'blkid') return answers.blkid;
-    if (tool === 'mount') return answers.mount ?? done(0);
+    if (tool === 'mount') return typeof answers.mount === 'function' ? answers.mount(args) : (answers.mount ?? done(0));
     return done(0);
   };
   return { run, calls };
@@ -129,11 +129,27 @@ describe('the station data volume at boot', () => {
     expect(describeDataVolume(v)).toBe(`no ERASURE-DATA volume: wipe results waiting for delivery are held in memory (${dataDir}) until delivered; they and the station settings are lost if the machine reboots first`);
   });
 
-  it('carries on in memory, saying why, when the volume will not mount', async () => {
-    const sut = tools({ blkid: done(0, '/dev/sdb2\n'), mount: done(32, '', 'mount: /var/lib/erasure: wrong fs type, bad option, bad superblock on /dev/sdb2.\n') });
+  it('carries on in memory, saying why in mount\'s own words, when the volume will not mount', async () => {
+    const bad = done(32, '', 'mount: /var/lib/erasure: wrong fs type, bad option, bad superblock on /dev/sdb2, missing codepage or helper program, or other error.\n       dmesg(1) may have more information after failed mount system call.\n');
+    const sut = tools({ blkid: done(0, '/dev/sdb2\n'), mount: bad });
     const v = await mountDataVolume({ run: sut.run, sys: system(), now }, dataDir);
-    expect(v).toMatchObject({ persistent: false, reason: expect.stringMatching(/^ERASURE-DATA \(\/dev\/sdb2\) did not mount: .*bad superblock/) });
+    expect(v).toMatchObject({ persistent: false, reason: expect.stringMatching(/^ERASURE-DATA \(\/dev\/sdb2\) did not mount: mount: .*bad superblock on \/dev\/sdb2, [^;]*; through a loop device: mount: .*bad superblock/) });
+    expect(v.persistent ? '' : v.reason).not.toMatch(/dmesg/);
     expect(describeDataVolume(v)).toMatch(/held in memory/);
+  });
+
+  it('mounts the boot stick\'s own partition through a loop device when the stick it belongs to is held by the live system', async () => {
+    volumeHolds({ 'lost+found/.keep': '' });
+    // The kernel will not claim a partition of a disk that is mounted whole (live-boot's ISO 9660 at sector 0).
+    const busy = done(32, '', 'mount: /var/lib/erasure: /dev/sda4 already mounted or mount point busy.\n       dmesg(1) may have more information after failed mount system call.\n');
+    const sut = tools({ blkid: done(0, '/dev/sda4\n'), mount: (args) => (args[1]?.startsWith('loop,') ? done(0) : busy) });
+    const v = await mountDataVolume({ run: sut.run, sys: system(), now }, dataDir);
+    expect(v).toEqual({ persistent: true, device: '/dev/sda4', dataDir, alreadyMounted: false, boundNow: true, throughLoop: true });
+    expect(sut.calls.filter((c) => c[0] === 'mount')).toEqual([
+      ['mount', '-o', 'nosuid,nodev,noexec', '/dev/sda4', dataDir],
+      ['mount', '-o', 'loop,nosuid,nodev,noexec', '/dev/sda4', dataDir],
+    ]);
+    expect(describeDataVolume(v)).toBe(`ERASURE-DATA volume /dev/sda4 mounted at ${dataDir} through a loop device (a partition of the boot stick) (bound to this machine now): wipe results waiting for delivery and station settings survive a reboot`);
   });
 
   it('leaves a DATA_DIR that is already a mount point as it is (the unit ran twice)', async () => {

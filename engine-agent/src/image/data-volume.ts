@@ -8,7 +8,7 @@ import { parseMountinfo } from '../safety/guard.js';
 
 /** Where the agent's data lives for this boot: on the ERASURE-DATA volume, or in the live system's RAM. */
 export type DataVolume =
-  | { readonly persistent: true; readonly device: string; readonly dataDir: string; readonly alreadyMounted: boolean; readonly boundNow?: true }
+  | { readonly persistent: true; readonly device: string; readonly dataDir: string; readonly alreadyMounted: boolean; readonly boundNow?: true; readonly throughLoop?: true }
   | { readonly persistent: false; readonly dataDir: string; readonly reason: string };
 
 /** Mount options: the volume holds JSON files only, never anything to run. */
@@ -106,15 +106,33 @@ export async function mountDataVolume(deps: { run: Runner; sys: SystemView; now?
   const machine = await machineUuid(deps.sys);
   if (!machine) return { persistent: false, dataDir, reason: `${DATA_VOLUME_LABEL} (${device}) not mounted: this machine's DMI system UUID (${PRODUCT_UUID}) is unreadable or a placeholder, so the volume cannot be bound to it` };
   await mkdir(dataDir, { recursive: true });
-  const r = await deps.run('mount', ['-o', MOUNT_OPTIONS, device, dataDir], { timeoutMs: 60_000 }).catch((error: unknown) => ({ exitCode: null, stderr: (error as Error).message }));
-  if (r.exitCode !== 0) return { persistent: false, dataDir, reason: `${DATA_VOLUME_LABEL} (${device}) did not mount: ${r.stderr.trim().split('\n').at(-1) || `exit ${r.exitCode ?? 'by signal'}`}` };
+  const mount = (options: string) => deps.run('mount', ['-o', options, device, dataDir], { timeoutMs: 60_000 }).catch((error: unknown) => ({ exitCode: null, stderr: (error as Error).message }));
+  const direct = await mount(MOUNT_OPTIONS);
+  // The stick's own partition (every image carries one) cannot be mounted as it is: live-boot has
+  // the whole stick mounted (its ISO 9660 part starts at sector 0), and the kernel refuses to claim
+  // a partition of a claimed disk. A loop device over the partition is no such claim (mount's
+  // `loop` option; detached again when unmounted).
+  const throughLoop = direct.exitCode !== 0;
+  const r = throughLoop ? await mount(`loop,${MOUNT_OPTIONS}`) : direct;
+  if (r.exitCode !== 0) return { persistent: false, dataDir, reason: `${DATA_VOLUME_LABEL} (${device}) did not mount: ${mountError(direct)}; through a loop device: ${mountError(r)}` };
   const binding = await checkBinding(dataDir, machine, (deps.now ?? (() => new Date()))()).catch((error: unknown) => ({ ok: false as const, reason: `its binding could not be checked: ${(error as Error).message}` }));
   if (!binding.ok) return { persistent: false, dataDir, reason: `${DATA_VOLUME_LABEL} (${device}) not used: ${binding.reason}${(await unmount(deps.run, dataDir)) ?? ''}` };
-  return { persistent: true, device, dataDir, alreadyMounted: false, ...(binding.boundNow ? { boundNow: true as const } : {}) };
+  return { persistent: true, device, dataDir, alreadyMounted: false, ...(binding.boundNow ? { boundNow: true as const } : {}), ...(throughLoop ? { throughLoop: true as const } : {}) };
+}
+
+/** mount's own words, without the hint to read dmesg it adds to every failure. */
+function mountError(r: { exitCode: number | null; stderr: string }): string {
+  const lines = r.stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('dmesg(1) may have more information'));
+  return lines.join(' ') || `exit ${r.exitCode ?? 'by signal'}`;
+}
+
+/** Whether a volume is mounted at `dataDir` (image-env mounted ERASURE-DATA there): kept results then survive a power cut. */
+export async function dataVolumeMounted(sys: SystemView, dataDir: string): Promise<boolean> {
+  return parseMountinfo((await sys.readText('/proc/self/mountinfo')) ?? '').some((m) => m.mountPoint === dataDir);
 }
 
 /** The journal line for the data volume: where results and settings are kept, and what a reboot loses. */
 export function describeDataVolume(v: DataVolume): string {
-  if (v.persistent) return `${DATA_VOLUME_LABEL} volume ${v.device} ${v.alreadyMounted ? 'already mounted' : 'mounted'} at ${v.dataDir}${v.boundNow ? ' (bound to this machine now)' : ''}: wipe results waiting for delivery and station settings survive a reboot`;
+  if (v.persistent) return `${DATA_VOLUME_LABEL} volume ${v.device} ${v.alreadyMounted ? 'already mounted' : 'mounted'} at ${v.dataDir}${v.throughLoop ? ' through a loop device (a partition of the boot stick)' : ''}${v.boundNow ? ' (bound to this machine now)' : ''}: wipe results waiting for delivery and station settings survive a reboot`;
   return `${v.reason}: wipe results waiting for delivery are held in memory (${v.dataDir}) until delivered; they and the station settings are lost if the machine reboots first`;
 }

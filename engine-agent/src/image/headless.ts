@@ -1,4 +1,5 @@
-import { listDrives, runErase, exitCodeOf, type AgentEnv } from '../agent.js';
+import { deliverKeptResults, listDrives, runErase, exitCodeOf, type AgentEnv } from '../agent.js';
+import { resultOutbox, type SettledResult } from '../adapters/result-outbox.js';
 import { runSummary } from '../cli/run-command.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { guardTarget } from '../safety/guard.js';
@@ -57,6 +58,7 @@ export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 
  */
 export async function runHeadless(env: AgentEnv, options: BootOptions, say: Say): Promise<number> {
   say(`erasure ${env.version}: headless run, devices=${options.devices === 'all' ? 'all' : options.devices.join(',')}, confirm=${options.confirm ? 'yes' : 'no'}, after=${options.after}`);
+  await deliverEarlierResults(env, say);
   // Before any erase: sanitizes left running or failed are said, frozen drives unfrozen (once per boot).
   if (!env.config.ERASURE_SIMULATE) {
     const unfreeze = { mode: options.unfreeze ?? 'auto', source: `erasure.unfreeze=${options.unfreeze ?? 'auto'}` } as const;
@@ -110,4 +112,47 @@ export async function runHeadless(env: AgentEnv, options: BootOptions, say: Say)
   const code = exitCodeOf(session);
   say(`headless run finished: exit ${code}`);
   return code;
+}
+
+const settledLine = (r: SettledResult) =>
+  `kept result ${r.jobId}: ${r.delivered ? `delivered, wipe result ${r.wipeResultId ?? '?'}, certificate ${r.certificateStatus ?? '-'}` : 'refused by the cloud for good, dropped'}`;
+
+/**
+ * Wipe results an earlier run could not deliver (the gateway was down, then the power went) are
+ * sent before anything else: they were kept on the ERASURE-DATA volume for this.
+ */
+async function deliverEarlierResults(env: AgentEnv, say: Say): Promise<void> {
+  const r = await deliverKeptResults(env, undefined, (settled) => say(settledLine(settled))).catch((error: unknown) => {
+    say(`kept wipe results from an earlier run could not be sent yet: ${(error as Error).message}`);
+    return undefined;
+  });
+  if (r && r.delivered + r.refused + r.kept > 0) say(`kept wipe results from an earlier run: ${r.delivered} delivered, ${r.refused} refused, ${r.kept} still waiting`);
+}
+
+/** How often a headless machine with results waiting tries the gateway again. */
+export const KEPT_RESULTS_RETRY_MS = 30_000;
+
+/**
+ * After the run: results still waiting for the gateway are never lost to a power-off. On the
+ * ERASURE-DATA volume they survive one, so `erasure.after=poweroff` goes ahead and the next boot
+ * sends them. Held in memory they do not, so the machine stays on, trying again every 30 s, until
+ * the cloud has them all; `erasure.after=wait` keeps trying either way. Resolves once nothing waits
+ * or the machine may power off.
+ */
+export async function settleKeptResults(env: AgentEnv, opts: { persistent: boolean; after: BootOptions['after']; retryMs?: number }, say: Say): Promise<void> {
+  const outbox = resultOutbox(env.config.DATA_DIR);
+  let waiting = (await outbox.pending()).length;
+  if (waiting === 0) return;
+  if (opts.persistent) {
+    say(`${waiting} wipe result(s) not delivered yet, kept on the ERASURE-DATA volume: they are sent at the next boot with the gateway reachable${opts.after === 'poweroff' ? '' : ', or as soon as it answers'}`);
+    if (opts.after === 'poweroff') return;
+  } else {
+    say(`${waiting} wipe result(s) not delivered yet and held in memory only (no ERASURE-DATA volume): the machine stays on and tries again every ${Math.round((opts.retryMs ?? KEPT_RESULTS_RETRY_MS) / 1000)} s; powering it off now would lose them`);
+  }
+  while (waiting > 0) {
+    await env.sleep(opts.retryMs ?? KEPT_RESULTS_RETRY_MS);
+    await deliverKeptResults(env, undefined, (settled) => say(settledLine(settled))).catch(() => undefined);
+    waiting = (await outbox.pending()).length;
+  }
+  say('every wipe result is delivered');
 }

@@ -132,7 +132,7 @@ export function registerAppDownloads(app: FastifyInstance, deps: DownloadDeps): 
     }
     // From here every path frees the slot, and every path but a completed download revokes the token.
     let minted: Awaited<ReturnType<typeof mintDownloadToken>>;
-    let out: ReturnType<BootImages['personalize']>;
+    let out: Awaited<ReturnType<BootImages['personalize']>>;
     try {
       // Mint only once everything else is known to be in place: a refused download leaves no token behind.
       minted = await mintDownloadToken(deps, { accountId: account.id, accountPublicId: account.publicId, userEmail: user.email, product, terms: await termsFor(account.id) });
@@ -140,7 +140,7 @@ export function registerAppDownloads(app: FastifyInstance, deps: DownloadDeps): 
         slot.release();
         return reply.code(503).send({ error: 'device token minting is unavailable: DEVICE_TOKEN_PRIVATE_KEY is not configured' });
       }
-      out = deps.images?.personalize(name, { deviceToken: minted.token, gatewayUrl: deps.gatewayUrl });
+      out = await deps.images?.personalize(name, { deviceToken: minted.token, gatewayUrl: deps.gatewayUrl });
     } catch (error) {
       slot.release();
       if (minted) await revokeUnused(minted.jti);
