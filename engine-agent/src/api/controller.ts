@@ -64,6 +64,8 @@ export class KioskController extends EventEmitter {
   private confirmed = false;
   private running = false;
   private finished: { session: Session; exitCode?: number } | undefined;
+  /** Erased drives of this boot's runs before the last one, newest first (`erased_earlier`). */
+  private earlierReports: DriveReport[] = [];
   private runPhase: string | undefined;
   private runReason: string | undefined;
   private progress: Record<string, DriveProgress> = {};
@@ -158,6 +160,7 @@ export class KioskController extends EventEmitter {
     const ended = this.finished && (this.finished.session.phase === 'done' || this.finished.session.phase === 'failed') ? this.finished.session : undefined;
     const reports = ended ? ended.reports.map((r) => this.withLaterDelivery(r)) : [];
     const results: DriveResult[] = reports.map((r) => resultView(r, this.certificates.view(r.jobId)));
+    const erasedEarlier = this.earlierReports.map((r) => resultView(this.withLaterDelivery(r), this.certificates.view(r.jobId)));
     // A run failed only because its results were not delivered yet is, once the outbox delivered them all, the run it would have been with the gateway up.
     const deliveredLater = ended?.phase === 'failed' && reports.length > 0 && reports.every((r) => r.delivered);
     const exitCode = ended ? exitCodeOf(deliveredLater ? { phase: 'done', reports } : { ...ended, reports }) : this.finished?.exitCode;
@@ -183,6 +186,7 @@ export class KioskController extends EventEmitter {
       },
       progress: this.progress,
       results,
+      ...(erasedEarlier.length > 0 ? { erased_earlier: erasedEarlier } : {}),
       ...this.reporter.view(),
       ...(this.unfreeze ? { unfreeze: this.unfreeze } : {}),
       ...(this.ports.station ? { station: this.station?.view() ?? { phase: 'waiting_for_unlock', policy: this.ports.station.policy, bays: [], unmapped: [], watching: false } } : {}),
@@ -425,6 +429,9 @@ export class KioskController extends EventEmitter {
   }
 
   private async start(): Promise<void> {
+    // The last run's erased drives stay marked on the Drives step for the rest of this boot.
+    const erased = (this.finished?.session.phase === 'done' || this.finished?.session.phase === 'failed' ? this.finished.session.reports : []).filter((r) => r.outcome.ok);
+    this.earlierReports = [...erased, ...this.earlierReports];
     this.progress = {};
     this.cancelled = new Set();
     this.sentCancels = new Set();

@@ -144,3 +144,28 @@ describe('serve API: select, typed confirmation, start, live progress and result
     ]);
   }, 60_000);
 });
+
+describe('serve API: drives erased earlier in this boot', () => {
+  const runOnce = async (s: Sut, devices: string[]) => {
+    await intent(s, { type: 'select', devices });
+    await intent(s, { type: 'confirm', text: devices.length === 1 ? 'ERASE 1 DRIVE' : `ERASE ${devices.length} DRIVES` });
+    expect((await intent(s, { type: 'start' })).status).toBe(200);
+    await until(() => s.controller.snapshot().run.status === 'finished');
+  };
+
+  it('keeps every run’s erased drives, not only the last run’s, so the Drives step marks them all', async () => {
+    sut = await simulatedServe();
+    await sut.controller.bootUp();
+    const [first, second] = (await state(sut)).drives.map((d) => d.device);
+    expect((await state(sut)).erased_earlier).toBeUndefined();
+    await runOnce(sut, [first!]);
+    await runOnce(sut, [second!]);
+    const after = await state(sut);
+    expect(conforms(AgentState, after)).toBe(true);
+    expect(after.results.map((r) => r.device)).toEqual([second]);
+    expect(after.erased_earlier?.map((r) => [r.device, r.erased, r.delivered])).toEqual([[first, true, true]]);
+    // Its certificate number follows there too, as it does on the results.
+    const s = sut;
+    await until(() => s.controller.snapshot().erased_earlier?.[0]?.certificate_number !== undefined);
+  });
+});

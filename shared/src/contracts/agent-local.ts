@@ -199,6 +199,11 @@ export const AgentState = Type.Object(
     ),
     progress: Type.Record(Type.String(), DriveProgress),
     results: Type.Array(DriveResult),
+    /**
+     * Drives this boot erased in runs before the last, newest first: the Drives step marks them
+     * too, since erasing one again spends quota again. Absent until a second run starts.
+     */
+    erased_earlier: Type.Optional(Type.Array(DriveResult)),
     tests: TestSnapshot,
     notes: Type.String(),
     reports: Type.Object({ tests: ReportSync, notes: ReportSync }, { additionalProperties: false }),

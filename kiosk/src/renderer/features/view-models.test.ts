@@ -92,6 +92,13 @@ describe('the drives view', () => {
     expect(driveRows(agentState({ drives: [ssd], results: [{ ...done, erased: false }] }))[0]?.erasedBefore).toBeUndefined();
   });
 
+  it('marks a drive an earlier run of this boot erased, not only the last run', () => {
+    const earlier = { device: '/sim/a.img', method: 'overwrite-1', erased: true, refused: false, passes: 1, verification: 'ok', job_id: 'j1', completed_at: '2026-11-26T09:15:00', delivered: true, certificate_status: 'complete', certificate_number: 'CW-000007' };
+    const last = { ...earlier, device: '/sim/b.img', job_id: 'j2', completed_at: '2026-11-26T10:42:00', certificate_number: 'CW-000012' };
+    const rows = driveRows(agentState({ drives: [ssd, { ...ssd, device: '/sim/b.img' }], results: [last], erased_earlier: [earlier] }));
+    expect(rows.map((r) => r.erasedBefore)).toEqual(['Erased at 09:15 · CW-000007', 'Erased at 10:42 · CW-000012']);
+  });
+
   it('selects all: every drive with a plan, none when the agent allows no selection', () => {
     expect(selectableDevices(agentState({ drives: [ssd, usb, { ...ssd, device: '/sim/b.img' }] }))).toEqual(['/sim/a.img', '/sim/b.img']);
     expect(selectableDevices(agentState({ drives: [ssd], can: { ...agentState().can, select: false } }))).toEqual([]);

@@ -18,9 +18,9 @@ export interface DriveRow {
   readonly erasedBefore: string | undefined;
 }
 
-/** The line for a drive this boot's last run already erased, with its certificate number once known. */
+/** The line for a drive this boot already erased (its last run first, then earlier runs), with its certificate number once known. */
 function erasedBefore(snap: KioskAgentState, device: string): string | undefined {
-  const r = snap.results.find((x) => x.device === device && x.erased);
+  const r = [...snap.results, ...(snap.erased_earlier ?? [])].find((x) => x.device === device && x.erased);
   if (!r) return undefined;
   const at = formatClock(r.completed_at);
   return [at ? `Erased at ${at}` : 'Erased earlier in this session', r.certificate_number ?? (r.delivered ? 'certificate pending' : 'result not sent yet')].join(' · ');
