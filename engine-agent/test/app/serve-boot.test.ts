@@ -110,7 +110,7 @@ describe('serve API: certificate numbers', () => {
 });
 
 describe('serve API: shutdown', () => {
-  it('closes within a second with an open event stream and a boot waiting on the gateway', async () => {
+  it('closes at once with an open event stream and a boot waiting on the gateway, not after the gateway call times out', async () => {
     sut = await simulatedServe({ gateway: { hold: new Set(['/api/verify']) } });
     const s = sut;
     const url = await listenLoopback(s.app, { HOST: '127.0.0.1', PORT: 0 });
@@ -119,13 +119,14 @@ describe('serve API: shutdown', () => {
     const stream = await fetch(`${url}/api/events`);
     const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
     await reader.read(); // the first state event: the stream is open
-    const started = Date.now();
+    // The fake holds the verify answer until released, and the agent's own gateway timeout is 30 s:
+    // a close that waited for either would not end within this test's 20 s. How fast it ends is
+    // the machine's business (a loaded machine took 1.9 s), not this test's.
     await s.app.close();
-    expect(Date.now() - started).toBeLessThan(1000);
     // The stream ended (not hung), and the boot's gateway call was aborted: it stays locked.
     for (let r = await reader.read(); !r.done; r = await reader.read());
     await boot;
     expect(s.controller.snapshot().locked).toBe(true);
     s.gateway.release('/api/verify'); // lets the fake gateway close without waiting for the held answer
-  });
+  }, 20_000);
 });
