@@ -10,6 +10,7 @@ import { createWebhookRuntime, type WebhookRuntime } from '../jobs/webhook-runti
 import { commitsFor } from '../adapters/db/group-commit.js';
 import { databaseWindowStore } from '../adapters/db/rate-windows.js';
 import { deviceStore } from '../adapters/db/device-store.js';
+import { wipeGridReaderOnce } from '../adapters/db/wipes-grid.js';
 import { posterOf, type HttpPoster } from '../adapters/http-post.js';
 import { STRICT_OUTBOUND, type OutboundPolicy } from '../domain/webhooks/ssrf.js';
 import { registerFormParser } from './forms.js';
@@ -104,12 +105,14 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   registerPages(app, { webDistDir: deps.webDistDir });
   registerPublicApi(app, { db: deps.db, clock: deps.clock, rateLimit: deps.publicApiRateLimit, windows });
   registerApiDocs(app, { publicBaseUrl: deps.publicBaseUrl });
+  // One grid reader for the wipes grid, the machines' wipes and certificate lots.
+  const wipeGrid = wipeGridReaderOnce(deps.db);
   app.register(async (web) => {
     registerFormParser(web);
     // One door out: Push goes through the same guarded client as webhook deliveries.
     const post = deps.httpPoster ?? posterOf(webhooks.client);
-    registerAppWipes(web, { db: deps.db, clock: deps.clock, post, outbound: webhooks.manage.outbound });
-    registerAppAssets(web, { db: deps.db });
+    registerAppWipes(web, { db: deps.db, clock: deps.clock, post, outbound: webhooks.manage.outbound, wipeGrid });
+    registerAppAssets(web, { db: deps.db, wipeGrid });
     registerAppDevices(web, { db: deps.db, clock: deps.clock });
     registerAppDownloads(web, {
       db: deps.db,
@@ -128,7 +131,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   // Certificates (spec 4.4): public verify, session-guarded downloads, presigned files.
   if (deps.certificates) {
     registerCertificateRoutes(app, { ...deps.certificates, db: deps.db, clock: deps.clock, publicBaseUrl: deps.publicBaseUrl });
-    registerCertificateLots(app, { db: deps.db, clock: deps.clock, store: deps.certificates.store, publicBaseUrl: deps.publicBaseUrl });
+    registerCertificateLots(app, { db: deps.db, clock: deps.clock, store: deps.certificates.store, publicBaseUrl: deps.publicBaseUrl, wipeGrid });
   }
 
   app.get('/health', async () => ({ ok: true }));

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/adapters/db/accounts.js';
 import { migrate } from '../../src/adapters/db/open.js';
 import { createToken } from '../../src/adapters/db/tokens.js';
-import { createWipeGridReader } from '../../src/adapters/db/wipes-grid.js';
+import { createWipeGridReader, wipeGridReaderOnce } from '../../src/adapters/db/wipes-grid.js';
 import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 import { openTestStore, TEST_STORE } from '../support/test-store.js';
 
@@ -50,6 +50,25 @@ describe('wipes grid reader on the store under test', () => {
       expect(page.rows.map((row) => [row.public_id, row.cert_number])).toEqual([['wr_b', null], ['wr_a', 'CW-000001']]);
       expect((await reader.page(account.id, 1, 1)).rows.map((row) => row.public_id)).toEqual(['wr_a']);
       expect((await reader.byPublicIds(account.id, ['wr_a', 'wr_other', 'wr_nope'])).map((row) => row.public_id)).toEqual(['wr_a']);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('gives every route one reader, made at the first call, and makes it again after a making that failed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'erasure-grid-'));
+    dirs.push(dir);
+    const db = await openTestStore(dir);
+    try {
+      const sut = wipeGridReaderOnce(db);
+      // Inside the store's own transaction its catalogue query is refused: this making fails …
+      await db.transaction(async () => {
+        await expect(sut()).rejects.toThrow();
+      });
+      // … and is not kept: the next call makes the reader, which every later call shares.
+      const reader = await sut();
+      expect(reader.hasCertificates).toBe(true);
+      expect(await sut()).toBe(reader);
     } finally {
       await db.close();
     }

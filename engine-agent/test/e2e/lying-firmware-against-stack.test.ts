@@ -1,13 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeRule } from '../support/fake-runner.js';
 import { fixtureRoot, fixturesPresent, FIXTURES_SKIP_NOTE, workspaceDir } from '../support/fixtures.js';
-import { loopSkipReason, loopWith, makeWorkDir, removeDir } from '../support/loop.js';
-import { buildForE2e, cloudCli, startService, stopService, type Service } from '../support/stack.js';
+import { loopSkipReason, makeWorkDir } from '../support/loop.js';
+import { agentRunStack } from '../support/run-stack.js';
 
 const MiB = 1024 * 1024;
 
@@ -19,36 +18,14 @@ const MiB = 1024 * 1024;
  */
 describe.skipIf(Boolean(loopSkipReason) || !fixturesPresent)(`erasure-agent run against a real cloud: a drive whose firmware lies (${FIXTURES_SKIP_NOTE})`, () => {
   const work = loopSkipReason ? '' : makeWorkDir('lying-e2e-');
-  let cloud: Service | undefined;
-  let gateway: Service | undefined;
-  let cloudEnv: NodeJS.ProcessEnv = {};
-  const tokenFile = join(work, 'device-token');
-  const loops: Array<{ cleanup: () => void }> = [];
+  const stack = agentRunStack(work, 'Lying Firmware Refurb');
 
-  beforeAll(async () => {
-    buildForE2e();
-    const base = { ...process.env, HOST: '127.0.0.1', PORT: '0' };
-    const keys = cloudCli({ ...base, DATA_DIR: join(work, 'cloud') }, ['keygen']);
-    cloudEnv = { ...base, DATA_DIR: join(work, 'cloud'), INTERNAL_API_SECRET: String(keys.internal_api_secret), DEVICE_TOKEN_PRIVATE_KEY: String(keys.device_token_private_key) };
-    mkdirSync(join(work, 'cloud'), { recursive: true });
-    const account = cloudCli(cloudEnv, ['admin', 'create-account', '--name', 'Lying Firmware Refurb']);
-    const token = cloudCli(cloudEnv, ['admin', 'mint-device-token', '--account', String(account.id), '--quota', '10']);
-    writeFileSync(tokenFile, `${String(token.token)}\n`);
-    cloud = await startService('cloud/bin/erasure-cloud.js', cloudEnv);
-    gateway = await startService('gateway/bin/erasure-gateway.js', { ...base, DEVICE_TOKEN_PUBKEY: String(keys.device_token_pubkey), INTERNAL_API_SECRET: String(keys.internal_api_secret), CLOUD_INTERNAL_URL: cloud.url });
-  }, 180_000);
-
-  afterAll(() => {
-    stopService(gateway);
-    stopService(cloud);
-    for (const l of loops) l.cleanup();
-    if (work) removeDir(work);
-  });
+  beforeAll(() => stack.start(), 180_000);
+  afterAll(() => stack.stop());
 
   it('is not certified Purge: the firmware step fails on its test patterns and the drive is overwritten and certified Clear', () => {
     const bytes = randomBytes(8 * MiB);
-    const disk = loopWith(work, 'liar.img', bytes);
-    loops.push(disk);
+    const disk = stack.disk('liar.img', bytes);
     const scenario: Record<string, FakeRule[]> = {
       smartctl: [{ match: `^--json -x ${disk.device}$`, fixture: 'smartctl/sabrent-rocket4-nvme-smartctl-a.json' }],
       nvme: [
@@ -60,13 +37,10 @@ describe.skipIf(Boolean(loopSkipReason) || !fixturesPresent)(`erasure-agent run 
     writeFileSync(scenarioFile, JSON.stringify(scenario));
     const sut = spawnSync(process.execPath, [join(workspaceDir, 'bin/erasure-agent.js'), 'run', '--json', '--yes', '--device', disk.device], {
       env: {
-        ...process.env,
+        ...stack.agentEnv(),
         PATH: [join(workspaceDir, 'test', 'fake-bin'), process.env.PATH ?? ''].join(delimiter),
         FAKE_FIXTURE_DIR: fixtureRoot,
         FAKE_SCENARIO_FILE: scenarioFile,
-        ERASURE_GATEWAY_URL: gateway?.url ?? '',
-        ERASURE_DEVICE_TOKEN_FILE: tokenFile,
-        DATA_DIR: join(work, 'agent'),
       },
       encoding: 'utf8',
       timeout: 120_000,
@@ -76,9 +50,7 @@ describe.skipIf(Boolean(loopSkipReason) || !fixturesPresent)(`erasure-agent run 
     expect(out.phase).toBe('done');
     expect(out.drives).toMatchObject([{ method: 'overwrite', erased: true, delivered: true }]);
     expect(readFileSync(disk.file).equals(Buffer.alloc(8 * MiB))).toBe(true);
-    const db = new Database(join(work, 'cloud', 'cloud.sqlite'), { readonly: true });
-    const rows = db.prepare('SELECT wipe_method, technique, passes_completed, wipe_status, validation, certifiable, tool_components, verification_result FROM wipe_results').all() as Array<Record<string, unknown>>;
-    db.close();
+    const rows = stack.cloudRows('SELECT wipe_method, technique, passes_completed, wipe_status, validation, certifiable, tool_components, verification_result FROM wipe_results');
     expect(rows).toHaveLength(1);
     const [row] = rows as [Record<string, unknown>];
     expect(row).toMatchObject({ wipe_method: 'NIST 800-88 R2 Clear', passes_completed: 1, wipe_status: 'completed', validation: 'approved', certifiable: 1 });

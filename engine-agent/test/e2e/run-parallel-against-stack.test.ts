@@ -1,12 +1,11 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceDir } from '../support/fixtures.js';
-import { loopSkipReason, loopWith, makeWorkDir, removeDir } from '../support/loop.js';
-import { buildForE2e, cloudCli, startService, stopService, type Service } from '../support/stack.js';
+import { loopSkipReason, makeWorkDir } from '../support/loop.js';
+import { agentRunStack } from '../support/run-stack.js';
 import { throttleSkipReason, writeThrottle } from '../support/throttle.js';
 
 const MiB = 1024 * 1024;
@@ -28,48 +27,21 @@ interface Row {
  * is made slow by the kernel's blkio write throttle; the cloud's row order shows what arrived first.
  */
 describe.skipIf(Boolean(skip))('erasure-agent run: every selected drive at once', () => {
-  const work = skip ? '' : makeWorkDir('agent-parallel-');
-  let cloud: Service | undefined;
-  let gateway: Service | undefined;
-  let cloudEnv: NodeJS.ProcessEnv = {};
-  const tokenFile = join(work, 'device-token');
-  const loops: Array<{ cleanup: () => void }> = [];
+  const stack = agentRunStack(skip ? '' : makeWorkDir('agent-parallel-'), 'Parallel Refurb');
   const throttle = skip ? undefined : writeThrottle('erasure-parallel-test');
 
-  beforeAll(async () => {
-    buildForE2e();
-    const base = { ...process.env, HOST: '127.0.0.1', PORT: '0' };
-    const keys = cloudCli({ ...base, DATA_DIR: join(work, 'cloud') }, ['keygen']);
-    cloudEnv = { ...base, DATA_DIR: join(work, 'cloud'), INTERNAL_API_SECRET: String(keys.internal_api_secret), DEVICE_TOKEN_PRIVATE_KEY: String(keys.device_token_private_key) };
-    mkdirSync(join(work, 'cloud'), { recursive: true });
-    const account = cloudCli(cloudEnv, ['admin', 'create-account', '--name', 'Parallel Refurb']);
-    const token = cloudCli(cloudEnv, ['admin', 'mint-device-token', '--account', String(account.id), '--quota', '10']);
-    writeFileSync(tokenFile, `${String(token.token)}\n`);
-    cloud = await startService('cloud/bin/erasure-cloud.js', cloudEnv);
-    gateway = await startService('gateway/bin/erasure-gateway.js', { ...base, DEVICE_TOKEN_PUBKEY: String(keys.device_token_pubkey), INTERNAL_API_SECRET: String(keys.internal_api_secret), CLOUD_INTERNAL_URL: cloud.url });
-  }, 180_000);
-
-  afterAll(() => {
-    stopService(gateway);
-    stopService(cloud);
-    for (const l of loops) l.cleanup();
+  beforeAll(() => stack.start(), 180_000);
+  afterAll(async () => {
+    await stack.stop();
     throttle?.cleanup();
-    if (work) removeDir(work);
   });
 
-  const rows = (): Row[] => {
-    const db = new Database(join(work, 'cloud', 'cloud.sqlite'), { readonly: true });
-    try {
-      return db.prepare('SELECT id, job_id, wipe_status, validation, started_at, completed_at, created_at FROM wipe_results ORDER BY id').all() as Row[];
-    } finally {
-      db.close();
-    }
-  };
+  const rows = () => stack.cloudRows<Row>('SELECT id, job_id, wipe_status, validation, started_at, completed_at, created_at FROM wipe_results ORDER BY id');
 
   /** Starts the agent in the throttled group; resolves with its exit code and output. */
   const agent = (devices: string[], extra: string[] = []) => {
     const [file, args] = (throttle as NonNullable<typeof throttle>).command(process.execPath, [join(workspaceDir, 'bin/erasure-agent.js'), 'run', '--json', '--yes', ...extra, ...devices.flatMap((d) => ['--device', d])]);
-    const child = spawn(file, args, { env: { ...process.env, ERASURE_GATEWAY_URL: gateway?.url ?? '', ERASURE_DEVICE_TOKEN_FILE: tokenFile, DATA_DIR: join(work, 'agent') }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { env: stack.agentEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -78,8 +50,7 @@ describe.skipIf(Boolean(skip))('erasure-agent run: every selected drive at once'
   };
   const disk = (name: string, bytes: number, slowTo?: number) => {
     const content = randomBytes(bytes);
-    const l = loopWith(work, name, content);
-    loops.push(l);
+    const l = stack.disk(name, content);
     if (slowTo !== undefined) throttle?.limit(l.device, slowTo);
     return { ...l, bytes: content.length };
   };

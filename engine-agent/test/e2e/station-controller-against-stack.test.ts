@@ -6,8 +6,8 @@ import { stationBayOf, type Fingerprint, type StationView } from '@erasure/share
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentEnv } from '../../src/agent.js';
 import { stationPorts } from '../../src/adapters/station-ports.js';
-import { StationController } from '../../src/api/station-controller.js';
-import type { Presence } from '../../src/station/debounce.js';
+import type { StationController } from '../../src/api/station-controller.js';
+import { fedStation, idPathOf } from '../support/fed-station.js';
 import { loopSkipReason, loopWith, makeWorkDir, removeDir } from '../support/loop.js';
 import { startHotswapStack } from '../support/hotswap-stack.js';
 
@@ -16,9 +16,6 @@ const SIZE = 8 * MiB;
 
 /** The chassis this station reports at boot (its DMI identity keys the map). */
 const CHASSIS: Fingerprint = { system: { manufacturer: 'Supermicro', product: 'SC846 Bench', serial: 'CHASSIS-E2E-01', uuid: '4c4c4544-0042-3510-8052-b4c04f4e3232' } } as Fingerprint;
-
-/** A slot of the simulated backplane: a virtio-scsi target as udev names it, with a loop device as its drive. */
-const idPathOf = (slot: number) => `pci-0000:00:03.0-scsi-0:0:${slot}:0`;
 
 /**
  * The station of `serve` against a real cloud and gateway: the wizard maps four slots and saves
@@ -36,43 +33,12 @@ describe.skipIf(Boolean(loopSkipReason))('the hotswap station of serve against a
 
   /** Builds a station as serve does after unlock, with its presences fed by the test. */
   function station(recordId: string) {
-    let feed: (p: Presence) => void = () => undefined;
     const views: StationView[] = [];
     const numbers = new Map<string, string>();
     const real = stationPorts(env, { account: 'Station Refurb', recordId, fingerprint: async () => CHASSIS }, { follow: () => undefined, numberOf: (j) => numbers.get(j) });
-    const laneOfDevice = new Map<string, number>();
-    const controller = new StationController(
-      {
-        ...real,
-        watch: (onPresence) => {
-          feed = onPresence;
-          return { stop: async () => undefined, ended: new Promise(() => undefined) };
-        },
-        announcePresent: async () => undefined,
-        // Loop devices have no bus path: each stands in for the target of a slot.
-        laneOf: async (p) => {
-          const slot = laneOfDevice.get(p.event.devname ?? '');
-          return slot === undefined ? undefined : { lane: idPathOf(slot), connector: { transport: 'scsi', controller: '0000:00:03.0', target: `0:0:${slot}:0` } };
-        },
-      },
-      'auto',
-      () => views.push(controller.view()),
-    );
-    controllers.push(controller);
-    // A loop device stands in for a disk behind the virtio-scsi controller (virtual devices are not bays).
-    const devpath = (device: string) => `/devices/pci0000:00/0000:00:03.0/virtio1/host0/block/${device.slice(5)}`;
-    return {
-      controller,
-      views,
-      insert(slot: number, drive: { device: string }, action: 'add' | 'change' = 'add') {
-        laneOfDevice.set(drive.device, slot);
-        feed({ devpath: devpath(drive.device), present: true, event: { action, devpath: devpath(drive.device), devname: drive.device, devtype: 'disk', seqnum: undefined, properties: { ID_PATH: idPathOf(slot) } } });
-      },
-      pull(drive: { device: string }) {
-        feed({ devpath: devpath(drive.device), present: false });
-      },
-      bay: (label: string) => controller.view().bays.find((b) => b.label === label),
-    };
+    const fed = fedStation(real, (v) => views.push(v));
+    controllers.push(fed.controller);
+    return { ...fed, views };
   }
 
   const until = async (what: () => boolean, ms = 60_000) => {

@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Fingerprint, StationBayView } from '@erasure/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentEnv } from '../../src/agent.js';
 import { stationPorts } from '../../src/adapters/station-ports.js';
-import { StationController } from '../../src/api/station-controller.js';
-import type { Presence } from '../../src/station/debounce.js';
+import type { StationController } from '../../src/api/station-controller.js';
+import { connectorOf, fedStation, idPathOf } from '../support/fed-station.js';
 import { loopSkipReason, loopWith, makeWorkDir, removeDir } from '../support/loop.js';
 import { stationAgentEnv } from '../support/hotswap-stack.js';
-import { cloudCli, startService, stopService, type Service } from '../support/stack.js';
+import { cloudCli, startCloudStack, stopAndWait, type CloudStack } from '../support/stack.js';
 
 const MiB = 1024 * 1024;
 const SIZE = 4 * MiB;
@@ -17,45 +18,27 @@ const SIZE = 4 * MiB;
 /** The chassis the stations report (its DMI identity keys each account's map). */
 const CHASSIS: Fingerprint = { system: { manufacturer: 'Supermicro', product: 'SC846 Bench', serial: 'CHASSIS-DENY-01', uuid: '4c4c4544-0042-3510-8052-b4c04f4e3233' } } as Fingerprint;
 
-/** A slot of the simulated backplane: a virtio-scsi target as udev names it, with a loop device as its drive. */
-const idPathOf = (slot: number) => `pci-0000:00:03.0-scsi-0:0:${slot}:0`;
-const connectorOf = (slot: number) => ({ transport: 'scsi' as const, controller: '0000:00:03.0', target: `0:0:${slot}:0` });
-
 /**
  * Spec: a bay's denial at check-in (quota, revoked, inactive, unreachable gateway) fails the bay
  * with the drive untouched. Each case runs a station of `serve` (the real controller, ports and
  * bay runner, product hotswap) against a real cloud and gateway, with its own account and token
  * so no case depends on another; the denial is brought about the way it happens in the field.
  * Drives are loop devices fed as settled udev presences, as in station-controller-against-stack.
- * The cloud and gateway are the built binaries (the suite's global setup builds them).
+ * The cloud and gateway are the built binaries.
  */
 describe.skipIf(Boolean(loopSkipReason))('station bays denied at check-in, against a real cloud and gateway', () => {
   const work = loopSkipReason ? '' : makeWorkDir('station-deny-');
-  const base = { ...process.env, HOST: '127.0.0.1', PORT: '0' };
-  const services: Service[] = [];
   const loops: Array<{ cleanup: () => void }> = [];
   const controllers: StationController[] = [];
-  let cloudEnv: NodeJS.ProcessEnv;
-  let keys: Record<string, unknown>;
-  let gateway: Service;
-
-  const startGateway = async () => {
-    const g = await startService('gateway/bin/erasure-gateway.js', { ...base, DEVICE_TOKEN_PUBKEY: String(keys.device_token_pubkey), INTERNAL_API_SECRET: String(keys.internal_api_secret), CLOUD_INTERNAL_URL: services[0]?.url });
-    services.push(g);
-    return g;
-  };
+  let stack: CloudStack;
 
   beforeAll(async () => {
-    mkdirSync(join(work, 'cloud'), { recursive: true });
-    keys = cloudCli({ ...base, DATA_DIR: join(work, 'cloud') }, ['keygen']);
-    cloudEnv = { ...base, DATA_DIR: join(work, 'cloud'), INTERNAL_API_SECRET: String(keys.internal_api_secret), DEVICE_TOKEN_PRIVATE_KEY: String(keys.device_token_private_key) };
-    services.push(await startService('cloud/bin/erasure-cloud.js', cloudEnv));
-    gateway = await startGateway();
-  }, 60_000);
+    stack = await startCloudStack(work);
+  }, 180_000);
 
   afterAll(async () => {
     for (const c of controllers) await c.close();
-    for (const s of services) stopService(s);
+    await stack?.stop();
     for (const l of loops) l.cleanup();
     if (work) removeDir(work);
   });
@@ -67,47 +50,25 @@ describe.skipIf(Boolean(loopSkipReason))('station bays denied at check-in, again
   async function stationOf(name: string, opts: { quota?: number; gatewayUrl?: string } = {}) {
     const dir = join(work, name);
     mkdirSync(dir, { recursive: true });
-    const account = cloudCli(cloudEnv, ['admin', 'create-account', '--name', name]);
-    const token = cloudCli(cloudEnv, ['admin', 'mint-device-token', '--account', String(account.id), '--product', 'hotswap', ...(opts.quota !== undefined ? ['--quota', String(opts.quota)] : [])]);
-    writeFileSync(join(dir, 'device-token'), `${String(token.token)}\n`);
-    const env = stationAgentEnv(opts.gatewayUrl ?? gateway.url, dir);
+    const { accountId, jti } = stack.mintToken(join(dir, 'device-token'), { account: name, product: 'hotswap', quota: opts.quota });
+    const env = stationAgentEnv(opts.gatewayUrl ?? stack.gatewayUrl, dir);
     const real = stationPorts(env, { account: name, recordId: 'CW-20261125-060000', fingerprint: async () => CHASSIS }, { follow: () => undefined, numberOf: () => undefined });
     expect(await real.saveMap({ name: 'Deny bench', bays: [0, 1].map((slot) => ({ lane: idPathOf(slot), label: `Bay ${slot + 1}`, connector: connectorOf(slot) })) })).toEqual({ ok: true });
-    let feed: (p: Presence) => void = () => undefined;
-    const slotOf = new Map<string, number>();
-    const controller = new StationController(
-      {
-        ...real,
-        watch: (onPresence) => {
-          feed = onPresence;
-          return { stop: async () => undefined, ended: new Promise(() => undefined) };
-        },
-        announcePresent: async () => undefined,
-        // Loop devices have no bus path: each stands in for the target of a slot.
-        laneOf: async (p) => {
-          const slot = slotOf.get(p.event.devname ?? '');
-          return slot === undefined ? undefined : { lane: idPathOf(slot), connector: connectorOf(slot) };
-        },
-      },
-      'auto',
-      () => undefined,
-    );
+    const { controller, insert, bay } = fedStation(real);
     controllers.push(controller);
     await controller.start();
     expect(controller.view().phase).toBe('bays');
-    const devpath = (device: string) => `/devices/pci0000:00/0000:00:03.0/virtio1/host0/block/${device.slice(5)}`;
     return {
       env,
-      accountId: String(account.id),
-      jti: String(token.jti),
-      bay: (label: string) => controller.view().bays.find((b) => b.label === label),
+      accountId,
+      jti,
+      bay,
       /** Seats a new loop-device drive of random bytes in a slot (an insertion: udev `add`). */
       insert(slot: number): { device: string; file: string; original: Buffer } {
         const original = randomBytes(SIZE);
         const l = loopWith(dir, `slot${slot}.img`, original);
         loops.push(l);
-        slotOf.set(l.device, slot);
-        feed({ devpath: devpath(l.device), present: true, event: { action: 'add', devpath: devpath(l.device), devname: l.device, devtype: 'disk', seqnum: undefined, properties: { ID_PATH: idPathOf(slot) } } });
+        insert(slot, l);
         return { device: l.device, file: l.file, original };
       },
     };
@@ -124,7 +85,7 @@ describe.skipIf(Boolean(loopSkipReason))('station bays denied at check-in, again
 
   /** The account's wipe results as the cloud stored them. */
   const wipeResultsOf = (accountId: string) => {
-    const db = new Database(join(work, 'cloud', 'cloud.sqlite'), { readonly: true });
+    const db = new Database(stack.cloudDb, { readonly: true });
     try {
       return db.prepare('SELECT w.job_id, w.wipe_status, w.certifiable FROM wipe_results w JOIN accounts a ON a.id = w.account_id WHERE a.public_id = ?').all(accountId) as Array<{ job_id: string; wipe_status: string; certifiable: number }>;
     } finally {
@@ -151,7 +112,7 @@ describe.skipIf(Boolean(loopSkipReason))('station bays denied at check-in, again
 
   it('fails the bay with revoked when the token is revoked while the station runs, the drive untouched and no result certified', async () => {
     const s = await stationOf('Revoked Refurb');
-    cloudCli(cloudEnv, ['admin', 'set-token-status', '--jti', s.jti, '--status', 'revoked']);
+    cloudCli(stack.cloudEnv, ['admin', 'set-token-status', '--jti', s.jti, '--status', 'revoked']);
     const d = s.insert(0);
     await until(() => settledBay(s.bay('Bay 1')));
     expect(s.bay('Bay 1')).toMatchObject({ state: 'failed', reason: 'revoked', untouched: true, drive: { device: d.device } });
@@ -162,7 +123,7 @@ describe.skipIf(Boolean(loopSkipReason))('station bays denied at check-in, again
 
   it('fails the bay with account_inactive when the account is made inactive while the station runs, the drive untouched and no result certified', async () => {
     const s = await stationOf('Lapsed Refurb');
-    cloudCli(cloudEnv, ['admin', 'set-account-active', '--account', s.accountId, '--active', 'false']);
+    cloudCli(stack.cloudEnv, ['admin', 'set-account-active', '--account', s.accountId, '--active', 'false']);
     const d = s.insert(0);
     await until(() => settledBay(s.bay('Bay 1')));
     expect(s.bay('Bay 1')).toMatchObject({ state: 'failed', reason: 'account_inactive', untouched: true, drive: { device: d.device } });
@@ -172,12 +133,9 @@ describe.skipIf(Boolean(loopSkipReason))('station bays denied at check-in, again
   }, 60_000);
 
   it('fails the bay as gateway unreachable when the gateway goes away while the station runs, the drive untouched and no result certified', async () => {
-    const own = await startGateway();
+    const own = await stack.startGateway();
     const s = await stationOf('Offline Refurb', { gatewayUrl: own.url });
-    await new Promise<void>((resolve) => {
-      own.child.once('exit', () => resolve());
-      stopService(own);
-    });
+    await stopAndWait(own);
     const d = s.insert(0);
     await until(() => settledBay(s.bay('Bay 1')));
     expect(s.bay('Bay 1')).toMatchObject({ state: 'failed', reason: expect.stringMatching(/^gateway unreachable/), untouched: true, drive: { device: d.device } });

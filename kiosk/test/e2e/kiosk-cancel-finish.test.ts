@@ -13,7 +13,7 @@ import { agentState as stateFixture, fakeAgent, manualTimers } from '../../src/r
 import { KioskStoreContext } from '../../src/renderer/store/use-kiosk.js';
 import { goTo, receiveConnection, receiveProgress, receiveSnapshot } from '../../src/renderer/store/reducers.js';
 import { initialData } from '../../src/renderer/store/state.js';
-import { agentState, buildForKioskE2e, launchKioskBrowser, mintToken, shoot, startAgent, startKioskStack, type Agent } from './kiosk-stack.js';
+import { agentState, kioskSession, launchKioskBrowser, shoot, type Agent, type KioskStack } from './kiosk-stack.js';
 
 /**
  * Issue 22 items 1 and 4 in Debian's Chromium against the real stack: a technician cancels one of
@@ -22,29 +22,19 @@ import { agentState, buildForKioskE2e, launchKioskBrowser, mintToken, shoot, sta
  * waits, and the simulated machine only says it would power off.
  */
 describe('kiosk: cancel during an erase, and a way to finish', { timeout: 240_000 }, () => {
-  let stack: Awaited<ReturnType<typeof startKioskStack>>;
+  const session = kioskSession();
+  let stack: KioskStack;
   let agent: Agent;
-  let browser: Awaited<ReturnType<typeof launchKioskBrowser>>;
   let page: Page;
 
   beforeAll(async () => {
-    buildForKioskE2e();
-    stack = await startKioskStack();
-    const { token } = await mintToken(stack, { quota: 10 });
     // Slow enough (64 MiB and 32 MiB drives at 3 MB/s) that both still erase when the operator cancels.
-    agent = await startAgent(stack.gateway.url, token, { env: { ERASURE_SIMULATE: '1', ERASURE_SIMULATE_MBPS: '3' } });
-    browser = await launchKioskBrowser();
-    page = browser.page;
+    ({ stack, agent, page } = await session.startWithAgent({ quota: 10, real: { env: { ERASURE_SIMULATE: '1', ERASURE_SIMULATE_MBPS: '3' } } }));
     await page.goto(agent.url);
     await page.waitForSelector('[data-screen="machine"]');
   }, 240_000);
 
-  afterAll(async () => {
-    await page?.goto('about:blank');
-    await browser?.close();
-    await agent?.stop();
-    await stack?.stop();
-  });
+  afterAll(() => session.stop());
 
   const eraseBoth = async () => {
     await page.locator('nav.steps button', { hasText: 'Drives' }).click();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_BIN, startService, stopService } from '../../../test/support/stack.js';
-import { agentState, buildForKioskE2e, launchKioskBrowser, mintToken, shoot, startAgent, startKioskStack, type Agent } from './kiosk-stack.js';
+import { agentState, kioskSession, shoot, type Agent, type KioskStack } from './kiosk-stack.js';
 
 /** Records, in the page, whether a red result or a red headline was ever on screen (re-armed after a reload). */
 const watchForRed = (page: Page) =>
@@ -24,27 +24,20 @@ const sawRed = (page: Page) => page.evaluate(() => (window as unknown as { sawRe
  * round) delivers them and the certificate numbers appear, also after a reload.
  */
 describe('kiosk: results while the gateway is down', { timeout: 240_000 }, () => {
-  let stack: Awaited<ReturnType<typeof startKioskStack>>;
+  const session = kioskSession();
+  let stack: KioskStack;
   let agent: Agent;
-  let browser: Awaited<ReturnType<typeof launchKioskBrowser>>;
   let page: Page;
   let gatewayAgain: Awaited<ReturnType<typeof startService>> | undefined;
 
   beforeAll(async () => {
-    buildForKioskE2e();
-    stack = await startKioskStack();
-    const { token } = await mintToken(stack, { quota: 10 });
     // 16 MB/s: the 64 MiB drive takes several seconds, long enough to stop the gateway mid-erase.
-    agent = await startAgent(stack.gateway.url, token, { env: { ERASURE_SIMULATE: '1', ERASURE_SIMULATE_MBPS: '16' } });
-    browser = await launchKioskBrowser();
-    page = browser.page;
+    ({ stack, agent, page } = await session.startWithAgent({ quota: 10, real: { env: { ERASURE_SIMULATE: '1', ERASURE_SIMULATE_MBPS: '16' } } }));
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await agent?.stop();
+    await session.stop();
     await stopService(gatewayAgain?.child);
-    await stack?.stop();
   });
 
   it('never shows an erased drive red, says sending and keep the machine on, then shows the certificate numbers once delivered', async () => {

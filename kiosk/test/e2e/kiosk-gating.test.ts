@@ -1,40 +1,27 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { agentState, buildForKioskE2e, launchKioskBrowser, mintToken, shoot, startAgent, startKioskStack, type Agent } from './kiosk-stack.js';
+import { agentState, kioskSession, mintToken, shoot, type KioskStack } from './kiosk-stack.js';
 
 /**
  * Device gating (spec 3) in the browser against the real stack: the kiosk stays locked without
  * an allowing verify, and a check-in denial blocks the erase with the reason on screen.
  */
 describe('kiosk: device gating', { timeout: 120_000 }, () => {
-  let stack: Awaited<ReturnType<typeof startKioskStack>>;
-  let browser: Awaited<ReturnType<typeof launchKioskBrowser>>;
+  const session = kioskSession();
+  let stack: KioskStack;
   let page: Page;
-  let agent: Agent | undefined;
 
   beforeAll(async () => {
-    buildForKioskE2e();
-    stack = await startKioskStack();
-    browser = await launchKioskBrowser();
-    page = browser.page;
+    ({ stack, page } = await session.start());
   }, 180_000);
 
-  afterEach(async () => {
-    // Close the page's event stream first: the agent waits for open connections when it stops.
-    await page.goto('about:blank');
-    await agent?.stop();
-    agent = undefined;
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  afterEach(() => session.stopAgent());
+  afterAll(() => session.stop());
 
   it('keeps a revoked device locked, says why in plain words, and offers no way to erase; Check again unlocks once reinstated', async () => {
     const { token, jti } = await mintToken(stack, { quota: 5, status: 'revoked' });
-    agent = await startAgent(stack.gateway.url, token);
+    const agent = await session.startAgent(stack.gateway.url, token);
     await page.goto(agent.url);
     await page.waitForSelector('[data-screen="locked"]');
     await expect(page.locator('.reason').textContent()).resolves.toMatch(/licence has been revoked/);
@@ -53,7 +40,7 @@ describe('kiosk: device gating', { timeout: 120_000 }, () => {
 
   it('shows the connection check while the gateway does not answer, then locks with the reason', async () => {
     const { token } = await mintToken(stack, { quota: 5 });
-    agent = await startAgent('http://127.0.0.1:9', token);
+    const agent = await session.startAgent('http://127.0.0.1:9', token);
     await page.goto(agent.url);
     await page.waitForSelector('text=Checking the connection to the erasure service');
     // The agent's attempts are on screen: the second one waits 4 s after the first failed.
@@ -67,7 +54,7 @@ describe('kiosk: device gating', { timeout: 120_000 }, () => {
 
   it('blocks the erase when check-in is denied (quota used up after unlock) and erases nothing', async () => {
     const { token } = await mintToken(stack, { quota: 1 });
-    agent = await startAgent(stack.gateway.url, token);
+    const agent = await session.startAgent(stack.gateway.url, token);
     await page.goto(agent.url);
     await page.waitForSelector('[data-screen="machine"]');
     // Another check-in spends the token's only unit after this boot unlocked.

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMemory } from '../../src/renderer/format.js';
-import { agentState, buildForKioskE2e, launchKioskBrowser, mintToken, RESOLUTIONS, shoot, startAgent, startKioskStack, type Agent } from './kiosk-stack.js';
+import { agentState, kioskSession, mintToken, RESOLUTIONS, shoot, type Agent, type KioskStack } from './kiosk-stack.js';
 
 /**
  * Issue 22 items 5, 7 and 9 in Debian's Chromium against the real stack (agent in simulate mode):
@@ -10,29 +10,18 @@ import { agentState, buildForKioskE2e, launchKioskBrowser, mintToken, RESOLUTION
  * results test is what the "erased earlier" test then reads on the Drives step.
  */
 describe('kiosk: plain words, layout and drive selection', { timeout: 180_000 }, () => {
-  let stack: Awaited<ReturnType<typeof startKioskStack>>;
+  const session = kioskSession();
   let agent: Agent;
-  let browser: Awaited<ReturnType<typeof launchKioskBrowser>>;
   let page: Page;
 
   beforeAll(async () => {
-    buildForKioskE2e();
-    stack = await startKioskStack();
-    const { token } = await mintToken(stack, { quota: 10 });
-    agent = await startAgent(stack.gateway.url, token);
-    browser = await launchKioskBrowser();
-    page = browser.page;
+    ({ agent, page } = await session.startWithAgent({ quota: 10 }));
     await page.goto(agent.url);
     await page.waitForSelector('[data-screen="machine"]');
     await page.waitForSelector('.fact:has-text("Memory")');
   }, 180_000);
 
-  afterAll(async () => {
-    await page?.goto('about:blank');
-    await browser?.close();
-    await agent?.stop();
-    await stack?.stop();
-  });
+  afterAll(() => session.stop());
 
   const step = async (label: string, screen: string) => {
     await page.locator('nav.steps button', { hasText: label }).click();
@@ -180,29 +169,18 @@ describe('kiosk: plain words, layout and drive selection', { timeout: 180_000 },
 
 /** Issue 22 item 8: the locked screen says each cause once, in plain words, with the facts to act on. */
 describe('kiosk: the locked screen', { timeout: 120_000 }, () => {
-  let stack: Awaited<ReturnType<typeof startKioskStack>>;
-  let browser: Awaited<ReturnType<typeof launchKioskBrowser>>;
+  const session = kioskSession();
+  let stack: KioskStack;
   let page: Page;
-  let agent: Agent | undefined;
 
   beforeAll(async () => {
-    buildForKioskE2e();
-    stack = await startKioskStack();
-    browser = await launchKioskBrowser();
-    page = browser.page;
+    ({ stack, page } = await session.start());
   }, 180_000);
 
-  afterAll(async () => {
-    await page?.goto('about:blank');
-    await agent?.stop();
-    await browser?.close();
-    await stack?.stop();
-  });
+  afterAll(() => session.stop());
 
   const locked = async (gatewayUrl: string, token: string) => {
-    await page.goto('about:blank');
-    await agent?.stop();
-    agent = await startAgent(gatewayUrl, token);
+    const agent = await session.startAgent(gatewayUrl, token);
     await page.goto(agent.url);
     await page.waitForSelector('[data-screen="locked"]', { timeout: 40_000 });
     return agentState(agent);

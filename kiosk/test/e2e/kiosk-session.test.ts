@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAYOUT_CODES } from '../../src/renderer/features/hardware-tests/keyboard-layout.js';
 import { TOUCH_COLS, TOUCH_ROWS } from '../../src/renderer/features/hardware-tests/touch-test.js';
-import { agentState, buildForKioskE2e, launchKioskBrowser, mintToken, shoot, startAgent, startKioskStack, type Agent } from './kiosk-stack.js';
+import { agentState, kioskSession, shoot, type Agent, type KioskStack } from './kiosk-stack.js';
 
 /**
  * The technician's whole session in Debian's Chromium against the real stack started from the
@@ -12,25 +12,16 @@ import { agentState, buildForKioskE2e, launchKioskBrowser, mintToken, shoot, sta
  * drives erased with live progress, both results with their certificates in the cloud.
  */
 describe('kiosk: a full session on a simulated machine', { timeout: 180_000 }, () => {
-  let stack: Awaited<ReturnType<typeof startKioskStack>>;
+  const session = kioskSession();
+  let stack: KioskStack;
   let agent: Agent;
-  let browser: Awaited<ReturnType<typeof launchKioskBrowser>>;
   let page: Page;
 
   beforeAll(async () => {
-    buildForKioskE2e();
-    stack = await startKioskStack();
-    const { token } = await mintToken(stack, { quota: 10 });
-    agent = await startAgent(stack.gateway.url, token);
-    browser = await launchKioskBrowser();
-    page = browser.page;
+    ({ stack, agent, page } = await session.startWithAgent({ quota: 10 }));
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await agent?.stop();
-    await stack?.stop();
-  });
+  afterAll(() => session.stop());
 
   const openTest = async (id: string) => {
     await page.click(`[data-test="${id}"]`);

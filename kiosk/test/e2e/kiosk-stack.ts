@@ -60,16 +60,18 @@ export function buildForKioskE2e(): void {
 }
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
+/** The stack of `startKioskStack`: the real cloud and gateway with one account. */
+export type KioskStack = Stack & { accountId: string };
 
 /** The real cloud and gateway from their binaries, with one account. */
-export async function startKioskStack(): Promise<Stack & { accountId: string }> {
+export async function startKioskStack(): Promise<KioskStack> {
   const stack = await startStack();
   const account = (await stack.cli('admin', 'create-account', '--name', 'Kiosk Refurb')) as { id: string };
   return { ...stack, accountId: account.id };
 }
 
 /** Mints a device token for the account (`--quota n`), optionally set to another status. */
-export async function mintToken(stack: Stack & { accountId: string }, opts: { quota: number; status?: string }): Promise<{ token: string; jti: string }> {
+export async function mintToken(stack: KioskStack, opts: { quota: number; status?: string }): Promise<{ token: string; jti: string }> {
   const t = (await stack.cli('admin', 'mint-device-token', '--account', stack.accountId, '--quota', String(opts.quota))) as { token: string; jti: string };
   if (opts.status) await stack.cli('admin', 'set-token-status', '--jti', t.jti, '--status', opts.status);
   return t;
@@ -109,6 +111,61 @@ export async function startAgent(gatewayUrl: string, token: string, real?: { env
         child.kill('SIGKILL');
       }
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The agent of a kiosk session: a token of `quota`, and `real` as `startAgent` takes it. */
+export interface SessionAgent {
+  readonly quota: number;
+  readonly real?: { env: Record<string, string> };
+}
+
+/**
+ * One describe block's kiosk session: the built binaries, the real stack, Debian's Chromium on
+ * one page and, when asked, an agent. The test calls a `start…` in `beforeAll` and `stop` in
+ * `afterAll`; `stop` closes the page's event stream before it stops the agent, which waits for
+ * open connections, then closes the browser and stops the stack.
+ */
+export function kioskSession() {
+  let stack: KioskStack | undefined;
+  let browser: Awaited<ReturnType<typeof launchKioskBrowser>> | undefined;
+  let agent: Agent | undefined;
+  const open = async (withAgent?: SessionAgent) => {
+    buildForKioskE2e();
+    stack = await startKioskStack();
+    if (withAgent) {
+      const { token } = await mintToken(stack, { quota: withAgent.quota });
+      agent = await startAgent(stack.gateway.url, token, withAgent.real);
+    }
+    browser = await launchKioskBrowser();
+    return { stack, page: browser.page };
+  };
+  const stopAgent = async () => {
+    await browser?.page.goto('about:blank');
+    await agent?.stop();
+    agent = undefined;
+  };
+  return {
+    /** Starts the stack and the browser, no agent (the tests start their own with `startAgent`). */
+    start: () => open(),
+    /** Starts the stack, an agent with a new token of the account and the browser. */
+    async startWithAgent(withAgent: SessionAgent): Promise<{ stack: KioskStack; page: Page; agent: Agent }> {
+      const opened = await open(withAgent);
+      return { ...opened, agent: agent as Agent };
+    },
+    /** Starts an agent as `startAgent` does, the session's previous agent stopped first. */
+    async startAgent(...args: Parameters<typeof startAgent>): Promise<Agent> {
+      await stopAgent();
+      agent = await startAgent(...args);
+      return agent;
+    },
+    /** Stops the session's agent, the page's event stream closed first. */
+    stopAgent,
+    async stop(): Promise<void> {
+      await stopAgent();
+      await browser?.close();
+      await stack?.stop();
     },
   };
 }

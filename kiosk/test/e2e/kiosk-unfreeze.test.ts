@@ -4,7 +4,7 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentState, buildForKioskE2e, launchKioskBrowser, mintToken, shoot, startAgent, startKioskStack, type Agent } from './kiosk-stack.js';
+import { agentState, kioskSession, shoot, type Agent } from './kiosk-stack.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const FIXTURES = join(REPO, '..', 'shared', 'fixtures', 'real');
@@ -20,16 +20,14 @@ if (!present) console.warn(`[fixtures] ${FIXTURES} is absent: the kiosk's freeze
  * wakes it, so the notice is on screen for as long as the test looks at it.
  */
 describe.skipIf(!present)('kiosk: unfreezing frozen drives at start-up', { timeout: 420_000 }, () => {
-  let stack: Awaited<ReturnType<typeof startKioskStack>>;
+  const session = kioskSession();
   let agent: Agent;
-  let browser: Awaited<ReturnType<typeof launchKioskBrowser>>;
   let page: Page;
   const work = mkdtempSync(join(tmpdir(), 'kiosk-unfreeze-'));
   const wake = join(work, 'wake');
   const rtcCalls = join(work, 'rtcwake.calls');
 
   beforeAll(async () => {
-    buildForKioskE2e();
     // The real Tesla capture (frozen, SANITIZE + BLOCK_ERASE_EXT) first, then with only its frozen line changed, as a resume leaves it.
     const frozen = readFileSync(join(FIXTURES, 'hdparm/tesla-2tb-sata-ssd-hdparm-I-frozen-sanitize.txt'), 'utf8');
     const scenario = {
@@ -49,20 +47,15 @@ describe.skipIf(!present)('kiosk: unfreezing frozen drives at start-up', { timeo
       `#!/bin/sh\necho "$*" >> '${rtcCalls}'\nwhile [ ! -e '${wake}' ]; do sleep 0.1; done\necho 'rtcwake: wakeup from "mem" using /dev/rtc0 at Thu Nov 26 05:40:05 2026'\n`,
     );
     chmodSync(join(work, 'rtcwake'), 0o755);
-    stack = await startKioskStack();
-    const { token } = await mintToken(stack, { quota: 5 });
-    agent = await startAgent(stack.gateway.url, token, {
-      env: { PATH: [work, FAKE_BIN, process.env.PATH ?? ''].join(delimiter), FAKE_SCENARIO_FILE: join(work, 'scenario.json'), FAKE_FIXTURE_DIR: FIXTURES },
-    });
-    browser = await launchKioskBrowser();
-    page = browser.page;
+    ({ agent, page } = await session.startWithAgent({
+      quota: 5,
+      real: { env: { PATH: [work, FAKE_BIN, process.env.PATH ?? ''].join(delimiter), FAKE_SCENARIO_FILE: join(work, 'scenario.json'), FAKE_FIXTURE_DIR: FIXTURES } },
+    }));
   }, 180_000);
 
   afterAll(async () => {
     writeFileSync(wake, '');
-    await browser?.close();
-    await agent?.stop();
-    await stack?.stop();
+    await session.stop();
     rmSync(work, { recursive: true, force: true });
   });
 

@@ -125,3 +125,16 @@ export async function createWipeGridReader(db: SqlRunner): Promise<WipeGridReade
     },
   };
 }
+
+/**
+ * The one grid reader of an app, for every route that reads the grid: made at the first call (it
+ * asks the database which tables exist) and kept; one whose making failed is made again at the next call.
+ */
+export function wipeGridReaderOnce(db: SqlRunner): () => Promise<WipeGridReader> {
+  let reader: Promise<WipeGridReader> | undefined;
+  return () =>
+    (reader ??= createWipeGridReader(db).catch((error: unknown) => {
+      reader = undefined;
+      throw error;
+    }));
+}

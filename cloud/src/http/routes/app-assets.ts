@@ -2,7 +2,7 @@ import { findChassisMapOfAsset } from '../../adapters/db/chassis-maps.js';
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC_API_ERRORS } from '@erasure/shared';
 import { findAssetDetail, listAssetSummaries } from '../../adapters/db/asset-reads.js';
-import { createWipeGridReader, type WipeGridReader } from '../../adapters/db/wipes-grid.js';
+import type { WipeGridReader } from '../../adapters/db/wipes-grid.js';
 import { toWipeView } from '../../domain/wipes/grid.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { pageEnvelope, parsePage } from '../../domain/public-api/query.js';
@@ -11,15 +11,11 @@ import { requireSession, sessionOf } from '../session.js';
 
 export const ASSETS_PAGE_SIZE = 50;
 
-/** JSON behind `/assets` and `/assets/:id`: the public summaries, searched server-side. */
-export function registerAppAssets(app: FastifyInstance, deps: { db: SqlDatabase }): void {
-  let reader: Promise<WipeGridReader> | undefined;
-  const grid = (): Promise<WipeGridReader> =>
-    (reader ??= createWipeGridReader(deps.db).catch((error: unknown) => {
-      reader = undefined;
-      throw error;
-    }));
-
+/**
+ * JSON behind `/assets` and `/assets/:id`: the public summaries, searched server-side. `wipeGrid`
+ * is the app's grid reader (`wipeGridReaderOnce`).
+ */
+export function registerAppAssets(app: FastifyInstance, deps: { db: SqlDatabase; wipeGrid: () => Promise<WipeGridReader> }): void {
   app.get('/app/api/assets', { preHandler: requireSession }, async (request) => {
     const { account } = sessionOf(request);
     const query = request.query as { page?: unknown; q?: unknown };
@@ -40,7 +36,7 @@ export function registerAppAssets(app: FastifyInstance, deps: { db: SqlDatabase 
     if (!row) return reply.code(404).send({ error: PUBLIC_API_ERRORS.assetNotFound });
     // The web app adds to the public asset shape the bay map of a station's chassis and the
     // wipes of the machine's drives (as the wipes grid shows them, certificates included).
-    const wipes = (await (await grid()).byAsset(account.id, row.public_id)).map(toWipeView);
+    const wipes = (await (await deps.wipeGrid()).byAsset(account.id, row.public_id)).map(toWipeView);
     // Who the machine was processed for (issue 23): the reporting token's customer and lot.
     const processing = (await deps.db.one<{ customer: string | null; lot_reference: string | null }>(
       'SELECT customer, lot_reference FROM assets WHERE public_id = @id AND account_id = @account',

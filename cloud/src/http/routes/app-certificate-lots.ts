@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import yazl from 'yazl';
 import type { Clock } from '../../adapters/clock.js';
 import { findCertificateByPublicId } from '../../adapters/db/certificates.js';
-import { createWipeGridReader, type WipeGridReader, type WipeGridRow } from '../../adapters/db/wipes-grid.js';
+import type { WipeGridReader, WipeGridRow } from '../../adapters/db/wipes-grid.js';
 import type { ObjectStore } from '../../adapters/objects/local-store.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { DEBIAN_FONT_FILES, loadFontSource, type FontSource } from '../../domain/certificates/fonts.js';
@@ -24,6 +24,8 @@ export interface CertificateLotDeps {
   publicBaseUrl?: string | undefined;
   /** Fonts for the summary page; Debian's DejaVu and Droid by default, read at the first lot. */
   fonts?: () => FontSource;
+  /** The app's grid reader (`wipeGridReaderOnce`). */
+  wipeGrid: () => Promise<WipeGridReader>;
 }
 
 /** The lot's wipe ids from `?ids=a,b,c`, in the order given (the grid's), or why not. */
@@ -43,7 +45,6 @@ export function parseLotIds(value: unknown): { ok: true; ids: string[] } | { ok:
  * account's, so the answer never tells them apart.
  */
 export function registerCertificateLots(app: FastifyInstance, deps: CertificateLotDeps): void {
-  let reader: Promise<WipeGridReader> | undefined;
   let fonts: FontSource | undefined;
   const fontSource = () => (fonts ??= deps.fonts ? deps.fonts() : loadFontSource(DEBIAN_FONT_FILES, { readFile: (path) => readFileSync(path) }));
 
@@ -54,8 +55,7 @@ export function registerCertificateLots(app: FastifyInstance, deps: CertificateL
     if (format !== 'zip' && format !== 'pdf') return reply.code(422).send({ error: 'format must be zip or pdf' });
     const parsed = parseLotIds(query.ids);
     if (!parsed.ok) return reply.code(422).send({ error: parsed.error });
-    reader ??= createWipeGridReader(deps.db);
-    const found = new Map((await (await reader).byPublicIds(account.id, parsed.ids)).map((row) => [row.public_id, row]));
+    const found = new Map((await (await deps.wipeGrid()).byPublicIds(account.id, parsed.ids)).map((row) => [row.public_id, row]));
     const rows = parsed.ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
     if (rows.length === 0) return reply.code(404).send({ error: 'none of these wipes exist in this account' });
 

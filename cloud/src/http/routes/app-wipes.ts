@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { WIPE_STATUSES } from '@erasure/shared';
 import type { Clock } from '../../adapters/clock.js';
 import { deletePushIntegration, findPushIntegration, savePushIntegration } from '../../adapters/db/push-integrations.js';
-import { createWipeGridReader, type WipeGridReader } from '../../adapters/db/wipes-grid.js';
+import type { WipeGridReader } from '../../adapters/db/wipes-grid.js';
 import type { HttpPoster } from '../../adapters/http-post.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { parsePage } from '../../domain/public-api/query.js';
@@ -21,6 +21,8 @@ export interface AppWipesDeps {
   post: HttpPoster;
   /** What a saved Push URL may be (scheme, loopback); the client re-checks at connect time. */
   outbound: OutboundPolicy;
+  /** The app's grid reader (`wipeGridReaderOnce`). */
+  wipeGrid: () => Promise<WipeGridReader>;
 }
 
 const pageOf = (query: unknown) => {
@@ -33,18 +35,10 @@ const pageOf = (query: unknown) => {
  * duration, status badge, certificate cell), the Push action and its per-account target.
  */
 export function registerAppWipes(app: FastifyInstance, deps: AppWipesDeps): void {
-  // Made at the first request (it asks the database which tables exist); one that failed is retried.
-  let reader: Promise<WipeGridReader> | undefined;
-  const grid = (): Promise<WipeGridReader> =>
-    (reader ??= createWipeGridReader(deps.db).catch((error: unknown) => {
-      reader = undefined;
-      throw error;
-    }));
-
   app.get('/app/api/wipes', { preHandler: requireSession }, async (request) => {
     const { account, user } = sessionOf(request);
     const page = pageOf(request.query);
-    const { rows, count } = await (await grid()).page(account.id, WIPES_PAGE_SIZE, (page - 1) * WIPES_PAGE_SIZE);
+    const { rows, count } = await (await deps.wipeGrid()).page(account.id, WIPES_PAGE_SIZE, (page - 1) * WIPES_PAGE_SIZE);
     const target = await findPushIntegration(deps.db, account.id);
     return {
       rows: rows.map(toWipeView),
@@ -66,7 +60,7 @@ export function registerAppWipes(app: FastifyInstance, deps: AppWipesDeps): void
     }
     const target = await findPushIntegration(deps.db, account.id);
     if (!target) return reply.code(409).send({ error: 'no push integration is configured' });
-    const rows = (await (await grid()).byPublicIds(account.id, ids as string[])).map(toWipeView);
+    const rows = (await (await deps.wipeGrid()).byPublicIds(account.id, ids as string[])).map(toWipeView);
     if (rows.length === 0) return reply.code(404).send({ error: 'no such wipes' });
     const result = await pushWipes(
       { clock: deps.clock, post: deps.post },
