@@ -22,12 +22,12 @@ describe('boot images: only ISO 9660 files are base images', () => {
     expect(isIso9660Descriptor(Buffer.from('\x01CD001', 'latin1'))).toBe(false);
   });
 
-  it('lists a file of zeros with the reason it is refused, and does not personalize it', () => {
+  it('lists a file of zeros with the reason it is refused, and does not personalize it', async () => {
     const dir = folder();
     writeFileSync(join(dir, 'zeros.iso'), Buffer.alloc(64 * 1024));
     const sut = bootImagesIn(dir);
     expect(sut.list()).toEqual([expect.objectContaining({ name: 'zeros.iso', problem: NOT_ISO_9660 })]);
-    expect(sut.personalize('zeros.iso', { deviceToken: 'a.b.c', gatewayUrl: 'https://gw.example' })).toBeUndefined();
+    expect(await sut.personalize('zeros.iso', { deviceToken: 'a.b.c', gatewayUrl: 'https://gw.example' })).toBeUndefined();
   });
 
   it('refuses a file too short to hold sector 16', () => {
