@@ -5,6 +5,8 @@
 //                    "stdout"?: "<text>", "stderrFixture"?: "<path>", "stderr"?: "<text>", "exit"?: <code> }] }
 //                    "times"?: <n> limits a rule to its first n matches, so a poll can replay
 //                    "in progress" a few times and then "done" (counts live in <scenario>.counts).
+//                    "untilFile"?: "<path>" limits a rule to the time before that file exists, so a
+//                    drive can stay frozen until the fake rtcwake ran, however many probes come first.
 //                    "erase"?: { "device": "<path>", "bytes": <n>, "fill": "zero" | "random" } makes the
 //                    fake drive do what it answers: it overwrites the first <n> bytes of the device (an
 //                    honest firmware: all of them; a partial one: fewer). A rule without it only answers,
@@ -27,7 +29,8 @@ export function replay(tool) {
   const countsFile = `${scenarioFile}.counts`;
   const counts = existsSync(countsFile) ? JSON.parse(readFileSync(countsFile, 'utf8')) : {};
   const rules = scenario[tool] ?? [];
-  const index = rules.findIndex((r, i) => new RegExp(r.match).test(joined) && (r.times === undefined || (counts[`${tool}:${i}`] ?? 0) < r.times));
+  const applies = (r, i) => (r.times === undefined || (counts[`${tool}:${i}`] ?? 0) < r.times) && (r.untilFile === undefined || !existsSync(r.untilFile));
+  const index = rules.findIndex((r, i) => new RegExp(r.match).test(joined) && applies(r, i));
   const rule = rules[index];
   if (rule?.times !== undefined) {
     counts[`${tool}:${index}`] = (counts[`${tool}:${index}`] ?? 0) + 1;

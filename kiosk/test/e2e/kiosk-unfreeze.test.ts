@@ -28,12 +28,14 @@ describe.skipIf(!present)('kiosk: unfreezing frozen drives at start-up', { timeo
   const rtcCalls = join(work, 'rtcwake.calls');
 
   beforeAll(async () => {
-    // The real Tesla capture (frozen, SANITIZE + BLOCK_ERASE_EXT) first, then with only its frozen line changed, as a resume leaves it.
+    // The real Tesla capture (frozen, SANITIZE + BLOCK_ERASE_EXT) until the machine slept (the fake
+    // rtcwake ran), then with only its frozen line changed, as a resume leaves it. Not "the first
+    // identify": the fingerprint probes the drives at the same time as the start-up check does.
     const frozen = readFileSync(join(FIXTURES, 'hdparm/tesla-2tb-sata-ssd-hdparm-I-frozen-sanitize.txt'), 'utf8');
     const scenario = {
       lsblk: [{ match: '^-J -b -O', fixture: 'lsblk/laptop-micron-sata-samsung-nvme-lvm-loops-lsblk-J-b-O.json' }],
       hdparm: [
-        { match: '^-I /dev/sda$', fixture: 'hdparm/tesla-2tb-sata-ssd-hdparm-I-frozen-sanitize.txt', times: 1 },
+        { match: '^-I /dev/sda$', fixture: 'hdparm/tesla-2tb-sata-ssd-hdparm-I-frozen-sanitize.txt', untilFile: rtcCalls },
         { match: '^-I /dev/sda$', stdout: frozen.replace(/^(\s+)frozen$/m, '        not     frozen') },
         { match: '^-N /dev/sda$', fixture: 'hdparm/forensicswiki-hdparm-N-hpa-disabled.txt' },
         { match: '^--dco-identify /dev/sda$', fixture: 'hdparm/forensicswiki-hdparm-dco-identify.txt' },
