@@ -177,6 +177,31 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
     expect(delivery!.headers['x-erase-engine-signature']).toBe(`sha256=${signature}`);
   });
 
+  it('keeps an endpoint typed while the stored push settings are still loading', async () => {
+    // The settings panel asks for the stored endpoint when it opens; here that answer is slow.
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    await page.route('**/app/api/integrations/push', async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      await answered;
+      await route.continue();
+    });
+    try {
+      if (await page.locator('input[type="url"]').count()) await page.click('button:has-text("Push settings")');
+      await page.click('button:has-text("Push settings")');
+      await page.fill('input[type="url"]', 'https://erp.example.net/typed');
+      const stored = page.waitForResponse((r) => r.url().endsWith('/app/api/integrations/push') && r.request().method() === 'GET');
+      answer();
+      await stored;
+      // The answer rendered: the stored target (set by the push test above) offers Remove.
+      await page.waitForSelector('section.card button:has-text("Remove")');
+      expect(await page.locator('input[type="url"]').inputValue()).toBe('https://erp.example.net/typed');
+    } finally {
+      await page.unroute('**/app/api/integrations/push');
+      await page.click('button:has-text("Push settings")');
+    }
+  });
+
   it('lists assets and renders a machine’s fingerprint by section', async () => {
     await page.click('nav >> text=Assets');
     await page.waitForSelector('[data-testid="assets-table"] tbody tr');

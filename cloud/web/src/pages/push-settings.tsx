@@ -23,7 +23,8 @@ export function PushSettings({ onSaved }: { onSaved: () => void }) {
   useEffect(() => {
     void getJson<PushTarget>('/app/api/integrations/push').then((target) => {
       setCurrent(target);
-      setUrl(target.url ?? '');
+      // An address typed before this answer came is the user's: the stored one only fills an empty field.
+      setUrl((typed) => (typed === '' ? (target.url ?? '') : typed));
     });
   }, []);
 
