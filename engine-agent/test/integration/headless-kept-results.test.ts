@@ -1,17 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import si from 'systeminformation';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEnv } from '../../src/agent.js';
-import { createRunner } from '../../src/adapters/runner.js';
 import { resultOutbox } from '../../src/adapters/result-outbox.js';
-import { nodeSystemView } from '../../src/adapters/system-view.js';
-import { loadConfig } from '../../src/config.js';
 import { parseBootOptions } from '../../src/image/boot-options.js';
 import { runHeadless, settleKeptResults } from '../../src/image/headless.js';
-import { DEFAULT_LIMITS } from '../../src/session/types.js';
 import { startFakeGateway } from '../support/fake-gateway.js';
+import { outboxAgentEnv } from '../support/outbox-env.js';
 
 const JOB = '6f1c2b1e-0000-4000-8000-000000000021-1';
 let dir = '';
@@ -26,17 +22,7 @@ afterEach(async () => {
 /** An agent whose sleeps are counted, not waited: each retry of the gateway is one sleep. */
 function agentEnv(gatewayUrl: string, sleeps: number[] = []): AgentEnv {
   dir = dir || mkdtempSync(join(tmpdir(), 'headless-kept-'));
-  writeFileSync(join(dir, 'token'), 'eyJ.test.token\n');
-  return {
-    config: loadConfig({ ERASURE_GATEWAY_URL: gatewayUrl, ERASURE_DEVICE_TOKEN_FILE: join(dir, 'token'), DATA_DIR: join(dir, 'agent') }, { simulate: true }),
-    run: createRunner(),
-    sys: nodeSystemView(),
-    si,
-    now: () => new Date(),
-    sleep: async (ms) => void sleeps.push(ms),
-    version: '0.1.0',
-    limits: { ...DEFAULT_LIMITS, healthDelayMs: 0, retryBaseMs: 0, retryCapMs: 0, certificateLookupDelaysMs: [] },
-  };
+  return outboxAgentEnv(dir, gatewayUrl, async (ms) => void sleeps.push(ms));
 }
 
 const keep = (env: AgentEnv) => resultOutbox(env.config.DATA_DIR).keep(JOB, { job_id: JOB, drive_serial: 'S1', wipe_status: 'completed' });

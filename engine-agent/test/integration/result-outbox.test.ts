@@ -1,17 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import si from 'systeminformation';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliverKeptResults, runErase, type AgentEnv } from '../../src/agent.js';
-import { createRunner } from '../../src/adapters/runner.js';
 import { resultOutbox } from '../../src/adapters/result-outbox.js';
-import { nodeSystemView } from '../../src/adapters/system-view.js';
-import { loadConfig } from '../../src/config.js';
-import { DEFAULT_LIMITS } from '../../src/session/types.js';
 import { keepDeliveringResults } from '../../src/api/serve.js';
 import { simulatedDrives } from '../../src/simulate/profile.js';
 import { startFakeGateway } from '../support/fake-gateway.js';
+import { outboxAgentEnv } from '../support/outbox-env.js';
 
 let dir = '';
 let closeGateway: (() => Promise<void>) | undefined;
@@ -21,19 +17,7 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function agentEnv(gatewayUrl: string): AgentEnv {
-  writeFileSync(join(dir, 'token'), 'eyJ.test.token\n');
-  return {
-    config: loadConfig({ ERASURE_GATEWAY_URL: gatewayUrl, ERASURE_DEVICE_TOKEN_FILE: join(dir, 'token'), DATA_DIR: join(dir, 'agent') }, { simulate: true }),
-    run: createRunner(),
-    sys: nodeSystemView(),
-    si,
-    now: () => new Date(),
-    sleep: async () => undefined,
-    version: '0.1.0',
-    limits: { ...DEFAULT_LIMITS, healthDelayMs: 0, retryBaseMs: 0, retryCapMs: 0, certificateLookupDelaysMs: [] },
-  };
-}
+const agentEnv = (gatewayUrl: string): AgentEnv => outboxAgentEnv(dir, gatewayUrl);
 
 describe('wipe results kept on disk until the cloud took them', () => {
   it('keeps a result the gateway could not take, and delivers it on the next round', async () => {
