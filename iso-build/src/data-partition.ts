@@ -30,8 +30,8 @@ export function mkfsExt4(path = process.env['PATH'] ?? ''): string | undefined {
   return dirs.map((dir) => join(dir, 'mkfs.ext4')).find((file) => existsSync(file));
 }
 
-/** The mkfs.ext4 arguments for an empty ERASURE-DATA filesystem in `file`: root-owned, no blocks reserved for root (only root writes it). */
-function mkfsArgs(file: string): string[] {
+/** The mkfs.ext4 arguments for an empty ERASURE-DATA filesystem in `file`: root-owned, no blocks reserved for root (only root writes it). The tests' tiny image uses them too. */
+export function mkfsArgs(file: string): string[] {
   return ['-q', '-F', '-t', 'ext4', '-L', DATA_VOLUME_LABEL, '-m', '0', '-E', 'root_owner=0:0', file, `${DATA_PARTITION_MIB}M`];
 }
 

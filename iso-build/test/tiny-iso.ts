@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { appendDataPartitionArgs, DATA_PARTITION_MIB, mkfsExt4 } from '../src/data-partition.js';
+import { appendDataPartitionArgs, mkfsArgs, mkfsExt4 } from '../src/data-partition.js';
 
 const WRAPPER = fileURLToPath(new URL('../image/xorriso-no-hfsplus', import.meta.url));
 
@@ -35,7 +35,7 @@ export function buildTinyIso(dir: string): string {
     const iso = join(dir, 'erasure-test-amd64.iso');
     // The build's empty ERASURE-DATA partition after the ISO part (data-partition.ts).
     const data = join(root, '..', `${root.split('/').at(-1)}-data.ext4`);
-    execFileSync(mkfsExt4() ?? 'mkfs.ext4', ['-q', '-F', '-t', 'ext4', '-L', 'ERASURE-DATA', data, `${DATA_PARTITION_MIB}M`], { stdio: 'ignore' });
+    execFileSync(mkfsExt4() ?? 'mkfs.ext4', mkfsArgs(data), { stdio: 'ignore' });
     try {
       execFileSync('grub-mkrescue', [`--xorriso=${WRAPPER}`, '-o', iso, root, '--', '-volid', 'ERASURE', ...appendDataPartitionArgs(data)], { stdio: 'ignore' });
     } finally {
