@@ -41,7 +41,9 @@ export interface AgentEnv {
 
 /** The drives of this machine (or of the simulated one), each with capabilities and plan. */
 export async function listDrives(env: AgentEnv, policy: ErasePolicy = {}): Promise<DiscoveredDrive[]> {
-  if (env.config.ERASURE_SIMULATE) return simulatedDrives(env.config.DATA_DIR, policy);
+  // A simulated drive erases at ERASURE_SIMULATE_MBPS, not at a real disk's speed: its plan (and so the first time left) says so.
+  const mbps = env.config.ERASURE_SIMULATE_MBPS;
+  if (env.config.ERASURE_SIMULATE) return simulatedDrives(env.config.DATA_DIR, { ...(mbps ? { overwriteBytesPerSecond: mbps * 1e6 } : {}), ...policy });
   // A frozen drive's plan says what this boot's freeze lock removal did (boot-prep).
   return discoverDrives(env.run, { ...(await bootPolicy(env.sys, env.config.DATA_DIR)), ...policy });
 }

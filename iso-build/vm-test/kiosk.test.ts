@@ -128,6 +128,8 @@ describe.skipIf(Boolean(skip))('kiosk run of the boot image in QEMU (OVMF, optic
       await box.click();
       await expect.poll(() => box.isChecked(), { timeout: 60_000 }).toBe(true);
     }
+    // "Next: Erase →" leads to the typed confirmation.
+    await page.locator('.next-step button', { hasText: 'Next: Erase' }).click();
     const phrase = (await page.locator('.confirm kbd').textContent()) ?? '';
     expect(phrase).toBe('ERASE 2 DRIVES');
     await page.locator('#confirm-text').fill(phrase);

@@ -17,6 +17,7 @@ import type { SettledResult } from '../adapters/result-outbox.js';
 import type { DriveReport } from '../session/types.js';
 import { SessionInbox } from '../adapters/session-interpreter.js';
 import { resultOutbox } from '../adapters/result-outbox.js';
+import { outboxKeptIn, type KeptIn } from '../adapters/outbox-storage.js';
 import { CANCELLED_BY_OPERATOR } from '../erase/erase-drive.js';
 import { cancelView, powerCommand, type PowerAction } from './cancel-power.js';
 
@@ -89,6 +90,8 @@ export class KioskController extends EventEmitter {
   /** Results still waiting in the outbox (a shutdown then needs a second confirmation), and the last power action. */
   private pendingResults = 0;
   private lastPower: string | undefined;
+  /** Whether those results survive a power cut (the outbox on a disk) or not (in memory): the warning says which. */
+  private keptIn: KeptIn | undefined;
 
   constructor(
     private readonly env: AgentEnv,
@@ -202,7 +205,7 @@ export class KioskController extends EventEmitter {
         shutdown: !this.running,
         restart: !this.running,
       },
-      power: { pending_results: this.pendingResults, ...(this.lastPower ? { last: this.lastPower } : {}) },
+      power: { pending_results: this.pendingResults, ...(this.keptIn ? { kept_in: this.keptIn } : {}), ...(this.lastPower ? { last: this.lastPower } : {}) },
     };
   }
 
@@ -223,6 +226,16 @@ export class KioskController extends EventEmitter {
     this.settledLater.set(r.jobId, r);
     if (r.delivered && r.certificateStatus) void this.certificates.follow([r.jobId], this.shutdown.signal);
     this.changed();
+    // It left the outbox: a Shut down or Restart must no longer warn about it (issue 28 item 8).
+    void this.countPending().then(() => this.changed());
+  }
+
+  /** Counts the results still waiting in the outbox, the one place that knows, and where it keeps them. */
+  private async countPending(): Promise<number> {
+    const dataDir = this.env.config.DATA_DIR;
+    this.pendingResults = (await resultOutbox(dataDir).pending().catch(() => [])).length;
+    this.keptIn ??= await outboxKeptIn(this.env.sys, dataDir);
+    return this.pendingResults;
   }
 
   private changed(): void {
@@ -410,7 +423,7 @@ export class KioskController extends EventEmitter {
   private async power(action: PowerAction, pendingOk: boolean): Promise<IntentOutcome> {
     const word = action === 'poweroff' ? 'shut down' : 'restart';
     if (this.running) return { ok: false, reason: `an erase is running: the machine cannot ${word} now` };
-    this.pendingResults = (await resultOutbox(this.env.config.DATA_DIR).pending()).length;
+    await this.countPending();
     if (this.pendingResults > 0 && !pendingOk) {
       this.changed();
       return { ok: false, reason: `${this.pendingResults} result(s) are still waiting to be sent: confirm again to ${word} anyway` };
@@ -440,6 +453,8 @@ export class KioskController extends EventEmitter {
     this.runPhase = undefined;
     this.runReason = undefined;
     this.job = undefined;
+    // The last run's "it would shut down now" is about that run, not this one.
+    this.lastPower = undefined;
     this.changed();
     let session: Session | undefined;
     try {
@@ -481,7 +496,10 @@ export class KioskController extends EventEmitter {
       this.runReason = (error as Error).message;
       this.finished = { session: { phase: 'failed', reason: this.runReason, reports: [] }, exitCode: 3 };
     } finally {
-      this.pendingResults = (await resultOutbox(this.env.config.DATA_DIR).pending().catch(() => [])).length;
+      await this.countPending();
+      // A drive this run erased is done: the next run starts without it ticked (a second erase spends quota again).
+      const erased = new Set((session?.phase === 'done' || session?.phase === 'failed' ? session.reports : []).filter((r) => r.outcome.ok).map((r) => r.outcome.device));
+      this.selected = this.selected.filter((d) => !erased.has(d));
       this.running = false;
       this.confirmed = false;
       this.changed();

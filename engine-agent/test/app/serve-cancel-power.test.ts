@@ -50,6 +50,8 @@ describe('serve API: cancel during an erase', () => {
     expect(byDevice.get(small!)).toMatchObject({ erased: true, delivered: true, certificate_status: 'pending' });
     const sent = s.gateway.calls.filter((c) => c.path === '/api/wipe_result').map((c) => c.body.wipe_status).sort();
     expect(sent).toEqual(['cancelled', 'completed']);
+    // The cancelled drive stays ticked for another go; the erased one does not.
+    expect(end.selected).toEqual([big]);
     // Nothing is cancellable once the run ended.
     expect(end.can.cancel_all).toBe(false);
     expect(end.run.cancel).toBeUndefined();
@@ -144,7 +146,7 @@ describe('serve API: shut down and restart', () => {
     await resultOutbox(sut.env.config.DATA_DIR).keep('6f1c2b1e-0000-4000-8000-000000000001-0', { job_id: '6f1c2b1e-0000-4000-8000-000000000001-0' });
     const first = await intent(sut, { type: 'shutdown' });
     expect(first).toMatchObject({ status: 409, json: { error: '1 result(s) are still waiting to be sent: confirm again to shut down anyway' } });
-    expect(sut.controller.snapshot().power).toEqual({ pending_results: 1 });
+    expect(sut.controller.snapshot().power).toMatchObject({ pending_results: 1, kept_in: expect.stringMatching(/^(disk|memory)$/) });
     const second = await intent(sut, { type: 'shutdown', pending_ok: true });
     expect(second.status).toBe(200);
     expect(second.json.state?.power?.last).toContain('would shut down');

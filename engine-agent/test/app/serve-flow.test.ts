@@ -168,4 +168,25 @@ describe('serve API: drives erased earlier in this boot', () => {
     const s = sut;
     await until(() => s.controller.snapshot().erased_earlier?.[0]?.certificate_number !== undefined);
   });
+
+  it('starts the next run with the drives the last run erased unticked, and without its "it would shut down now"', async () => {
+    sut = await simulatedServe();
+    await sut.controller.bootUp();
+    const devices = (await state(sut)).drives.map((d) => d.device);
+    await runOnce(sut, devices);
+    // Erased and certified: nothing of the last run stays ticked for the next one.
+    expect((await state(sut)).selected).toEqual([]);
+    expect((await state(sut)).confirmation.phrase).toBeNull();
+    expect((await intent(sut, { type: 'shutdown' })).status).toBe(200);
+    expect((await state(sut)).power?.last).toMatch(/it would shut down now/);
+    await runOnce(sut, [devices[0]!]);
+    expect((await state(sut)).power?.last).toBeUndefined();
+  });
+
+  it('plans a simulated drive at its simulated speed, so the first time left is not a real disk’s second', async () => {
+    sut = await simulatedServe({ env: { ERASURE_SIMULATE_MBPS: '2' } });
+    await sut.controller.bootUp();
+    // 64 MiB and 32 MiB, each written and read back at 2 MB/s.
+    expect((await state(sut)).drives.map((d) => (d.plan.ok ? Math.round((d.plan.expected_minutes ?? 0) * 60) : undefined))).toEqual([68, 34]);
+  });
 });

@@ -77,6 +77,20 @@ describe('serve: wipe results waiting for delivery', () => {
     expect(s.controller.snapshot().results.map((r) => r.delivered)).toEqual([true]);
   }, 60_000);
 
+  it('no longer counts a result the outbox delivered later as waiting, so Shut down and Restart ask no second time', async () => {
+    // Neither the minute's round nor the nudge comes within the test: Send now delivers, once the gateway answers again.
+    sut = await simulatedServe({ gateway: { wipeResultFailures: 3 }, redelivery: { intervalMs: 600_000, afterKeptMs: 600_000 } });
+    const s = sut;
+    await eraseWhileDown(s);
+    expect(s.controller.snapshot().power?.pending_results).toBe(1);
+    expect(await intent(s, { type: 'send_results' })).toBe(200);
+    expect(outbox(s)).toEqual([]);
+    // What the kiosk reads before it asks: no result waits any more, without a power intent counting them again.
+    await until(() => s.controller.snapshot().power?.pending_results === 0, 10_000);
+    expect(await intent(s, { type: 'restart' })).toBe(200);
+    expect(s.controller.snapshot().power?.last).toMatch(/it would restart now/);
+  }, 60_000);
+
   it('Send now says the service is still unreachable and keeps the result when the gateway is still down', async () => {
     sut = await simulatedServe({ gateway: { wipeResultFailures: 5 }, redelivery: { intervalMs: 600_000, afterKeptMs: 600_000 } });
     const s = sut;

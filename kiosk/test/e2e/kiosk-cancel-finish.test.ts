@@ -13,7 +13,7 @@ import { agentState as stateFixture, fakeAgent, manualTimers } from '../../src/r
 import { KioskStoreContext } from '../../src/renderer/store/use-kiosk.js';
 import { goTo, receiveConnection, receiveProgress, receiveSnapshot } from '../../src/renderer/store/reducers.js';
 import { initialData } from '../../src/renderer/store/state.js';
-import { agentState, kioskSession, launchKioskBrowser, shoot, type Agent, type KioskStack } from './kiosk-stack.js';
+import { agentState, kioskSession, launchKioskBrowser, shoot, toConfirmation, type Agent, type KioskStack } from './kiosk-stack.js';
 
 /**
  * Issue 22 items 1 and 4 in Debian's Chromium against the real stack: a technician cancels one of
@@ -39,10 +39,11 @@ describe('kiosk: cancel during an erase, and a way to finish', { timeout: 240_00
   const eraseBoth = async () => {
     await page.locator('nav.steps button', { hasText: 'Drives' }).click();
     await page.waitForSelector('.drive');
-    // The selection outlives a run: a second run has both drives selected already.
+    // A run unticks the drives it erased, not the cancelled one: Select all ticks both again.
     const all = page.locator('button', { hasText: 'Select all 2' });
     if ((await all.count()) > 0) await all.click();
     await expect.poll(async () => (await agentState(agent)).selected.length).toBe(2);
+    await toConfirmation(page);
     await page.locator('#confirm-text').fill('ERASE 2 DRIVES');
     await page.locator('#confirm-text').press('Enter');
     await page.waitForSelector('[data-screen="erase"]');

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATEWAY_BIN, startService, stopService } from '../../../test/support/stack.js';
-import { agentState, kioskSession, shoot, type Agent, type KioskStack } from './kiosk-stack.js';
+import { agentState, kioskSession, shoot, toConfirmation, type Agent, type KioskStack } from './kiosk-stack.js';
 
 /** Records, in the page, whether a red result or a red headline was ever on screen (re-armed after a reload). */
 const watchForRed = (page: Page) =>
@@ -49,6 +49,7 @@ describe('kiosk: results while the gateway is down', { timeout: 240_000 }, () =>
       await box.click();
       await expect.poll(() => box.isChecked()).toBe(true);
     }
+    await toConfirmation(page);
     await page.locator('#confirm-text').fill((await page.locator('.confirm kbd').textContent()) ?? '');
     await page.keyboard.press('Enter');
     await page.waitForSelector('[data-screen="erase"]');

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { agentState, kioskSession, mintToken, shoot, type KioskStack } from './kiosk-stack.js';
+import { agentState, kioskSession, mintToken, shoot, toConfirmation, type KioskStack } from './kiosk-stack.js';
 
 /**
  * Device gating (spec 3) in the browser against the real stack: the kiosk stays locked without
@@ -66,6 +66,7 @@ describe('kiosk: device gating', { timeout: 120_000 }, () => {
     const box = page.locator('.drive input[type="checkbox"]').first();
     await box.click();
     await expect.poll(() => box.isChecked()).toBe(true);
+    await toConfirmation(page);
     await page.locator('#confirm-text').fill('ERASE 1 DRIVE');
     await page.locator('button[type="submit"]').click();
     await page.waitForSelector('[data-screen="erase"] .banner.bad');

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatMemory } from '../../src/renderer/format.js';
-import { agentState, kioskSession, mintToken, RESOLUTIONS, shoot, type Agent, type KioskStack } from './kiosk-stack.js';
+import { agentState, kioskSession, mintToken, RESOLUTIONS, shoot, toConfirmation, type Agent, type KioskStack } from './kiosk-stack.js';
 
 /**
  * Issue 22 items 5, 7 and 9 in Debian's Chromium against the real stack (agent in simulate mode):
@@ -118,7 +118,6 @@ describe('kiosk: plain words, layout and drive selection', { timeout: 180_000 },
     await page.locator('button', { hasText: 'Select all 2' }).click();
     await expect.poll(async () => (await agentState(agent)).selected.length).toBe(2);
     await expect.poll(() => page.locator('.drive input[type="checkbox"]:checked').count()).toBe(2);
-    await expect(page.locator('.confirm kbd').textContent()).resolves.toBe('ERASE 2 DRIVES');
     await expect(page.locator('.next-step button').textContent()).resolves.toMatch(/Next: Erase/);
     await shoot(page, '24b-drives-all-selected');
   });
@@ -136,6 +135,8 @@ describe('kiosk: plain words, layout and drive selection', { timeout: 180_000 },
   });
 
   it('shows each erased drive in plain words with the ids and verification wording only under Details', async () => {
+    await toConfirmation(page);
+    await expect(page.locator('.confirm kbd').textContent()).resolves.toBe('ERASE 2 DRIVES');
     await page.locator('#confirm-text').fill('ERASE 2 DRIVES');
     await page.keyboard.press('Enter');
     await page.waitForSelector('[data-screen="erase"]');

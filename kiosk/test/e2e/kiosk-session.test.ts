@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LAYOUT_CODES } from '../../src/renderer/features/hardware-tests/keyboard-layout.js';
 import { TOUCH_COLS, TOUCH_ROWS } from '../../src/renderer/features/hardware-tests/touch-test.js';
-import { agentState, kioskSession, shoot, type Agent, type KioskStack } from './kiosk-stack.js';
+import { agentState, kioskSession, shoot, toConfirmation, type Agent, type KioskStack } from './kiosk-stack.js';
 
 /**
  * The technician's whole session in Debian's Chromium against the real stack started from the
@@ -133,6 +133,7 @@ describe('kiosk: a full session on a simulated machine', { timeout: 180_000 }, (
       await page.keyboard.press('Space');
       await expect.poll(() => box.isChecked()).toBe(true);
     }
+    await toConfirmation(page);
     const phrase = (await page.locator('.confirm kbd').textContent()) ?? '';
     expect(phrase).toBe('ERASE 2 DRIVES');
     await page.locator('#confirm-text').fill(phrase.toLowerCase());

@@ -170,6 +170,12 @@ export function kioskSession() {
   };
 }
 
+/** From the Drives step with drives ticked, "Next: Erase →" to the typed confirmation (issue 28 item 9). */
+export async function toConfirmation(page: Page): Promise<void> {
+  await page.locator('.next-step button', { hasText: 'Next: Erase' }).click();
+  await page.waitForSelector('[data-screen="erase"] #confirm-text');
+}
+
 /** Reads the agent's state as the kiosk would (GET /api/state). */
 export async function agentState(agent: Agent): Promise<any> {
   return (await fetch(new URL('/api/state', agent.url))).json();

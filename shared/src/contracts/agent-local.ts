@@ -250,6 +250,12 @@ export const AgentState = Type.Object(
       Type.Object(
         {
           pending_results: Type.Integer({ minimum: 0 }),
+          /**
+           * Where those results are kept: `disk` (the ERASURE-DATA volume, or any disk: they are sent
+           * after the next start) or `memory` (a live system without that volume: switching off loses
+           * them). Absent until the agent first counted them.
+           */
+          kept_in: Type.Optional(Type.Union([Type.Literal('disk'), Type.Literal('memory')])),
           last: Type.Optional(Type.String()),
         },
         { additionalProperties: false },

@@ -64,10 +64,22 @@ describe('screens', () => {
     expect(render(agentState(), 'tests', 'keyboard')).toMatch(/0 of \d+ keys pressed/);
   });
 
-  it('asks for the agent’s phrase before erasing the selected drives', () => {
+  it('asks for the agent’s phrase on the Erase step, where Next leads from the selected drives', () => {
     const drive = { device: '/sim/a.img', model: 'SIM SSD', transport: 'sata', internal: true, plan: { ok: true as const, method: 'm', label: 'NIST 800-88 R2 Clear', category: 'Clear' as const, technique: 'Overwrite', fully_sanitized: true, warnings: [] } };
-    const html = render(agentState({ drives: [drive], selected: ['/sim/a.img'], confirmation: { phrase: 'ERASE 1 DRIVE', confirmed: false }, can: { ...agentState().can, confirm: true } }), 'drives');
-    expect(html).toMatch(/Type <kbd>ERASE 1 DRIVE<\/kbd> to confirm/);
-    expect(html).toMatch(/<button type="submit"[^>]*disabled=""[^>]*>Erase 1 drive/);
+    const snap = agentState({ drives: [drive], selected: ['/sim/a.img'], confirmation: { phrase: 'ERASE 1 DRIVE', confirmed: false }, can: { ...agentState().can, confirm: true } });
+    const drives = render(snap, 'drives');
+    expect(drives).toMatch(/Next: Erase →/);
+    expect(drives).not.toMatch(/confirm-text/);
+    const erase = render(snap, 'erase');
+    expect(erase).toMatch(/Type <kbd>ERASE 1 DRIVE<\/kbd> to confirm/);
+    expect(erase).toMatch(/<button type="submit"[^>]*disabled=""[^>]*>Erase 1 drive/);
+    expect(erase).not.toMatch(/No erase has run yet|Select drives on the Drives step/);
+  });
+
+  it('sends the Erase step back to Drives while no drive is selected', () => {
+    const html = render(agentState(), 'erase');
+    expect(html).toMatch(/No drives selected yet\. Tick the drives to erase on the Drives step\./);
+    expect(html).toMatch(/← Back to Drives/);
+    expect(html).not.toMatch(/confirm-text/);
   });
 });

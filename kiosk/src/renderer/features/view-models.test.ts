@@ -151,6 +151,13 @@ describe('the erase view', () => {
     expect(powerWarning(agentState({ power: { pending_results: 2 } }))).toMatch(/^2 results are not sent to the erasure service yet\./);
   });
 
+  it('says whether the results waiting are lost by a shut down or restart: in memory, or saved on disk', () => {
+    expect(powerWarning(agentState({ power: { pending_results: 2, kept_in: 'memory' } }), 'restart')).toBe('2 results are not sent to the erasure service yet. This machine keeps them only in memory: restarting it loses them. Restart anyway?');
+    expect(powerWarning(agentState({ power: { pending_results: 1, kept_in: 'disk' } }), 'shutdown')).toBe("1 result is not sent to the erasure service yet. It is saved on this machine's disk and sent when it next starts with the erasure service reachable. Shut down anyway?");
+    // Never "if this machine keeps them only in memory": the technician is not asked to know.
+    for (const kept_in of ['disk', 'memory', undefined] as const) expect(powerWarning(agentState({ power: { pending_results: 2, ...(kept_in ? { kept_in } : {}) } }))).not.toMatch(/\bif\b/i);
+  });
+
   it('shows a finished drive by its outcome while others run, not "Verifying 100 %, 0 s left"', () => {
     const [row] = progressRows(running, { '/sim/a.img': { device: '/sim/a.img', stage: 'verify', pass: 0, passes: 1, bytes_done: 64_000_000, bytes_total: 64_000_000, percent: 100, elapsed_seconds: 40, eta_seconds: 0, outcome: 'erased' } });
     expect(row).toMatchObject({ tone: 'ok', stage: 'Erased and verified', percent: 100, bytes: '', rate: '–', eta: '–', elapsed: '40 s' });

@@ -14,12 +14,14 @@ import type { KioskData, SendState, StationSlice, Step } from './state.js';
 export function receiveSnapshot(d: KioskData, snap: KioskAgentState): KioskData {
   const startedRunning = snap.run.status === 'running' && d.agent.snapshot?.run.status !== 'running';
   const stationAppeared = snap.station !== undefined && d.agent.snapshot?.station === undefined;
+  // A kiosk (re)opened after this boot's erase began returns to it: its progress or its results (issue 28 item 15).
+  const reopenedAfterErase = d.agent.snapshot === undefined && snap.station === undefined && snap.run.status !== 'idle';
   return {
     ...d,
     // The snapshot's progress is never older than the progress events before it (one ordered stream).
     agent: { ...d.agent, snapshot: snap, progress: snap.progress },
     // When an erase starts, its progress is what the technician needs to see.
-    nav: stationAppeared ? { step: 'station' } : startedRunning ? { step: 'erase' } : d.nav,
+    nav: stationAppeared ? { step: 'station' } : startedRunning || reopenedAfterErase ? { step: 'erase' } : d.nav,
     notes: d.notes.hydrated ? d.notes : { ...d.notes, draft: snap.notes, hydrated: true },
     drives: startedRunning ? { ...d.drives, confirmText: '', error: undefined } : d.drives,
   };

@@ -37,6 +37,15 @@ describe('kiosk store reducers', () => {
     expect(back.nav.step).toBe('tests');
   });
 
+  it('opens on the erase step when reloaded after this boot’s erase, on the first step before one', () => {
+    expect(receiveSnapshot(initialData, agentState()).nav.step).toBe('machine');
+    expect(receiveSnapshot(initialData, agentState({ run: { status: 'finished', phase: 'done', exit_code: 0 } })).nav.step).toBe('erase');
+    expect(receiveSnapshot(initialData, agentState({ run: { status: 'running', phase: 'erase' } })).nav.step).toBe('erase');
+    // Only the first snapshot: afterwards the technician's own step stays.
+    const finished = receiveSnapshot(initialData, agentState({ run: { status: 'finished', phase: 'done', exit_code: 0 } }));
+    expect(receiveSnapshot({ ...finished, nav: { step: 'notes' } }, agentState({ run: { status: 'finished', phase: 'done', exit_code: 0 } })).nav.step).toBe('notes');
+  });
+
   it('fills the notes draft from the agent once, then keeps the operator’s text', () => {
     const first = receiveSnapshot(initialData, agentState({ notes: 'dent on lid' }));
     expect(first.notes.draft).toBe('dent on lid');

@@ -1,18 +1,16 @@
 import { useActions, useKiosk } from '../../store/use-kiosk.js';
 import type { AgentState } from '../../contract.js';
 import { NextStep } from '../shell/next-step.js';
-import { confirmationOf, driveRows, selectableDevices } from './drive-rows.js';
+import { driveRows, selectableDevices } from './drive-rows.js';
 
-/** Pick drives, read their plans and warnings, type the confirmation, start. */
+/** Pick drives and read their plans and warnings; the typed confirmation is on the Erase step, where Next leads. */
 export function DrivesScreen() {
   const actions = useActions();
   const snap = useKiosk((s) => s.agent.snapshot);
-  const typed = useKiosk((s) => s.drives.confirmText);
   const busy = useKiosk((s) => s.drives.busy);
   const error = useKiosk((s) => s.drives.error);
   if (!snap) return null;
   const rows = driveRows(snap);
-  const confirmation = confirmationOf(snap, typed);
   const running = snap.run.status === 'running';
   const all = selectableDevices(snap);
   const allSelected = all.length > 0 && all.every((d) => snap.selected.includes(d));
@@ -62,27 +60,10 @@ export function DrivesScreen() {
         </button>
       </div>
       {snap.unfreeze && <UnfreezeSetting unfreeze={snap.unfreeze} disabled={busy || running} onChange={actions.setUnfreeze} />}
-      {confirmation.phrase !== null && (
-        <form
-          className="confirm"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (confirmation.canSubmit && !busy) void actions.confirmAndStart();
-          }}
-        >
-          <p className="danger">
-            Everything on the {snap.selected.length === 1 ? 'selected drive' : `${snap.selected.length} selected drives`} will be destroyed for good.
-          </p>
-          <label htmlFor="confirm-text">
-            Type <kbd>{confirmation.phrase}</kbd> to confirm:
-          </label>
-          <div className="row">
-            <input id="confirm-text" value={typed} autoComplete="off" spellCheck={false} onChange={(e) => actions.setConfirmText(e.target.value)} disabled={busy || running} />
-            <button type="submit" className="danger-btn big" disabled={!confirmation.canSubmit || busy}>
-              {busy ? 'Starting…' : `Erase ${snap.selected.length === 1 ? '1 drive' : `${snap.selected.length} drives`}`}
-            </button>
-          </div>
-        </form>
+      {snap.selected.length > 0 && !running && (
+        <p className="selected-line">
+          {snap.selected.length === 1 ? '1 drive selected' : `${snap.selected.length} drives selected`}. Next, confirm the erase on the Erase step.
+        </p>
       )}
       {error && (
         <p className="error" role="alert">

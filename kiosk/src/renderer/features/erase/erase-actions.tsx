@@ -98,8 +98,8 @@ export function FinishActions() {
     // The agent found results still waiting: the second question, with its words.
     setAsking(/still waiting/.test(res.error) ? { action, stage: 'pending' } : undefined);
   };
-  const first = (action: Power) => (powerWarning(snap) ? setAsking({ action, stage: 'pending' }) : void send(action, false));
-  const warning = powerWarning(snap) ?? error;
+  const first = (action: Power) => (powerWarning(snap, action) ? setAsking({ action, stage: 'pending' }) : void send(action, false));
+  const warning = (asking && powerWarning(snap, asking.action)) ?? error;
   return (
     <section className="finish" aria-label="Finish">
       {snap.power?.last && (

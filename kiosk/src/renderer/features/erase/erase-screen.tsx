@@ -1,21 +1,35 @@
-import { useKiosk } from '../../store/use-kiosk.js';
+import { useActions, useKiosk } from '../../store/use-kiosk.js';
 import { jobLine, progressRows, runHeadline } from './erase-view.js';
 import { ResultSummaryList } from './result-summary.js';
 import { CancelAll, CancelDrive, FinishActions } from './erase-actions.js';
+import { ConfirmErase } from './confirm-erase.js';
 
-/** Live progress of each selected drive while a run goes, then each drive's result. */
+/**
+ * The typed confirmation for the selected drives (where "Next: Erase →" leads), live progress of
+ * each drive while a run goes, then each drive's result.
+ */
 export function EraseScreen() {
+  const actions = useActions();
   const snap = useKiosk((s) => s.agent.snapshot);
   const progress = useKiosk((s) => s.agent.progress);
   if (!snap) return null;
   const headline = runHeadline(snap);
   const rows = snap.run.status === 'idle' ? [] : progressRows(snap, progress);
   const job = jobLine(snap, progress);
+  const idle = snap.run.status === 'idle';
   return (
     <section className="erase">
       <p className={`banner ${headline.tone}`} role="status" aria-live="polite">
         {headline.text}
       </p>
+      {idle && <ConfirmErase />}
+      {idle && snap.selected.length === 0 && (
+        <div className="row">
+          <button type="button" onClick={() => actions.goTo('drives')}>
+            ← Back to Drives
+          </button>
+        </div>
+      )}
       {job && (
         <p className="job-line" aria-label="Whole job">
           {job}
@@ -46,6 +60,8 @@ export function EraseScreen() {
         </ul>
       )}
       <ResultSummaryList />
+      {/* Drives ticked again after a run (one cancelled, say): their confirmation follows the last results. */}
+      {snap.run.status === 'finished' && <ConfirmErase />}
       {snap.run.status === 'finished' && <FinishActions />}
     </section>
   );

@@ -5,7 +5,7 @@ import { plainReason } from '../locked/gate.js';
 /** The run's headline, from the agent's `run`. */
 export function runHeadline(snap: KioskAgentState): { tone: 'info' | 'ok' | 'bad'; text: string } {
   const { run } = snap;
-  if (run.status === 'idle') return { tone: 'info', text: 'No erase has run yet. Select drives on the Drives step.' };
+  if (run.status === 'idle') return { tone: 'info', text: snap.selected.length > 0 ? 'Nothing is erased until you confirm below.' : 'No drives selected yet. Tick the drives to erase on the Drives step.' };
   if (run.status === 'running') {
     const text: Record<string, string> = {
       checkin: 'Checking in with the erasure service…',
@@ -103,9 +103,18 @@ export function jobLine(snap: KioskAgentState, progress: Readonly<Record<string,
   return parts.join(' · ');
 }
 
-/** What the Shut down / Restart confirmation says: a second, plain warning while results still wait to be sent. */
-export function powerWarning(snap: KioskAgentState): string | undefined {
+/**
+ * What the Shut down / Restart confirmation says: a second, plain warning while results still
+ * wait to be sent, saying whether they survive it (the agent knows where its outbox is).
+ */
+export function powerWarning(snap: KioskAgentState, action: 'shutdown' | 'restart' = 'shutdown'): string | undefined {
   const n = snap.power?.pending_results ?? 0;
   if (n === 0) return undefined;
-  return `${n} result${n === 1 ? ' is' : 's are'} not sent to the erasure service yet. If this machine keeps them only in memory, switching it off loses them. Shut down anyway?`;
+  const them = n === 1 ? 'it' : 'them';
+  // An agent that has not said where they are kept is taken at its worst: in memory.
+  const where =
+    snap.power?.kept_in === 'disk'
+      ? `${n === 1 ? 'It is' : 'They are'} saved on this machine's disk and sent when it next starts with the erasure service reachable.`
+      : `This machine keeps ${them} only in memory: ${action === 'shutdown' ? 'shutting it down' : 'restarting it'} loses ${them}.`;
+  return `${n} result${n === 1 ? ' is' : 's are'} not sent to the erasure service yet. ${where} ${action === 'shutdown' ? 'Shut down' : 'Restart'} anyway?`;
 }
