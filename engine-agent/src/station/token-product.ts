@@ -25,5 +25,5 @@ export function productOfToken(token: string | undefined): Product {
 export function stationTokenRefusal(token: string | undefined, tokenFile: string): string | undefined {
   if (token === undefined || token.trim() === '') return `there is no device token in ${tokenFile}: a station needs a hotswap device token`;
   if (productOfToken(token) === 'hotswap') return undefined;
-  return 'this device token was minted for the engine product, so no drive erased here would be certified: use a hotswap device token (the web app’s Downloads page, product hotswap, or `erasure-cloud admin mint-device-token --product hotswap`)';
+  return 'this device token was minted for the engine product, so no drive erased here would be certified: use a hotswap device token (the web app’s Downloads page, product hotswap, or erasure-cloud admin mint-device-token --product hotswap)';
 }

@@ -162,6 +162,8 @@ export const POLICY_TEXT: Readonly<Record<StationView['policy'], string>> = {
 /** The banner when the station cannot watch drives come and go (then it sees no inserts or pulls). */
 export function watchWarning(station: StationView): string | undefined {
   if (station.watching) return undefined;
+  // A station that refused to start never watched: its own reason says all there is to say.
+  if (station.phase === 'failed' && !station.watch_error) return undefined;
   return `This station cannot see drives being inserted or pulled${station.watch_error ? `: ${station.watch_error}` : '.'}`;
 }
 
