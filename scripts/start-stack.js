@@ -77,6 +77,14 @@ if (!state.account) {
   state.device = cloudCli(['admin', 'mint-device-token', '--account', state.account.id, '--quota', '1000', '--user-email', state.user.email]);
   writeFileSync(join(dataDir, 'device-token'), `${state.device.token}\n`, { mode: 0o600 });
 }
+// The station checks in once per drive, which only a hotswap token's job ids certify: an engine
+// token there spends quota on results that are never certified (and the agent refuses it).
+if (station && !state.stationDevice) {
+  state.stationDevice = cloudCli(['admin', 'mint-device-token', '--account', state.account.id, '--product', 'hotswap', '--quota', '1000', '--user-email', state.user.email]);
+  writeFileSync(join(dataDir, 'station-device-token'), `${state.stationDevice.token}\n`, { mode: 0o600 });
+}
+const device = station ? state.stationDevice : state.device;
+const deviceTokenFile = join(dataDir, station ? 'station-device-token' : 'device-token');
 writeFileSync(stateFile, JSON.stringify(state, null, 2), { mode: 0o600 });
 
 const children = [];
@@ -168,7 +176,7 @@ try {
       HOST: host,
       PORT: agentPort,
       ERASURE_GATEWAY_URL: gatewayUrl,
-      ERASURE_DEVICE_TOKEN_FILE: join(dataDir, 'device-token'),
+      ERASURE_DEVICE_TOKEN_FILE: deviceTokenFile,
       DATA_DIR: agentData,
       ERASURE_SIMULATE: '1',
     },
@@ -184,10 +192,10 @@ Erasure stack is up.
   kiosk    ${agentUrl}  (${station ? "the simulated hotswap station's bay screen" : "the simulated machine's technician screen"})
   account  ${state.account.name} (${state.account.id})
   sign-in  ${state.user.email} / ${state.user.password}
-  device token file  ${join(dataDir, 'device-token')}
-  device token       ${state.device.token}
+  device token file  ${deviceTokenFile}${station ? ' (product hotswap)' : ''}
+  device token       ${device.token}
 
-Try:  curl -s -X POST -H "Authorization: Bearer $(cat ${join(dataDir, 'device-token')})" ${gatewayUrl}/api/verify
+Try:  curl -s -X POST -H "Authorization: Bearer $(cat ${deviceTokenFile})" ${gatewayUrl}/api/verify
 ${
   station
     ? `

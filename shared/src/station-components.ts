@@ -9,7 +9,9 @@ export interface StationBay {
   readonly chassis?: string;
 }
 
-const clean = (s: string) => s.replace(/;/g, ',').replace(/\s+/g, ' ').trim();
+/** A bay label or chassis name as it is written into `tool_components` (and so read back). */
+export const stationComponentText = (s: string) => s.replace(/;/g, ',').replace(/\s+/g, ' ').trim();
+const clean = stationComponentText;
 
 export function stationToolComponents(tool: string, where: StationBay): string {
   return [tool, `bay=${clean(where.bay)}`, ...(where.chassis ? [`chassis=${clean(where.chassis)}`] : [])].join('; ');

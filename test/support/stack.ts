@@ -16,9 +16,9 @@ export interface Keys {
 }
 
 /** Spawns `bin serve` and resolves with the URL from its `listening on http://…` line. */
-export function startService(bin: string, env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
+export function startService(bin: string, env: NodeJS.ProcessEnv, args: readonly string[] = ['serve']): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     const timer = setTimeout(() => reject(new Error(`${bin} did not start:\n${output}`)), 15_000);
     const onData = (chunk: Buffer) => {

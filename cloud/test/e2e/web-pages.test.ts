@@ -240,6 +240,29 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
     await section.waitFor();
     expect(await section.locator('h2, h3').first().innerText()).toContain('Front 24-bay cage');
     expect(await section.locator('tbody tr').allInnerTexts()).toEqual(bays.map((b) => expect.stringContaining(b.label)));
+
+    // Issue 28 item 13: the wipes done in its bays are the chassis's wipes. A station wipe's one
+    // link to its chassis is the map name in tool_components; a chassis whose name merely starts
+    // the same is another one.
+    const bayWipe = async (serial: string, toolComponents: string) => {
+      const jobId = (await cloud.internal('/internal/tokens/validate', { jti: hotswapJti })).json.job_id as string;
+      const res = await cloud.internal('/internal/wipe_results', {
+        jti: hotswapJti, job_id: jobId, drive_model: 'SIMULATED SATA', drive_serial: serial, drive_capacity_gb: 1,
+        wipe_method: 'NIST 800-88 R2 Clear', started_at: '2026-11-22T11:00:00Z', completed_at: '2026-11-22T11:05:00Z', wipe_status: 'completed', tool_components: toolComponents,
+      });
+      expect(res.status).toBe(201);
+    };
+    await bayWipe('BAYSERIAL-1', 'erasure-agent 0.1.0; bay=Bay 1; chassis=Front 24-bay cage');
+    await bayWipe('BAYSERIAL-3', 'erasure-agent 0.1.0; bay=Bay 3; chassis=Front 24-bay cage; dd if=/dev/zero');
+    await bayWipe('OTHERCAGE-1', 'erasure-agent 0.1.0; bay=Bay 1; chassis=Front 24-bay cage 2');
+    await page.reload();
+    const wipes = page.locator('[data-testid="section-wipes"]');
+    await wipes.locator('tbody tr').first().waitFor();
+    const text = await wipes.innerText();
+    expect(text).not.toContain('No drive of this machine has been wiped yet');
+    expect(await wipes.locator('tbody tr').allInnerTexts()).toEqual([expect.stringContaining('BAYSERIAL-3'), expect.stringContaining('BAYSERIAL-1')]);
+    expect(await wipes.locator('tbody tr').first().innerText()).toContain('Bay 3');
+    expect(text).not.toContain('OTHERCAGE-1');
     await screenshot(page, '05b-chassis-bay-map');
   });
 

@@ -159,7 +159,7 @@ function simulatedBackplanePorts(env: AgentEnv): MachinePorts {
       return bays;
     },
     announcePresent: async () => bays?.announcePresent(),
-    controllers: async () => [{ controller: SIM_CONTROLLER, transport: 'sata', description: `Simulated SATA backplane (${SIM_BAYS} bays)` }],
+    controllers: async () => [{ controller: SIM_CONTROLLER, transport: 'sata', description: `Simulated SATA backplane (${SIM_BAYS} bays)`, bays: SIM_BAYS }],
     laneOf: async (p) => laneFromIdPath(p.event.properties.ID_PATH),
     probe: async (device) => {
       const d = (await seatedDrives(dataDir)).find((x) => x.device === device);

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { AgentIntent, AgentState, DriveProgress, DriveResult, Fingerprint } from '@erasure/shared';
+import type { AgentIntent, AgentState, DriveProgress, DriveResult, Fingerprint, StationView } from '@erasure/shared';
 import { abortableSleep, exitCodeOf, listDrives, recordIdOf, runErase, selectDrives, type AgentEnv } from '../agent.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { ipAddresses } from '../probes/ip-addresses.js';
@@ -30,6 +30,8 @@ export interface ControllerPorts extends ReportPorts {
    */
   readonly station?: {
     readonly policy: ErasePolicy;
+    /** Why the station refuses to start (see `stationTokenRefusal`): it then never watches drives or checks in. */
+    readonly refused?: string;
     ports(boot: { account: string; recordId: string; fingerprint: () => Promise<Fingerprint> }, certificates: { follow(jobId: string): void; numberOf(jobId: string): string | undefined }): StationRuntimePorts;
     /** The boot's fingerprint as the chassis reports it (see BootGateHooks.chassis). */
     chassis?(collected: Fingerprint): Promise<Fingerprint>;
@@ -192,7 +194,7 @@ export class KioskController extends EventEmitter {
       ...(erasedEarlier.length > 0 ? { erased_earlier: erasedEarlier } : {}),
       ...this.reporter.view(),
       ...(this.unfreeze ? { unfreeze: this.unfreeze } : {}),
-      ...(this.ports.station ? { station: this.station?.view() ?? { phase: 'waiting_for_unlock', policy: this.ports.station.policy, bays: [], unmapped: [], watching: false } } : {}),
+      ...(this.ports.station ? { station: this.station?.view() ?? stationBeforeStart(this.ports.station) } : {}),
       can: {
         refresh: idle,
         select: idle,
@@ -253,7 +255,7 @@ export class KioskController extends EventEmitter {
   /** A station starts once this boot is unlocked (at boot, or after a retry that unlocked it). */
   private async startStation(): Promise<void> {
     const spec = this.ports.station;
-    if (!spec || this.station || !this.gate.unlocked || this.shutdown.signal.aborted) return;
+    if (!spec || spec.refused || this.station || !this.gate.unlocked || this.shutdown.signal.aborted) return;
     const ports = spec.ports(
       { account: this.gate.account ?? '', recordId: this.recordId, fingerprint: () => this.fingerprint() },
       {
@@ -519,4 +521,11 @@ export class KioskController extends EventEmitter {
     this.reporter.close();
     return this.station?.close() ?? Promise.resolve();
   }
+}
+
+/** The station before it runs: waiting for this boot to unlock, or refused for good (the kiosk says why). */
+function stationBeforeStart(spec: NonNullable<ControllerPorts['station']>): StationView {
+  return spec.refused
+    ? { phase: 'failed', reason: spec.refused, policy: spec.policy, bays: [], unmapped: [], watching: false }
+    : { phase: 'waiting_for_unlock', policy: spec.policy, bays: [], unmapped: [], watching: false };
 }

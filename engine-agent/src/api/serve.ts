@@ -10,7 +10,7 @@ import { stationChassis } from '../adapters/chassis-fingerprint.js';
 import { stationPorts } from '../adapters/station-ports.js';
 import { readStationSettings } from '../adapters/station-settings.js';
 import type { ErasePolicy } from '../station/station.js';
-import { productOfToken } from '../station/token-product.js';
+import { productOfToken, stationTokenRefusal } from '../station/token-product.js';
 
 /** How serve runs: a kiosk for one machine, or a hotswap station with its erase policy and where that came from. */
 export interface ServeMode {
@@ -19,6 +19,8 @@ export interface ServeMode {
   readonly policySource?: PolicySource;
   /** Why the saved settings file was not taken at its word (its policy is then `confirm`). */
   readonly settingsUnreadable?: string;
+  /** Why the station refuses to start (a device token that is not a hotswap one): said on the kiosk and in the journal. */
+  readonly refused?: string;
 }
 
 /** Where a station's starting policy came from (said in the journal at start). */
@@ -45,7 +47,9 @@ export async function serveMode(env: AgentEnv, flags: { station?: boolean; polic
   const saved = settings.policy;
   const flag = flags.policy === 'auto' || flags.policy === 'confirm' ? flags.policy : undefined;
   const { policy, source } = startingPolicy({ ...(saved ? { saved } : {}), ...(settings.unreadable ? { savedUnreadable: true } : {}), ...(flag ? { flag } : {}), ...(env.config.ERASURE_STATION_POLICY ? { bootOption: env.config.ERASURE_STATION_POLICY } : {}) });
-  return { station: flags.station === true || productOfToken(token) === 'hotswap', policy, policySource: source, ...(settings.unreadable ? { settingsUnreadable: settings.unreadable } : {}) };
+  const station = flags.station === true || productOfToken(token) === 'hotswap';
+  const refused = station ? stationTokenRefusal(token, env.config.ERASURE_DEVICE_TOKEN_FILE) : undefined;
+  return { station, policy, policySource: source, ...(settings.unreadable ? { settingsUnreadable: settings.unreadable } : {}), ...(refused ? { refused } : {}) };
 }
 
 /** Longest a SIGTERM waits for a clean close before the process exits anyway. */
@@ -96,7 +100,7 @@ export async function buildServe(env: AgentEnv, notesDebounceMs = NOTES_DEBOUNCE
   };
   // A station's asset reports leave out the drives in its hot-swap slots and, once known, its bays.
   const chassis = mode.station ? stationChassis(served) : undefined;
-  const station = chassis ? { policy: mode.policy, chassis: (fp: Fingerprint) => chassis.fingerprint(fp), ports: (b: Parameters<typeof stationPorts>[1], c: Parameters<typeof stationPorts>[2]) => stationPorts(served, b, c, chassis) } : undefined;
+  const station = chassis ? { policy: mode.policy, ...(mode.refused ? { refused: mode.refused } : {}), chassis: (fp: Fingerprint) => chassis.fingerprint(fp), ports: (b: Parameters<typeof stationPorts>[1], c: Parameters<typeof stationPorts>[2]) => stationPorts(served, b, c, chassis) } : undefined;
   controller = new KioskController(served, { ...gatewayPorts(served, boot, notesDebounceMs), ...(station ? { station } : {}), sendResultsNow: () => redelivery.now() });
   const app = await buildApp(controller, { rendererDir: env.config.KIOSK_RENDERER_DIR });
   app.addHook('onClose', async () => {
@@ -112,6 +116,7 @@ export async function serve(env: AgentEnv, flags: { station?: boolean; policy?: 
   const { app, controller } = await buildServe(env, NOTES_DEBOUNCE_MS, mode);
   const url = await listenLoopback(app, env.config);
   process.stdout.write(`erasure-agent listening on ${url}${mode.station ? ` (hotswap station, erase policy ${mode.policy}: ${mode.policySource ?? 'default'})` : ''}\n`);
+  if (mode.refused) process.stderr.write(`erasure-agent: station not started: ${mode.refused}\n`);
   if (mode.station && mode.settingsUnreadable) process.stdout.write(`erasure-agent: station: ${mode.settingsUnreadable}: every drive waits for confirmation until a policy is saved again in settings\n`);
   controller.bootUp().catch((error: unknown) => process.stderr.write(`erasure-agent: boot failed: ${(error as Error).message}\n`));
   let stopping = false;

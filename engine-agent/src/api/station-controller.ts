@@ -1,5 +1,5 @@
 import type { Bay, StationBayView, StationView, WizardAction, WizardView } from '@erasure/shared';
-import { canCancel, type DriveFacts } from '../station/bay-machine.js';
+import { canCancel, canConfirm, type DriveFacts } from '../station/bay-machine.js';
 import type { Presence } from '../station/debounce.js';
 import { isNvmeMultipathHead, type Lane } from '../station/lanes.js';
 import { createPresenceQueue } from '../station/presence-queue.js';
@@ -14,6 +14,8 @@ export interface ControllerFound {
   readonly controller: string;
   readonly transport: string;
   readonly description?: string;
+  /** How many bays (slots) it has, where it says so (the simulated backplane does). */
+  readonly bays?: number;
 }
 
 /** What a bay's locate LED can be found by: its drive, when one is seated, and its SES slot, when its connector records one. */
@@ -114,7 +116,8 @@ export class StationController {
 
   private async openWizard(): Promise<void> {
     const present = [...this.seated.values()].flatMap((s) => (s.lane ? [{ lane: s.lane.lane, connector: s.lane.connector }] : []));
-    this.wizard = { state: startWizard(present), saving: false, controllers: await this.ports.controllers().catch(() => []) };
+    const controllers = await this.ports.controllers().catch(() => []);
+    this.wizard = { state: startWizard(present, undefined, bayCountOf(controllers)), saving: false, controllers };
     this.phase = 'wizard';
   }
 
@@ -361,6 +364,7 @@ export class StationController {
       ...(s.step === 'mapping' && s.proposal ? { proposal: { lane: s.proposal.lane, connector: wireConnector(s.proposal.connector), label: s.proposal.label, ...withDevice(s.proposal.lane) } } : {}),
       grid: s.step === 'saved' ? { rows: 1, columns: Math.max(1, bays.length) } : s.grid,
       name: s.step === 'naming' ? s.name : s.step === 'saved' ? s.name : '',
+      ...(s.step !== 'saved' && s.bayCount !== undefined ? { bay_count: s.bayCount } : {}),
       ...(w.error ? { error: w.error } : {}),
     };
   }
@@ -371,7 +375,7 @@ export class StationController {
     return this.station.views().map(({ lane, label, bay }): StationBayView => {
       const connector = connectors.get(lane);
       const base = { lane, label, ...(connector ? { connector } : {}), can_locate: this.canLocate(lane, bay.state === 'empty') };
-      const can = { confirm: bay.state === 'awaiting_confirmation', cancel: canCancel(bay) };
+      const can = { confirm: canConfirm(bay), cancel: canCancel(bay) };
       if (bay.state === 'empty') return { ...base, state: 'empty', can: { confirm: false, cancel: false } };
       const drive = driveView(bay.drive);
       switch (bay.state) {
@@ -394,6 +398,8 @@ export class StationController {
           return { ...base, state: bay.state, drive, reason: bay.reason, untouched: bay.untouched, can, ...(bay.jobId ? { job_id: bay.jobId } : {}) };
         case 'pulled':
           return { ...base, state: bay.state, drive, reason: bay.reason, during: bay.during, can, ...(bay.jobId ? { job_id: bay.jobId } : {}) };
+        case 'cancelled':
+          return { ...base, state: bay.state, drive, untouched: bay.untouched, can, ...(bay.jobId ? { job_id: bay.jobId } : {}) };
         default:
           return { ...base, state: bay.state, drive, can };
       }
@@ -407,6 +413,12 @@ export class StationController {
 
 function driveView(d: DriveFacts): NonNullable<StationBayView['drive']> {
   return { device: d.device, health: d.health, ...(d.model ? { model: d.model } : {}), ...(d.serial ? { serial: d.serial } : {}), ...(d.sizeBytes !== undefined ? { size_bytes: d.sizeBytes } : {}) };
+}
+
+/** The bays the controllers report between them, when every one says how many it has; else unknown. */
+export function bayCountOf(controllers: readonly ControllerFound[]): number | undefined {
+  if (controllers.length === 0 || controllers.some((c) => c.bays === undefined)) return undefined;
+  return controllers.reduce((sum, c) => sum + (c.bays ?? 0), 0);
 }
 
 const bayCount = (n: number) => `${n} ${n === 1 ? 'bay' : 'bays'}`;

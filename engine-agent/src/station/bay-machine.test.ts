@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CANCELLED_BY_OPERATOR, canCancel, EMPTY_BAY, REMOVED_DURING_ERASE, stepBay, type BayEvent, type BayState, type DriveFacts } from './bay-machine.js';
+import { CANCELLED_BY_OPERATOR, canCancel, canConfirm, EMPTY_BAY, REMOVED_DURING_ERASE, stepBay, type BayEvent, type BayState, type DriveFacts } from './bay-machine.js';
 
 const drive: DriveFacts = { device: '/dev/sdb', model: 'ST2000DM008', serial: 'ZFL0ABCD', sizeBytes: 2e12, health: 'passed' };
 const other: DriveFacts = { device: '/dev/sdc', model: 'WDC WD20EZRZ', serial: 'WD-WCC4M1', sizeBytes: 2e12, health: 'unknown' };
@@ -26,6 +26,14 @@ describe('a bay of the hotswap station', () => {
     expect(waiting).toEqual({ state: 'awaiting_confirmation', drive });
     expect(stepBay(waiting, { type: 'confirm' })).toEqual({ state: 'checking_in', drive });
     expect(stepBay(waiting, { type: 'cancelled' })).toEqual({ state: 'detected', drive });
+  });
+
+  it('erases a drive the operator left alone once they confirm it after all', () => {
+    const left = stepBay(run([{ type: 'await_confirmation' }], detected), { type: 'cancelled' });
+    expect(canConfirm(left)).toBe(true);
+    expect(stepBay(left, { type: 'confirm' })).toEqual({ state: 'checking_in', drive });
+    expect(canConfirm(checkingIn)).toBe(false);
+    expect(canConfirm(EMPTY_BAY)).toBe(false);
   });
 
   it('erases once the check-in is allowed, carrying the job id it issued', () => {
@@ -64,9 +72,12 @@ describe('a bay of the hotswap station', () => {
     expect(stepBay(verifying, { type: 'erase_failed', reason: 'not_verified' })).toMatchObject({ state: 'failed', reason: 'not_verified' });
   });
 
-  it('can be cancelled on its own while erasing or verifying', () => {
-    expect(stepBay(erasing, { type: 'cancelled' })).toMatchObject({ state: 'failed', reason: 'cancelled by the operator', jobId: 'job-1' });
-    expect(stepBay(verifying, { type: 'cancelled' })).toMatchObject({ state: 'failed', reason: 'cancelled by the operator' });
+  it('can be cancelled on its own while erasing or verifying, and then says cancelled, not failed', () => {
+    expect(stepBay(erasing, { type: 'cancelled' })).toEqual({ state: 'cancelled', drive, jobId: 'job-1', untouched: false });
+    expect(stepBay(verifying, { type: 'cancelled' })).toEqual({ state: 'cancelled', drive, jobId: 'job-1', untouched: false });
+    // The aborted run's own failure arriving late does not turn the cancel into a failure.
+    const cancelled = stepBay(erasing, { type: 'cancelled' });
+    expect(stepBay(cancelled, { type: 'erase_failed', reason: CANCELLED_BY_OPERATOR })).toBe(cancelled);
   });
 
   it('says passed when a cancel came after the read-back had finished and the run reports the drive erased and verified', () => {
@@ -85,8 +96,8 @@ describe('a bay of the hotswap station', () => {
     expect(stepBay(sanitizing, { type: 'erase_passed' })).toEqual({ state: 'passed', drive, jobId: 'job-2' });
   });
 
-  it('can be cancelled while checking in, failing with the operator\'s reason and the drive untouched', () => {
-    expect(stepBay(checkingIn, { type: 'cancelled' })).toEqual({ state: 'failed', drive, reason: CANCELLED_BY_OPERATOR, untouched: true });
+  it('can be cancelled while checking in, cancelled with the drive untouched', () => {
+    expect(stepBay(checkingIn, { type: 'cancelled' })).toEqual({ state: 'cancelled', drive, untouched: true });
   });
 
   it.each<[string, BayState, boolean]>([

@@ -34,6 +34,8 @@ export type BayState =
   | { readonly state: 'verifying'; readonly drive: DriveFacts; readonly jobId: string; readonly percent?: number }
   | { readonly state: 'passed'; readonly drive: DriveFacts; readonly jobId: string; readonly certificateNumber?: string }
   | { readonly state: 'failed'; readonly drive: DriveFacts; readonly reason: string; readonly jobId?: string; readonly untouched: boolean }
+  /** The operator stopped its work (reported `cancelled`, never certified): not a failure of the drive. */
+  | { readonly state: 'cancelled'; readonly drive: DriveFacts; readonly jobId?: string; readonly untouched: boolean }
   | { readonly state: 'pulled'; readonly drive: DriveFacts; readonly during: ActivePhase; readonly reason: string; readonly jobId?: string };
 
 export type BayEvent =
@@ -43,7 +45,7 @@ export type BayEvent =
   | { readonly type: 'removed' }
   /** Policy: confirm per drive; the station sends it right after `inserted`. */
   | { readonly type: 'await_confirmation' }
-  /** The operator confirmed this drive. */
+  /** The operator confirmed this drive (waiting for confirmation, or left alone earlier). */
   | { readonly type: 'confirm' }
   /** Policy: auto-start on insert; the station sends it right after `inserted`. */
   | { readonly type: 'auto_start' }
@@ -68,7 +70,7 @@ export const EMPTY_BAY: BayState = { state: 'empty' };
  * saying so) and the operator's cancel (its wipe result is `cancelled`).
  */
 export { CANCELLED_BY_OPERATOR, REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
-import { CANCELLED_BY_OPERATOR, REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
+import { REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
 
 /**
  * States whose work the operator can cancel: waiting for them, checking in, erasing, verifying.
@@ -77,6 +79,14 @@ import { CANCELLED_BY_OPERATOR, REMOVED_DURING_ERASE } from '../erase/erase-driv
 export function canCancel(s: BayState): boolean {
   if (s.state === 'erasing') return s.firmware !== true;
   return s.state === 'awaiting_confirmation' || s.state === 'checking_in' || s.state === 'verifying';
+}
+
+/**
+ * States the operator can start an erase from: a drive waiting for confirmation, or one they
+ * left alone earlier ("Leave it"), which stays in its bay until they change their mind or pull it.
+ */
+export function canConfirm(s: BayState | undefined): boolean {
+  return s?.state === 'awaiting_confirmation' || s?.state === 'detected';
 }
 
 /**
@@ -106,7 +116,8 @@ export function stepBay(s: BayState, e: BayEvent): BayState {
   }
   switch (s.state) {
     case 'detected':
-      if (e.type === 'auto_start') return { state: 'checking_in', drive: s.drive };
+      // A drive the operator left alone stays detected until they choose to erase it after all.
+      if (e.type === 'auto_start' || e.type === 'confirm') return { state: 'checking_in', drive: s.drive };
       if (e.type === 'await_confirmation') return { state: 'awaiting_confirmation', drive: s.drive };
       return s;
     case 'awaiting_confirmation':
@@ -119,20 +130,20 @@ export function stepBay(s: BayState, e: BayEvent): BayState {
       if (e.type === 'checkin_denied') return { state: 'failed', drive: s.drive, reason: e.reason, untouched: true };
       // The erase checks its abort before it touches the drive: a cancel here writes nothing. A
       // check-in already sent still gets its (cancelled) wipe result.
-      if (e.type === 'cancelled') return { state: 'failed', drive: s.drive, reason: CANCELLED_BY_OPERATOR, untouched: true };
+      if (e.type === 'cancelled') return { state: 'cancelled', drive: s.drive, untouched: true };
       return s;
     case 'erasing':
       if (e.type === 'progress') return { ...s, progress: e.progress };
       if (e.type === 'verify_started') return { state: 'verifying', drive: s.drive, jobId: s.jobId };
       if (e.type === 'erase_passed') return { state: 'passed', drive: s.drive, jobId: s.jobId };
       if (e.type === 'erase_failed') return { state: 'failed', drive: s.drive, jobId: s.jobId, reason: e.reason, untouched: false };
-      if (e.type === 'cancelled' && canCancel(s)) return { state: 'failed', drive: s.drive, jobId: s.jobId, reason: CANCELLED_BY_OPERATOR, untouched: false };
+      if (e.type === 'cancelled' && canCancel(s)) return { state: 'cancelled', drive: s.drive, jobId: s.jobId, untouched: false };
       return s;
     case 'verifying':
       if (e.type === 'verify_progress') return { ...s, percent: e.percent };
       if (e.type === 'erase_passed') return { state: 'passed', drive: s.drive, jobId: s.jobId };
       if (e.type === 'erase_failed') return { state: 'failed', drive: s.drive, jobId: s.jobId, reason: e.reason, untouched: false };
-      if (e.type === 'cancelled') return { state: 'failed', drive: s.drive, jobId: s.jobId, reason: CANCELLED_BY_OPERATOR, untouched: false };
+      if (e.type === 'cancelled') return { state: 'cancelled', drive: s.drive, jobId: s.jobId, untouched: false };
       return s;
     case 'passed':
       if (e.type === 'certificate') return { ...s, certificateNumber: e.number };
@@ -142,8 +153,8 @@ export function stepBay(s: BayState, e: BayEvent): BayState {
     case 'pulled':
       if (e.type === 'erase_passed' && s.jobId) return { state: 'passed', drive: s.drive, jobId: s.jobId };
       return s;
-    case 'failed':
-      if (e.type === 'erase_passed' && s.jobId && s.reason === CANCELLED_BY_OPERATOR) return { state: 'passed', drive: s.drive, jobId: s.jobId };
+    case 'cancelled':
+      if (e.type === 'erase_passed' && s.jobId) return { state: 'passed', drive: s.drive, jobId: s.jobId };
       return s;
     default:
       return s;

@@ -116,6 +116,22 @@ describe('the hotswap station', () => {
     expect(runs).toHaveLength(1);
   });
 
+  it('keeps a drive the operator left alone in its bay, untouched, and erases it when they confirm it later', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, () => 'confirm');
+    await station.presence(present(1));
+    await settle();
+    expect(station.cancel('lane-1')).toBe(true);
+    await settle();
+    expect(runs).toHaveLength(0);
+    expect(station.views()[0]?.bay.state).toBe('detected');
+    // "Leave it" is not "never": Erase stays on offer without pulling and re-seating the drive.
+    expect(station.confirm('lane-1')).toBe(true);
+    await settle();
+    expect(runs).toHaveLength(1);
+    expect(station.views()[0]?.bay.state).toBe('checking_in');
+  });
+
   it('never erases a drive in a slot the map does not name, and lists it', async () => {
     const { ports, runs } = rig();
     const station = createStation(MAP, ports, () => 'auto');
@@ -235,7 +251,7 @@ describe('the hotswap station', () => {
     await settle();
     expect(station.cancel('lane-1')).toBe(true);
     expect(runs[0]!.signal.reason).toBe('cancelled by the operator');
-    expect(station.views()[0]?.bay).toEqual({ state: 'failed', drive: expect.objectContaining({ device: '/dev/sdb' }), reason: 'cancelled by the operator', untouched: true });
+    expect(station.views()[0]?.bay).toEqual({ state: 'cancelled', drive: expect.objectContaining({ device: '/dev/sdb' }), untouched: true });
   });
 
   it('cancels a bay still waiting for its guard verdict without ever starting its work', async () => {
@@ -246,7 +262,7 @@ describe('the hotswap station', () => {
     for (const pass of guards) pass();
     await settle();
     expect(runs).toHaveLength(0);
-    expect(station.views()[0]?.bay).toMatchObject({ state: 'failed', reason: 'cancelled by the operator', untouched: true });
+    expect(station.views()[0]?.bay).toMatchObject({ state: 'cancelled', untouched: true });
   });
 
   it('has nothing to cancel in an empty bay or after a pass', async () => {
@@ -281,6 +297,6 @@ describe('the hotswap station', () => {
     for (const r of runs) r.emit({ type: 'checkin_allowed', jobId: r.device });
     expect(station.cancel('lane-2')).toBe(true);
     expect(runs.map((r) => r.signal.aborted)).toEqual([false, true]);
-    expect(station.views().map((v) => v.bay.state)).toEqual(['erasing', 'failed']);
+    expect(station.views().map((v) => v.bay.state)).toEqual(['erasing', 'cancelled']);
   });
 });

@@ -1,5 +1,5 @@
 import type { StationBay } from '@erasure/shared';
-import { CANCELLED_BY_OPERATOR, canCancel, EMPTY_BAY, REMOVED_DURING_ERASE, stepBay, type BayEvent, type BayState, type DriveFacts } from './bay-machine.js';
+import { CANCELLED_BY_OPERATOR, canCancel, canConfirm, EMPTY_BAY, REMOVED_DURING_ERASE, stepBay, type BayEvent, type BayState, type DriveFacts } from './bay-machine.js';
 import type { Presence } from './debounce.js';
 import type { DriveIdentity } from '../probes/drive-identity.js';
 import type { Lane } from './lanes.js';
@@ -159,7 +159,7 @@ export function createStation(map: StationMap, ports: StationPorts, policy: () =
       });
     },
     confirm(lane: string): boolean {
-      if (bays.get(lane)?.state !== 'awaiting_confirmation') return false;
+      if (!canConfirm(bays.get(lane))) return false;
       apply(lane, { type: 'confirm' });
       void start(lane);
       return true;

@@ -16,3 +16,14 @@ export function productOfToken(token: string | undefined): Product {
     return 'engine';
   }
 }
+
+/**
+ * Why a station must not start on this device token, or undefined when it may: only a hotswap
+ * token checks in once per drive with job ids the cloud certifies bay by bay. An engine token's
+ * results would be stored uncertified while the quota is spent (issue 28 item 7).
+ */
+export function stationTokenRefusal(token: string | undefined, tokenFile: string): string | undefined {
+  if (token === undefined || token.trim() === '') return `there is no device token in ${tokenFile}: a station needs a hotswap device token`;
+  if (productOfToken(token) === 'hotswap') return undefined;
+  return 'this device token was minted for the engine product, so no drive erased here would be certified: use a hotswap device token (the web app’s Downloads page, product hotswap, or erasure-cloud admin mint-device-token --product hotswap)';
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Connector } from './lanes.js';
-import { labelRefusal, nextBayNumber, startWizard, stepWizard, type WizardEvent, type WizardState } from './wizard.js';
+import { allBaysAsked, labelRefusal, nextBayNumber, startWizard, stepWizard, type WizardEvent, type WizardState } from './wizard.js';
 
 const port = (n: number): Connector => ({ transport: 'sata', controller: '0000:00:1f.2', port: String(n) });
 const seen = (n: number): WizardEvent => ({ type: 'lane_seen', lane: `ata-${n}`, connector: port(n) });
@@ -78,6 +78,36 @@ describe('the bay mapping wizard', () => {
     expect(mapping(s).preexisting).toEqual([{ lane: 'ata-6', connector: port(6) }]);
     expect(mapping(s).proposal).toBeUndefined();
     expect(mapping(stepWizard(s, { type: 'lane_gone', lane: 'ata-6' })).preexisting).toEqual([]);
+  });
+
+  describe('a controller that reports how many bays it has', () => {
+    const fourBays = () => startWizard([], undefined, 4);
+
+    it('starts with a grid of exactly those bays', () => {
+      expect(mapping(fourBays()).grid).toEqual({ rows: 1, columns: 4 });
+      expect(mapping(startWizard([], undefined, 8)).grid).toEqual({ rows: 2, columns: 4 });
+      expect(mapping(startWizard([], undefined, 2)).grid).toEqual({ rows: 1, columns: 2 });
+    });
+
+    it('asks for no bay past the last one: no "Bay 5" on a 4-bay backplane, no skip, no proposal', () => {
+      const s = mapping(run([seen(1), { type: 'accept' }, seen(2), { type: 'accept' }, { type: 'skip' }, seen(4), { type: 'accept' }], fourBays()));
+      expect(allBaysAsked(s)).toBe(true);
+      expect(run([{ type: 'skip' }], s)).toBe(s);
+      expect(run([seen(5)], s)).toBe(s);
+      expect(s.skipped).toEqual([3]);
+      // Undo frees the last number again, and the wizard asks for it.
+      const undone = mapping(run([{ type: 'undo' }], s));
+      expect(allBaysAsked(undone)).toBe(false);
+      expect(mapping(run([seen(4)], undone)).proposal?.label).toBe('Bay 4');
+      // Going back from naming keeps the count.
+      expect(mapping(run([{ type: 'finish' }, { type: 'undo' }], s)).bayCount).toBe(4);
+    });
+
+    it('asks on without end when no count is known', () => {
+      const s = mapping(run([1, 2, 3, 4].flatMap((n) => [seen(n), { type: 'accept' } as const])));
+      expect(allBaysAsked(s)).toBe(false);
+      expect(mapping(run([seen(5)], s)).proposal?.label).toBe('Bay 5');
+    });
   });
 
   describe('going back from naming to mapping', () => {

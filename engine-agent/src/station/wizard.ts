@@ -26,13 +26,15 @@ export type WizardState =
       readonly grid: Grid;
       /** The map's name as typed on the naming screen, kept when the operator goes back to mapping. */
       readonly name?: string;
+      /** How many bays the controllers report, when every one of them says: no bay is asked for past it. */
+      readonly bayCount?: number;
     }
   /**
    * Naming keeps everything mapping had (skips, drives asked about), so "Back to mapping" resumes
    * where the operator left: numbering goes on after the highest number used, and a seated drive
    * is still offered without re-seating it.
    */
-  | { readonly step: 'naming'; readonly bays: readonly MappedBay[]; readonly skipped: readonly number[]; readonly preexisting: readonly SeatedLane[]; readonly grid: Grid; readonly name: string }
+  | { readonly step: 'naming'; readonly bays: readonly MappedBay[]; readonly skipped: readonly number[]; readonly preexisting: readonly SeatedLane[]; readonly grid: Grid; readonly name: string; readonly bayCount?: number }
   | { readonly step: 'saved'; readonly name: string; readonly bays: readonly MappedBay[] };
 
 type Mapping = Extract<WizardState, { step: 'mapping' }>;
@@ -61,9 +63,21 @@ export type WizardEvent =
  */
 export const nextBayNumber = (s: Pick<Mapping, 'bays' | 'skipped'>) => Math.max(0, ...s.bays.map((b) => b.number), ...s.skipped) + 1;
 
-/** Starts the wizard; drives already seated are listed to be asked about. */
-export function startWizard(present: readonly { lane: string; connector: Connector }[], grid = { rows: 1, columns: 4 }): WizardState {
-  return { step: 'mapping', bays: [], skipped: [], preexisting: present, grid };
+/**
+ * True once every bay the controllers report has been mapped or skipped: the wizard then asks
+ * for no further bay (a "Bay 5" on a 4-bay backplane would never get a drive).
+ */
+export const allBaysAsked = (s: Pick<Mapping, 'bays' | 'skipped' | 'bayCount'>) => s.bayCount !== undefined && nextBayNumber(s) > s.bayCount;
+
+/**
+ * Starts the wizard; drives already seated are listed to be asked about. With the controllers'
+ * bay count, the grid starts as one row of them (up to 4 a row).
+ */
+export function startWizard(present: readonly { lane: string; connector: Connector }[], grid?: Grid, bayCount?: number): WizardState {
+  const count = bayCount !== undefined && Number.isInteger(bayCount) && bayCount >= 1 ? bayCount : undefined;
+  const columns = count ? Math.min(count, 4) : 4;
+  const shape = grid ?? { rows: count ? Math.ceil(count / columns) : 1, columns };
+  return { step: 'mapping', bays: [], skipped: [], preexisting: present, grid: shape, ...(count ? { bayCount: count } : {}) };
 }
 
 const clean = (label: string | undefined) => label?.trim().replace(/\s+/g, ' ') ?? '';
@@ -111,7 +125,7 @@ export function stepWizard(s: WizardState, e: WizardEvent): WizardState {
   if (s.step === 'mapping') {
     switch (e.type) {
       case 'lane_seen': {
-        if (s.proposal || s.bays.some((b) => b.lane === e.lane) || s.preexisting.some((p) => p.lane === e.lane)) return s;
+        if (s.proposal || allBaysAsked(s) || s.bays.some((b) => b.lane === e.lane) || s.preexisting.some((p) => p.lane === e.lane)) return s;
         return { ...s, proposal: { lane: e.lane, connector: e.connector, label: proposedLabel(s) } };
       }
       case 'already_present': {
@@ -130,11 +144,11 @@ export function stepWizard(s: WizardState, e: WizardEvent): WizardState {
       case 'assign_preexisting': {
         const found = s.preexisting.find((p) => p.lane === e.lane);
         const label = labelFor(s, e.label, proposedLabel(s));
-        if (!found || s.proposal || !label) return s;
+        if (!found || s.proposal || !label || allBaysAsked(s)) return s;
         return { ...s, preexisting: s.preexisting.filter((p) => p.lane !== e.lane), bays: [...s.bays, { number: nextBayNumber(s), lane: found.lane, connector: found.connector, label }] };
       }
       case 'skip':
-        return s.proposal ? s : { ...s, skipped: [...s.skipped, nextBayNumber(s)] };
+        return s.proposal || allBaysAsked(s) ? s : { ...s, skipped: [...s.skipped, nextBayNumber(s)] };
       case 'undo': {
         if (s.proposal) {
           const { proposal: _dropped, ...rest } = s;
@@ -148,7 +162,7 @@ export function stepWizard(s: WizardState, e: WizardEvent): WizardState {
       case 'grid':
         return Number.isInteger(e.rows) && Number.isInteger(e.columns) && e.rows >= 1 && e.columns >= 1 && e.rows * e.columns <= 512 ? { ...s, grid: { rows: e.rows, columns: e.columns } } : s;
       case 'finish':
-        return s.bays.length > 0 && !s.proposal ? { step: 'naming', bays: s.bays, skipped: s.skipped, preexisting: s.preexisting, grid: s.grid, name: s.name ?? '' } : s;
+        return s.bays.length > 0 && !s.proposal ? { step: 'naming', bays: s.bays, skipped: s.skipped, preexisting: s.preexisting, grid: s.grid, name: s.name ?? '', ...(s.bayCount ? { bayCount: s.bayCount } : {}) } : s;
       default:
         return s;
     }
@@ -159,7 +173,7 @@ export function stepWizard(s: WizardState, e: WizardEvent): WizardState {
         return { ...s, name: e.name };
       // Back to mapping with the whole state: see the naming state.
       case 'undo':
-        return { step: 'mapping', bays: s.bays, skipped: s.skipped, preexisting: s.preexisting, grid: s.grid, ...(s.name ? { name: s.name } : {}) };
+        return { step: 'mapping', bays: s.bays, skipped: s.skipped, preexisting: s.preexisting, grid: s.grid, ...(s.name ? { name: s.name } : {}), ...(s.bayCount ? { bayCount: s.bayCount } : {}) };
       case 'saved':
         return clean(s.name) ? { step: 'saved', name: clean(s.name), bays: s.bays } : s;
       // A drive seated meanwhile cannot be proposed now: mapping asks about it if the operator goes back.

@@ -1,7 +1,9 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import si from 'systeminformation';
+import { signDeviceToken } from '@erasure/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEnv } from '../../src/agent.js';
 import { createRunner } from '../../src/adapters/runner.js';
@@ -36,6 +38,27 @@ function bootedWith(cmdline: string): AgentEnv {
 
 /** The kiosk's settings screen saving a policy, through the station's real ports. */
 const saveFromSettings = (env: AgentEnv, policy: 'auto' | 'confirm') => stationPorts(env, { account: 'Acme', recordId: 'CW-20250101-000000', fingerprint: async () => ({}) as never }, { follow: () => undefined, numberOf: () => undefined }).savePolicy?.(policy);
+
+describe('a station started on the wrong device token', () => {
+  const withToken = async (product: 'engine' | 'hotswap') => {
+    const env = bootedWith('boot=live');
+    const key = generateKeyPairSync('ed25519').privateKey;
+    writeFileSync(env.config.ERASURE_DEVICE_TOKEN_FILE, `${await signDeviceToken(key, { sub: 'acct_1', jti: 'j-1', expiresAt: Math.floor(Date.now() / 1000) + 3600, product })}\n`);
+    return env;
+  };
+
+  it('refuses `serve --station` on an engine token, saying so; a hotswap token starts it', async () => {
+    expect(await serveMode(await withToken('engine'), { station: true })).toMatchObject({ station: true, refused: expect.stringMatching(/^this device token was minted for the engine product/) });
+    const hotswap = await serveMode(await withToken('hotswap'), { station: true });
+    expect(hotswap.station).toBe(true);
+    expect(hotswap.refused).toBeUndefined();
+  });
+
+  it('runs an engine token without --station as the single-machine kiosk, refusing nothing', async () => {
+    expect(await serveMode(await withToken('engine'), {})).toMatchObject({ station: false });
+    expect((await serveMode(await withToken('engine'), {})).refused).toBeUndefined();
+  });
+});
 
 describe('the station erase policy across reboots', () => {
   it('ranks a saved setting over the start-up choice (--policy, else the boot option) over auto', () => {

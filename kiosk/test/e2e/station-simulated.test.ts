@@ -79,6 +79,15 @@ describe('kiosk: a simulated station from the mapping wizard to the bay view', {
       await page.click('#accept-bay');
       await page.waitForSelector(`.proposal[data-lane="pci-0000:00:17.0-ata-${n}"]`, { state: 'detached' });
     }
+    // The backplane reports 4 bays: with all 4 mapped the wizard asks for no "Bay 5" and its
+    // chassis preview stays 4 cells (issue 28 item 12).
+    await expect.poll(() => page.locator('.instruction').textContent()).toBe('All 4 bays of the controllers are mapped: press Finish mapping');
+    expect(await page.locator('.wizard').textContent()).not.toContain('Bay 5');
+    expect(await page.locator('.waiting').count()).toBe(0);
+    expect(await page.locator('.bay-preview .preview-cell').count()).toBe(4);
+    expect(await page.locator('.bay-preview .preview-cell.next').count()).toBe(0);
+    expect(await page.locator('.bay-preview').getAttribute('aria-label')).toBe('Chassis grid, 1 by 4');
+    await shoot(page, 'station-02b-wizard-all-bays-mapped');
     await page.click('#finish-mapping');
     await page.waitForSelector('[data-screen="station-wizard"][data-step="naming"]');
     await page.fill('#map-name', 'Simulated backplane');
@@ -111,5 +120,31 @@ describe('kiosk: a simulated station from the mapping wizard to the bay view', {
     await expect.poll(() => bay(2).getAttribute('data-state')).toMatch(/^(erasing|verifying)$/);
     expect(await bay(1).getAttribute('data-state')).toBe('awaiting_confirmation');
     await shoot(page, 'station-04-bays-seated-erasing-passed-pulled');
+
+    // Cancel asks first, as the kiosk's own erase does (issue 28 item 10)…
+    await bay(2).locator('.bay-cancel').click();
+    const asking = bay(2).locator('[role="alertdialog"]');
+    await expect.poll(() => asking.textContent()).toContain('Stop erasing this drive? It will not be certified.');
+    await shoot(page, 'station-05-bay-cancel-asks');
+    // …"Keep erasing" changes nothing…
+    await asking.locator('.bay-keep').click();
+    expect(await bay(2).getAttribute('data-state')).toMatch(/^(erasing|verifying)$/);
+    // …and a stopped bay is grey "Cancelled", never red "Failed".
+    await bay(2).locator('.bay-cancel').click();
+    await bay(2).locator('.bay-stop').click();
+    await expect.poll(() => bay(2).getAttribute('data-state')).toBe('cancelled');
+    expect(await bay(2).locator('.bay-state').textContent()).toBe('Cancelled');
+    expect(await bay(2).textContent()).not.toMatch(/Failed|cancelled by the operator/);
+    const tone = await bay(2).evaluate((el) => getComputedStyle(el).borderLeftColor);
+    expect(tone).toBe('rgb(71, 85, 105)');
+
+    // "Leave it" keeps the drive in its bay with Erase still on offer (issue 28 item 11).
+    await bay(1).locator('.bay-leave').click();
+    await expect.poll(() => bay(1).getAttribute('data-state')).toBe('detected');
+    await expect.poll(() => bay(1).textContent()).toContain('Left as it is: not erased');
+    await shoot(page, 'station-06-bay-cancelled-and-left-alone');
+    await bay(1).locator('.bay-confirm').click();
+    await expect.poll(() => bay(1).getAttribute('data-state'), { timeout: 60_000 }).toBe('passed');
+    await expect.poll(() => bay(1).textContent(), { timeout: 60_000 }).toMatch(/CW-\d{6}/);
   });
 });

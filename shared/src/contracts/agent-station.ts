@@ -34,7 +34,7 @@ export type GridShape = Static<typeof GridShape>;
 
 /** A controller the wizard found, with how many slots it has seen drives in. */
 export const StationController = Type.Object(
-  { controller: Type.String(), transport: Type.String(), description: Type.Optional(Type.String()) },
+  { controller: Type.String(), transport: Type.String(), description: Type.Optional(Type.String()), bays: Type.Optional(Type.Integer({ minimum: 1 })) },
   { additionalProperties: false },
 );
 
@@ -52,6 +52,8 @@ export const WizardView = Type.Object(
     skipped: Type.Array(Type.Integer({ minimum: 1 })),
     /** The bay number asked for next ("insert a drive into Bay N"). */
     next_bay: Type.Integer({ minimum: 1 }),
+    /** How many bays the controllers report, when they all say: past it no bay is asked for. */
+    bay_count: Type.Optional(Type.Integer({ minimum: 1 })),
     /** Drives already seated when the wizard started: asked about, never assigned silently. */
     preexisting: Type.Array(WizardLane),
     /** A lane just seen, with the label proposed for it. */
@@ -65,7 +67,7 @@ export const WizardView = Type.Object(
 );
 export type WizardView = Static<typeof WizardView>;
 
-export const BAY_STATES = ['empty', 'detected', 'awaiting_confirmation', 'checking_in', 'erasing', 'verifying', 'passed', 'failed', 'pulled'] as const;
+export const BAY_STATES = ['empty', 'detected', 'awaiting_confirmation', 'checking_in', 'erasing', 'verifying', 'passed', 'failed', 'cancelled', 'pulled'] as const;
 export type BayStateName = (typeof BAY_STATES)[number];
 
 export const StationBayView = Type.Object(
@@ -103,7 +105,7 @@ export const StationBayView = Type.Object(
     certificate_number: Type.Optional(Type.String()),
     /** failed / pulled: why. */
     reason: Type.Optional(Type.String()),
-    /** failed: true when the drive was never written (a denial, or the guard refused it). */
+    /** failed, cancelled: true when the drive was never written (a denial, the guard refused it, a cancel before the first write). */
     untouched: Type.Optional(Type.Boolean()),
     /** pulled: the phase the drive was pulled in. */
     during: Type.Optional(Type.String()),

@@ -1,4 +1,4 @@
-import type { CertificateStatus, Product } from '@erasure/shared';
+import { stationBayOf, stationComponentText, type CertificateStatus, type Product } from '@erasure/shared';
 import type { SqlRunner } from '../sql/database.js';
 
 /** A wipe result with what the grid needs around it: token, matched machine, certificate. */
@@ -42,6 +42,12 @@ export interface WipeGridReader {
   byPublicIds(accountId: number, publicIds: readonly string[]): Promise<WipeGridRow[]>;
   /** The wipes of the drives of one machine (by its `asset_…` id), newest first: the rows whose grid source is that machine. */
   byAsset(accountId: number, assetPublicId: string): Promise<WipeGridRow[]>;
+  /**
+   * The wipes done in the bays of a station's chassis, newest first: the rows whose
+   * `tool_components` names this chassis map (`…; bay=Bay 3; chassis=<name>`), the one link a
+   * station wipe has to its chassis (spec 2 has no field for it).
+   */
+  byChassisMap(accountId: number, mapName: string): Promise<WipeGridRow[]>;
 }
 
 /** Whether the `certificates` table exists, asked of each store's catalogue. */
@@ -112,6 +118,18 @@ export async function createWipeGridReader(db: SqlRunner): Promise<WipeGridReade
           ORDER BY w.created_at DESC, w.id DESC LIMIT 500`,
         { account: accountId, asset: assetPublicId },
       );
+    },
+    async byChassisMap(accountId, mapName) {
+      const name = stationComponentText(mapName);
+      if (name === '') return [];
+      // LIKE narrows in the database; the exact chassis is then read back as the Erasure Report reads it.
+      const like = `%chassis=${name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const rows = await db.many<WipeGridRow>(
+        `${select('wipe_results')} WHERE w.account_id = @account AND w.tool_components LIKE @like ESCAPE '\\'
+          ORDER BY w.created_at DESC, w.id DESC LIMIT 500`,
+        { account: accountId, like },
+      );
+      return rows.filter((r) => stationBayOf(r.tool_components)?.chassis === name);
     },
     async byPublicIds(accountId, publicIds) {
       if (publicIds.length === 0) return [];

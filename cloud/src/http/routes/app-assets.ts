@@ -2,7 +2,7 @@ import { findChassisMapOfAsset } from '../../adapters/db/chassis-maps.js';
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC_API_ERRORS } from '@erasure/shared';
 import { findAssetDetail, listAssetSummaries } from '../../adapters/db/asset-reads.js';
-import type { WipeGridReader } from '../../adapters/db/wipes-grid.js';
+import type { WipeGridReader, WipeGridRow } from '../../adapters/db/wipes-grid.js';
 import { toWipeView } from '../../domain/wipes/grid.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { pageEnvelope, parsePage } from '../../domain/public-api/query.js';
@@ -36,12 +36,21 @@ export function registerAppAssets(app: FastifyInstance, deps: { db: SqlDatabase;
     if (!row) return reply.code(404).send({ error: PUBLIC_API_ERRORS.assetNotFound });
     // The web app adds to the public asset shape the bay map of a station's chassis and the
     // wipes of the machine's drives (as the wipes grid shows them, certificates included).
-    const wipes = (await (await deps.wipeGrid()).byAsset(account.id, row.public_id)).map(toWipeView);
+    // A station's chassis also lists the wipes done in its bays: its map's name is what they carry.
+    const grid = await deps.wipeGrid();
+    const chassisMap = (await findChassisMapOfAsset(deps.db, account.id, row.public_id)) ?? null;
+    const wipes = newestFirst([...(await grid.byAsset(account.id, row.public_id)), ...(chassisMap ? await grid.byChassisMap(account.id, chassisMap.name) : [])]).map(toWipeView);
     // Who the machine was processed for (issue 23): the reporting token's customer and lot.
     const processing = (await deps.db.one<{ customer: string | null; lot_reference: string | null }>(
       'SELECT customer, lot_reference FROM assets WHERE public_id = @id AND account_id = @account',
       { id: row.public_id, account: account.id },
     )) ?? { customer: null, lot_reference: null };
-    return { ...toAssetDetail(row, account.publicId), chassis_map: (await findChassisMapOfAsset(deps.db, account.id, row.public_id)) ?? null, wipes, ...processing };
+    return { ...toAssetDetail(row, account.publicId), chassis_map: chassisMap, wipes, ...processing };
   });
+}
+
+/** One row per wipe (a drive that sat in a bay at boot is both the chassis's and a bay's), newest first. */
+function newestFirst(rows: WipeGridRow[]): WipeGridRow[] {
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return [...byId.values()].sort((a, b) => (a.created_at === b.created_at ? b.id - a.id : a.created_at < b.created_at ? 1 : -1));
 }

@@ -51,7 +51,7 @@ function BayMap({ map }: { map: NonNullable<AppAssetDetail['chassis_map']> }) {
 
 const STATUS_TONES: Record<WipeView['status_tone'], Tone> = { pass: 'pass', fail: 'fail', neutral: 'neutral' };
 
-/** Each drive wiped in this machine, newest first, with its outcome and certificate. */
+/** Each drive wiped in this machine (for a station's chassis, in its bays too), newest first, with its outcome and certificate. */
 function Wipes({ wipes }: { wipes: WipeView[] }) {
   return (
     <Section title="Drive wipes and certificates" testId="section-wipes">
@@ -75,6 +75,7 @@ function Wipes({ wipes }: { wipes: WipeView[] }) {
                 <td>
                   <strong>{w.model ?? 'Unknown drive'}</strong>
                   {w.serial && <div className="mono small">{w.serial}</div>}
+                  {w.source.kind === 'hotswap' && w.source.bay && <div className="small muted">{w.source.bay}</div>}
                 </td>
                 <td className="num">{formatCapacityGb(w.capacity_gb)}</td>
                 <td>

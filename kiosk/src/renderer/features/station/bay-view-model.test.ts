@@ -34,6 +34,24 @@ describe('the bay view', () => {
     expect(cell('lane-2')).toMatchObject({ headline: 'Drive detected', drive: 'SEAGATE ST4000NM · 4.0 TB · S/N ZC102', lines: ['SMART health: passed'] });
   });
 
+  it('offers Erase on a drive the operator left alone, saying it was not erased', () => {
+    const left = stationBays({ bays: [stationBay(2, { state: 'detected', drive: { device: '/dev/sdc', health: 'passed' }, can: { confirm: true, cancel: false } })] });
+    expect(cell('lane-2', left)).toMatchObject({ headline: 'Drive detected', lines: ['SMART health: passed', 'Left as it is: not erased'], canConfirm: true, canLeave: false, canStop: false });
+  });
+
+  it('says only why a station refused to start, not that it cannot see drives it never watched', () => {
+    const refused = stationBays({ phase: 'failed', reason: 'this device token was minted for the engine product', bays: [], watching: false });
+    expect(watchWarning(refused)).toBeUndefined();
+    expect(stationNotice(refused)).toEqual({ tone: 'bad', text: 'The station could not start: this device token was minted for the engine product' });
+    expect(watchWarning({ ...refused, watch_error: 'udev is not running' })).toBe('This station cannot see drives being inserted or pulled: udev is not running');
+  });
+
+  it('shows a cancelled bay as Cancelled, never as Failed', () => {
+    const cancelled = (untouched: boolean) => stationBays({ bays: [stationBay(5, { state: 'cancelled', drive: { device: '/dev/sdf', health: 'passed' }, untouched, can: { confirm: false, cancel: false } })] });
+    expect(cell('lane-5', cancelled(false))).toMatchObject({ state: 'cancelled', headline: 'Cancelled', lines: ['Stopped part-way: not certified. Erase it again before reuse'] });
+    expect(cell('lane-5', cancelled(true)).lines).toEqual(['Stopped before anything was written: not erased, not certified']);
+  });
+
   it('offers erasing or leaving a drive that waits for confirmation, as the agent allows', () => {
     expect(cell('lane-3')).toMatchObject({ headline: 'Waiting for your confirmation', canConfirm: true, canLeave: true, canStop: false });
     expect(cell('lane-2')).toMatchObject({ canConfirm: false, canLeave: false });

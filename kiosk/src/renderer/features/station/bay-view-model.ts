@@ -20,7 +20,7 @@ export interface BayCell {
   readonly drive: string | undefined;
   /** Erase or read-back progress (0–100) for the bar, while there is some. */
   readonly percent: number | undefined;
-  /** "Erase this drive" and "Leave it", while the drive waits for the operator. */
+  /** "Erase this drive" while the drive waits for the operator or was left alone; "Leave it" while it waits. */
   readonly canConfirm: boolean;
   readonly canLeave: boolean;
   /** Stop an erase or a read-back under way. */
@@ -40,6 +40,7 @@ const HEADLINE: Readonly<Record<BayStateName, string>> = {
   verifying: 'Verifying',
   passed: 'Erased and verified',
   failed: 'Failed',
+  cancelled: 'Cancelled',
   pulled: 'Removed during erase',
 };
 
@@ -62,6 +63,8 @@ export function bayLines(b: StationBayView): string[] {
     case 'checking_in':
       return [];
     case 'detected':
+      // Only a drive the operator left alone stays here: say it is untouched and can still be erased.
+      return [health(b.drive), b.can.confirm ? 'Left as it is: not erased' : undefined].filter((l): l is string => l !== undefined);
     case 'awaiting_confirmation':
       return [health(b.drive)];
     case 'erasing': {
@@ -77,6 +80,8 @@ export function bayLines(b: StationBayView): string[] {
       return [b.certificate_number ? `Certificate ${b.certificate_number}` : 'certificate pending'];
     case 'failed':
       return [b.reason ?? 'No reason given', b.untouched ? 'drive untouched' : 'The drive may be partly erased: erase it again before reuse'];
+    case 'cancelled':
+      return [b.untouched ? 'Stopped before anything was written: not erased, not certified' : 'Stopped part-way: not certified. Erase it again before reuse'];
     case 'pulled': {
       // The agent's reason often repeats the headline; say it only when it adds something.
       const reason = b.reason && b.reason.toLowerCase() !== HEADLINE.pulled.toLowerCase() ? b.reason : undefined;
@@ -134,7 +139,7 @@ export function bayGrid(station: StationView): { rows: number; columns: number; 
       lines: bayLines(b),
       drive: b.state === 'empty' ? undefined : driveSummary(b.drive),
       percent: percentOf(b),
-      canConfirm: b.state === 'awaiting_confirmation' && b.can.confirm,
+      canConfirm: (b.state === 'awaiting_confirmation' || b.state === 'detected') && b.can.confirm,
       canLeave: b.state === 'awaiting_confirmation' && b.can.cancel,
       canStop: (b.state === 'checking_in' || b.state === 'erasing' || b.state === 'verifying') && b.can.cancel,
       canLocate: b.can_locate,
@@ -157,6 +162,8 @@ export const POLICY_TEXT: Readonly<Record<StationView['policy'], string>> = {
 /** The banner when the station cannot watch drives come and go (then it sees no inserts or pulls). */
 export function watchWarning(station: StationView): string | undefined {
   if (station.watching) return undefined;
+  // A station that refused to start never watched: its own reason says all there is to say.
+  if (station.phase === 'failed' && !station.watch_error) return undefined;
   return `This station cannot see drives being inserted or pulled${station.watch_error ? `: ${station.watch_error}` : '.'}`;
 }
 

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { StationView } from '../../contract.js';
 import { useActions, useKiosk } from '../../store/use-kiosk.js';
 import { bayGrid, locateNote, POLICY_TEXT, unmappedRows, type BayCell } from './bay-view-model.js';
@@ -40,6 +41,8 @@ export function BayView({ station }: { station: StationView }) {
 function BayCard({ cell }: { cell: BayCell }) {
   const actions = useActions();
   const busy = useKiosk((s) => s.station.busy);
+  // Cancel is asked twice, as the kiosk's own erase asks: the button, then "Stop erasing this drive?".
+  const [asking, setAsking] = useState(false);
   const send = (type: 'bay_confirm' | 'bay_cancel' | 'bay_locate') => void actions.station({ type, lane: cell.lane });
   const hasActions = cell.canConfirm || cell.canLeave || cell.canStop;
   return (
@@ -76,10 +79,29 @@ function BayCard({ cell }: { cell: BayCell }) {
               Leave it
             </button>
           )}
-          {cell.canStop && (
-            <button type="button" className="bay-cancel" onClick={() => send('bay_cancel')} disabled={busy}>
+          {cell.canStop && !asking && (
+            <button type="button" className="bay-cancel" onClick={() => setAsking(true)} disabled={busy}>
               Cancel
             </button>
+          )}
+          {cell.canStop && asking && (
+            <div className="confirm-inline" role="alertdialog" aria-label={`Cancel ${cell.label}`}>
+              <span>Stop erasing this drive? It will not be certified.</span>
+              <button
+                type="button"
+                className="danger-btn bay-stop"
+                onClick={() => {
+                  setAsking(false);
+                  send('bay_cancel');
+                }}
+                disabled={busy}
+              >
+                Stop this drive
+              </button>
+              <button type="button" className="bay-keep" onClick={() => setAsking(false)}>
+                Keep erasing
+              </button>
+            </div>
           )}
         </div>
       )}
@@ -92,6 +114,7 @@ const SWATCHES = [
   ['awaiting_confirmation', 'Waiting for confirmation'],
   ['passed', 'Passed'],
   ['failed', 'Failed or removed'],
+  ['cancelled', 'Cancelled'],
 ] as const;
 
 function Legend({ note }: { note: string | undefined }) {

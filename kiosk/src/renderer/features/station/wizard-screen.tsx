@@ -36,7 +36,7 @@ function MappingStep({ wizard }: { wizard: WizardView }) {
           {v.instruction}
         </p>
         <p className="muted small">{v.progress}. Put one drive into each bay in turn; the slot it lands in is shown here to label.</p>
-        {v.proposal ? <Proposal proposal={v.proposal} problem={v.labelProblem} busy={busy} /> : <p className="waiting">Waiting for a drive…</p>}
+        {v.proposal ? <Proposal proposal={v.proposal} problem={v.labelProblem} busy={busy} /> : !v.allAsked && <p className="waiting">Waiting for a drive…</p>}
         <div className="row">
           <button type="button" onClick={() => send({ action: 'skip' })} disabled={busy || !v.canSkip}>
             Skip this bay

@@ -82,6 +82,18 @@ describe('the grid preview', () => {
     expect(previewGrid(wizard({ bays, next_bay: 4, grid: { rows: 1, columns: 2 } })).rows).toBe(2);
   });
 
+  it('stops at the controller’s bay count: no "Bay 5", no fifth cell, no skip, once 4 bays of 4 are mapped', () => {
+    const bays = [1, 2, 3, 4].map((n) => ({ number: n, lane: `l${n}`, label: `Bay ${n}`, connector: sasSlot(n) }));
+    const done = wizard({ bays, next_bay: 5, bay_count: 4, proposal: undefined, preexisting: [] });
+    const grid = previewGrid(done);
+    expect({ rows: grid.rows, cells: grid.cells.length }).toEqual({ rows: 1, cells: 4 });
+    expect(grid.cells.some((c) => c.kind === 'next')).toBe(false);
+    const view = mappingView(done, noDrafts);
+    expect(view).toMatchObject({ instruction: 'All 4 bays of the controllers are mapped: press Finish mapping', allAsked: true, canSkip: false, canFinish: true });
+    // Without a count from the controllers it asks on, as before.
+    expect(mappingView(wizard({ bays, next_bay: 5, proposal: undefined }), noDrafts).instruction).toBe('Insert a drive into Bay 5');
+  });
+
   it('marks no next bay once mapping is finished', () => {
     expect(previewGrid(wizard({ step: 'naming', proposal: undefined })).cells.some((c) => c.kind === 'next')).toBe(false);
   });

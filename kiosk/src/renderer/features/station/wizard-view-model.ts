@@ -45,7 +45,7 @@ export interface PreviewCell {
  */
 export function previewGrid(w: WizardView): { rows: number; columns: number; cells: PreviewCell[] } {
   const { columns } = w.grid;
-  const showNext = w.step === 'mapping';
+  const showNext = w.step === 'mapping' && !allBaysAsked(w);
   const highest = Math.max(0, ...w.bays.map((b) => b.number), ...w.skipped, showNext ? w.next_bay : 0);
   const rows = Math.max(w.grid.rows, Math.ceil(highest / columns));
   const cells = Array.from({ length: rows * columns }, (_, i): PreviewCell => {
@@ -59,12 +59,17 @@ export function previewGrid(w: WizardView): { rows: number; columns: number; cel
   return { rows, columns, cells };
 }
 
+/** True once every bay the controllers report is mapped or skipped: no further bay is asked for. */
+export const allBaysAsked = (w: Pick<WizardView, 'next_bay' | 'bay_count'>) => w.bay_count !== undefined && w.next_bay > w.bay_count;
+
 /** The drafts the wizard reads (the store's station slice). */
 export type WizardDrafts = Pick<StationSlice, 'labelDraft' | 'gridDraft' | 'nameDraft'>;
 
 /** The mapping step: what to insert next, the slot just seen, and what the operator may do now. */
 export interface MappingView {
   readonly instruction: string;
+  /** Every bay the controllers report is mapped or skipped: no drive is waited for. */
+  readonly allAsked: boolean;
   readonly controllers: readonly { readonly controller: string; readonly text: string }[];
   readonly proposal: { readonly lane: string; readonly label: string; readonly facts: readonly Fact[]; readonly device: string | undefined } | undefined;
   /** Why the label typed over the proposal would be refused (another bay has it), shown before Accept is pressed. */
@@ -100,8 +105,10 @@ export function mappingView(w: WizardView, drafts: WizardDrafts): MappingView {
   const pending = w.proposal !== undefined;
   const label = w.proposal && labelFor(w.proposal, drafts.labelDraft);
   const problem = label === undefined ? undefined : labelProblem(w, label);
+  const done = allBaysAsked(w);
   return {
-    instruction: `Insert a drive into Bay ${w.next_bay}`,
+    allAsked: done,
+    instruction: done ? `All ${plural(w.bay_count ?? 0, 'bay', 'bays')} of the controllers are mapped: press Finish mapping` : `Insert a drive into Bay ${w.next_bay}`,
     controllers: w.controllers.map((c) => ({ controller: c.controller, text: [c.transport.toUpperCase(), c.description].filter(Boolean).join(' · ') })),
     proposal: w.proposal && { lane: w.proposal.lane, label: label ?? w.proposal.label, facts: connectorFacts(w.proposal.connector), device: w.proposal.device },
     labelProblem: problem,
@@ -114,9 +121,9 @@ export function mappingView(w: WizardView, drafts: WizardDrafts): MappingView {
     progress: `${plural(w.bays.length, 'bay', 'bays')} mapped${w.skipped.length ? `, ${plural(w.skipped.length, 'number', 'numbers')} skipped` : ''}`,
     grid: drafts.gridDraft ?? { rows: String(w.grid.rows), columns: String(w.grid.columns) },
     canAccept: pending && problem === undefined,
-    canSkip: !pending,
+    canSkip: !pending && !done,
     canUndo: pending || w.bays.length > 0 || w.skipped.length > 0,
-    canAssign: !pending,
+    canAssign: !pending && !done,
     canFinish: w.bays.length > 0 && !pending,
   };
 }
