@@ -6,6 +6,7 @@ import { parseArgs } from './cli/args.js';
 import { CLOUD_HELP } from './cli/help.js';
 import { UsageError } from './cli/admin.js';
 import { adminCommand } from './cli/admin-command.js';
+import { missingDatabaseMessage } from './cli/verify-pdf-args.js';
 import { keygen } from './cli/keygen.js';
 import { bootImagesIn } from './adapters/boot-images.js';
 import { loadConfig, ConfigError } from './config.js';
@@ -61,7 +62,7 @@ async function withExistingStore<T>(work: (db: SqlDatabase, config: CloudConfig)
   const config = loadConfig(process.env);
   const store = storeConfig(process.env, config.DATA_DIR);
   if (store.kind === 'sqlite' && !existsSync(store.path)) {
-    throw new UsageError(`no cloud database at ${store.path}, so no keys to verify with: ${WHERE_KEYS_ARE}`);
+    throw new UsageError(missingDatabaseMessage(store.path, config.DATA_DIR, WHERE_KEYS_ARE, existsSync));
   }
   return withStore(work);
 }
@@ -188,7 +189,6 @@ async function main(argv: string[]): Promise<number> {
   const [command, sub] = positionals;
   const json = flags.json === true;
   switch (command) {
-    case undefined:
     case 'serve':
       await serve();
       return 0;

@@ -4,7 +4,8 @@ import type { ProgramHelp } from '@erasure/shared';
 export const CLOUD_HELP: ProgramHelp = {
   name: 'erasure-cloud',
   summary: 'The erasure cloud: entitlement, quota, assets, wipe results, certificates, webhooks, the web app and the public API.',
-  defaultCommand: 'serve',
+  // No default command: a bare `erasure-cloud` prints usage and exits 2, creating nothing, as every
+  // other binary does; a server starts only on `serve` (issue 28 item 17).
   commands: [
     { name: 'serve', summary: 'the cloud on HOST:PORT (default 127.0.0.1:3000), with its own certificate and webhook workers' },
     { name: 'sandbox', summary: 'the sandbox integrators test against (default port 8788, its own DATA_DIR/sandbox.sqlite)' },
