@@ -24,7 +24,7 @@ const keys = JSON.parse(execFileSync(process.execPath, [CLOUD_BIN, 'keygen', '--
 const cloudEnv = { HOST: '127.0.0.1', PORT: '0', DATA_DIR: dir, INTERNAL_API_SECRET: keys.internal_api_secret, DEVICE_TOKEN_PRIVATE_KEY: keys.device_token_private_key };
 const cli = (...args) => JSON.parse(execFileSync(process.execPath, [CLOUD_BIN, ...args, '--json'], { env: { ...process.env, ...cloudEnv }, encoding: 'utf8' }));
 const account = cli('admin', 'create-account', '--name', 'Bench');
-const minted = cli('admin', 'mint-device-token', '--account', account.id);
+const minted = cli('admin', 'mint-device-token', '--account', account.id, '--quota', 'unlimited');
 
 const children = [];
 try {

@@ -61,7 +61,7 @@ async function stationPath(workDir, loops) {
   mkdirSync(cloudEnv.DATA_DIR, { recursive: true });
   const cli = (...args) => JSON.parse(execFileSync(process.execPath, [CLOUD_BIN, ...args, '--json'], { env: { ...process.env, ...cloudEnv }, encoding: 'utf8' }));
   const account = cli('admin', 'create-account', '--name', 'Station bench');
-  writeFileSync(join(workDir, 'device-token'), `${cli('admin', 'mint-device-token', '--account', account.id, '--product', 'hotswap').token}\n`);
+  writeFileSync(join(workDir, 'device-token'), `${cli('admin', 'mint-device-token', '--account', account.id, '--product', 'hotswap', '--quota', 'unlimited').token}\n`);
   const children = [];
   try {
     const cloud = await startService(CLOUD_BIN, cloudEnv);

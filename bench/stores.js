@@ -69,9 +69,9 @@ async function setup({ store, instances, postgres }) {
   const cli = (...args) => JSON.parse(execFileSync(process.execPath, [CLOUD_BIN, ...args, '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' }));
   cli('migrate');
   const account = cli('admin', 'create-account', '--name', 'Bench');
-  const minted = cli('admin', 'mint-device-token', '--account', account.id);
+  const minted = cli('admin', 'mint-device-token', '--account', account.id, '--quota', 'unlimited');
   // A fleet: one token per load connection (each machine its own token), besides the shared one.
-  const fleet = Array.from({ length: CONNECTIONS }, () => cli('admin', 'mint-device-token', '--account', account.id).token);
+  const fleet = Array.from({ length: CONNECTIONS }, () => cli('admin', 'mint-device-token', '--account', account.id, '--quota', 'unlimited').token);
   const clouds = [];
   for (let i = 0; i < instances; i++) clouds.push(await startService(CLOUD_BIN, env));
   const gateway = await startService(GATEWAY_BIN, {

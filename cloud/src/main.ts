@@ -4,7 +4,9 @@ import { systemClock } from './adapters/clock.js';
 import { helpAnswer } from '@erasure/shared';
 import { parseArgs } from './cli/args.js';
 import { CLOUD_HELP } from './cli/help.js';
-import { runAdmin, UsageError } from './cli/admin.js';
+import { UsageError } from './cli/admin.js';
+import { adminCommand } from './cli/admin-command.js';
+import { missingDatabaseMessage } from './cli/verify-pdf-args.js';
 import { keygen } from './cli/keygen.js';
 import { bootImagesIn } from './adapters/boot-images.js';
 import { loadConfig, ConfigError } from './config.js';
@@ -60,7 +62,7 @@ async function withExistingStore<T>(work: (db: SqlDatabase, config: CloudConfig)
   const config = loadConfig(process.env);
   const store = storeConfig(process.env, config.DATA_DIR);
   if (store.kind === 'sqlite' && !existsSync(store.path)) {
-    throw new UsageError(`no cloud database at ${store.path}, so no keys to verify with: ${WHERE_KEYS_ARE}`);
+    throw new UsageError(missingDatabaseMessage(store.path, config.DATA_DIR, WHERE_KEYS_ARE, existsSync));
   }
   return withStore(work);
 }
@@ -187,7 +189,6 @@ async function main(argv: string[]): Promise<number> {
   const [command, sub] = positionals;
   const json = flags.json === true;
   switch (command) {
-    case undefined:
     case 'serve':
       await serve();
       return 0;
@@ -216,29 +217,9 @@ async function main(argv: string[]): Promise<number> {
       print(verdict, json);
       return verdict.valid ? 0 : 1;
     }
-    case 'admin': {
-      const config = loadConfig(process.env);
-      const db = await openCloudStore(config);
-      try {
-        print(
-          await runAdmin(
-            {
-              db,
-              clock: systemClock,
-              deviceTokenPrivateKey: config.DEVICE_TOKEN_PRIVATE_KEY,
-              outbound: config.outbound,
-              webhookSecretRolloverMs: config.webhookSecretRolloverMs,
-            },
-            sub,
-            flags,
-          ),
-          json,
-        );
-      } finally {
-        await db.close();
-      }
+    case 'admin':
+      print(await adminCommand(process.env, sub, flags), json);
       return 0;
-    }
     case 'migrate':
       print(await migrateCommand(process.env, loadConfig(process.env)), json);
       return 0;

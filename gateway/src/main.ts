@@ -6,12 +6,12 @@ import { buildGatewayApp } from './http/app.js';
 
 /**
  * `erasure-gateway serve` (CONTRACT.md "Binaries"): the only place that reads config,
- * listens and traps signals. No argument means `serve`.
+ * listens and traps signals. It serves only when asked to: no command prints usage and exits 2,
+ * as every other binary does, rather than start a server by surprise (issue 28 item 17).
  */
 const GATEWAY_HELP: ProgramHelp = {
   name: 'erasure-gateway',
   summary: 'The edge devices call: checks the device token and forwards to the cloud over the HMAC-signed channel.',
-  defaultCommand: 'serve',
   commands: [{ name: 'serve', summary: 'listens on HOST:PORT (default 127.0.0.1:8787)' }],
   notes: ['DEVICE_TOKEN_PUBKEY, INTERNAL_API_SECRET and CLOUD_INTERNAL_URL configure it; without the first two it refuses every call.'],
 };

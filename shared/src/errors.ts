@@ -16,6 +16,7 @@ export const ERRORS = {
   missingJobId: 'missing job_id',
   noUsableBays: 'map has no usable bays',
   invalidWipeResult: 'invalid wipe result',
+  jobIdOfAnotherToken: 'job_id was issued to another token',
   invalidJson: 'invalid JSON body',
   nestedTooDeeply: 'body nested too deeply (at most 64 levels)',
   internalSecretUnset: 'internal API secret not configured',

@@ -9,7 +9,9 @@ import { createToken, setTokenStatus, type TokenRow } from '../adapters/db/token
 import { createUser, ROLES, type Role } from '../adapters/db/users.js';
 import { hashPassword } from '../adapters/passwords.js';
 import type { Clock } from '../adapters/clock.js';
-import { parseDurationSeconds } from './duration.js';
+import { mintTermsFrom } from './mint-terms.js';
+import { findDeviceTokenSettings } from '../adapters/db/device-token-settings.js';
+import { BUILT_IN_TOKEN_DEFAULTS, tokenTermsOf, type TokenTermsDefaults } from '../domain/devices/token-terms.js';
 import { listCertificates } from '../adapters/db/certificates.js';
 import { mintApiKey, revokeKey } from '../adapters/db/api-key-issuance.js';
 import { createWebhookFromCli, WebhookCliError } from './webhooks.js';
@@ -28,11 +30,11 @@ export interface AdminDeps {
   outbound?: OutboundPolicy | undefined;
   /** WEBHOOK_SECRET_ROLLOVER_HOURS in ms, for rotate-webhook-secret (default 24 h). */
   webhookSecretRolloverMs?: number | undefined;
+  /** DEVICE_TOKEN_DEFAULT_QUOTA / _LIFETIME_DAYS: mint-device-token's terms for an account that chose none. */
+  tokenDefaults?: TokenTermsDefaults | undefined;
 }
 
 export type Flags = Readonly<Record<string, string | boolean | undefined>>;
-
-const DEFAULT_TOKEN_LIFETIME = '365d';
 
 function required(flags: Flags, name: string): string {
   const value = flags[name];
@@ -128,16 +130,14 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
       const key = devicePrivateKey(deps.deviceTokenPrivateKey);
       const target = await account(deps, flags);
       const product = oneOf(typeof flags.product === 'string' ? flags.product : 'engine', PRODUCTS, 'product') as Product;
-      const quota = typeof flags.quota === 'string' ? Number(flags.quota) : null;
-      if (quota !== null && (!Number.isSafeInteger(quota) || quota < 0)) throw new UsageError('--quota must be a non-negative integer');
-      const lifetime = parseDurationSeconds(typeof flags['expires-in'] === 'string' ? flags['expires-in'] : DEFAULT_TOKEN_LIFETIME);
-      if (lifetime === undefined) throw new UsageError('--expires-in must look like 90d, 12h, 30m or 1y');
+      const terms = mintTermsFrom(flags, tokenTermsOf(await findDeviceTokenSettings(deps.db, target.id), deps.tokenDefaults ?? BUILT_IN_TOKEN_DEFAULTS));
+      if (!terms.ok) throw new UsageError(terms.error);
       const iat = Math.floor(deps.clock.now().getTime() / 1000);
-      const exp = iat + lifetime;
+      const exp = iat + terms.lifetimeSeconds;
       const row = await createToken(deps.db, {
         accountId: target.id,
         product,
-        quotaLimit: quota,
+        quotaLimit: terms.quotaLimit,
         userEmail: typeof flags['user-email'] === 'string' ? flags['user-email'] : null,
         expiresAt: new Date(exp * 1000).toISOString(),
         customer: optionalText(flags, 'customer'),
@@ -145,7 +145,7 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
         now,
       });
       const token = await signDeviceToken(key, { sub: target.public_id, jti: row.jti, issuedAt: iat, expiresAt: exp, product });
-      return { token, jti: row.jti, prefix_id: row.prefix_id, exp, customer: optionalText(flags, 'customer'), lot_reference: optionalText(flags, 'lot') };
+      return { token, jti: row.jti, prefix_id: row.prefix_id, exp, quota_limit: row.quota_limit, customer: optionalText(flags, 'customer'), lot_reference: optionalText(flags, 'lot') };
     }
     case 'set-token-status': {
       const status = oneOf(required(flags, 'status'), TOKEN_STATUSES, 'status') as TokenStatus;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { devicePublicKey } from '@erasure/shared';
+import { certificateKeyFlag } from './verify-pdf-args.js';
 import type { Clock } from '../adapters/clock.js';
 import { localObjectStore, type ObjectStore } from '../adapters/objects/local-store.js';
 import type { SqlDatabase, SqlRunner } from '../adapters/sql/database.js';
@@ -181,15 +181,11 @@ export async function verifyPdf(
 ): Promise<PdfVerdict> {
   if (!file) throw new UsageError('usage: erasure-cloud verify-pdf FILE [--public-key B64] [--json]');
   const keyFlag = flags['public-key'];
-  if (typeof keyFlag !== 'string') return withDeploymentKeys((trust) => checkPdf(file, trust));
+  if (keyFlag === undefined) return withDeploymentKeys((trust) => checkPdf(file, trust));
   // A key given by hand is the one to check with, whatever key id the signature names.
-  let given;
-  try {
-    given = devicePublicKey(keyFlag);
-  } catch (error) {
-    throw new UsageError(`--public-key: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  return checkPdf(file, { publicKeys: async () => [given] });
+  const given = certificateKeyFlag(keyFlag);
+  if (!given.ok) throw new UsageError(given.error);
+  return checkPdf(file, { publicKeys: async () => [given.key] });
 }
 
 async function checkPdf(file: string, trust: PdfTrust): Promise<PdfVerdict> {

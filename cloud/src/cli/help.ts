@@ -4,7 +4,8 @@ import type { ProgramHelp } from '@erasure/shared';
 export const CLOUD_HELP: ProgramHelp = {
   name: 'erasure-cloud',
   summary: 'The erasure cloud: entitlement, quota, assets, wipe results, certificates, webhooks, the web app and the public API.',
-  defaultCommand: 'serve',
+  // No default command: a bare `erasure-cloud` prints usage and exits 2, creating nothing, as every
+  // other binary does; a server starts only on `serve` (issue 28 item 17).
   commands: [
     { name: 'serve', summary: 'the cloud on HOST:PORT (default 127.0.0.1:3000), with its own certificate and webhook workers' },
     { name: 'sandbox', summary: 'the sandbox integrators test against (default port 8788, its own DATA_DIR/sandbox.sqlite)' },
@@ -17,7 +18,8 @@ export const CLOUD_HELP: ProgramHelp = {
         'accounts, users, tokens, API keys and webhooks on the configured database:',
         'create-account --name N [--inactive] | set-account-active --account ID --active true|false',
         'create-user --account ID --email E --password P [--role admin|technician|staff] [--name N]',
-        'mint-device-token --account ID [--product engine|hotswap] [--quota N] [--user-email E] [--expires-in 90d] [--customer C] [--lot L]',
+        'mint-device-token --account ID [--product engine|hotswap] [--quota N|unlimited] [--user-email E] [--expires-in 90d] [--customer C] [--lot L]',
+        '  (without --quota/--expires-in: the account\'s token terms, else DEVICE_TOKEN_DEFAULT_QUOTA and DEVICE_TOKEN_DEFAULT_LIFETIME_DAYS: 100 check-ins, 90 days)',
         'set-token-status --jti J --status active|revoked|suspended|disabled',
         'mint-api-key --account ID [--name N] | revoke-api-key --id ID | list-certificates --account ID',
         'create-webhook --account ID --event-type T --url U [--auth-type none|bearer|basic] | rotate-webhook-secret --id ID',

@@ -173,8 +173,6 @@ describe('wipe results and check-ins: a check-in certifies results of its own to
   let cloud: Cloud;
   afterEach(() => cloud.close());
 
-  const stored = (jobId: string) =>
-    cloud.db.one('SELECT certifiable, certificate_status, uncertified_reason FROM wipe_results WHERE job_id = @job_id', { job_id: jobId });
   const certificates = async () => (await cloud.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM certificates'))!.n;
   const spentToken = async (accountId: number, product: 'engine' | 'hotswap') => {
     const token = await cloud.token(accountId, { product, quota: 1 });
@@ -182,33 +180,36 @@ describe('wipe results and check-ins: a check-in certifies results of its own to
     return token;
   };
 
-  it("an engine token whose quota is spent gets no certificate for H-N of a hotswap check-in of its account", async () => {
+  const wipeCount = async () => (await cloud.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM wipe_results'))!.n;
+  const refusedAsAnotherTokens = { error: 'job_id was issued to another token' };
+
+  it("an engine token whose quota is spent gets no certificate for H-N of a hotswap check-in of its account: 403, nothing stored", async () => {
     cloud = await startCloud();
     const account = (await cloud.account()).id;
     const hotswap = await cloud.token(account, { product: 'hotswap', quota: 1 });
     const hotswapJob = await cloud.checkin(hotswap.jti);
     const engine = await spentToken(account, 'engine');
     expect((await cloud.post('/internal/tokens/validate', { jti: engine.jti })).json).toMatchObject({ allow: false, reason: 'quota_exceeded' });
-    for (let drive = 1; drive < 50; drive += 1) {
+    for (const drive of [0, 1, 7]) {
       const res = await cloud.post(WIPES, { jti: engine.jti, ...record(`${hotswapJob}-${drive}`) });
-      expect(res.status).toBe(201);
-      expect(res.json.certificate_status).toBeNull();
+      expect(res.status).toBe(403);
+      expect(res.json).toEqual(refusedAsAnotherTokens);
     }
-    expect(await stored(`${hotswapJob}-7`)).toEqual({ certifiable: 0, certificate_status: null, uncertified_reason: NOT_ISSUED_REASON });
+    expect(await wipeCount()).toBe(0);
     expect(await certificates()).toBe(0);
   });
 
-  it('a hotswap token with quota 0 gets no certificate for the job_id of an engine check-in of its account', async () => {
+  it('a hotswap token with quota 0 gets no certificate for the job_id of an engine check-in of its account: 403, nothing stored', async () => {
     cloud = await startCloud();
     const account = (await cloud.account()).id;
     const engineJob = await cloud.checkin((await cloud.token(account)).jti);
     const hotswap = await cloud.token(account, { product: 'hotswap', quota: 0 });
     for (const jobId of [engineJob, `${engineJob}-0`]) {
       const res = await cloud.post(WIPES, { jti: hotswap.jti, ...record(jobId) });
-      expect(res.status).toBe(201);
-      expect(res.json.certificate_status).toBeNull();
-      expect(await stored(jobId)).toEqual({ certifiable: 0, certificate_status: null, uncertified_reason: NOT_ISSUED_REASON });
+      expect(res.status).toBe(403);
+      expect(res.json).toEqual(refusedAsAnotherTokens);
     }
+    expect(await wipeCount()).toBe(0);
     expect(await certificates()).toBe(0);
   });
 
@@ -218,10 +219,73 @@ describe('wipe results and check-ins: a check-in certifies results of its own to
     const mine = await cloud.token(account);
     const jobId = await cloud.checkin(mine.jti);
     const other = await spentToken(account, 'engine');
-    expect((await cloud.post(WIPES, { jti: other.jti, ...record(`${jobId}-0`) })).json.certificate_status).toBeNull();
+    expect((await cloud.post(WIPES, { jti: other.jti, ...record(`${jobId}-0`) })).status).toBe(403);
     expect((await cloud.post(WIPES, { jti: mine.jti, ...record(`${jobId}-1`) })).json.certificate_status).toBe('pending');
     expect(await certificates()).toBe(1);
   });
+});
+
+describe('wipe results: a result from a token that did not issue the job_id does not occupy it (issue 28 item 3)', () => {
+  let cloud: Cloud;
+  beforeEach(async () => {
+    cloud = await startCloud();
+  });
+  afterEach(() => cloud.close());
+
+  const rows = (jobId: string) =>
+    cloud.db.many('SELECT token_id, certifiable, certificate_status FROM wipe_results WHERE job_id = @job_id', { job_id: jobId });
+  const certificates = async () => (await cloud.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM certificates'))!.n;
+
+  for (const product of ['engine', 'hotswap'] as const) {
+    it(`a ${product} job_id sent first by another token of the account is refused 403; the genuine result then gets 201 and its certificate`, async () => {
+      const account = (await cloud.account()).id;
+      const genuine = await cloud.token(account, { product });
+      const squatter = await cloud.token(account);
+      const issued = await cloud.checkin(genuine.jti);
+      const jobId = product === 'engine' ? `${issued}-0` : issued;
+
+      const squat = await cloud.post(WIPES, { jti: squatter.jti, ...record(jobId, { drive_serial: 'SQUATTED' }) });
+      expect(squat.status).toBe(403);
+      expect(squat.json).toEqual({ error: 'job_id was issued to another token' });
+      expect(await rows(jobId)).toEqual([]);
+
+      const res = await cloud.post(WIPES, { jti: genuine.jti, ...record(jobId) });
+      expect(res.status).toBe(201);
+      expect(res.json.certificate_status).toBe('pending');
+      expect(await rows(jobId)).toEqual([{ token_id: genuine.id, certifiable: 1, certificate_status: 'pending' }]);
+      expect(await certificates()).toBe(1);
+    });
+  }
+
+  it("a squatter sending the job_id after the genuine result is refused 403, not answered with the genuine record", async () => {
+    const account = (await cloud.account()).id;
+    const genuine = await cloud.token(account);
+    const squatter = await cloud.token(account, { product: 'hotswap' });
+    const jobId = `${await cloud.checkin(genuine.jti)}-0`;
+    expect((await cloud.post(WIPES, { jti: genuine.jti, ...record(jobId) })).status).toBe(201);
+    const squat = await cloud.post(WIPES, { jti: squatter.jti, ...record(jobId) });
+    expect(squat.status).toBe(403);
+    expect(squat.json).toEqual({ error: 'job_id was issued to another token' });
+    expect((await cloud.post(WIPES, { jti: genuine.jti, ...record(jobId) })).status).toBe(200);
+    expect(await certificates()).toBe(1);
+  });
+
+  it("a job_id no token of the account was issued is still stored (201) uncertified, and its duplicate answered 200", async () => {
+    const { jti } = await cloud.token((await cloud.account()).id);
+    const first = await cloud.post(WIPES, { jti, ...record('made-up-0') });
+    expect(first.status).toBe(201);
+    expect(first.json.certificate_status).toBeNull();
+    expect((await cloud.post(WIPES, { jti, ...record('made-up-0') })).status).toBe(200);
+  });
+});
+
+describe('wipe results and check-ins: the drive cap', () => {
+  let cloud: Cloud;
+  afterEach(() => cloud.close());
+
+  const stored = (jobId: string) =>
+    cloud.db.one('SELECT certifiable, certificate_status, uncertified_reason FROM wipe_results WHERE job_id = @job_id', { job_id: jobId });
+  const certificates = async () => (await cloud.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM certificates'))!.n;
 
   it('one engine check-in certifies drives -0 to -255 by default; -256 on is stored uncertified with the cap as reason', async () => {
     cloud = await startCloud();

@@ -35,12 +35,22 @@ export const queueCertificate: CertificateIssuer = async (db, subject) => {
 };
 
 /**
+ * True when the job_id, or its unsuffixed form, was handed out by a check-in of another token of
+ * the account (check-in job_ids are unique across all accounts).
+ */
+const ISSUED_TO_ANOTHER_TOKEN = `EXISTS (SELECT 1 FROM checkins o
+                WHERE o.job_id IN (@job_id, @unsuffixed_job_id) AND o.account_id = @account_id AND o.token_id <> @token_id)`;
+
+/**
  * Stores a wipe result idempotently on (account, job_id). The INSERT … ON CONFLICT DO NOTHING is
  * the single statement that decides "first receipt": of N concurrent duplicates exactly one
  * inserts. The same statement decides whether the result is certified: it must ask to be
  * (`ownReason` null) and name a job_id that a check-in of the same token issued (`issuedJobId`,
  * see domain/device/issued-job.ts): a check-in of another token of the account, even one of the
- * other product, spends nothing here. Otherwise it is stored with the reason. A
+ * other product, spends nothing here. Otherwise it is stored with the reason, unless its job_id
+ * (or the check-in it would stand for, `unsuffixedJobId`) was issued to another token of the
+ * account: stored, it would occupy the job_id the genuine result needs (issue 28 item 3), so the
+ * same statement inserts nothing and the caller refuses it. A
  * certified first receipt enqueues its certificate job in the same transaction, so a committed
  * result always has its durable job: `db` is the caller's transaction (the device write's), in
  * which the insert, the certificate's number and the job commit or roll back together.
@@ -56,10 +66,12 @@ export async function storeWipeResult(
     /** The check-in job_id this result's job_id stands for; undefined when it cannot name one. */
     issuedJobId: string | undefined;
     notIssuedReason: string;
+    /** The job_id without its engine suffix `-N`, when it has one: a check-in job_id it may name. */
+    unsuffixedJobId?: string | null | undefined;
     now: string;
     issueCertificate?: CertificateIssuer | undefined;
   },
-): Promise<{ created: boolean; result: StoredWipeResult }> {
+): Promise<{ created: boolean; result: StoredWipeResult } | { issuedToAnotherToken: true }> {
   const params: Record<string, unknown> = {
     public_id: newId('wr'),
     account_id: input.accountId,
@@ -68,6 +80,7 @@ export async function storeWipeResult(
     own_reason: input.ownReason,
     issued_job_id: input.issuedJobId ?? null,
     not_issued: input.notIssuedReason,
+    unsuffixed_job_id: input.unsuffixedJobId ?? null,
     now: input.now,
   };
   for (const field of FIELDS) {
@@ -82,8 +95,9 @@ export async function storeWipeResult(
             CASE WHEN CAST(@own_reason AS TEXT) IS NULL AND issued THEN 'pending' END,
             CASE WHEN CAST(@own_reason AS TEXT) IS NOT NULL THEN @own_reason WHEN issued THEN NULL ELSE @not_issued END,
             @now, @now
-       FROM (SELECT EXISTS (SELECT 1 FROM checkins c WHERE c.job_id = @issued_job_id AND c.token_id = @token_id AND c.account_id = @account_id) AS issued) AS checkin
-      WHERE true
+       FROM (SELECT EXISTS (SELECT 1 FROM checkins c WHERE c.job_id = @issued_job_id AND c.token_id = @token_id AND c.account_id = @account_id) AS issued,
+                    ${ISSUED_TO_ANOTHER_TOKEN} AS squatting) AS checkin
+      WHERE NOT squatting
      ON CONFLICT (account_id, job_id) DO NOTHING
      RETURNING id, public_id, certificate_status, certifiable`,
     params,
@@ -95,11 +109,17 @@ export async function storeWipeResult(
     }
     return { created: true, result: inserted };
   }
-  const existing = (await db.one<StoredWipeResult>(
-    'SELECT id, public_id, certificate_status, certifiable FROM wipe_results WHERE account_id = @account_id AND job_id = @job_id',
-    { account_id: input.accountId, job_id: input.record.job_id },
-  ))!;
-  return { created: false, result: existing };
+  // Nothing inserted: a duplicate, or a job_id of another token's check-in. The check-in rows
+  // are never changed, so asking again here gives the answer the insert's statement had.
+  const existing = await db.one<StoredWipeResult & { squatting: number | boolean }>(
+    `SELECT w.id, w.public_id, w.certificate_status, w.certifiable, ${ISSUED_TO_ANOTHER_TOKEN} AS squatting
+       FROM (SELECT 1 AS one) AS probe
+       LEFT JOIN wipe_results w ON w.account_id = @account_id AND w.job_id = @job_id`,
+    { account_id: input.accountId, token_id: input.tokenId, job_id: input.record.job_id, unsuffixed_job_id: input.unsuffixedJobId ?? null },
+  );
+  if (!existing || existing.squatting || existing.id === null) return { issuedToAnotherToken: true };
+  const { squatting: _squatting, ...result } = existing;
+  return { created: false, result };
 }
 
 /** Adds a durable job row; a second enqueue of the same subject is a no-op. */

@@ -27,6 +27,16 @@ export function issuedJobIdOf(product: Product, jobId: string): string | undefin
 }
 
 /**
+ * The check-in job_ids a result's job_id could stand for, whatever the reporting token's product:
+ * itself (a hotswap check-in) and, when suffixed, its unsuffixed form (an engine check-in). A
+ * result is refused when one of them was issued to another token of the account (issue 28 item 3):
+ * stored, it would occupy the job_id its genuine result needs.
+ */
+export function checkinJobIdsNamedBy(jobId: string): { jobId: string; unsuffixed: string | null } {
+  return { jobId, unsuffixed: ENGINE_SUFFIX.exec(jobId)?.[1] ?? null };
+}
+
+/**
  * What a result's job_id claims, for the statement that stores it: the check-in job_id that must
  * have been issued to the reporting token (undefined: none can be), and the reason it is stored
  * uncertified if not. An engine suffix at or past the drive cap claims nothing, whatever was

@@ -2,7 +2,7 @@ import { ERRORS, InternalWipeResultRequest, parseUnknown, type WipeResultAccepte
 import { isoNow } from '../clock.js';
 import type { TokenRow } from '../../adapters/db/tokens.js';
 import { refuse, type DeviceDeps, type Refusal } from './deps.js';
-import { checkinClaimOf, DEFAULT_MAX_DRIVES_PER_MACHINE, ownUncertifiedReason } from './issued-job.js';
+import { checkinClaimOf, checkinJobIdsNamedBy, DEFAULT_MAX_DRIVES_PER_MACHINE, ownUncertifiedReason } from './issued-job.js';
 
 /**
  * Receives one drive's wipe result (spec 4.2 rule 3). First receipt: 201, and when certifiable the
@@ -10,7 +10,8 @@ import { checkinClaimOf, DEFAULT_MAX_DRIVES_PER_MACHINE, ownUncertifiedReason } 
  * transaction. A duplicate `job_id`: 200 with the stored record, nothing re-fired, no second
  * certificate. Check-in is the metered step, so a result is certified only when its job_id was
  * issued by a check-in of the same token (`-N` suffixed for the engine, N below the drive cap; as
- * issued for the hotswap station); any other result is stored, with why, and never certified.
+ * issued for the hotswap station); any other result is stored, with why, and never certified,
+ * except one whose job_id another token of the account was issued: 403, so it cannot occupy it.
  */
 export async function receiveWipeResult(
   deps: DeviceDeps,
@@ -22,16 +23,20 @@ export async function receiveWipeResult(
   if (!record.ok) return refuse(422, `${ERRORS.invalidWipeResult} at ${record.path}: ${record.message}`);
   const claim = checkinClaimOf(token.product, record.value.job_id, deps.maxDrivesPerMachine ?? DEFAULT_MAX_DRIVES_PER_MACHINE);
   // One transaction (the call's): an event row commits with its result.
-  const { created, result } = await deps.store.storeWipeResult(deps.db, {
+  const stored = await deps.store.storeWipeResult(deps.db, {
     accountId: token.account_id,
     tokenId: token.id,
     record: record.value,
     ownReason: ownUncertifiedReason(record.value),
     issuedJobId: claim.issuedJobId,
     notIssuedReason: claim.notIssuedReason,
+    unsuffixedJobId: checkinJobIdsNamedBy(record.value.job_id).unsuffixed,
     now: isoNow(deps.clock),
     issueCertificate: deps.issueCertificate,
   });
+  // Stored, it would occupy the job_id and leave the genuine result a duplicate, never certified.
+  if ('issuedToAnotherToken' in stored) return refuse(403, ERRORS.jobIdOfAnotherToken);
+  const { created, result } = stored;
   if (created && result.certifiable === 1) await deps.events?.emit(deps.db, { type: 'wipe_session_completed', token, wipeResultId: result.id });
   return {
     ok: true,
