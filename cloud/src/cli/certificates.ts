@@ -169,13 +169,14 @@ export interface PdfTrust {
 }
 
 /**
- * `verify-pdf FILE [--public-key B64]`: checks a certificate or report PDF three ways. (1) Its PDF
- * signature (what readers check) is valid, covers the whole file, and was made with a PDF signing
+ * `verify-pdf FILE [--public-key B64]`: checks a certificate or report PDF. (1) Its PDF signature
+ * (what readers check) is valid, covers the whole file, and was made with a PDF signing
  * certificate on record in this deployment; (2) the embedded record verifies under its Ed25519
- * key; (3) the visible pages carry the record's certificate number, serial, model, method and
- * dates. By default the keys come from this deployment's database (`withDeploymentKeys` opens it
- * only then). No network: with `--public-key`, no database either, and the PDF signature must
- * hold but its certificate is not looked up.
+ * key; (3) a v3 record names that PDF signing certificate; (4) a certificate's page is the page
+ * the record renders to (`pageCheck`); (5) the visible text carries the record's certificate
+ * number, serial, model, method and dates. By default the keys come from this deployment's
+ * database (`withDeploymentKeys` opens it only then). No network: with `--public-key`, no
+ * database either, and the PDF signer counts only as the record names it (3).
  */
 /** How to give verify-pdf the deployment's keys, said wherever it lacks them. */
 export const WHERE_KEYS_ARE =
