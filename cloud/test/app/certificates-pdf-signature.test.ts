@@ -141,6 +141,8 @@ describe('PDF signature of certificates and reports', () => {
     expect(certificateFingerprint(now.signerCertificate)).not.toBe(certificateFingerprint(before.signerCertificate));
     expect(await verify(after)).toMatchObject({ valid: true });
     expect(await verify(certificatePath)).toMatchObject({ valid: true });
+    // Offline too: the record signed before names the PDF certificate of then, which signed it.
+    expect(await verify(certificatePath, { 'public-key': cloud.keys.publicKeyBase64 })).toMatchObject({ valid: true });
     expect(pdfsigAccepts(pdfsig(after))).toBe(true);
   });
 });
