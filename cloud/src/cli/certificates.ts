@@ -280,6 +280,12 @@ async function pageCheck(bytes: Uint8Array, embedded: EmbeddedCertificate, input
     if (!(error instanceof FontUnavailableError)) throw error;
     return `cannot regenerate the certificate's page to compare it: ${error.message}`;
   }
-  const difference = await certificatePageDifference(bytes, embedded.content as CertificateContent, embedded.signature, fonts);
+  let difference;
+  try {
+    difference = await certificatePageDifference(bytes, embedded.content as CertificateContent, embedded.signature, fonts);
+  } catch (error) {
+    // Fail closed: a page that cannot be compared is not shown to be the genuine one.
+    difference = `the page could not be compared (${error instanceof Error ? error.message : String(error)})`;
+  }
   return difference && `${difference}: the visible page is not the certificate its signed record renders to`;
 }
