@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
 import { certificateKeyFlag } from './verify-pdf-args.js';
 import type { Clock } from '../adapters/clock.js';
 import { localObjectStore, type ObjectStore } from '../adapters/objects/local-store.js';
@@ -8,9 +9,16 @@ import { loadCertificateKeys, rotateSigningKey, type CertificateKeys, type Confi
 import { rawPublicKeyBase64 } from '../adapters/certificate-keyring.js';
 import { listSigningKeys } from '../adapters/db/deployment-keys.js';
 import type { CloudConfig } from '../config.js';
-import { isKnownCertificateSchema, parseKeyedSignature, verifyKeyedBytes, type PublicKeyLookup } from '../domain/certificates/certificate-content.js';
-import { EmbeddedCertificateError, readEmbeddedCertificate } from '../domain/certificates/embedded-certificate.js';
-import { DEBIAN_FONT_FILES } from '../domain/certificates/fonts.js';
+import {
+  isKnownCertificateSchema,
+  parseKeyedSignature,
+  verifyKeyedBytes,
+  type CertificateContent,
+  type PublicKeyLookup,
+} from '../domain/certificates/certificate-content.js';
+import { EmbeddedCertificateError, readEmbeddedCertificate, type EmbeddedCertificate } from '../domain/certificates/embedded-certificate.js';
+import { DEBIAN_FONT_FILES, FontUnavailableError, loadFontSource } from '../domain/certificates/fonts.js';
+import { certificatePageDifference } from '../domain/certificates/page-check.js';
 import { checkPdfSignature } from '../domain/certificates/pdf-signature.js';
 import { certificateFingerprint } from '../domain/certificates/pdf-signing-certificate.js';
 import { missingVisibleFacts, type VisibleFacts } from '../domain/certificates/visible-text.js';
@@ -161,13 +169,14 @@ export interface PdfTrust {
 }
 
 /**
- * `verify-pdf FILE [--public-key B64]`: checks a certificate or report PDF three ways. (1) Its PDF
- * signature (what readers check) is valid, covers the whole file, and was made with a PDF signing
+ * `verify-pdf FILE [--public-key B64]`: checks a certificate or report PDF. (1) Its PDF signature
+ * (what readers check) is valid, covers the whole file, and was made with a PDF signing
  * certificate on record in this deployment; (2) the embedded record verifies under its Ed25519
- * key; (3) the visible pages carry the record's certificate number, serial, model, method and
- * dates. By default the keys come from this deployment's database (`withDeploymentKeys` opens it
- * only then). No network: with `--public-key`, no database either, and the PDF signature must
- * hold but its certificate is not looked up.
+ * key; (3) a v3 record names that PDF signing certificate; (4) a certificate's page is the page
+ * the record renders to (`pageCheck`); (5) the visible text carries the record's certificate
+ * number, serial, model, method and dates. By default the keys come from this deployment's
+ * database (`withDeploymentKeys` opens it only then). No network: with `--public-key`, no
+ * database either, and the PDF signer counts only as the record names it (3).
  */
 /** How to give verify-pdf the deployment's keys, said wherever it lacks them. */
 export const WHERE_KEYS_ARE =
@@ -224,7 +233,55 @@ async function checkPdf(file: string, trust: PdfTrust): Promise<PdfVerdict> {
     }
     return { valid: false, reason: 'signature does not match', ...facts };
   }
+  // v3 records name the PDF signer: a PDF anyone else signed is refused with the public key alone.
+  const named = content?.pdf_signer_sha256;
+  const namesSigner = content?.schema !== 'erasure-certificate/v1' && content?.schema !== 'erasure-certificate/v2';
+  if (namesSigner && named !== signer) {
+    return {
+      valid: false,
+      reason: typeof named === 'string'
+        ? `the PDF was signed with a certificate (SHA-256 ${signer}) other than the one its signed record names (SHA-256 ${named})`
+        : 'the signed record names no PDF signing certificate',
+      ...facts,
+    };
+  }
+  const pages = await pageCheck(bytes, embedded, { offline: !trust.pdfCertificateOnRecord, signerNamed: namesSigner });
+  if (pages) return { valid: false, reason: pages, ...facts };
   const missing = missingVisibleFacts(await extractPdfText(file), content as VisibleFacts);
   if (missing.length > 0) return { valid: false, reason: `the visible pages do not show the signed ${missing.join(', ')}`, ...facts };
   return { valid: true, ...facts };
+}
+
+/**
+ * What a person sees, checked against the signed record (issue 28). A Certificate of
+ * Sanitization is regenerated from the record and must draw exactly that page. An Erasure Report
+ * also prints what the record does not hold (the machine, tests, notes), so it cannot be
+ * regenerated: its pages are vouched for by the PDF signature alone, which counts only when the
+ * signer is known to be the deployment's (named by a v3 record, or on record in its database).
+ * An older report checked with only the public key has neither, so it is refused.
+ */
+async function pageCheck(bytes: Uint8Array, embedded: EmbeddedCertificate, input: { offline: boolean; signerNamed: boolean }): Promise<string | null> {
+  const title = (await PDFDocument.load(bytes, { updateMetadata: false })).getTitle() ?? '';
+  if (title.startsWith('Erasure Report ')) {
+    if (input.offline && !input.signerNamed) {
+      return 'an Erasure Report issued before its record named the PDF signer cannot be checked with the public key alone: ' +
+        "check its Certificate of Sanitization PDF, open the verify URL, or run verify-pdf where the cloud's database is";
+    }
+    return null;
+  }
+  let fonts;
+  try {
+    fonts = loadFontSource(DEBIAN_FONT_FILES, { readFile: (path) => new Uint8Array(readFileSync(path)) });
+  } catch (error) {
+    if (!(error instanceof FontUnavailableError)) throw error;
+    return `cannot regenerate the certificate's page to compare it: ${error.message}`;
+  }
+  let difference;
+  try {
+    difference = await certificatePageDifference(bytes, embedded.content as CertificateContent, embedded.signature, fonts);
+  } catch (error) {
+    // Fail closed: a page that cannot be compared is not shown to be the genuine one.
+    difference = `the page could not be compared (${error instanceof Error ? error.message : String(error)})`;
+  }
+  return difference && `${difference}: the visible page is not the certificate its signed record renders to`;
 }

@@ -5,6 +5,7 @@ import {
   createCertificate,
   findCertificateByWipeResult,
   markCertificateComplete,
+  replaceSignedContent,
   saveSignedContent,
   setCertificateStatus,
   type CertificateRow,
@@ -16,7 +17,7 @@ import type { SqlDatabase, SqlRunner } from '../adapters/sql/database.js';
 import { buildCertificateContent, buildReportData } from '../domain/certificates/build-content.js';
 import { canonicalJson, keyedSignature, signContent, type CertificateContent } from '../domain/certificates/certificate-content.js';
 import type { SigningKey } from '../adapters/certificate-keyring.js';
-import type { PdfSigner } from '../domain/certificates/pdf-signing-certificate.js';
+import { certificateFingerprint, type PdfSigner } from '../domain/certificates/pdf-signing-certificate.js';
 import type { CertificateRenderer } from './renderer.js';
 
 /** What `certificate_generated` subscribers are told (spec 6): the PDFs are stored. */
@@ -144,14 +145,29 @@ async function claimAndSign(deps: CertificateJobDeps, tx: SqlRunner): Promise<Cl
     return 'given_up';
   }
   await setCertificateStatus(tx, cert.id, 'generating', now);
-  if (cert.content === null || cert.signature === null) {
-    const content = buildCertificateContent({ ...inputsOf(cert, sources), signedAt: now, publicBaseUrl: deps.publicBaseUrl });
+  // The record names the PDF signer (v3), so the signer is chosen before the record is signed.
+  const pdfSigner = await deps.pdfSigning(tx);
+  const pdfSignerSha256 = certificateFingerprint(pdfSigner.certificates[0]!);
+  const sign = async () => {
+    const content = buildCertificateContent({ ...inputsOf(cert, sources), signedAt: now, publicBaseUrl: deps.publicBaseUrl, pdfSignerSha256 });
     const key = await deps.signing(tx);
     const signature = keyedSignature(key.keyId, signContent(key.privateKey, content));
-    cert = await saveSignedContent(tx, cert.id, { content: canonicalJson(content), signature, signedAt: content.signed_at, now });
+    return { content: canonicalJson(content), signature, signedAt: content.signed_at, now };
+  };
+  if (cert.content === null || cert.signature === null) {
+    cert = await saveSignedContent(tx, cert.id, await sign());
+  } else if (namedPdfSigner(cert.content) !== undefined && namedPdfSigner(cert.content) !== pdfSignerSha256) {
+    // Signed on an earlier attempt, then the PDF signer changed: a PDF signed by the new one would
+    // contradict the record, so the record is signed again for it.
+    cert = await replaceSignedContent(tx, cert.id, await sign());
   }
   const account = (await tx.one<{ public_id: string }>('SELECT public_id FROM accounts WHERE id = @id', { id: cert.account_id }))!;
-  return { job, cert, sources, accountPublicId: account.public_id, pdfSigner: await deps.pdfSigning(tx) };
+  return { job, cert, sources, accountPublicId: account.public_id, pdfSigner };
+}
+
+/** The PDF signer a stored record names; undefined for records from before v3, which name none. */
+function namedPdfSigner(content: string): string | null | undefined {
+  return (JSON.parse(content) as Partial<CertificateContent>).pdf_signer_sha256;
 }
 
 const inputsOf = (cert: CertificateRow, sources: CertificateSources) => ({

@@ -26,6 +26,8 @@ export function synchronousCertificates(deps: { signingKey: KeyObject; publicBas
       machine: await findMachineByDriveScan(db, subject.accountId, sources.wipe.record.drive_serial),
       signedAt: subject.now,
       publicBaseUrl: deps.publicBaseUrl,
+      // The sandbox makes no PDFs, so its records name no PDF signer.
+      pdfSignerSha256: null,
     });
     await saveSignedContent(db, certificate.id, {
       content: canonicalJson(content),

@@ -117,7 +117,7 @@ describe('PDF signature of certificates and reports', () => {
     expect(await verify(unsigned, { 'public-key': cloud.keys.publicKeyBase64 })).toMatchObject({ valid: false });
 
     // Re-signed whole by another certificate: refused as not the deployment's; with only the
-    // Ed25519 key offline, refused because the page does not show the signed number and serial.
+    // Ed25519 key offline, refused because the record names the deployment's PDF signer (issue 28).
     const { addSignaturePlaceholder, signPlaceholder } = await import('../../src/domain/certificates/pdf-signature.js');
     const resigned = await PDFDocument.load(await moved.save({ useObjectStreams: false }));
     addSignaturePlaceholder(resigned, { name: 'forger', reason: 'forged', signingTime: new Date() });
@@ -126,7 +126,7 @@ describe('PDF signature of certificates and reports', () => {
     expect(await verify(path)).toMatchObject({ valid: false, reason: expect.stringContaining('this verifier does not have on record') });
     const offline = await verify(path, { 'public-key': cloud.keys.publicKeyBase64 });
     expect(offline.valid).toBe(false);
-    expect(offline.reason).toMatch(/^the visible pages do not show the signed certificate number, drive serial/);
+    expect(offline.reason).toMatch(/^the PDF was signed with a certificate \(SHA-256 [0-9a-f]{64}\) other than the one its signed record names/);
   });
 
   it('after a rotation, new PDFs are signed with a new certificate and one signed before still verifies', async () => {
@@ -141,6 +141,8 @@ describe('PDF signature of certificates and reports', () => {
     expect(certificateFingerprint(now.signerCertificate)).not.toBe(certificateFingerprint(before.signerCertificate));
     expect(await verify(after)).toMatchObject({ valid: true });
     expect(await verify(certificatePath)).toMatchObject({ valid: true });
+    // Offline too: the record signed before names the PDF certificate of then, which signed it.
+    expect(await verify(certificatePath, { 'public-key': cloud.keys.publicKeyBase64 })).toMatchObject({ valid: true });
     expect(pdfsigAccepts(pdfsig(after))).toBe(true);
   });
 });

@@ -6,6 +6,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claimJob, finishJob } from '../../src/adapters/db/jobs.js';
 import { enqueueJob } from '../../src/adapters/db/wipe-results.js';
 import { verifyContent, type CertificateContent } from '../../src/domain/certificates/certificate-content.js';
+import { readEmbeddedCertificate } from '../../src/domain/certificates/embedded-certificate.js';
+import { checkPdfSignature } from '../../src/domain/certificates/pdf-signature.js';
+import { certificateFingerprint, generateSelfSignedPdfSigner } from '../../src/domain/certificates/pdf-signing-certificate.js';
 import { startCertificateWorker } from '../../src/jobs/certificate-worker.js';
 import type { GeneratedCertificate } from '../../src/jobs/generate-certificate.js';
 import { waitFor } from '../certificates/processes.js';
@@ -178,5 +181,29 @@ describe('certificate worker: generation, retries, leases', () => {
       certificate_sha256: first.certificate_sha256,
       report_sha256: first.report_sha256,
     });
+  });
+
+  it('a certificate signed on an earlier attempt is signed again when the PDF signer changed before it was rendered', async () => {
+    const wipe = await submitWipe(sut, jti, 'job-resign-0');
+    // The first attempt signs the record (naming the PDF signer of then), then its store fails.
+    const broken = { ...sut.store, put: async () => Promise.reject(new Error('disk full')) };
+    expect(await sut.drain({ store: broken })).toBe(1);
+    const before = await certificateOf(sut, wipe.wipe_result_id);
+    const named = (JSON.parse((before as unknown as { content: string }).content) as CertificateContent).pdf_signer_sha256;
+    expect(named).toMatch(/^[0-9a-f]{64}$/);
+
+    // A new CERTIFICATE_PDF_CERTIFICATE (or a rotation) before the retry renders the PDFs.
+    const replacement = generateSelfSignedPdfSigner({ commonName: 'Erasure Cloud certificate signing', now: sut.clock.now() });
+    sut.clock.advance(3_600_000);
+    expect(await sut.drain({ pdfSigning: async () => replacement })).toBe(1);
+    const cert = await certificateOf(sut, wipe.wipe_result_id);
+    expect(cert.status).toBe('complete');
+    const content = JSON.parse((cert as unknown as { content: string }).content) as CertificateContent;
+    expect(content.pdf_signer_sha256).toBe(certificateFingerprint(replacement.certificates[0]!));
+    const pdf = (await sut.store.get(cert.certificate_key!))!;
+    const signer = checkPdfSignature(pdf);
+    expect(signer.ok && certificateFingerprint(signer.signerCertificate)).toBe(content.pdf_signer_sha256);
+    const embedded = (await readEmbeddedCertificate(pdf))!;
+    expect(new TextDecoder().decode(embedded.json)).toBe((cert as unknown as { content: string }).content);
   });
 });

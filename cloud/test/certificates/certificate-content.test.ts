@@ -108,14 +108,23 @@ describe('deriveNistCategory', () => {
   });
 });
 
-describe('certificate schema versions (v2 adds customer and lot / job reference)', () => {
-  test('new certificates carry schema v2', () => {
-    expect(CERTIFICATE_SCHEMA).toBe('erasure-certificate/v2');
+describe('certificate schema versions (v2 adds customer and lot / job reference, v3 the PDF signer)', () => {
+  test('new certificates carry schema v3', () => {
+    expect(CERTIFICATE_SCHEMA).toBe('erasure-certificate/v3');
+  });
+
+  test('a v2 certificate, signed before records named their PDF signer, still reads and verifies', () => {
+    const { privateKey, publicKey } = testKeys();
+    const { pdf_signer_sha256: _p, ...rest } = sampleContent();
+    const v2 = { ...rest, schema: 'erasure-certificate/v2' } as CertificateContent;
+    expect(isKnownCertificateSchema(v2.schema)).toBe(true);
+    expect(verifyContent(publicKey, v2, signContent(privateKey, v2))).toBe(true);
+    expect(canonicalJson(v2)).not.toContain('pdf_signer');
   });
 
   test('a v1 certificate, signed before customer and lot existed, still reads and verifies', () => {
     const { privateKey, publicKey } = testKeys();
-    const { customer: _c, lot_reference: _l, ...rest } = sampleContent();
+    const { customer: _c, lot_reference: _l, pdf_signer_sha256: _p, ...rest } = sampleContent();
     const v1 = { ...rest, schema: 'erasure-certificate/v1' } as CertificateContent;
     expect(isKnownCertificateSchema(v1.schema)).toBe(true);
     expect(verifyContent(publicKey, v1, signContent(privateKey, v1))).toBe(true);
@@ -123,7 +132,7 @@ describe('certificate schema versions (v2 adds customer and lot / job reference)
   });
 
   test('an unknown schema is refused (fail closed)', () => {
-    expect(isKnownCertificateSchema('erasure-certificate/v3')).toBe(false);
+    expect(isKnownCertificateSchema('erasure-certificate/v4')).toBe(false);
     expect(isKnownCertificateSchema(undefined)).toBe(false);
   });
 });

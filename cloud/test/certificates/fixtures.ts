@@ -59,6 +59,7 @@ export function sampleContent(overrides: Partial<CertificateContent> = {}): Cert
     markings_removed: true,
     signed_at: '2026-11-22T13:07:40Z',
     verify_url: 'https://erasure.example.com/certificates/cert_4k2m9x0q7w1e5r8t3y6u/verify',
+    pdf_signer_sha256: '5f0c8a1e2b3d4c6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f',
     ...overrides,
   };
 }

@@ -100,6 +100,24 @@ export async function saveSignedContent(
   return (await findCertificateById(db, certificateId))!;
 }
 
+/**
+ * Signs a not yet complete certificate's content anew: its record names a PDF signing certificate
+ * that is no longer the one to render with (rotated or reconfigured between attempts). Nothing
+ * signed with the old content was ever served, since only complete certificates are.
+ */
+export async function replaceSignedContent(
+  db: SqlRunner,
+  certificateId: number,
+  input: { content: string; signature: string; signedAt: string; now: string },
+): Promise<CertificateRow> {
+  await db.run(
+    `UPDATE certificates SET content = @content, signature = @signature, signed_at = @signed_at, updated_at = @now
+      WHERE id = @id AND status <> 'complete'`,
+    { content: input.content, signature: input.signature, signed_at: input.signedAt, now: input.now, id: certificateId },
+  );
+  return (await findCertificateById(db, certificateId))!;
+}
+
 /** Marks the certificate complete with the durable objects' keys and hashes (inside the caller's transaction). */
 export async function markCertificateComplete(
   db: SqlRunner,

@@ -31,6 +31,8 @@ export interface CertificateInputs {
   signedAt: string;
   /** `PUBLIC_BASE_URL`, without a trailing slash. */
   publicBaseUrl: string;
+  /** SHA-256 of the certificate that will sign the PDFs; null where none are made (sandbox). */
+  pdfSignerSha256: string | null;
 }
 
 /** The public verify page printed (and QR-coded) on the certificate (spec 4.4). */
@@ -153,6 +155,7 @@ export function buildCertificateContent(input: CertificateInputs): CertificateCo
     markings_removed: facts.markings_removed,
     signed_at: input.signedAt,
     verify_url: verifyUrl(input.publicBaseUrl, input.certificate.public_id),
+    pdf_signer_sha256: input.pdfSignerSha256,
   };
 }
 

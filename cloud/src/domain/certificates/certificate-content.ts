@@ -7,11 +7,13 @@ export type NistCategory = 'Clear' | 'Purge';
 /**
  * Bumped whenever a field is added, renamed or re-interpreted, so old signatures keep their meaning.
  * v2 (issue 23) adds `customer` and `lot_reference`; v1 certificates lack both and still verify.
+ * v3 (issue 28) adds `pdf_signer_sha256`: the record names the certificate that signs its PDFs, so
+ * a verifier holding only the Ed25519 public key can refuse a PDF anyone else signed.
  */
-export const CERTIFICATE_SCHEMA = 'erasure-certificate/v2';
+export const CERTIFICATE_SCHEMA = 'erasure-certificate/v3';
 
 /** Every schema a signed certificate may carry: the current one and those issued before it. */
-export const KNOWN_CERTIFICATE_SCHEMAS: readonly string[] = ['erasure-certificate/v1', CERTIFICATE_SCHEMA];
+export const KNOWN_CERTIFICATE_SCHEMAS: readonly string[] = ['erasure-certificate/v1', 'erasure-certificate/v2', CERTIFICATE_SCHEMA];
 
 /** Whether signed content names a schema this code can read (fail closed on anything else). */
 export function isKnownCertificateSchema(schema: unknown): boolean {
@@ -27,8 +29,8 @@ export function isKnownCertificateSchema(schema: unknown): boolean {
  * blank line for an unknown field instead of leaving it out).
  */
 export interface CertificateContent {
-  /** Stored content of a certificate issued before v2 reads as v1 (without customer and lot). */
-  schema: typeof CERTIFICATE_SCHEMA | 'erasure-certificate/v1';
+  /** Stored content of a certificate issued before v3 reads as v2 (no PDF signer) or v1 (nor customer and lot). */
+  schema: typeof CERTIFICATE_SCHEMA | 'erasure-certificate/v2' | 'erasure-certificate/v1';
   certificate_id: PrefixedId<'cert'>;
   /** `CW-000001`: the account-scoped number printed on both documents. */
   certificate_number: string;
@@ -82,6 +84,11 @@ export interface CertificateContent {
   markings_removed: boolean | null;
   signed_at: string;
   verify_url: string;
+  /**
+   * Hex SHA-256 of the DER certificate that signs this certificate's PDFs (PAdES), so the signed
+   * record says whose PDF signature counts (v3; absent before). Null where no PDF is made (sandbox).
+   */
+  pdf_signer_sha256?: string | null;
 }
 
 /** The attachment names both PDFs carry, so `verify-pdf` knows what to look for. */

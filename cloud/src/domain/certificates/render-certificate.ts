@@ -44,6 +44,19 @@ const MARGIN = { top: 40, bottom: 36, side: 50 };
  * Throws if the layout would need a second page, which the value clamping is there to prevent.
  */
 export async function renderCertificatePdf(content: CertificateContent, deps: CertificateRenderDeps): Promise<Uint8Array> {
+  const frame = layoutCertificatePage(content, deps);
+  return paintDocument(frame, content, deps.signature, {
+    title: `Certificate of Sanitization ${content.certificate_number}`,
+    subject: `NIST SP 800-88 ${content.wipe.nist_category} of drive ${content.drive.serial ?? 'unknown serial'}`,
+    keywords: [content.certificate_number, content.certificate_id, 'NIST SP 800-88', content.wipe.nist_category],
+  }, deps.pdfSigner);
+}
+
+/**
+ * The certificate's one page as drawing operations, from the signed record and its signature
+ * alone: what `verify-pdf` regenerates to compare a file's page with (page-check.ts).
+ */
+export function layoutCertificatePage(content: CertificateContent, deps: Omit<CertificateRenderDeps, 'pdfSigner'>): Frame {
   // Values get two lines each and the verification result four, across the page. When that
   // overflows, the result gives up lines first (the Erasure Report prints it whole), and only
   // then do the other values drop to one line each.
@@ -55,11 +68,7 @@ export async function renderCertificatePdf(content: CertificateContent, deps: Ce
   if (!frame || frame.pages.length !== 1) throw new Error(`certificate ${content.certificate_number} does not fit on one page`);
   drawSignatureBlock(frame, content, deps);
   drawFooter(frame, content);
-  return paintDocument(frame, content, deps.signature, {
-    title: `Certificate of Sanitization ${content.certificate_number}`,
-    subject: `NIST SP 800-88 ${content.wipe.nist_category} of drive ${content.drive.serial ?? 'unknown serial'}`,
-    keywords: [content.certificate_number, content.certificate_id, 'NIST SP 800-88', content.wipe.nist_category],
-  }, deps.pdfSigner);
+  return frame;
 }
 
 /** `[lines per value, lines of the verification result]`, tried in order until the page fits. */
@@ -204,7 +213,7 @@ function customerClause(content: CertificateContent): string {
   return '';
 }
 
-function drawSignatureBlock(frame: Frame, content: CertificateContent, deps: CertificateRenderDeps): void {
+function drawSignatureBlock(frame: Frame, content: CertificateContent, deps: Omit<CertificateRenderDeps, 'pdfSigner'>): void {
   const page = currentPage(frame);
   const top = MARGIN.bottom + FOOTER_HEIGHT + SIGNATURE_BLOCK_HEIGHT;
   const qrSize = 104;
