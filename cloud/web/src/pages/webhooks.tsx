@@ -56,6 +56,12 @@ export function WebhooksPage() {
 
   const create = (event: FormEvent) => {
     event.preventDefault();
+    // Checked here, not by the browser's `required`: an empty URL replaces an earlier error with its own (issue 28, item 16).
+    if (form.url.trim() === '') {
+      setNotice(null);
+      setError('Enter the URL of the receiver, for example https://example.com/hooks/erasure.');
+      return;
+    }
     void act(async () => {
       setCreated(await sendJson<Webhook & { signing_secret: string }>('POST', '/app/api/webhooks', form));
       setForm({ ...form, url: '', token: '', username: '', password: '' });
@@ -125,7 +131,7 @@ export function WebhooksPage() {
             </label>
             <label className="grow">
               URL
-              <input className="input" required placeholder="https://example.com/hooks/erasure" value={form.url} onChange={(e) => setForm({ ...form, url: e.target.value })} />
+              <input className="input" placeholder="https://example.com/hooks/erasure" value={form.url} onChange={(e) => setForm({ ...form, url: e.target.value })} />
             </label>
             <label>
               Authorization

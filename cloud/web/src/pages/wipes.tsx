@@ -259,6 +259,14 @@ export function WipesPage() {
         )}
       </div>
 
+      {state.from !== '' && state.to !== '' && state.from > state.to && (
+        <p className="note note-warning" role="status" data-testid="date-range-hint">
+          The range is reversed: {state.from} is after {state.to}, so no wipe can match.{' '}
+          <button type="button" className="link-button" onClick={() => setParams({ from: state.to, to: state.from })}>
+            Swap the dates
+          </button>
+        </p>
+      )}
       <div className="table-wrap">
         <table className="table dense" data-testid="wipes-table">
           <thead>
