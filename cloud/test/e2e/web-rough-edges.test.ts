@@ -45,6 +45,15 @@ describe('web app rough edges (issue 28, items 14 and 16)', { timeout: 90_000 },
       record_id: 'CW-20261121-100000',
       tests: { keyboard: { status: 'not_started' }, display: { status: 'not_started' }, wifi_adapter: { status: 'detected', detail: 'Intel Wi-Fi 6 AX201' } },
     });
+    // Wipes as a busy account has them: a customer and lot, a certificate number, a long method.
+    const lotJti = await cloud.token(account.id, 'technician.with.a.long.name@acme.test', 'engine', { customer: 'Northwind Schools District 12', lotReference: 'LOT-2026-11-0042' });
+    for (const [i, serial] of ['S4DYNX0M123456', 'WD-WCC4M0ABCDEF', 'Z1D5K2XXQ9'].entries()) {
+      const issued = (await cloud.internal('/internal/tokens/validate', { jti: lotJti })).json.job_id as string;
+      await cloud.internal('/internal/wipe_results', {
+        jti: lotJti, job_id: `${issued}-0`, drive_model: 'SAMSUNG MZVLB512HAJQ-000L7', drive_serial: serial, drive_capacity_gb: 512,
+        wipe_method: 'NIST 800-88 R2 Purge (cryptographic erase)', started_at: '2026-11-22T10:00:00Z', completed_at: `2026-11-22T1${i}:12:30Z`,
+      });
+    }
     await cloud.internal('/internal/assets/notes', { jti, record_id: 'CW-20261121-100000', notes: `Pasted hash: ${'0123456789abcdef'.repeat(300)}` });
     browser = await launchBrowser();
     page = browser.page;
@@ -81,6 +90,17 @@ describe('web app rough edges (issue 28, items 14 and 16)', { timeout: 90_000 },
     const box = (await notes.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(1440);
     await screenshot(page, '41-asset-long-note');
+  });
+
+  it('keeps the pinned Certificate column off the Completed column at 1440 px', async () => {
+    await page.goto(`${cloud.base}/wipes`);
+    await page.waitForSelector('[data-testid="wipes-table"] tbody tr');
+    const completed = (await page.locator('[data-testid="wipes-table"] tbody tr').first().locator('td:nth-last-child(2)').boundingBox())!;
+    const certificate = (await page.locator('[data-testid="wipes-table"] tbody tr').first().locator('td:last-child').boundingBox())!;
+    await screenshot(page, '46-wipes-1440');
+    expect(completed.x + completed.width).toBeLessThanOrEqual(certificate.x + 0.5);
+    const header = (await page.locator('[data-testid="wipes-table"] th:nth-last-child(2)').boundingBox())!;
+    expect(header.x + header.width).toBeLessThanOrEqual(certificate.x + 0.5);
   });
 
   it('says a reversed completed date range matches nothing and offers to swap it', async () => {
