@@ -17,7 +17,7 @@ function isoImage(size: number): Buffer {
 /**
  * Issue 28, items 14 and 16 in Debian's Chromium against a real listening cloud: hardware tests
  * across boots on the asset page, a long unbroken note, the reversed date range, API key names at
- * their limit, the image size, the "Device token only" confirmation and the webhook URL error.
+ * their limit, the image size, the "Device token only" confirmation, the webhook URL error and one webhook for several events.
  */
 describe('web app rough edges (issue 28, items 14 and 16)', { timeout: 90_000 }, () => {
   let cloud: RunningCloud;
@@ -165,5 +165,19 @@ describe('web app rough edges (issue 28, items 14 and 16)', { timeout: 90_000 },
     await expect.poll(() => error.innerText()).toBe('Enter the URL of the receiver, for example https://example.com/hooks/erasure.');
     expect(first).not.toContain('Enter the URL');
     await screenshot(page, '45-webhooks-empty-url');
+  });
+
+  it('subscribes one webhook to all six events', async () => {
+    await page.locator('[data-testid="more-events"] button', { hasText: 'All six events' }).click();
+    expect(await page.locator('[data-testid="more-events"] input[type="checkbox"]:checked').count()).toBe(5);
+    await page.fill('input[placeholder="https://example.com/hooks/erasure"]', 'http://127.0.0.1:9/all-events');
+    await screenshot(page, '47-webhooks-all-six-form');
+    await page.click('button:has-text("Add webhook")');
+    const events = page.locator('[data-testid="webhooks-table"] tbody tr', { hasText: '/all-events' }).locator('[data-testid="webhook-events"]');
+    await events.waitFor();
+    expect((await events.innerText()).split('\n').map((line) => line.trim())).toEqual([
+      'wipe_session_ready', 'wipe_session_blocked', 'asset_reported', 'hardware_tests_completed', 'wipe_session_completed', 'certificate_generated',
+    ]);
+    await screenshot(page, '48-webhooks-all-six');
   });
 });
