@@ -42,4 +42,25 @@ describe('kiosk: hardware test names and the reason for a failed test', { timeou
     await page.locator('.fail-reason', { hasText: 'Reason saved.' }).waitFor();
     await shoot(page, '40-test-failed-reason');
   });
+
+  it('draws emoji a technician types in colour, not as empty boxes (issue 28, item 16)', async () => {
+    const reason = page.locator('#fail-reason-display');
+    await reason.fill('Backlight flickers \u{1F525} hinge ok \u{1F44D}');
+    await shoot(page, '41-test-reason-emoji');
+    // The page's own fonts draw the emoji on a canvas: a colour emoji font gives coloured pixels,
+    // an empty box only grey ones. The boot image installs fonts-noto-color-emoji for this.
+    const coloured = await page.evaluate(() => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 64;
+      canvas.height = 64;
+      const ctx = canvas.getContext('2d')!;
+      ctx.font = `48px ${getComputedStyle(document.querySelector('#fail-reason-display')!).fontFamily}`;
+      ctx.fillText('\u{1F525}', 4, 52);
+      const { data } = ctx.getImageData(0, 0, 64, 64);
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i + 3]! > 0 && Math.max(data[i]!, data[i + 1]!, data[i + 2]!) - Math.min(data[i]!, data[i + 1]!, data[i + 2]!) > 60) n++;
+      return n;
+    });
+    expect(coloured).toBeGreaterThan(50);
+  });
 });
