@@ -115,7 +115,7 @@ export function browserPage(): string {
     current: '/',
     script: SCRIPT,
     body: `<h1>API browser</h1>
-<p class="lead">Try every sandbox endpoint. Mint a token first, then use its <code>jti</code> as the device credential on <code>/internal/*</code> calls.</p>
+<p class="lead">Try every sandbox endpoint. Mint a token first: its <code>jti</code>, the device credential of the <code>/internal/*</code> calls, is then filled into their paths and bodies.</p>
 <div class="grid">
   <section class="card"><h2>Endpoints</h2><ul class="endpoints" id="endpoint-list"></ul></section>
   <section>
