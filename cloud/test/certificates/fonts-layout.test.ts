@@ -20,6 +20,17 @@ describe('font fallback', () => {
     expect(runs.map((r) => r.text).join('')).toBe('Ivan Иван Ωμέγα 山田太郎 محمد');
   });
 
+  test('emoji fall back to Symbola instead of drawing empty boxes (issue 28, item 16)', () => {
+    // DejaVu has the emoticons (😀) but not 👍, 🔥 or ✅, which drew empty boxes.
+    const runs = splitRuns('Scuffed lid \u{1F44D} hot \u{1F525} done \u{2705}', fonts.regular);
+    expect(runs.map((r) => [r.face.name, r.text.trim()])).toEqual(
+      expect.arrayContaining([['Symbola', '\u{1F44D}'], ['Symbola', '\u{1F525}'], ['Symbola', '\u{2705}']]),
+    );
+    for (const role of ['regular', 'bold', 'mono'] as const) {
+      for (const cp of [0x1f44d, 0x1f525, 0x2705, 0x1f3eb]) expect(fonts[role].some((face) => face.font.hasGlyphForCodePoint(cp))).toBe(true);
+    }
+  });
+
   test('control characters and uncovered characters never throw', () => {
     expect(() => textWidth(fonts, 'tab\there\u0000 \u{1F9EA} \u{10FFFD}', BODY)).not.toThrow();
   });
@@ -31,7 +42,7 @@ describe('font fallback', () => {
         { readFile: () => { throw new Error('ENOENT'); } },
       );
     expect(sut).toThrow(FontUnavailableError);
-    expect(sut).toThrow(/\/nonexistent\/Font\.ttf.*fonts-dejavu-core.*fonts-droid-fallback/);
+    expect(sut).toThrow(/\/nonexistent\/Font\.ttf.*fonts-dejavu-core.*fonts-droid-fallback.*fonts-symbola/);
   });
 });
 

@@ -49,12 +49,18 @@ describe('sandbox pages in Chromium (spec 4.6)', () => {
     await page.locator('#status', { hasText: '200' }).waitFor({ timeout: 5000 });
     expect(await page.textContent('#response')).toContain(answer.jti);
 
-    // A device call with the jti as credential, edited in the body editor.
+    // A device call with the jti as credential: the token just minted is already in the body (issue 28, item 18).
     await page.locator('#endpoint-list button', { hasText: '/internal/tokens/verify' }).click();
-    await page.fill('#body', JSON.stringify({ jti: answer.jti }));
+    expect(JSON.parse(await page.inputValue('#body'))).toEqual({ jti: answer.jti });
+    expect(await page.inputValue('#body')).not.toContain('<jti>');
+    await screenshot(page, 'api-browser-minted-jti');
     await page.click('#send');
     await page.locator('#status', { hasText: '200' }).waitFor({ timeout: 5000 });
     expect(JSON.parse((await page.textContent('#response')) ?? '')).toEqual({ allow: true, status: 'active', account: 'Acme Refurb', quota_remaining: 5 });
+
+    // The PATCH path names the minted token too.
+    await page.locator('#endpoint-list button', { hasText: 'PATCH/sandbox/tokens/' }).click();
+    await expect(page.inputValue('#path')).resolves.toBe(`/sandbox/tokens/${answer.jti}`);
   });
 
   it('the webhook viewer shows a new sink capture within 3 seconds and re-enables a subscription', async () => {
@@ -118,6 +124,22 @@ describe('sandbox live console in Chromium (spec 4.6)', () => {
     await page.locator('#status', { hasText: 'Real API answered 200' }).waitFor({ timeout: 5000 });
     expect(await page.textContent('#response')).toContain('Real Refurb Ltd');
     await screenshot(page, 'live-console');
+  });
+
+  it('clears the previous answer when the query is not valid JSON (issue 28, item 18)', async () => {
+    await page.goto(`${sut.base}/live`);
+    await page.fill('#api-key', apiKey);
+    await page.fill('#path', '/api/v1/accounts');
+    await page.fill('#query', '');
+    await page.click('button[type=submit]');
+    await page.locator('#status', { hasText: 'Real API answered 200' }).waitFor({ timeout: 5000 });
+    expect(await page.textContent('#response')).toContain('Real Refurb Ltd');
+
+    await page.fill('#query', '{"page": ');
+    await page.click('button[type=submit]');
+    await page.locator('#status', { hasText: 'Query is not valid JSON' }).waitFor({ timeout: 5000 });
+    expect(await page.textContent('#response')).not.toContain('Real Refurb Ltd');
+    await screenshot(page, 'live-console-bad-query');
   });
 
   it('shows the sandbox refusal for a bad path', async () => {

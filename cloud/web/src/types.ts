@@ -56,6 +56,8 @@ export interface Webhook {
   id: string;
   account_id: string;
   event_type: string;
+  /** Every event the subscription takes, `event_type` first. */
+  event_types: string[];
   url: string;
   auth_type: 'none' | 'bearer' | 'basic';
   basic_username: string | null;

@@ -17,7 +17,8 @@ export interface ApiKeyDeps {
 /** Every key starts with this, so a leaked one is recognisable in logs and secret scanners. */
 export const API_KEY_PREFIX = 'ek_';
 const KEY_PATTERN = /^ek_[A-Za-z0-9_-]{43}$/;
-const MAX_NAME_LENGTH = 100;
+/** The longest key name kept; the web app refuses a longer one rather than cutting it (issue 28, item 16). */
+export const MAX_NAME_LENGTH = 100;
 
 /**
  * SHA-256 of the key. Keys are 256 random bits, not human passwords, so a fast unsalted hash

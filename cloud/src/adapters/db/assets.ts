@@ -1,5 +1,6 @@
 import { newId, type Fingerprint, type TestSnapshot } from '@erasure/shared';
 import type { PromotedColumns } from '../../domain/assets/promote.js';
+import type { TestRun } from '../../domain/assets/test-history.js';
 import type { SqlRunner } from '../sql/database.js';
 
 export interface AssetBoot {
@@ -89,7 +90,25 @@ export async function setAssetNotes(db: SqlRunner, assetId: number, notes: strin
   await db.run('UPDATE assets SET notes = @notes, updated_at = @now WHERE id = @id', { notes, now, id: assetId });
 }
 
-/** Replaces the whole test snapshot: each submission is full, never a delta (spec 2). */
-export async function setAssetTests(db: SqlRunner, assetId: number, tests: TestSnapshot, now: string): Promise<void> {
-  await db.run('UPDATE assets SET test_results = @tests, updated_at = @now WHERE id = @id', { tests: JSON.stringify(tests), now, id: assetId });
+/**
+ * Stores a boot's full test snapshot: it replaces that boot's earlier snapshot (spec 2) and the
+ * asset's `test_results`, and is kept beside the other boots' runs (issue 28, item 14).
+ */
+export async function setAssetTests(db: SqlRunner, assetId: number, recordId: string, tests: TestSnapshot, now: string): Promise<void> {
+  const json = JSON.stringify(tests);
+  await db.run('UPDATE assets SET test_results = @tests, updated_at = @now WHERE id = @id', { tests: json, now, id: assetId });
+  await db.run(
+    `INSERT INTO asset_test_runs (asset_id, record_id, tests, submitted_at) VALUES (@id, @record_id, @tests, @now)
+     ON CONFLICT (asset_id, record_id) DO UPDATE SET tests = excluded.tests, submitted_at = excluded.submitted_at`,
+    { id: assetId, record_id: recordId, tests: json, now },
+  );
+}
+
+/** Every boot's test snapshot of an asset, newest first. */
+export async function listAssetTestRuns(db: SqlRunner, assetId: number): Promise<TestRun[]> {
+  const rows = await db.many<{ record_id: string; tests: string; submitted_at: string }>(
+    'SELECT record_id, tests, submitted_at FROM asset_test_runs WHERE asset_id = @id ORDER BY submitted_at DESC, record_id DESC',
+    { id: assetId },
+  );
+  return rows.map((r) => ({ record_id: r.record_id, submitted_at: r.submitted_at, tests: JSON.parse(r.tests) as TestSnapshot }));
 }

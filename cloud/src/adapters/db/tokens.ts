@@ -170,7 +170,8 @@ export async function spendUnheardCheckin(
                             OR EXISTS (SELECT 1 FROM accounts a WHERE a.id = license_tokens.account_id
                                           AND (a.public_id = @account OR CAST(a.id AS TEXT) = @account)))
                        AND NOT EXISTS (SELECT 1 FROM webhook_subscriptions s
-                                        WHERE s.account_id = license_tokens.account_id AND s.event_type = 'wipe_session_ready')
+                                        WHERE s.account_id = license_tokens.account_id
+                                          AND (s.event_type = 'wipe_session_ready' OR (',' || s.more_event_types || ',') LIKE '%,wipe_session_ready,%'))
                     RETURNING use_count, quota_limit, id, account_id, updated_at),
           recorded AS (INSERT INTO checkins (job_id, token_id, account_id, created_at)
                          SELECT CAST(@job_id AS TEXT), id, account_id, updated_at FROM spent)

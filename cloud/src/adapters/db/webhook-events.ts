@@ -2,6 +2,7 @@ import type { AssetFacts, CertificateFacts, WipeFacts } from '../../domain/webho
 import type { WebhookEventType } from '../../domain/webhooks/types.js';
 import type { SqlRunner } from '../sql/database.js';
 import { TOKEN_USER_NAME_SQL } from './tokens.js';
+import { takesEvent } from './webhook-subscriptions.js';
 import { notifyDeliveriesDue } from './webhook-wakeup.js';
 
 /**
@@ -12,7 +13,7 @@ import { notifyDeliveriesDue } from './webhook-wakeup.js';
 
 /** True when the account has any subscription (enabled or not) to the event type. */
 export async function hasSubscriptions(db: SqlRunner, accountId: number, eventType: WebhookEventType): Promise<boolean> {
-  const found = await db.one('SELECT 1 AS found FROM webhook_subscriptions WHERE account_id = @accountId AND event_type = @eventType LIMIT 1', {
+  const found = await db.one(`SELECT 1 AS found FROM webhook_subscriptions s WHERE s.account_id = @accountId AND ${takesEvent('s', 'eventType')} LIMIT 1`, {
     accountId,
     eventType,
   });
@@ -58,7 +59,7 @@ export async function insertEventWithDeliveries(
      SELECT s.id, @event, CASE WHEN s.active = 1 THEN 'pending' ELSE 'skipped' END, 0, @max,
             CASE WHEN s.active = 1 THEN @now END, @now, @now
        FROM webhook_subscriptions s
-      WHERE s.account_id = @account AND s.event_type = @type
+      WHERE s.account_id = @account AND ${takesEvent('s', 'type')}
      ON CONFLICT (subscription_id, event_id) DO NOTHING
      RETURNING status`,
     { event: id, max: input.maxAttempts, now: input.now, account: input.accountId, type: input.eventType },

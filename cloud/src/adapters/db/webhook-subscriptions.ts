@@ -24,6 +24,8 @@ export interface SubscriptionRow extends WebhookTargetColumns {
   account_id: number;
   account_public_id: string;
   event_type: WebhookEventType;
+  /** Further events beyond `event_type`, comma-separated (migration 017); '' for none. */
+  more_event_types: string;
   active: boolean;
   failure_count: number;
   failing_since: string | null;
@@ -42,7 +44,7 @@ export interface SubscriptionRow extends WebhookTargetColumns {
   failed_count: number;
 }
 
-const SELECT = `SELECT s.id, s.public_id, s.account_id, a.public_id AS account_public_id, s.event_type, s.url, s.signing_secret,
+const SELECT = `SELECT s.id, s.public_id, s.account_id, a.public_id AS account_public_id, s.event_type, s.more_event_types, s.url, s.signing_secret,
        s.auth_type, s.auth_token, s.auth_username, s.auth_password, s.active, s.failure_count, s.failing_since,
        s.auto_disabled_at, s.disabled_at, s.last_error, s.last_error_at, s.last_success_at,
        s.previous_signing_secret, s.previous_secret_expires_at, s.created_at, s.updated_at,
@@ -93,18 +95,27 @@ export async function countSubscriptions(db: SqlRunner, accountId: number): Prom
   return (await db.one<{ n: number }>('SELECT count(*) AS n FROM webhook_subscriptions WHERE account_id = @accountId', { accountId }))!.n;
 }
 
+/**
+ * SQL true when subscription `alias` takes the event type bound as `@param`: its first event or
+ * one of its further ones (issue 28, item 16). Plain `||` and LIKE, the same on both stores.
+ */
+export function takesEvent(alias: string, param: string): string {
+  return `(${alias}.event_type = @${param} OR (',' || ${alias}.more_event_types || ',') LIKE ('%,' || CAST(@${param} AS TEXT) || ',%'))`;
+}
+
 /** Inserts an active subscription; undefined when the account already has this (event type, url). */
 export async function createSubscription(
   db: SqlRunner,
-  input: { accountId: number; eventType: WebhookEventType; url: string; signingSecret: string; auth: WebhookAuth; now: string },
+  input: { accountId: number; eventType: WebhookEventType; moreEventTypes?: readonly WebhookEventType[]; url: string; signingSecret: string; auth: WebhookAuth; now: string },
 ): Promise<SubscriptionRow | undefined> {
   const publicId = newId('whk');
+  const { moreEventTypes = [], ...fields } = input;
   const inserted = await db.one<{ id: number }>(
-    `INSERT INTO webhook_subscriptions (public_id, account_id, event_type, url, signing_secret, auth_type, auth_token,
+    `INSERT INTO webhook_subscriptions (public_id, account_id, event_type, more_event_types, url, signing_secret, auth_type, auth_token,
                                         auth_username, auth_password, created_at, updated_at)
-     VALUES (@publicId, @accountId, @eventType, @url, @signingSecret, @auth_type, @auth_token, @auth_username, @auth_password, @now, @now)
+     VALUES (@publicId, @accountId, @eventType, @more, @url, @signingSecret, @auth_type, @auth_token, @auth_username, @auth_password, @now, @now)
      ON CONFLICT (account_id, event_type, url) DO NOTHING RETURNING id`,
-    { ...input, ...authColumns(input.auth), publicId },
+    { ...fields, more: moreEventTypes.join(','), ...authColumns(input.auth), publicId },
   );
   return inserted ? findSubscription(db, publicId) : undefined;
 }
@@ -117,12 +128,20 @@ export async function createSubscription(
 export async function updateSubscription(
   db: SqlRunner,
   id: number,
-  changes: { url?: string | undefined; eventType?: WebhookEventType | undefined; auth?: WebhookAuth | undefined; now: string },
+  changes: {
+    url?: string | undefined;
+    eventType?: WebhookEventType | undefined;
+    /** With `eventType`: the further events (none when absent); without it: unchanged. */
+    moreEventTypes?: readonly WebhookEventType[] | undefined;
+    auth?: WebhookAuth | undefined;
+    now: string;
+  },
 ): Promise<boolean> {
   const auth = changes.auth ? authColumns(changes.auth) : undefined;
   try {
     await db.run(
       `UPDATE webhook_subscriptions SET url = COALESCE(@url, url), event_type = COALESCE(@eventType, event_type),
+              more_event_types = COALESCE(@more, more_event_types),
               auth_type = CASE WHEN @setAuth = 1 THEN @auth_type ELSE auth_type END,
               auth_token = CASE WHEN @setAuth = 1 THEN @auth_token ELSE auth_token END,
               auth_username = CASE WHEN @setAuth = 1 THEN @auth_username ELSE auth_username END,
@@ -133,6 +152,7 @@ export async function updateSubscription(
         id,
         url: changes.url ?? null,
         eventType: changes.eventType ?? null,
+        more: changes.eventType ? (changes.moreEventTypes ?? []).join(',') : null,
         setAuth: auth ? 1 : 0,
         auth_type: auth?.auth_type ?? null,
         auth_token: auth?.auth_token ?? null,

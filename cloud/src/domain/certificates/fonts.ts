@@ -20,16 +20,19 @@ export type FontFiles = Readonly<Record<FontRole, readonly string[]>>;
 
 const DEJAVU = '/usr/share/fonts/truetype/dejavu';
 const DROID = '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf';
+const SYMBOLA = '/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf';
 
 /**
- * Paths on Debian with `fonts-dejavu-core` (Latin, Greek, Cyrillic, Arabic, Hebrew, …) and
- * `fonts-droid-fallback` (CJK as TrueType outlines). Noto CJK ships only as CFF collections
- * (.ttc), which pdf-lib can neither select from nor subset reliably, so it is not used.
+ * Paths on Debian with `fonts-dejavu-core` (Latin, Greek, Cyrillic, Arabic, Hebrew, …),
+ * `fonts-droid-fallback` (CJK as TrueType outlines) and `fonts-symbola` (emoji and symbols as
+ * black outlines, last: user text with emoji drew empty boxes, issue 28 item 16). Noto CJK ships
+ * only as CFF collections (.ttc), which pdf-lib can neither select from nor subset reliably, and
+ * Noto Color Emoji only as colour bitmaps, which PDF text cannot carry, so neither is used.
  */
 export const DEBIAN_FONT_FILES: FontFiles = {
-  regular: [`${DEJAVU}/DejaVuSans.ttf`, DROID],
-  bold: [`${DEJAVU}/DejaVuSans-Bold.ttf`, DROID],
-  mono: [`${DEJAVU}/DejaVuSansMono.ttf`, `${DEJAVU}/DejaVuSans.ttf`, DROID],
+  regular: [`${DEJAVU}/DejaVuSans.ttf`, DROID, SYMBOLA],
+  bold: [`${DEJAVU}/DejaVuSans-Bold.ttf`, DROID, SYMBOLA],
+  mono: [`${DEJAVU}/DejaVuSansMono.ttf`, `${DEJAVU}/DejaVuSans.ttf`, DROID, SYMBOLA],
 };
 
 /** A configured font file could not be read or parsed; rendering cannot start without it. */
@@ -40,7 +43,7 @@ export class FontUnavailableError extends Error {
     options?: { cause?: unknown },
   ) {
     super(
-      `font file ${path} is unavailable; on Debian install fonts-dejavu-core and fonts-droid-fallback`,
+      `font file ${path} is unavailable; on Debian install fonts-dejavu-core, fonts-droid-fallback and fonts-symbola`,
       options,
     );
     this.name = 'FontUnavailableError';

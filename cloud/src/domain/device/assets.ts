@@ -93,7 +93,7 @@ export async function saveTests(deps: DeviceDeps, token: TokenRow, body: Body): 
   if (!conforms(TestSnapshot, body.tests)) return refuse(422, ERRORS.invalidTests);
   const asset = await bootAsset(deps, token, body.record_id);
   if ('ok' in asset) return asset;
-  await deps.store.setAssetTests(deps.db, asset.id, body.tests, isoNow(deps.clock));
+  await deps.store.setAssetTests(deps.db, asset.id, body.record_id as string, body.tests, isoNow(deps.clock));
   await deps.events?.emit(deps.db, { type: 'hardware_tests_completed', token, assetId: asset.id });
   return { ok: true, assetId: asset.public_id };
 }

@@ -7,7 +7,7 @@ import type { WebhookSender } from '../../adapters/outbound-http.js';
 import { attemptError, isDelivered, type DeliveryPolicy } from './policy.js';
 import type { OutboundPolicy } from './ssrf.js';
 import { signedDeliveryHeaders, testPingBody } from './signing.js';
-import { checkAuth, checkEventType, checkWebhookUrl, newSigningSecret } from './subscriptions.js';
+import { checkAuth, checkEventTypes, checkWebhookUrl, newSigningSecret } from './subscriptions.js';
 import type { WebhookAuth, WebhookEventType } from './types.js';
 
 /** The subscription and ledger repository functions management calls (adapters/db/webhook-store.ts). */
@@ -69,8 +69,8 @@ export async function createWebhook(
   accountId: number,
   body: Record<string, unknown>,
 ): Promise<Managed<{ row: SubscriptionRow; signingSecret: string }>> {
-  const eventType = checkEventType(body.event_type);
-  if (!eventType.ok) return fail(422, eventType.error);
+  const eventTypes = checkEventTypes(body);
+  if (!eventTypes.ok) return fail(422, eventTypes.error);
   const url = checkWebhookUrl(body.url, deps.outbound);
   if (!url.ok) return fail(422, url.error);
   const auth = checkAuth(body);
@@ -81,7 +81,15 @@ export async function createWebhook(
   return deps.db.transaction(async (tx) => {
     await deps.store.lockSubscriptionsOf(tx, accountId);
     if ((await deps.store.countSubscriptions(tx, accountId)) >= MAX_SUBSCRIPTIONS_PER_ACCOUNT) return fail(409, `at most ${MAX_SUBSCRIPTIONS_PER_ACCOUNT} webhooks per account`);
-    const row = await deps.store.createSubscription(tx, { accountId, eventType: eventType.value, url: url.value, signingSecret, auth: auth.value, now: now(deps) });
+    const row = await deps.store.createSubscription(tx, {
+      accountId,
+      eventType: eventTypes.value.first,
+      moreEventTypes: eventTypes.value.more,
+      url: url.value,
+      signingSecret,
+      auth: auth.value,
+      now: now(deps),
+    });
     return row ? { ok: true, value: { row, signingSecret } } : fail(409, 'a webhook for this event type and url already exists');
   });
 }
@@ -93,22 +101,24 @@ export async function ownWebhook(deps: Pick<WebhookManageDeps, 'db' | 'store'>, 
 }
 
 /**
- * Changes any of `url`, `event_type`, `auth_type` (+ credentials) and `active`. Turning
+ * Changes any of `url`, `event_type` or `event_types`, `auth_type` (+ credentials) and `active`. Turning
  * `active` on resets the failure budget and reconciles (see {@link setWebhookActive}).
  */
 export async function changeWebhook(deps: WebhookManageDeps, row: SubscriptionRow, body: Record<string, unknown>): Promise<Managed<SubscriptionRow>> {
   let url: string | undefined;
   let eventType: WebhookEventType | undefined;
+  let moreEventTypes: WebhookEventType[] | undefined;
   let auth: WebhookAuth | undefined;
   if (body.url !== undefined) {
     const checked = checkWebhookUrl(body.url, deps.outbound);
     if (!checked.ok) return fail(422, checked.error);
     url = checked.value;
   }
-  if (body.event_type !== undefined) {
-    const checked = checkEventType(body.event_type);
+  if (body.event_type !== undefined || body.event_types !== undefined) {
+    const checked = checkEventTypes(body);
     if (!checked.ok) return fail(422, checked.error);
-    eventType = checked.value;
+    eventType = checked.value.first;
+    moreEventTypes = checked.value.more;
   }
   if (body.auth_type !== undefined) {
     const checked = checkAuth(body);
@@ -117,7 +127,7 @@ export async function changeWebhook(deps: WebhookManageDeps, row: SubscriptionRo
   }
   if (body.active !== undefined && typeof body.active !== 'boolean') return fail(422, 'active must be true or false');
   const updated = await deps.db.transaction(async (tx) => {
-    if (!(await deps.store.updateSubscription(tx, row.id, { url, eventType, auth, now: now(deps) }))) return false;
+    if (!(await deps.store.updateSubscription(tx, row.id, { url, eventType, moreEventTypes, auth, now: now(deps) }))) return false;
     if (typeof body.active === 'boolean') await setActive(deps, tx, row.id, body.active);
     return true;
   });

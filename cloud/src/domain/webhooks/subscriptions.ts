@@ -47,6 +47,32 @@ export function checkEventType(value: unknown): Checked<WebhookEventType> {
   return isEventType(value) ? { ok: true, value } : { ok: false, error: `event_type must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}` };
 }
 
+/** Every event a stored subscription takes, its first one first (`more_event_types`: comma-separated, '' for none). */
+export function eventTypesOf(row: { event_type: WebhookEventType; more_event_types: string }): WebhookEventType[] {
+  return [row.event_type, ...(row.more_event_types === '' ? [] : (row.more_event_types.split(',') as WebhookEventType[]))];
+}
+
+/**
+ * The events a subscription takes: `event_types` (several, issue 28 item 16) or `event_type`
+ * (one, as before). Several are kept in the spec's order; the first is the subscription's
+ * `event_type`, the rest its further events. Sent together, `event_type` must be one of them.
+ */
+export function checkEventTypes(body: Record<string, unknown>): Checked<{ first: WebhookEventType; more: WebhookEventType[] }> {
+  if (body.event_types === undefined) {
+    const one = checkEventType(body.event_type);
+    return one.ok ? { ok: true, value: { first: one.value, more: [] } } : one;
+  }
+  const given = body.event_types;
+  if (!Array.isArray(given) || given.length === 0 || !given.every(isEventType)) {
+    return { ok: false, error: `event_types must be a non-empty list of ${WEBHOOK_EVENT_TYPES.join(', ')}` };
+  }
+  const list = WEBHOOK_EVENT_TYPES.filter((type) => given.includes(type));
+  if (body.event_type !== undefined && !list.includes(body.event_type as WebhookEventType)) {
+    return { ok: false, error: 'event_type, sent with event_types, must be one of them' };
+  }
+  return { ok: true, value: { first: list[0]!, more: list.slice(1) } };
+}
+
 const text = (value: unknown, max: number): string | undefined =>
   typeof value === 'string' && value !== '' && value.length <= max && !/[\r\n]/.test(value) ? value : undefined;
 

@@ -1,12 +1,15 @@
 import type { SubscriptionRow } from '../../adapters/db/webhook-subscriptions.js';
 import { shownAttemptError } from './failure-words.js';
 import { healthOf } from './manage.js';
+import { eventTypesOf } from './subscriptions.js';
 
 /** A subscription as the page shows it: health and last error, never secrets or credentials. */
 export const webhookView = (row: SubscriptionRow) => ({
   id: row.public_id,
   account_id: row.account_public_id,
   event_type: row.event_type,
+  /** Every event the subscription takes, `event_type` first (issue 28, item 16). */
+  event_types: eventTypesOf(row),
   url: row.url,
   auth_type: row.auth_type,
   basic_username: row.auth_type === 'basic' ? row.auth_username : null,

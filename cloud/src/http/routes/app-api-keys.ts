@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../adapters/clock.js';
 import { listApiKeys, type ApiKeyRow } from '../../adapters/db/api-keys.js';
-import { mintApiKey, revokeKey } from '../../adapters/db/api-key-issuance.js';
+import { MAX_NAME_LENGTH, mintApiKey, revokeKey } from '../../adapters/db/api-key-issuance.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { requireRole, requireSession, sessionOf } from '../session.js';
 
@@ -25,9 +25,14 @@ export function registerAppApiKeys(app: FastifyInstance, deps: { db: SqlDatabase
   /** The answer is the only place the key ever appears. */
   app.post('/app/api/api-keys', { preHandler: requireRole('admin') }, async (request, reply) => {
     const { account, user } = sessionOf(request);
+    const name = (request.body as { name?: unknown } | undefined)?.name;
+    // Said, not silently cut: a name the list would show shortened is refused with the limit.
+    if (typeof name === 'string' && name.trim().length > MAX_NAME_LENGTH) {
+      return reply.code(422).send({ error: `name is too long: at most ${MAX_NAME_LENGTH} characters` });
+    }
     const { row, apiKey } = await mintApiKey(deps, {
       accountId: account.id,
-      name: (request.body as { name?: unknown } | undefined)?.name,
+      name,
       createdByUserId: user.id,
     });
     return reply.code(201).header('cache-control', 'no-store').send({ ...view(row), api_key: apiKey });

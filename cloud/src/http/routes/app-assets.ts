@@ -2,6 +2,8 @@ import { findChassisMapOfAsset } from '../../adapters/db/chassis-maps.js';
 import type { FastifyInstance } from 'fastify';
 import { PUBLIC_API_ERRORS } from '@erasure/shared';
 import { findAssetDetail, listAssetSummaries } from '../../adapters/db/asset-reads.js';
+import { listAssetTestRuns } from '../../adapters/db/assets.js';
+import { latestTestResults } from '../../domain/assets/test-history.js';
 import type { WipeGridReader, WipeGridRow } from '../../adapters/db/wipes-grid.js';
 import { toWipeView } from '../../domain/wipes/grid.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
@@ -45,7 +47,16 @@ export function registerAppAssets(app: FastifyInstance, deps: { db: SqlDatabase;
       'SELECT customer, lot_reference FROM assets WHERE public_id = @id AND account_id = @account',
       { id: row.public_id, account: account.id },
     )) ?? { customer: null, lot_reference: null };
-    return { ...toAssetDetail(row, account.publicId), chassis_map: chassisMap, wipes, ...processing };
+    // Hardware tests across boots (issue 28, item 14): the latest result of each, and every boot's snapshot.
+    const testRuns = await listAssetTestRuns(deps.db, row.id);
+    return {
+      ...toAssetDetail(row, account.publicId),
+      chassis_map: chassisMap,
+      wipes,
+      ...processing,
+      tests_latest: latestTestResults(testRuns),
+      tests_history: testRuns,
+    };
   });
 }
 

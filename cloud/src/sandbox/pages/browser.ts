@@ -55,10 +55,24 @@ endpoints.forEach(function (e, i) {
   b.appendChild(document.createTextNode(e.path)); b.dataset.index = String(i);
   b.addEventListener('click', function () { choose(e); }); li.appendChild(b); list.appendChild(li);
 });
+// Values from earlier answers (the token just minted, its account, a webhook id) replace the
+// placeholders of the sample paths and bodies, so a picked endpoint works as it stands.
+var known = {};
+function remember(row) {
+  if (!row || typeof row !== 'object' || Array.isArray(row)) return;
+  if (typeof row.jti === 'string') known['<jti>'] = row.jti;
+  if (typeof row.account_id === 'string') known['<acct_id>'] = row.account_id;
+  if (typeof row.job_id === 'string') known['<job_id>'] = row.job_id;
+  if (typeof row.prefix_id === 'string' && row.prefix_id.indexOf('whk_') === 0) known['<whk_id>'] = row.prefix_id;
+}
+function fill(text) {
+  Object.keys(known).forEach(function (placeholder) { text = text.split(placeholder).join(known[placeholder]); });
+  return text;
+}
 function choose(e) {
   document.getElementById('method').value = e.method;
-  document.getElementById('path').value = e.path;
-  document.getElementById('body').value = e.body === undefined ? '' : JSON.stringify(e.body, null, 2);
+  document.getElementById('path').value = fill(e.path);
+  document.getElementById('body').value = e.body === undefined ? '' : fill(JSON.stringify(e.body, null, 2));
 }
 document.getElementById('request').addEventListener('submit', function (ev) {
   ev.preventDefault();
@@ -71,7 +85,7 @@ document.getElementById('request').addEventListener('submit', function (ev) {
   if (key) headers['Authorization'] = 'Bearer ' + key;
   var init = { method: method, headers: headers };
   if (method !== 'GET' && text !== '') {
-    try { JSON.parse(text); } catch (err) { status.className = 'status bad'; status.textContent = 'Body is not valid JSON'; return; }
+    try { JSON.parse(text); } catch (err) { status.className = 'status bad'; status.textContent = 'Body is not valid JSON'; out.textContent = '(nothing sent: fix the body)'; return; }
     headers['Content-Type'] = 'application/json'; init.body = text;
   }
   status.className = 'status'; status.textContent = 'Sending ' + method + ' ' + path + ' …';
@@ -81,7 +95,11 @@ document.getElementById('request').addEventListener('submit', function (ev) {
       var ms = Math.round(performance.now() - started);
       status.className = 'status ' + (res.ok ? 'ok' : 'bad');
       status.textContent = res.status + ' ' + res.statusText + ' · ' + ms + ' ms';
-      try { out.textContent = JSON.stringify(JSON.parse(raw), null, 2); } catch (err) { out.textContent = raw || '(empty body)'; }
+      var json;
+      try { json = JSON.parse(raw); } catch (err) { out.textContent = raw || '(empty body)'; return; }
+      out.textContent = JSON.stringify(json, null, 2);
+      // Only what a POST created counts: a listing's rows are not "the one just minted".
+      if (res.ok && method === 'POST') remember(json);
     });
   }).catch(function (err) { status.className = 'status bad'; status.textContent = 'Request failed: ' + err.message; });
 });
@@ -97,7 +115,7 @@ export function browserPage(): string {
     current: '/',
     script: SCRIPT,
     body: `<h1>API browser</h1>
-<p class="lead">Try every sandbox endpoint. Mint a token first, then use its <code>jti</code> as the device credential on <code>/internal/*</code> calls.</p>
+<p class="lead">Try every sandbox endpoint. Mint a token first: its <code>jti</code>, the device credential of the <code>/internal/*</code> calls, is then filled into their paths and bodies.</p>
 <div class="grid">
   <section class="card"><h2>Endpoints</h2><ul class="endpoints" id="endpoint-list"></ul></section>
   <section>

@@ -7,7 +7,7 @@ document.getElementById('live').addEventListener('submit', function (ev) {
   var queryText = document.getElementById('query').value.trim();
   var body = { base_url: document.getElementById('base-url').value.trim(), api_key: document.getElementById('api-key').value.trim(), path: document.getElementById('path').value.trim() };
   if (queryText !== '') {
-    try { body.query = JSON.parse(queryText); } catch (err) { status.className = 'status bad'; status.textContent = 'Query is not valid JSON'; return; }
+    try { body.query = JSON.parse(queryText); } catch (err) { status.className = 'status bad'; status.textContent = 'Query is not valid JSON'; out.textContent = '(nothing sent: fix the query)'; return; }
   }
   status.className = 'status'; status.textContent = 'Sending GET ' + body.path + ' …';
   // The key also signs the caller in: the sandbox sends live requests only for a key the web application accepts.

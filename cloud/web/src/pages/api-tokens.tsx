@@ -4,6 +4,9 @@ import { Badge, ErrorNote, PageHeader } from '../components/ui.js';
 import { formatDateTime } from '../format.js';
 import type { ApiKey } from '../types.js';
 
+/** The server's limit on a key name (api-key-issuance.ts), said beside the field. */
+const NAME_MAX = 100;
+
 /** `/api_tokens`: public API keys (spec 5.3). A new key is shown once; only its hash is kept. */
 export function ApiTokensPage() {
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
@@ -58,7 +61,10 @@ export function ApiTokensPage() {
           <form className="form-row" onSubmit={(e) => void mint(e)}>
             <label>
               Name
-              <input className="input" placeholder="e.g. ERP sync" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+              <input className="input" placeholder="e.g. ERP sync" maxLength={NAME_MAX} value={name} onChange={(e) => setName(e.target.value)} aria-describedby="key-name-hint" />
+              <span id="key-name-hint" className={name.length >= NAME_MAX ? 'small text-fail' : 'muted small'} data-testid="key-name-hint">
+                {name.length >= NAME_MAX ? `At the limit: names are at most ${NAME_MAX} characters, and no more can be typed.` : `${name.length} of ${NAME_MAX} characters`}
+              </span>
             </label>
             <button type="submit" className="button button-primary">
               Create key

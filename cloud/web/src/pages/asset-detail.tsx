@@ -18,7 +18,65 @@ type AppAssetDetail = AssetDetail & {
   customer: string | null;
   lot_reference: string | null;
   chassis_map: { id: string; name: string; updated_at: string; bays: { lane: string; label: string; connector?: Record<string, unknown> }[] } | null;
+  tests_latest: Record<string, LatestTest>;
+  tests_history: { record_id: string; submitted_at: string; tests: Record<string, { status: string; detail?: string }> }[];
 };
+
+/** The latest result of one test across boots, with when it was taken. */
+interface LatestTest {
+  status: string;
+  detail?: string;
+  taken_at: string;
+  record_id: string;
+}
+
+/**
+ * The latest result of each test across boots, with when it was taken; each boot's own snapshot
+ * behind a Details disclosure (issue 28, item 14).
+ */
+function HardwareTests({ latest, history }: { latest: Record<string, LatestTest>; history: AppAssetDetail['tests_history'] }) {
+  const tests = Object.entries(latest);
+  if (tests.length === 0) return <p className="muted">No tests run.</p>;
+  return (
+    <>
+      <ul className="tests">
+        {tests.map(([name, result]) => (
+          <li key={name} data-test={name}>
+            <span>{readableName(name)}</span>
+            <span className="test-result">
+              <span>
+                <Badge tone={TEST_TONES[result.status] ?? 'neutral'}>{titleize(result.status)}</Badge>
+                {result.detail && <span className="muted test-detail"> {result.detail}</span>}
+              </span>
+              <span className="muted small">{result.status === 'not_started' ? 'not run yet' : `taken ${formatDateTime(result.taken_at)}`}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+      <details className="more" data-testid="tests-history">
+        <summary>Details: each boot&rsquo;s results ({history.length})</summary>
+        {history.map((run) => (
+          <div key={run.record_id} className="test-run">
+            <p className="small">
+              <strong>{formatDateTime(run.submitted_at)}</strong> <span className="mono muted">{run.record_id}</span>
+            </p>
+            <ul className="tests compact">
+              {Object.entries(run.tests).map(([name, result]) => (
+                <li key={name}>
+                  <span>{readableName(name)}</span>
+                  <span>
+                    {titleize(result.status)}
+                    {result.detail && <span className="muted test-detail"> {result.detail}</span>}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </details>
+    </>
+  );
+}
 
 /** A hotswap station's chassis: its bays as the mapping wizard labelled them. */
 function BayMap({ map }: { map: NonNullable<AppAssetDetail['chassis_map']> }) {
@@ -111,7 +169,6 @@ export function AssetDetailPage({ id }: { id: string }) {
   const section = (name: string) => (isObject(fp[name]) ? (fp[name] as Record<string, unknown>) : undefined);
   const list = (name: string) => (Array.isArray(fp[name]) ? (fp[name] as unknown[]) : []);
   const others = Object.keys(fp).filter((k) => !OWN_SECTIONS.includes(k));
-  const tests = Object.entries(asset.test_results ?? {});
   const title = [asset.manufacturer, asset.model].filter(Boolean).join(' ') || asset.id;
 
   return (
@@ -173,25 +230,7 @@ export function AssetDetailPage({ id }: { id: string }) {
       </div>
       <div className="grid-2">
         <Section title="Hardware tests" testId="section-tests">
-          {tests.length === 0 ? (
-            <p className="muted">No tests run.</p>
-          ) : (
-            <ul className="tests">
-              {tests.map(([name, result]) => {
-                const status = isObject(result) && typeof result.status === 'string' ? result.status : 'unknown';
-                const detail = isObject(result) && typeof result.detail === 'string' ? result.detail : null;
-                return (
-                  <li key={name}>
-                    <span>{readableName(name)}</span>
-                    <span>
-                      <Badge tone={TEST_TONES[status] ?? 'neutral'}>{titleize(status)}</Badge>
-                      {detail && <span className="muted"> {detail}</span>}
-                    </span>
-                  </li>
-                );
-              })}
-            </ul>
-          )}
+          <HardwareTests latest={asset.tests_latest} history={asset.tests_history} />
         </Section>
         <Section title="Notes" testId="section-notes">
           {asset.notes ? <p className="notes">{asset.notes}</p> : <p className="muted">No operator notes.</p>}

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import { getCsrfToken, getJson } from '../api.js';
 import { PageHeader } from '../components/ui.js';
+import { formatDateTime } from '../format.js';
+import { Link } from '../router.js';
 import type { Me } from '../types.js';
 import { describeTerms, TokenTermsSettings, type TermsBounds, type TokenTerms } from './token-terms-settings.js';
 
@@ -52,7 +54,21 @@ function TokenFileHelp({ gatewayUrl }: { gatewayUrl: string | null }) {
   );
 }
 
-const mib = (bytes: number) => `${Math.round(bytes / 1024 ** 2)} MiB`;
+/**
+ * An image's size in binary units: 0.4 MiB, 812 MiB, 1.2 GiB. A small test image no longer reads
+ * "0 MiB"; a size of nothing says no size at all (issue 28, item 16).
+ */
+export function imageSize(bytes: number | undefined): string | null {
+  if (bytes === undefined || !(bytes > 0)) return null;
+  const mib = bytes / 1024 ** 2;
+  if (mib >= 1024) return `${Math.round((mib / 1024) * 10) / 10} GiB`;
+  if (mib >= 10) return `${Math.round(mib)} MiB`;
+  return `${Math.max(0.1, Math.round(mib * 10) / 10)} MiB`;
+}
+const withSize = (label: string, bytes: number | undefined) => {
+  const size = imageSize(bytes);
+  return size === null ? label : `${label} (${size})`;
+};
 
 /**
  * `/downloads`: each download mints a fresh device token for the signed-in admin, on the
@@ -64,6 +80,8 @@ const mib = (bytes: number) => `${Math.round(bytes / 1024 ** 2)} MiB`;
 export function DownloadsPage({ me }: { me: Me }) {
   const [data, setData] = useState<DownloadsData | null>(null);
   const [image, setImage] = useState('');
+  // The file download leaves the page as it was, so the page itself says what happened (issue 28, item 16).
+  const [tokenSaved, setTokenSaved] = useState<{ product: 'engine' | 'hotswap'; at: string } | null>(null);
   useEffect(() => {
     void getJson<DownloadsData>('/app/api/downloads').then(setData);
   }, []);
@@ -108,7 +126,7 @@ export function DownloadsPage({ me }: { me: Me }) {
           <select value={chosen} onChange={(e) => setImage(e.target.value)} data-testid="image-select">
             {usable.map((i) => (
               <option key={i.name} value={i.name}>
-                {i.name} ({mib(i.size_bytes)})
+                {withSize(i.name, i.size_bytes)}
               </option>
             ))}
           </select>
@@ -134,11 +152,11 @@ export function DownloadsPage({ me }: { me: Me }) {
                   <input type="hidden" name="product" value={product} />
                   <input type="hidden" name="image" value={chosen} />
                   <button type="submit" className="button button-primary" disabled={!data.can_mint || !data.minting_available || !data.gateway_configured} data-testid={`download-${product}`}>
-                    Download image ({mib(usable.find((i) => i.name === chosen)?.size_bytes ?? 0)})
+                    {withSize('Download image', usable.find((i) => i.name === chosen)?.size_bytes)}
                   </button>
                 </form>
               )}
-              <form method="post" action="/app/api/downloads/device-token">
+              <form method="post" action="/app/api/downloads/device-token" onSubmit={() => setTokenSaved({ product, at: new Date().toISOString() })}>
                 <input type="hidden" name="_csrf" value={getCsrfToken()} />
                 <input type="hidden" name="product" value={product} />
                 <button type="submit" className={usable.length > 0 ? 'button' : 'button button-primary'} disabled={!data?.can_mint || !data.minting_available} data-testid={`download-token-${product}`}>
@@ -146,6 +164,12 @@ export function DownloadsPage({ me }: { me: Me }) {
                 </button>
               </form>
             </div>
+            {tokenSaved?.product === product && (
+              <p className="note note-ok" role="status" data-testid={`token-saved-${product}`}>
+                A new device token was minted at {formatDateTime(tokenSaved.at)}. Your browser saves it as the file <code>device-token</code>; it is
+                listed on the <Link href="/devices">Devices</Link> page, where you can suspend or revoke it.
+              </p>
+            )}
           </section>
         ))}
       </div>

@@ -30,6 +30,8 @@ function PingResult({ result }: { result: { ok: boolean; text: string } | undefi
 export function WebhooksPage() {
   const [data, setData] = useState<WebhooksAnswer | null>(null);
   const [form, setForm] = useState({ event_type: 'wipe_session_completed', url: '', auth_type: 'none', token: '', username: '', password: '' });
+  /** Further events for the same subscription (issue 28, item 16): one webhook can take all six. */
+  const [also, setAlso] = useState<string[]>([]);
   const [created, setCreated] = useState<(Webhook & { signing_secret: string; previous_secret_expires_at: string | null; rotated?: boolean }) | null>(null);
   const [shown, setShown] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -56,9 +58,18 @@ export function WebhooksPage() {
 
   const create = (event: FormEvent) => {
     event.preventDefault();
+    // Checked here, not by the browser's `required`: an empty URL replaces an earlier error with its own (issue 28, item 16).
+    if (form.url.trim() === '') {
+      setNotice(null);
+      setError('Enter the URL of the receiver, for example https://example.com/hooks/erasure.');
+      return;
+    }
     void act(async () => {
-      setCreated(await sendJson<Webhook & { signing_secret: string }>('POST', '/app/api/webhooks', form));
+      const more = also.filter((type) => type !== form.event_type);
+      const body = more.length > 0 ? { ...form, event_types: [form.event_type, ...more] } : form;
+      setCreated(await sendJson<Webhook & { signing_secret: string }>('POST', '/app/api/webhooks', body));
       setForm({ ...form, url: '', token: '', username: '', password: '' });
+      setAlso([]);
     });
   };
   const path = (hook: Webhook, suffix = '') => `/app/api/webhooks/${encodeURIComponent(hook.id)}${suffix}`;
@@ -125,7 +136,7 @@ export function WebhooksPage() {
             </label>
             <label className="grow">
               URL
-              <input className="input" required placeholder="https://example.com/hooks/erasure" value={form.url} onChange={(e) => setForm({ ...form, url: e.target.value })} />
+              <input className="input" placeholder="https://example.com/hooks/erasure" value={form.url} onChange={(e) => setForm({ ...form, url: e.target.value })} />
             </label>
             <label>
               Authorization
@@ -156,6 +167,24 @@ export function WebhooksPage() {
             <button type="submit" className="button button-primary">
               Add webhook
             </button>
+            <fieldset className="event-more" data-testid="more-events">
+              <legend>Also send (optional): one webhook can take several events</legend>
+              {data.event_types
+                .filter((type) => type !== form.event_type)
+                .map((type) => (
+                  <label key={type} className="inline-check">
+                    <input
+                      type="checkbox"
+                      checked={also.includes(type)}
+                      onChange={(e) => setAlso(e.target.checked ? [...also, type] : also.filter((t) => t !== type))}
+                    />
+                    {type}
+                  </label>
+                ))}
+              <button type="button" className="link-button" onClick={() => setAlso(data.event_types.filter((type) => type !== form.event_type))}>
+                All six events
+              </button>
+            </fieldset>
           </form>
           {created && (
             <div className="note note-info minted" data-testid="signing-secret">
@@ -191,7 +220,11 @@ export function WebhooksPage() {
           <tbody>
             {data?.webhooks.map((hook) => (
               <tr key={hook.id}>
-                <td className="strong">{hook.event_type}</td>
+                <td className="strong" data-testid="webhook-events">
+                  {(hook.event_types ?? [hook.event_type]).map((type) => (
+                    <div key={type}>{type}</div>
+                  ))}
+                </td>
                 <td className="mono">{hook.url}</td>
                 <td>{hook.auth_type}</td>
                 <td>

@@ -259,6 +259,14 @@ export function WipesPage() {
         )}
       </div>
 
+      {state.from !== '' && state.to !== '' && state.from > state.to && (
+        <p className="note note-warning" role="status" data-testid="date-range-hint">
+          The range is reversed: {state.from} is after {state.to}, so no wipe can match.{' '}
+          <button type="button" className="link-button" onClick={() => setParams({ from: state.to, to: state.from })}>
+            Swap the dates
+          </button>
+        </p>
+      )}
       <div className="table-wrap">
         <table className="table dense" data-testid="wipes-table">
           <thead>
@@ -300,12 +308,12 @@ export function WipesPage() {
                 <td>
                   <Badge tone={row.status_tone}>{row.status_label}</Badge>
                 </td>
-                <td>{row.technician ?? '—'}</td>
-                <td className="wrap" data-testid="customer-lot">
+                <td className="wrap w-technician">{row.technician ?? '—'}</td>
+                <td className="wrap w-customer" data-testid="customer-lot">
                   {row.customer ?? <span className="muted">—</span>}
                   {row.lot_reference && <span className="muted small"> · {row.lot_reference}</span>}
                 </td>
-                <td className="nowrap">{formatDateTime(row.completed_at)}</td>
+                <td className="wrap w-completed">{formatDateTime(row.completed_at)}</td>
                 <td className="pin-end">
                   <CertificateCell row={row} />
                 </td>

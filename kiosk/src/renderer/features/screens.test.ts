@@ -48,7 +48,7 @@ describe('screens', () => {
 
   it('lists every hardware test with the agent’s recorded status, and its verdict buttons', () => {
     const html = render(agentState({ tests: { keyboard: { status: 'passed' }, webcam: { status: 'failed' } } }), 'tests');
-    for (const title of ['Keyboard', 'Display', 'Touchscreen', 'USB ports', 'Webcam', 'Speakers', 'Battery', 'Wi-Fi adapter', 'Bluetooth']) expect(html).toContain(title);
+    for (const title of ['Keyboard', 'Display', 'Touchscreen', 'USB ports', 'Webcam', 'Audio', 'Battery', 'Wi-Fi adapter', 'Bluetooth']) expect(html).toContain(title);
     expect(html).toMatch(/data-test="keyboard"[^>]*>.*?badge passed/);
     expect(html).toMatch(/data-test="webcam"[^>]*>.*?badge failed/);
     expect(html).toMatch(/aria-pressed="true"[^>]*>Passed/);

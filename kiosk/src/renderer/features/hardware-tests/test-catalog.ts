@@ -19,7 +19,7 @@ export const TEST_INFO: Readonly<Record<TestWireId, TestInfo>> = {
   touchscreen: { title: 'Touchscreen', how: 'Touch every square of the grid. No touchscreen? Mark it not applicable.' },
   usb_ports: { title: 'USB ports', how: 'Plug a USB stick or mouse into each port in turn. Count each port that works and each that does not.' },
   webcam: { title: 'Webcam', how: 'Check that the camera shows a live picture.' },
-  audio: { title: 'Speakers', how: 'Play the tone on each side and listen. Turn the volume up first if needed.' },
+  audio: { title: 'Audio', how: 'Play the tone on each side and listen. Turn the volume up first if needed.' },
   battery: { title: 'Battery', how: 'Battery health as the machine reports it.' },
   wifi_adapter: { title: 'Wi-Fi adapter', how: 'Detected from the hardware report.' },
   bluetooth: { title: 'Bluetooth', how: 'Detected from the hardware report.' },
