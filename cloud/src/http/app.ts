@@ -9,6 +9,7 @@ import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createWebhookRuntime, type WebhookRuntime } from '../jobs/webhook-runtime.js';
 import { commitsFor } from '../adapters/db/group-commit.js';
 import { databaseWindowStore } from '../adapters/db/rate-windows.js';
+import { databaseSeenSignatures } from '../adapters/db/seen-signatures.js';
 import { deviceStore } from '../adapters/db/device-store.js';
 import { wipeGridReaderOnce } from '../adapters/db/wipes-grid.js';
 import { posterOf, type HttpPoster } from '../adapters/http-post.js';
@@ -88,7 +89,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
 
   guardInternalNamespace(app, deps.internalApiSecret);
   app.register(async (internal) => {
-    registerInternalAuth(internal, deps.internalApiSecret, deps.clock);
+    registerInternalAuth(internal, deps.internalApiSecret, deps.clock, 'refuse', databaseSeenSignatures(deps.db));
     registerInternalRoutes(
       internal,
       { db: deps.db, clock: deps.clock, store: deviceStore, events: webhooks.events, maxDrivesPerMachine: deps.maxDrivesPerMachine },

@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devicePublicKey, signServiceRequest, verifyDeviceToken } from '@erasure/shared';
+import { devicePublicKey, verifyDeviceToken } from '@erasure/shared';
 import { systemClock } from '../../src/adapters/clock.js';
 import { PostgresDatabase } from '../../src/adapters/sql/postgres.js';
 import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 import { buildCloudApp } from '../../src/http/app.js';
 import { freshPostgresUrl, TEST_STORE } from '../support/test-store.js';
+import { freshSigner } from '../support/fresh-signer.js';
 
 const run = promisify(execFile);
 const BIN = new URL('../../bin/erasure-cloud.js', import.meta.url).pathname;
@@ -100,17 +101,18 @@ describe('erasure-cloud keygen and admin (CONTRACT.md)', () => {
       const account = await cli('admin', 'create-account', '--name', 'Live');
       const minted = await cli('admin', 'mint-device-token', '--account', account.id);
       const body = JSON.stringify({ jti: minted.jti, account_id: account.id });
+      const sign = freshSigner(keys.internal_api_secret);
       const res = await fetch(`${base}/internal/tokens/verify`, {
         method: 'POST',
         body,
-        headers: { 'content-type': 'application/json', ...signServiceRequest(keys.internal_api_secret, body) },
+        headers: { 'content-type': 'application/json', ...sign(body) },
       });
       expect(await res.json()).toEqual({ allow: true, status: 'active', account: 'Live', quota_remaining: null });
       await cli('admin', 'set-token-status', '--jti', minted.jti, '--status', 'revoked');
       const after = await fetch(`${base}/internal/tokens/verify`, {
         method: 'POST',
         body,
-        headers: { 'content-type': 'application/json', ...signServiceRequest(keys.internal_api_secret, body) },
+        headers: { 'content-type': 'application/json', ...sign(body) },
       });
       expect(after.status).toBe(403);
     } finally {
