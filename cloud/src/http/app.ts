@@ -69,6 +69,11 @@ export interface CloudAppDeps {
   certificates?: Omit<CertificateRouteDeps, 'db' | 'clock' | 'publicBaseUrl'> | undefined;
   /** Webhooks (issue 5): outbox, routes, worker. Absent: built from the deps above, without a worker. */
   webhooks?: WebhookRuntime | undefined;
+  /**
+   * TRUSTED_PROXIES: peers whose X-Forwarded-For names the client, so sign-in and API limits count
+   * the real client, not the proxy. Absent: the peer is the client and the header is ignored.
+   */
+  trustedProxy?: ((address: string) => boolean) | undefined;
   /** MAX_DRIVES_PER_MACHINE: wipe results one engine check-in can certify; absent, 256. */
   maxDrivesPerMachine?: number | undefined;
 }
@@ -79,7 +84,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   const app = createFastify(deps.logger, {
     internal: { error: ERRORS.internalError },
     clientMessage: (status, message) => (status === 413 ? ERRORS.payloadTooLarge : message),
-  });
+  }, deps.trustedProxy);
 
   // Device events go to the webhook outbox in the transaction of their write (spec 6).
   const webhooks =
