@@ -54,3 +54,16 @@ describe('SHUTDOWN_TIMEOUT_SECONDS', () => {
     expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: value })).toThrow(ConfigError);
   });
 });
+
+describe('TRUSTED_PROXIES', () => {
+  it('trusts no proxy by default, and the listed addresses and ranges when set', () => {
+    expect(loadConfig({}).trustedProxy).toBeUndefined();
+    const trusted = loadConfig({ TRUSTED_PROXIES: '127.0.0.1, 10.0.0.0/8, fd00::/8' }).trustedProxy!;
+    expect(['127.0.0.1', '10.9.8.7', 'fd00::1', '192.0.2.1'].map(trusted)).toEqual([true, true, true, false]);
+  });
+
+  it('refuses an entry that is not an address or range, naming it', () => {
+    expect(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.1, proxy.internal' })).toThrow(/TRUSTED_PROXIES: "proxy.internal"/);
+    expect(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.1, proxy.internal' })).toThrow(ConfigError);
+  });
+});

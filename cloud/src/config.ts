@@ -6,6 +6,7 @@ import { BUILT_IN_TOKEN_DEFAULTS, type TokenTermsDefaults } from './domain/devic
 import { DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from './http/download-slots.js';
 import { MAX_DRIVES_PER_MACHINE_LIMIT } from './domain/device/issued-job.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from './jobs/shutdown.js';
+import { parseTrustedProxies, TrustedProxiesError, type TrustedProxy } from './http/trusted-proxies.js';
 
 const Env = Type.Object({
   HOST: Type.String({ minLength: 1 }),
@@ -46,6 +47,8 @@ const Env = Type.Object({
   SHUTDOWN_TIMEOUT_SECONDS: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
   /** Drives one engine check-in can certify (`-0` … `-(N-1)`); default 256. */
   MAX_DRIVES_PER_MACHINE: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DRIVES_PER_MACHINE_LIMIT })),
+  /** Reverse proxies (addresses or CIDRs) whose `X-Forwarded-For` names the client; unset = the peer is the client. */
+  TRUSTED_PROXIES: Type.Optional(Type.String({ minLength: 1 })),
 });
 
 export type CloudConfig = Readonly<
@@ -65,6 +68,8 @@ export type CloudConfig = Readonly<
     webhookLedgerRetentionMs: number | undefined;
     /** SHUTDOWN_TIMEOUT_SECONDS in ms (default 30 s). */
     shutdownTimeoutMs: number;
+    /** TRUSTED_PROXIES parsed; undefined = no proxy is trusted. */
+    trustedProxy: TrustedProxy | undefined;
   }
 >;
 
@@ -105,11 +110,19 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     WEBHOOK_LEDGER_RETENTION_DAYS: present('WEBHOOK_LEDGER_RETENTION_DAYS') === undefined ? undefined : Number(present('WEBHOOK_LEDGER_RETENTION_DAYS')),
     MAX_DRIVES_PER_MACHINE: present('MAX_DRIVES_PER_MACHINE') === undefined ? undefined : Number(present('MAX_DRIVES_PER_MACHINE')),
     SHUTDOWN_TIMEOUT_SECONDS: present('SHUTDOWN_TIMEOUT_SECONDS') === undefined ? undefined : Number(present('SHUTDOWN_TIMEOUT_SECONDS')),
+    TRUSTED_PROXIES: present('TRUSTED_PROXIES'),
   };
   for (const key of Object.keys(raw) as (keyof typeof raw)[]) if (raw[key] === undefined) delete raw[key];
   const parsed = parseUnknown(Env, raw);
   if (!parsed.ok) throw new ConfigError(`invalid configuration ${parsed.path}: ${parsed.message}`);
   const config = parsed.value;
+  let trustedProxy: TrustedProxy | undefined;
+  try {
+    trustedProxy = config.TRUSTED_PROXIES === undefined ? undefined : parseTrustedProxies(config.TRUSTED_PROXIES);
+  } catch (error) {
+    if (error instanceof TrustedProxiesError) throw new ConfigError(`invalid configuration ${error.message}`);
+    throw error;
+  }
   return Object.freeze({
     ...config,
     databasePath: join(config.DATA_DIR, 'cloud.sqlite'),
@@ -127,5 +140,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     webhookSecretRolloverMs: config.WEBHOOK_SECRET_ROLLOVER_HOURS === undefined ? undefined : config.WEBHOOK_SECRET_ROLLOVER_HOURS * 3_600_000,
     webhookLedgerRetentionMs: config.WEBHOOK_LEDGER_RETENTION_DAYS === undefined ? undefined : config.WEBHOOK_LEDGER_RETENTION_DAYS * 86_400_000,
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_SECONDS === undefined ? DEFAULT_SHUTDOWN_TIMEOUT_MS : config.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    trustedProxy,
   });
 }

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signServiceRequest } from '@erasure/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../src/adapters/clock.js';
 import { createAccount, setSubscriptionStatus, type SubscriptionStatus } from '../src/adapters/db/accounts.js';
 import type { SqlDatabase, SqlRunner } from '../src/adapters/sql/database.js';
 import { openTestStore } from './support/test-store.js';
+import { freshSigner } from './support/fresh-signer.js';
 import { createToken, recordCheckin, setTokenStatus, type TokenRow } from '../src/adapters/db/tokens.js';
 import { issuedJobIdOf } from '../src/domain/device/issued-job.js';
 import { buildCloudApp, type CloudAppDeps } from '../src/http/app.js';
@@ -33,7 +33,7 @@ export interface Cloud {
   db: SqlDatabase;
   clock: ReturnType<typeof testClock>;
   dir: string;
-  /** POST with a valid HMAC over exactly the bytes sent. */
+  /** POST with a valid HMAC over exactly the bytes sent, signed afresh for each send (support/fresh-signer.ts). */
   post(url: string, body: unknown): Promise<{ status: number; json: any; text: string }>;
   account(name?: string, status?: SubscriptionStatus): Promise<{ id: number; publicId: string; name: string }>;
   token(
@@ -78,6 +78,7 @@ export async function startCloud(
   const app = buildCloudApp({ ...deps, db, clock, internalApiSecret: secret });
   await app.ready();
   const nowIso = () => clock.now().toISOString();
+  const sign = freshSigner(SECRET);
   const cloud: Cloud = {
     app,
     db,
@@ -85,7 +86,7 @@ export async function startCloud(
     dir,
     async post(url, body) {
       const payload = body === undefined ? '' : JSON.stringify(body);
-      const headers = signServiceRequest(SECRET, payload, Math.floor(clock.now().getTime() / 1000));
+      const headers = sign(payload, Math.floor(clock.now().getTime() / 1000));
       const res = await app.inject({ method: 'POST', url, payload, headers: { ...headers, 'content-type': 'application/json' } });
       return { status: res.statusCode, json: res.body ? safeJson(res.body) : undefined, text: res.body };
     },

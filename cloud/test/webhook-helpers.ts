@@ -4,7 +4,6 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signServiceRequest } from '@erasure/shared';
 import type { FastifyInstance } from 'fastify';
 import { systemClock } from '../src/adapters/clock.js';
 import { createAccount } from '../src/adapters/db/accounts.js';
@@ -19,6 +18,7 @@ import type { Resolve } from '../src/adapters/outbound-http.js';
 import type { OutboundPolicy } from '../src/domain/webhooks/ssrf.js';
 import { createWebhookRuntime, type WebhookRuntime } from '../src/jobs/webhook-runtime.js';
 import { SECRET } from './helpers.js';
+import { freshSigner } from './support/fresh-signer.js';
 import { freshPostgresUrl, TEST_STORE } from './support/test-store.js';
 
 /** One request a receiver got, raw body included. */
@@ -152,6 +152,7 @@ export async function startWebhookCloud(
     runtime.startWorker({ pollMs: options.pollMs ?? 25, log: app.log, ...(options.concurrency ? { concurrency: options.concurrency } : {}) });
   }
   const now = () => new Date().toISOString();
+  const sign = freshSigner(SECRET);
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
@@ -167,7 +168,7 @@ export async function startWebhookCloud(
     runtime,
     async post(url, body) {
       const payload = JSON.stringify(body);
-      const res = await app.inject({ method: 'POST', url, payload, headers: { ...signServiceRequest(SECRET, payload), 'content-type': 'application/json' } });
+      const res = await app.inject({ method: 'POST', url, payload, headers: { ...sign(payload), 'content-type': 'application/json' } });
       return { status: res.statusCode, json: res.body ? JSON.parse(res.body) : undefined };
     },
     async account(name = 'Acme Refurb') {

@@ -57,6 +57,22 @@ describe('createForwarder', () => {
     expect(cloud.seen[0]?.signatureValid).toBe(true);
   });
 
+  it('signs two forwards of the same bytes in one second differently (the cloud refuses a signature twice)', async () => {
+    cloud.script(() => ({ status: 200, json: { ok: true } }));
+    const json = JSON.stringify({ jti: device.jti, account_id: device.sub });
+    const startedAt = new Date();
+    const fixed = () => startedAt;
+    const sut = createForwarder({ baseUrl: cloud.url, secret: SECRET, timeoutMs: 1_000, clock: fixed });
+    try {
+      await sut.post('/internal/tokens/verify', json);
+      await sut.post('/internal/tokens/validate', json);
+    } finally {
+      await sut.close();
+    }
+    expect(cloud.seen.map((r) => r.signatureValid)).toEqual([true, true]);
+    expect(new Set(cloud.seen.map((r) => r.headers['x-service-signature'])).size).toBe(2);
+  });
+
   it('keeps a path prefix of CLOUD_INTERNAL_URL', async () => {
     cloud.script(() => ({ status: 200, json: {} }));
     await withForwarder({ base: `${cloud.url}/edge/` }, (sut) => sut.post('/internal/assets', '{}').then(() => undefined));

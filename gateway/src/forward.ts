@@ -1,6 +1,7 @@
 import { Pool } from 'undici';
 import { signServiceRequest } from '@erasure/shared';
 import { systemClock, type Clock } from './clock.js';
+import { signingTimes } from './signing-times.js';
 import type { DeviceIdentity } from './token.js';
 
 /**
@@ -85,6 +86,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     };
   });
   let next = 0;
+  const signingTime = signingTimes();
 
   /** Every instance once, starting at the next in turn; those marked down go last. */
   function order(): Upstream[] {
@@ -100,7 +102,8 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     if (secret === undefined) return { kind: 'unavailable', cause: 'INTERNAL_API_SECRET is not configured' };
     // Sign and send the very same bytes: the cloud recomputes the HMAC over what it receives.
     const bytes = Buffer.from(json, 'utf8');
-    const signed = signServiceRequest(secret, bytes, Math.floor(clock().getTime() / 1000));
+    // A fresh signature per forward: the cloud refuses one it has already accepted.
+    const signed = signServiceRequest(secret, bytes, signingTime(bytes, Math.floor(clock().getTime() / 1000)));
     let cause = 'no cloud instance';
     for (const upstream of order()) {
       try {

@@ -9,6 +9,7 @@ import { registerWebhookRoutes } from './routes/webhooks.js';
 import { createWebhookRuntime, type WebhookRuntime } from '../jobs/webhook-runtime.js';
 import { commitsFor } from '../adapters/db/group-commit.js';
 import { databaseWindowStore } from '../adapters/db/rate-windows.js';
+import { databaseSeenSignatures } from '../adapters/db/seen-signatures.js';
 import { deviceStore } from '../adapters/db/device-store.js';
 import { wipeGridReaderOnce } from '../adapters/db/wipes-grid.js';
 import { posterOf, type HttpPoster } from '../adapters/http-post.js';
@@ -68,6 +69,11 @@ export interface CloudAppDeps {
   certificates?: Omit<CertificateRouteDeps, 'db' | 'clock' | 'publicBaseUrl'> | undefined;
   /** Webhooks (issue 5): outbox, routes, worker. Absent: built from the deps above, without a worker. */
   webhooks?: WebhookRuntime | undefined;
+  /**
+   * TRUSTED_PROXIES: peers whose X-Forwarded-For names the client, so sign-in and API limits count
+   * the real client, not the proxy. Absent: the peer is the client and the header is ignored.
+   */
+  trustedProxy?: ((address: string) => boolean) | undefined;
   /** MAX_DRIVES_PER_MACHINE: wipe results one engine check-in can certify; absent, 256. */
   maxDrivesPerMachine?: number | undefined;
 }
@@ -78,7 +84,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   const app = createFastify(deps.logger, {
     internal: { error: ERRORS.internalError },
     clientMessage: (status, message) => (status === 413 ? ERRORS.payloadTooLarge : message),
-  });
+  }, deps.trustedProxy);
 
   // Device events go to the webhook outbox in the transaction of their write (spec 6).
   const webhooks =
@@ -88,7 +94,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
 
   guardInternalNamespace(app, deps.internalApiSecret);
   app.register(async (internal) => {
-    registerInternalAuth(internal, deps.internalApiSecret, deps.clock);
+    registerInternalAuth(internal, deps.internalApiSecret, deps.clock, 'refuse', databaseSeenSignatures(deps.db));
     registerInternalRoutes(
       internal,
       { db: deps.db, clock: deps.clock, store: deviceStore, events: webhooks.events, maxDrivesPerMachine: deps.maxDrivesPerMachine },

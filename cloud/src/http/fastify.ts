@@ -15,9 +15,16 @@ export interface ErrorBodies {
  * (CONTRACT.md), Ajv that rejects instead of stripping, coercing or defaulting, and one error
  * handler (STYLE E) in which 4xx keep their message and 5xx details stay in the log.
  */
-export function createFastify(logger: FastifyServerOptions['logger'] | undefined, bodies: ErrorBodies): FastifyInstance {
+export function createFastify(
+  logger: FastifyServerOptions['logger'] | undefined,
+  bodies: ErrorBodies,
+  trustedProxy?: (address: string) => boolean,
+): FastifyInstance {
   const app = Fastify({
     logger: logger ?? false,
+    // `request.ip` is the rightmost X-Forwarded-For hop that is not a trusted proxy, read only when
+    // the peer itself is one (proxy-addr); without TRUSTED_PROXIES the header is ignored entirely.
+    ...(trustedProxy ? { trustProxy: (address: string) => trustedProxy(address) } : {}),
     logController: new OneLinePerRequest(),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false } },
   });

@@ -3,11 +3,13 @@ import secureJson from 'secure-json-parse';
 import {
   ERRORS,
   SERVICE_SIGNATURE_HEADER,
+  SERVICE_SKEW_SECONDS,
   SERVICE_TIMESTAMP_HEADER,
   verifyServiceRequest,
   wellFormedServiceHeaders,
 } from '@erasure/shared';
 import type { Clock } from '../adapters/clock.js';
+import type { SeenSignatures } from '../adapters/db/seen-signatures.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,15 +29,28 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
 export type MissingSecretPolicy = 'refuse' | 'skip';
 
 /**
+ * Until when an accepted signature must be remembered: its timestamp verifies while the clock
+ * (in whole seconds) is at most 300 s past it, i.e. until the end of that last second.
+ */
+export const replayableUntilMs = (timestamp: string): number => (Number(timestamp) + SERVICE_SKEW_SECONDS + 1) * 1000;
+
+/**
  * Guards an `/internal/*` scope (spec 5.2): every request must carry a fresh HMAC over its raw
  * body, checked before the body is even looked at. (No secret at all is refused earlier, for
  * the whole namespace, by {@link guardInternalNamespace}; the sandbox passes `skip`.)
+ *
+ * With `seen`, a valid signature is accepted once (issue 28 item 6): the spec's headers carry no
+ * nonce, but the signature covers the timestamp and the exact bytes, so the same signature twice
+ * is a replay and gets the spec's answer for a bad signature, 401 `unauthorized`. Nothing
+ * legitimate sends it twice: the gateway signs every forward afresh and tries another instance
+ * only when the connection failed before a byte left (gateway/src/forward.ts).
  */
 export function registerInternalAuth(
   scope: FastifyInstance,
   secret: string | undefined,
   clock: Clock,
   withoutSecret: MissingSecretPolicy = 'refuse',
+  seen?: SeenSignatures,
 ): void {
   // Keep the raw bytes; parse afterwards so a garbled body from an unsigned caller still gets 401.
   scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: 4 * 1024 * 1024 }, (request, body, done) => {
@@ -64,6 +79,13 @@ export function registerInternalAuth(
       Math.floor(clock.now().getTime() / 1000),
     );
     if (!ok) return reply.code(401).send({ error: ERRORS.unauthorized });
+    // Only signatures that verified are stored: nobody without the secret can fill the table.
+    const signature = header(request, SERVICE_SIGNATURE_HEADER);
+    const timestamp = header(request, SERVICE_TIMESTAMP_HEADER);
+    if (!skip && seen && signature && timestamp) {
+      const first = await seen.firstUse(signature, replayableUntilMs(timestamp), clock.now().getTime());
+      if (!first) return reply.code(401).send({ error: ERRORS.unauthorized });
+    }
     if (request.bodyUnparseable) return reply.code(400).send({ error: ERRORS.invalidJson });
   });
 }

@@ -52,6 +52,16 @@ describe('GET /certificates/{id}/verify: public tamper check (spec 4.4)', () => 
     expect(json.json()).toMatchObject({ valid: true });
   });
 
+  it('the verify page may not be shown in another site\'s frame (X-Frame-Options DENY, frame-ancestors none)', async () => {
+    await sut.drain();
+    for (const id of [certId, 'cert_unknown']) {
+      const page = await sut.app.inject({ method: 'GET', url: `/certificates/${id}/verify`, headers: { accept: 'text/html' } });
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(page.headers['x-frame-options']).toBe('DENY');
+      expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    }
+  });
+
   it('offers the PDFs on the page only to a signed-in user of the owning account', async () => {
     await sut.drain();
     const html = { accept: 'text/html' };

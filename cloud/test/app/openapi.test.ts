@@ -91,4 +91,10 @@ describe('the public API is documented by its OpenAPI document (/api/v1/openapi.
     for (const path of Object.keys(document.paths)) expect(res.body).toContain(path);
     expect(res.body).toContain('href="/api/v1/openapi.json"');
   });
+
+  it('the documentation page may not be shown in another site\'s frame (X-Frame-Options DENY, frame-ancestors none)', async () => {
+    const res = await cloud.app.inject({ method: 'GET', url: '/api/v1/docs' });
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  });
 });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { signServiceRequest } from '@erasure/shared';
 import { SECRET, startCloud, type Cloud } from '../helpers.js';
+import { freshSigner } from '../support/fresh-signer.js';
 
 const VERIFY = '/internal/tokens/verify';
 const VALIDATE = '/internal/tokens/validate';
@@ -169,6 +169,8 @@ describe('validate under concurrency', () => {
       const token = await cloud.token((await cloud.account()).id, { quota: 10 });
       const base = await cloud.app.listen({ host: '127.0.0.1', port: 0 });
       const payload = JSON.stringify({ jti: token.jti });
+      // 60 forwards from the gateway: each signed afresh (the cloud accepts a signature once).
+      const sign = freshSigner(SECRET);
       const responses = await Promise.all(
         Array.from({ length: 60 }, () =>
           fetch(`${base}${VALIDATE}`, {
@@ -176,7 +178,7 @@ describe('validate under concurrency', () => {
             body: payload,
             headers: {
               'content-type': 'application/json',
-              ...signServiceRequest(SECRET, payload, Math.floor(cloud.clock.now().getTime() / 1000)),
+              ...sign(payload, Math.floor(cloud.clock.now().getTime() / 1000)),
             },
           }).then(async (r) => ({ status: r.status, body: (await r.json()) as { job_id?: string; reason?: string } })),
         ),

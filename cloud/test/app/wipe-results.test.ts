@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { signServiceRequest } from '@erasure/shared';
 import { SECRET, startCloud, type Cloud } from '../helpers.js';
+import { freshSigner } from '../support/fresh-signer.js';
 import { NOT_ISSUED_REASON } from '../../src/domain/device/issued-job.js';
 
 const WIPES = '/internal/wipe_results';
@@ -94,12 +94,14 @@ describe('wipe results (spec 4.2 rules 3-4)', () => {
   it('creates exactly one record for 20 parallel duplicates of one job_id over real HTTP', async () => {
     const base = await cloud.app.listen({ host: '127.0.0.1', port: 0 });
     const payload = JSON.stringify({ jti, ...record(`${await cloud.checkin(jti)}-0`) });
+    // 20 resends through the gateway: each signed afresh (the cloud accepts a signature once).
+    const sign = freshSigner(SECRET);
     const statuses = await Promise.all(
       Array.from({ length: 20 }, () =>
         fetch(`${base}${WIPES}`, {
           method: 'POST',
           body: payload,
-          headers: { 'content-type': 'application/json', ...signServiceRequest(SECRET, payload, Math.floor(cloud.clock.now().getTime() / 1000)) },
+          headers: { 'content-type': 'application/json', ...sign(payload, Math.floor(cloud.clock.now().getTime() / 1000)) },
         }).then((r) => r.status),
       ),
     );

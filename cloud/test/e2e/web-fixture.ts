@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../../../test/support/chromium.js';
-import { generateDeviceKeyPair, signServiceRequest } from '@erasure/shared';
+import { generateDeviceKeyPair } from '@erasure/shared';
 import { bootImagesIn } from '../../src/adapters/boot-images.js';
 import { systemClock } from '../../src/adapters/clock.js';
 import { createAccount } from '../../src/adapters/db/accounts.js';
@@ -17,6 +17,7 @@ import { hashPassword } from '../../src/adapters/passwords.js';
 import type { SqlDatabase } from '../../src/adapters/sql/database.js';
 import { buildCloudApp } from '../../src/http/app.js';
 import { openTestStore } from '../support/test-store.js';
+import { freshSigner } from '../support/fresh-signer.js';
 
 const CLOUD_DIR = fileURLToPath(new URL('../../', import.meta.url));
 const WEB_DIST = join(CLOUD_DIR, 'web-dist');
@@ -89,6 +90,7 @@ export async function startListeningCloud(extra: { deploymentWarnings?: string[]
   });
   const base = await app.listen({ host: '127.0.0.1', port: 0 });
   const now = () => new Date().toISOString();
+  const sign = freshSigner(SECRET);
   return {
     base,
     db,
@@ -96,7 +98,7 @@ export async function startListeningCloud(extra: { deploymentWarnings?: string[]
     imagesDir: join(dir, 'images'),
     async internal(path, body) {
       const payload = JSON.stringify(body);
-      const headers = signServiceRequest(SECRET, payload, Math.floor(Date.now() / 1000));
+      const headers = sign(payload);
       const res = await fetch(`${base}${path}`, { method: 'POST', body: payload, headers: { ...headers, 'content-type': 'application/json' } });
       return { status: res.status, json: await res.json() };
     },

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { devicePublicKey, signServiceRequest, verifyDeviceToken } from '@erasure/shared';
+import { devicePublicKey, verifyDeviceToken } from '@erasure/shared';
 import { systemClock } from '../../src/adapters/clock.js';
 import { saveDeviceTokenSettings } from '../../src/adapters/db/device-token-settings.js';
 import { PostgresDatabase } from '../../src/adapters/sql/postgres.js';
@@ -14,6 +14,7 @@ import { parseArgs } from '../../src/cli/args.js';
 import { keygen } from '../../src/cli/keygen.js';
 import { buildCloudApp } from '../../src/http/app.js';
 import { freshPostgresUrl, TEST_STORE } from '../support/test-store.js';
+import { freshSigner } from '../support/fresh-signer.js';
 
 const run = promisify(execFile);
 const BIN = new URL('../../bin/erasure-cloud.js', import.meta.url).pathname;
@@ -176,11 +177,13 @@ describe('erasure-cloud keygen and admin (CONTRACT.md)', () => {
     const db = openDb();
     const app = buildCloudApp({ db, clock: systemClock, internalApiSecret: keys.internal_api_secret });
     const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    // Each call signed afresh: the cloud refuses a replayed signature (issue 28 item 6).
+    const sign = freshSigner(keys.internal_api_secret);
     const verify = (body: string) =>
       fetch(`${base}/internal/tokens/verify`, {
         method: 'POST',
         body,
-        headers: { 'content-type': 'application/json', ...signServiceRequest(keys.internal_api_secret, body) },
+        headers: { 'content-type': 'application/json', ...sign(body) },
       });
     try {
       const account = await cli('admin', 'create-account', '--name', 'Live');

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signServiceRequest } from '@erasure/shared';
 import { rawPublicKeyBase64 } from '../../src/adapters/certificate-keyring.js';
 import { signContent, type CertificateContent } from '../../src/domain/certificates/certificate-content.js';
 import { readEmbeddedCertificate } from '../../src/domain/certificates/embedded-certificate.js';
@@ -14,6 +13,7 @@ import { testFonts, testPdfSigner } from '../certificates/fixtures.js';
 import { wipeBody } from '../certificates/pipeline.js';
 import { BIN, requireBuiltCloud, startCli, waitFor, type Child } from '../certificates/processes.js';
 import { freshPostgresUrl, TEST_STORE } from '../support/test-store.js';
+import { freshSigner } from '../support/fresh-signer.js';
 
 const run = promisify(execFile);
 /** The same, under a name the test below does not shadow (it names a check-in's job id `run`). */
@@ -54,9 +54,11 @@ describe('erasure-cloud serve (in-process worker), admin list-certificates, veri
     rmSync(dir, { recursive: true, force: true });
   });
 
+  let signer: ReturnType<typeof freshSigner> | undefined;
+  const sign = (body: string) => (signer ??= freshSigner(env.INTERNAL_API_SECRET!))(body);
   const signedPost = (path: string, value: object) => {
     const body = JSON.stringify(value);
-    const headers = signServiceRequest(env.INTERNAL_API_SECRET!, body, Math.floor(Date.now() / 1000));
+    const headers = sign(body);
     return fetch(`${base}${path}`, { method: 'POST', body, headers: { ...headers, 'content-type': 'application/json' } });
   };
   const postWipe = async (jti: string, jobId: string, serial: string) => {

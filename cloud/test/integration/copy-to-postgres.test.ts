@@ -6,13 +6,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signServiceRequest } from '@erasure/shared';
 import { startPostgres, type TestPostgres } from '../../../test/support/postgres.js';
 import { systemClock } from '../../src/adapters/clock.js';
 import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 import { PostgresDatabase } from '../../src/adapters/sql/postgres.js';
 import { buildCloudApp } from '../../src/http/app.js';
 import { fingerprint } from '../helpers.js';
+import { freshSigner } from '../support/fresh-signer.js';
 
 const run = promisify(execFile);
 const BIN = new URL('../../bin/erasure-cloud.js', import.meta.url).pathname;
@@ -40,9 +40,10 @@ async function populate(): Promise<void> {
   const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
   const app = buildCloudApp({ db, clock: systemClock, internalApiSecret: SECRET });
   await app.ready();
+  const sign = freshSigner(SECRET);
   const post = async (url: string, body: object) => {
     const payload = JSON.stringify({ jti: token.jti, ...body });
-    const headers = signServiceRequest(SECRET, payload, Math.floor(Date.now() / 1000));
+    const headers = sign(payload);
     const res = await app.inject({ method: 'POST', url, payload, headers: { ...headers, 'content-type': 'application/json' } });
     expect(res.statusCode, res.body).toBeLessThan(300);
     return res.json();

@@ -19,6 +19,14 @@ const TYPES: Readonly<Record<string, string>> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
+/**
+ * The kiosk never runs inside another page: typing "ERASE N DRIVES" is all that stands between a
+ * click and an erase, so a page that framed it could trick a technician into both (clickjacking).
+ * The remote kiosk relays these headers with the page. The Electron shell loads the page as its
+ * top-level window, which framing rules do not touch.
+ */
+export const NEVER_FRAMED = { 'x-frame-options': 'DENY', 'content-security-policy': "frame-ancestors 'none'" } as const;
+
 async function isFile(path: string): Promise<boolean> {
   return (await fsp.stat(path).catch(() => undefined))?.isFile() === true;
 }
@@ -50,7 +58,11 @@ export async function registerRenderer(app: FastifyInstance, dir: string): Promi
     }
     // index.html must be re-read after a kiosk rebuild; hashed assets may be cached.
     const cache = file.endsWith('index.html') ? 'no-cache' : 'public, max-age=3600';
-    return reply.type(TYPES[extname(file)] ?? 'application/octet-stream').header('cache-control', cache).send(createReadStream(file));
+    return reply
+      .type(TYPES[extname(file)] ?? 'application/octet-stream')
+      .header('cache-control', cache)
+      .headers(NEVER_FRAMED)
+      .send(createReadStream(file));
   });
   return true;
 }

@@ -1,5 +1,7 @@
 import type { AgentState } from '@erasure/shared';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../../src/api/serve.js';
 import { PAIRING_COOKIE, startRemoteKiosk } from '../../src/remote-kiosk/proxy.js';
@@ -57,6 +59,22 @@ describe('the remote kiosk (erasure.agent_listen): paired callers only', () => {
     expect(stateOf((await postIntent(remote, { type: 'select', devices }, auth)).body).selected).toEqual(devices);
     const state = await rawCall(remote, { path: '/api/state', headers: auth });
     expect([state.status, (JSON.parse(state.body) as AgentState).confirmation.phrase]).toEqual([200, 'ERASE 2 DRIVES']);
+  });
+
+  it('relays the kiosk page with X-Frame-Options DENY and frame-ancestors none, and sends the pairing page the same way', async () => {
+    const renderer = join(process.env.TMPDIR ?? '/tmp', `renderer-remote-${process.pid}-${Date.now()}`);
+    mkdirSync(renderer, { recursive: true });
+    writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>kiosk</title>');
+    sut = await simulatedServe({ env: { KIOSK_RENDERER_DIR: renderer } });
+    const agent = await listenLoopback(sut.app, { HOST: '127.0.0.1', PORT: 0 });
+    proxy = await startRemoteKiosk({ listen: '127.0.0.1', port: 0, code: CODE, upstream: new URL(agent) });
+    const kiosk = await rawCall(proxy.url, { path: '/', headers: { authorization: `Bearer ${CODE}` } });
+    expect([kiosk.status, kiosk.body]).toEqual([200, '<!doctype html><title>kiosk</title>']);
+    const pairing = await rawCall(proxy.url, { path: '/pair' });
+    for (const res of [kiosk, pairing]) {
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    }
   });
 
   it('pairs a browser with the code typed on the pairing page: an HttpOnly SameSite=Strict cookie, then the kiosk', async () => {

@@ -85,6 +85,18 @@ describe('serve API: loopback only and the kiosk renderer', () => {
     expect((await get('/api/state')).statusCode).toBe(200);
   });
 
+  it('sends the kiosk page and its files with X-Frame-Options DENY and frame-ancestors none: no other page may frame it', async () => {
+    const renderer = join(process.env.TMPDIR ?? '/tmp', `renderer-${process.pid}-${Date.now()}`);
+    mkdirSync(join(renderer, 'assets'), { recursive: true });
+    writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>kiosk</title>');
+    writeFileSync(join(renderer, 'assets', 'app.js'), 'console.log(1)');
+    sut = await simulatedServe({ env: { KIOSK_RENDERER_DIR: renderer } });
+    for (const url of ['/', '/drives/confirm', '/assets/app.js']) {
+      const res = await sut.app.inject({ method: 'GET', url });
+      expect([url, res.statusCode, res.headers['x-frame-options'], res.headers['content-security-policy']]).toEqual([url, 200, 'DENY', "frame-ancestors 'none'"]);
+    }
+  });
+
   it('serves no renderer when the folder has no index.html', async () => {
     sut = await simulatedServe();
     expect((await sut.app.inject({ method: 'GET', url: '/' })).statusCode).toBe(404);

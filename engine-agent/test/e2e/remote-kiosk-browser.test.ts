@@ -25,6 +25,16 @@ function hostilePage(target: string, devices: string[]): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
+/** A page of another origin that shows `target` in a frame, as a clickjacking page would (under a decoy). */
+function framingPage(target: string): Promise<Server> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<!doctype html><title>framing</title><h1>Another site</h1>
+<iframe id="kiosk" src="${target}" style="width:900px;height:520px;border:4px solid #c00" onload="document.title='loaded'"></iframe>`);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
 describe.skipIf(Boolean(skip))('the remote kiosk in a browser on another machine (Chromium through the proxy)', () => {
   let sut: Awaited<ReturnType<typeof simulatedServe>>;
   let proxy: Awaited<ReturnType<typeof startRemoteKiosk>>;
@@ -86,5 +96,22 @@ describe.skipIf(Boolean(skip))('the remote kiosk in a browser on another machine
       hostile.close();
     }
     expect(sut.controller.snapshot().selected).toEqual(before);
+  });
+
+  it('does not render the kiosk inside a frame of another origin, on loopback or through the proxy', async () => {
+    for (const [name, target] of [['loopback', agentUrl], ['proxy', proxy.url]] as const) {
+      const framing = await framingPage(target);
+      try {
+        await browser.page.goto(`http://127.0.0.1:${(framing.address() as AddressInfo).port}/`);
+        await expect.poll(() => browser.page.title()).toBe('loaded');
+        const frame = browser.page.frames().find((f) => f !== browser.page.mainFrame());
+        // Chromium replaces a refused frame with its own error page: none of the kiosk's document.
+        expect(frame?.url()).not.toContain(new URL(target).host);
+        expect(await frame!.locator('#root, form').count()).toBe(0);
+        await browser.page.screenshot({ path: join(SCREENS_DIR, `framed-by-another-origin-${name}.png`) });
+      } finally {
+        framing.close();
+      }
+    }
   });
 });

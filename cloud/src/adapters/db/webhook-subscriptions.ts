@@ -24,7 +24,7 @@ export interface SubscriptionRow extends WebhookTargetColumns {
   account_id: number;
   account_public_id: string;
   event_type: WebhookEventType;
-  /** Further events beyond `event_type`, comma-separated (migration 017); '' for none. */
+  /** Further events beyond `event_type`, comma-separated (migration 015); '' for none. */
   more_event_types: string;
   active: boolean;
   failure_count: number;

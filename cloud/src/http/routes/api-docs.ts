@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { publicApiOpenApi } from '../../domain/public-api/openapi.js';
+import { NEVER_FRAMED } from './pages.js';
 
 /**
  * `GET /api/v1/openapi.json` and its readable page `GET /api/v1/docs`. Public (no API key): they
@@ -13,7 +14,7 @@ export function registerApiDocs(app: FastifyInstance, deps: { publicBaseUrl?: st
   );
 
   app.get('/api/v1/docs', async (request, reply) =>
-    reply.header('cache-control', 'public, max-age=300').type('text/html; charset=utf-8').send(docsPage(documentFor(request.host, request.protocol))),
+    reply.header('cache-control', 'public, max-age=300').headers(NEVER_FRAMED).type('text/html; charset=utf-8').send(docsPage(documentFor(request.host, request.protocol))),
   );
 }
 

@@ -4,7 +4,15 @@ import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { sessionStore } from '../../adapters/db/session-store.js';
 import { subscriptionNotice } from '../../domain/accounts/subscription.js';
 import { FixedWindowCounter, type WindowStore } from '../../domain/rate-limit/fixed-window.js';
-import { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_ADDRESS, LOGIN_WINDOW_MS, signIn, signOut } from '../../domain/sessions/sign-in.js';
+import {
+  KNOWN_SOURCE_MS,
+  LOGIN_MAX_FAILURES,
+  LOGIN_MAX_FAILURES_PER_ACCOUNT,
+  LOGIN_MAX_FAILURES_PER_ADDRESS,
+  LOGIN_WINDOW_MS,
+  signIn,
+  signOut,
+} from '../../domain/sessions/sign-in.js';
 import { field, registerFormParser } from '../forms.js';
 import { clearedSessionCookie, isCrossSite, requireSession, safeNext, sessionCookie, sessionOf } from '../session.js';
 import { loginPage } from './login-page.js';
@@ -39,6 +47,9 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
     registerFormParser(scope);
     const loginFailures = new FixedWindowCounter(LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, deps.windows, 'login');
     const addressFailures = new FixedWindowCounter(LOGIN_MAX_FAILURES_PER_ADDRESS, LOGIN_WINDOW_MS, deps.windows, 'login-address');
+    const accountFailures = new FixedWindowCounter(LOGIN_MAX_FAILURES_PER_ACCOUNT, LOGIN_WINDOW_MS, deps.windows, 'login-account');
+    // Its limit is never reached: only whether a live window exists is read.
+    const knownSources = new FixedWindowCounter(Number.MAX_SAFE_INTEGER, KNOWN_SOURCE_MS, deps.windows, 'login-known');
 
     scope.get('/login', async (request, reply) => {
       const next = safeNext((request.query as Record<string, unknown>).next);
@@ -50,7 +61,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
       const next = safeNext(field(request.body, 'next'));
       if (isCrossSite(request)) return refuse(request, reply, 403, 'cross-site sign-in refused', next);
       const outcome = await signIn(
-        { db: deps.db, clock: deps.clock, store: sessionStore, loginFailures, addressFailures },
+        { db: deps.db, clock: deps.clock, store: sessionStore, loginFailures, addressFailures, accountFailures, knownSources },
         { email: field(request.body, 'email'), password: field(request.body, 'password'), ip: request.ip },
       );
       if (!outcome.ok && outcome.reason === 'rate_limited') {

@@ -10,6 +10,7 @@ import { checkCertificate } from '../../domain/certificates/tamper-check.js';
 import { requireSession, sessionOf, wantsPage } from '../session.js';
 import { deriveNistCategory } from '../../domain/certificates/certificate-content.js';
 import { notFoundPage, verifyPage } from './verify-page.js';
+import { NEVER_FRAMED } from './pages.js';
 
 /** What the certificate routes need; optional in CloudAppDeps, the routes exist only with it. */
 export interface CertificateRouteDeps {
@@ -61,7 +62,8 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
   app.get<{ Params: { id: string } }>('/certificates/:id/verify', async (request, reply) => {
     // One URL for people and programs: the QR code opens a page in a phone's browser, while API
     // clients (spec 4.4) keep the JSON answer. Caches must keep the two apart.
-    reply.header('cache-control', 'no-store').header('vary', 'Accept');
+    // The page is what a customer trusts as "genuine": no other site may show it in a frame.
+    reply.header('cache-control', 'no-store').header('vary', 'Accept').headers(NEVER_FRAMED);
     const asPage = wantsPage(request);
     const cert = await findCertificateByPublicId(deps.db, request.params.id);
     const wipe = cert && (await readWipeResultSource(deps.db, cert.wipe_result_id));

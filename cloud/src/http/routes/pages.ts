@@ -15,11 +15,16 @@ export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../../web-dist/', impo
  */
 export const SPA_PAGES = ['/wipes', '/assets', '/assets/:id', '/devices', '/downloads', '/api_tokens', '/webhooks'] as const;
 
+/** No page of the cloud may be shown inside another site's frame (clickjacking, look-alike pages). */
+export const NEVER_FRAMED = {
+  'x-frame-options': 'DENY',
+  'content-security-policy': "frame-ancestors 'none'",
+} as const;
+
 /** Headers of every HTML page: never cached, never framed (the controls must not be clickjacked). */
 export const PAGE_HEADERS = {
   'cache-control': 'no-store',
-  'x-frame-options': 'DENY',
-  'content-security-policy': "frame-ancestors 'none'",
+  ...NEVER_FRAMED,
   'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
 } as const;

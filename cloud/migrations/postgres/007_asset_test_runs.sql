@@ -1,4 +1,4 @@
--- The SQLite migration 016_asset_test_runs on PostgreSQL. Issue 28 (14): hardware tests kept per boot. A submission replaces the snapshot of its own boot
+-- The SQLite migration 014_asset_test_runs on PostgreSQL. Issue 28 (14): hardware tests kept per boot. A submission replaces the snapshot of its own boot
 -- (record_id) only, so a later boot that only auto-detected Wi-Fi no longer wipes out "keyboard
 -- passed, display failed" from the boot before. `assets.test_results` stays the latest snapshot as
 -- the spec and the webhook describe it; the web app reads the latest result of each test from here.
