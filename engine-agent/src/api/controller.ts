@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { AgentIntent, AgentState, DriveProgress, DriveResult, Fingerprint } from '@erasure/shared';
+import type { AgentIntent, AgentState, DriveProgress, DriveResult, Fingerprint, ScreenReport } from '@erasure/shared';
 import { abortableSleep, exitCodeOf, listDrives, recordIdOf, runErase, selectDrives, type AgentEnv } from '../agent.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { ipAddresses } from '../probes/ip-addresses.js';
@@ -19,6 +19,7 @@ import { SessionInbox } from '../adapters/session-interpreter.js';
 import { resultOutbox } from '../adapters/result-outbox.js';
 import { CANCELLED_BY_OPERATOR } from '../erase/erase-drive.js';
 import { cancelView, powerCommand, type PowerAction } from './cancel-power.js';
+import { ScreenHealth } from './screen-health.js';
 
 /** The gateway calls of serve besides the session's own: the hardware reports and the certificate lookup. */
 export interface ControllerPorts extends ReportPorts {
@@ -89,6 +90,8 @@ export class KioskController extends EventEmitter {
   /** Results still waiting in the outbox (a shutdown then needs a second confirmation), and the last power action. */
   private pendingResults = 0;
   private lastPower: string | undefined;
+  /** The machine's own screen, as the kiosk shell's watchdog reports it. */
+  private readonly screen = new ScreenHealth();
 
   constructor(
     private readonly env: AgentEnv,
@@ -189,6 +192,7 @@ export class KioskController extends EventEmitter {
       ...(erasedEarlier.length > 0 ? { erased_earlier: erasedEarlier } : {}),
       ...this.reporter.view(),
       ...(this.unfreeze ? { unfreeze: this.unfreeze } : {}),
+      ...this.screen.view(),
       ...(this.ports.station ? { station: this.station?.view() ?? { phase: 'waiting_for_unlock', policy: this.ports.station.policy, bays: [], unmapped: [], watching: false } } : {}),
       can: {
         refresh: idle,
@@ -222,6 +226,13 @@ export class KioskController extends EventEmitter {
   resultSettled(r: SettledResult): void {
     this.settledLater.set(r.jobId, r);
     if (r.delivered && r.certificateStatus) void this.certificates.follow([r.jobId], this.shutdown.signal);
+    this.changed();
+  }
+
+  /** The kiosk shell reported the screen (shown, blank, or reloaded and why); every reload is logged. */
+  screenReported(r: ScreenReport): void {
+    if (r.status === 'reloaded') process.stdout.write(`erasure-agent: the kiosk screen was reloaded: ${r.reason ?? 'no reason given'}\n`);
+    this.screen.report(r, this.env.now().toISOString(), process.memoryUsage().rss);
     this.changed();
   }
 
