@@ -38,7 +38,19 @@ async function main(argv: string[]): Promise<number> {
   const electron = await loadElectron();
   if (electron.kind === 'runtime') {
     process.stderr.write(`erasure-kiosk: shell: Electron ${process.versions.electron ?? ''} on ${options.agentUrl.href}\n`);
-    await runElectronShell(electron.api, { agentUrl: options.agentUrl, windowed: options.windowed, preloadPath, retryMs: 2000, schedule: (fn, ms) => void setTimeout(fn, ms) });
+    const log = (line: string) => process.stderr.write(`erasure-kiosk: ${line}\n`);
+    const report = screenReporter(options.agentUrl, log);
+    await runElectronShell(electron.api, {
+      agentUrl: options.agentUrl,
+      windowed: options.windowed,
+      preloadPath,
+      retryMs: 2000,
+      schedule: (fn, ms) => void setTimeout(fn, ms),
+      report: (r) => {
+        if (r.reason) log(`reload: ${r.reason}`);
+        void report(r);
+      },
+    });
     return -1; // Electron's event loop keeps the process alive until the window closes
   }
   if (electron.kind === 'binary') {
