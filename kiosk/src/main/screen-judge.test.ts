@@ -25,6 +25,15 @@ describe('the watchdog’s judgement of one look at the page', () => {
     expect(judge(reloaded, { kind: 'showing' }, 61_000, limits).action).toEqual({ kind: 'report', status: 'showing' });
   });
 
+  it('gives a page reloaded for being blank twice as long each time until it shows, so a slow machine is not kept reloading', () => {
+    const once = judge({ status: 'blank', blankSince: 0 }, blank, 60_000, limits).next;
+    expect(judge(once, blank, 60_000 + 119_999, limits).action).toEqual({ kind: 'none' });
+    const twice = judge(once, blank, 60_000 + 120_000, limits);
+    expect(twice.action).toEqual({ kind: 'reload', reason: 'the page showed nothing for 120 s (nothing in #root, document complete)' });
+    const shown = judge(twice.next, { kind: 'showing' }, 200_000, limits).next;
+    expect(judge(judge(shown, blank, 300_000, limits).next, blank, 360_000, limits).action.kind).toBe('reload');
+  });
+
   it('forgets silence once the page answers', () => {
     const answered = judge({ status: 'showing', silentSince: 0 }, { kind: 'showing' }, 20_000, limits).next;
     expect(judge(answered, silent, 40_000, limits).action).toEqual({ kind: 'none' });

@@ -22,6 +22,8 @@ export interface JudgeState {
   readonly status: ScreenStatus | undefined;
   readonly blankSince?: number;
   readonly silentSince?: number;
+  /** Reloads for a blank page since it last showed: each doubles the time the next load gets. */
+  readonly blankReloads?: number;
 }
 
 export type JudgeAction =
@@ -38,7 +40,8 @@ const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
  * One step of the watchdog (issue 34), a pure function of what it saw and when: a crashed
  * renderer is reloaded at once; a page that shows nothing for `blankMs` is reloaded; a page that
  * does not answer for `silentMs` gets a new Chromium. After a reload the blank clock starts
- * again, so a page gets the same time to draw as at the first start.
+ * again; a page reloaded for being blank gets twice as long each time (up to 16x) until it
+ * shows, so a machine too slow to draw it in `blankMs` is not kept reloading forever.
  */
 export function judge(state: JudgeState, look: PageLook, now: number, limits: JudgeLimits): { next: JudgeState; action: JudgeAction } {
   switch (look.kind) {
@@ -48,10 +51,13 @@ export function judge(state: JudgeState, look: PageLook, now: number, limits: Ju
       return { next: { status: 'reloaded', blankSince: now }, action: { kind: 'reload', reason: `the page's renderer ${look.detail}` } };
     case 'blank': {
       const since = state.blankSince ?? now;
-      if (now - since >= limits.blankMs) return { next: { status: 'reloaded', blankSince: now }, action: { kind: 'reload', reason: `the page showed nothing for ${seconds(now - since)} (${look.detail})` } };
+      const reloads = state.blankReloads ?? 0;
+      if (now - since >= limits.blankMs * 2 ** Math.min(reloads, 4)) {
+        return { next: { status: 'reloaded', blankSince: now, blankReloads: reloads + 1 }, action: { kind: 'reload', reason: `the page showed nothing for ${seconds(now - since)} (${look.detail})` } };
+      }
       // Blank before the first draw is the page loading; only a page that was showing going blank is news.
       const report = state.status === 'showing' || state.status === undefined;
-      return { next: { status: report ? 'blank' : state.status, blankSince: since }, action: report ? { kind: 'report', status: 'blank' } : { kind: 'none' } };
+      return { next: { status: report ? 'blank' : state.status, blankSince: since, blankReloads: reloads }, action: report ? { kind: 'report', status: 'blank' } : { kind: 'none' } };
     }
     case 'silent': {
       const since = state.silentSince ?? now;
