@@ -89,17 +89,20 @@ async function watchOne(browser: WatchedBrowser, opts: WatchdogOptions, deps: Wa
     wake();
   });
   const commandMs = Math.max(opts.lookEveryMs, 5_000);
+  // A starting Chromium is given ten times the silence limit to answer at all: under an emulator
+  // it took more than 30 s (seen in the soak), and ending it then only starts the wait over.
+  const startupMs = opts.silentMs * 10;
   try {
-    await cdp.send('Target.setDiscoverTargets', { discover: true }, { timeoutMs: opts.silentMs });
+    await cdp.send('Target.setDiscoverTargets', { discover: true }, { timeoutMs: startupMs });
     // Chromium opens the --app window itself; find its page (it may take a moment to exist).
     for (let tries = 0; !pageTarget && !ended && !stop.aborted; tries++) {
-      const { targetInfos } = (await cdp.send('Target.getTargets', {}, { timeoutMs: opts.silentMs })) as { targetInfos?: Array<{ targetId: string; type: string }> };
+      const { targetInfos } = (await cdp.send('Target.getTargets', {}, { timeoutMs: startupMs })) as { targetInfos?: Array<{ targetId: string; type: string }> };
       pageTarget = targetInfos?.find((t) => t.type === 'page')?.targetId;
-      if (!pageTarget && tries * 500 >= opts.silentMs) return 'Chromium opened no page';
+      if (!pageTarget && tries * 500 >= startupMs) return 'Chromium opened no page';
       if (!pageTarget) await sleep(500, stop);
     }
     if (!pageTarget) return ended ?? 'stopped';
-    session = String((await cdp.send('Target.attachToTarget', { targetId: pageTarget, flatten: true }, { timeoutMs: opts.silentMs })).sessionId);
+    session = String((await cdp.send('Target.attachToTarget', { targetId: pageTarget, flatten: true }, { timeoutMs: startupMs })).sessionId);
     await cdp.send('Inspector.enable', {}, { sessionId: session, timeoutMs: commandMs });
   } catch (error) {
     return ended ?? `DevTools did not answer (${(error as Error).message})`;

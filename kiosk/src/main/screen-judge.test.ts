@@ -34,6 +34,12 @@ describe('the watchdog’s judgement of one look at the page', () => {
     expect(judge(judge(shown, blank, 300_000, limits).next, blank, 360_000, limits).action.kind).toBe('reload');
   });
 
+  it('takes a page that does not answer before it first showed for one still loading: reloaded after the blank limit, never a new Chromium', () => {
+    expect(judge({ status: undefined }, silent, 0, limits).action).toEqual({ kind: 'report', status: 'blank' });
+    expect(judge({ status: 'blank', blankSince: 0 }, silent, 30_000, limits).action).toEqual({ kind: 'none' });
+    expect(judge({ status: 'blank', blankSince: 0 }, silent, 60_000, limits).action).toEqual({ kind: 'reload', reason: 'the page showed nothing for 60 s (Runtime.evaluate did not answer within 5 s)' });
+  });
+
   it('forgets silence once the page answers', () => {
     const answered = judge({ status: 'showing', silentSince: 0 }, { kind: 'showing' }, 20_000, limits).next;
     expect(judge(answered, silent, 40_000, limits).action).toEqual({ kind: 'none' });

@@ -60,6 +60,8 @@ export function judge(state: JudgeState, look: PageLook, now: number, limits: Ju
       return { next: { status: report ? 'blank' : state.status, blankSince: since, blankReloads: reloads }, action: report ? { kind: 'report', status: 'blank' } : { kind: 'none' } };
     }
     case 'silent': {
+      // Before its first draw a page busy loading may not answer either: that is loading, judged as a blank page.
+      if (state.status !== 'showing' && state.silentSince === undefined) return judge(state, { kind: 'blank', detail: look.detail }, now, limits);
       const since = state.silentSince ?? now;
       if (now - since >= limits.silentMs) return { next: { status: 'reloaded', blankSince: now }, action: { kind: 'relaunch', reason: `the page did not answer for ${seconds(now - since)} (${look.detail})` } };
       return { next: { ...state, silentSince: since }, action: { kind: 'none' } };
