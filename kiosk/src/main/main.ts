@@ -69,10 +69,12 @@ async function main(argv: string[]): Promise<number> {
   await waitForAgent(options.agentUrl, { attempts: 60, delayMs: 1000 }, { fetch: (u) => fetch(u), sleep: (ms) => new Promise((r) => setTimeout(r, ms)), log });
   // The shell stays and watches the page: a crashed, blank or hung page is brought back (issue 34).
   const stop = new AbortController();
+  // One profile for every Chromium this shell starts: a relaunch must not leave a new one in RAM each time.
+  const watched = { ...options, profileDir: options.profileDir ?? systemChromiumDeps.makeProfileDir() };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stop.abort());
   await watchChromium(
     { url: options.agentUrl.href, ...WATCHDOG_DEFAULTS },
-    { launch: () => watchedChromium(launchChromium(options)), report: screenReporter(options.agentUrl, log), log, now: () => Date.now(), rendererRssBytes: (pid) => rendererRssBytes(pid) },
+    { launch: () => watchedChromium(launchChromium(watched)), report: screenReporter(options.agentUrl, log), log, now: () => Date.now(), rendererRssBytes: (pid) => rendererRssBytes(pid) },
     stop.signal,
   );
   return 0;
