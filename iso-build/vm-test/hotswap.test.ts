@@ -37,14 +37,18 @@ async function stateOf(url: string): Promise<AgentState | undefined> {
   }
 }
 
-async function until<T>(what: () => Promise<T | undefined | false>, timeoutMs: number, label: string, vm?: Vm): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * Waits on what the guest reports, never on a fixed duration (issue 34): as long as QEMU runs,
+ * a slow guest (TCG on a machine busy with other VMs) is waited for; vitest's test timeout is the
+ * only outer bound. Fails at once, with the console's tail, when QEMU exits.
+ */
+async function until<T>(what: () => Promise<T | undefined | false>, label: string, vm: Vm): Promise<T> {
   for (;;) {
     const v = await what();
     if (v) return v;
-    if (vm && vm.exitCode !== null) throw new Error(`QEMU exited (${vm.exitCode}) while waiting for ${label}\n${vm.serial().slice(-3000)}`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}${vm ? `\n${vm.serial().slice(-3000)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 100));
+    const dead = vm.dead();
+    if (dead) throw new Error(`${dead} while waiting for ${label}\n${vm.serial().slice(-3000)}`);
+    await new Promise((r) => setTimeout(r, 250));
   }
 }
 
@@ -119,7 +123,7 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     vm = new Vm({ name, workDir: work.dir, firmware: 'bios', smbios: identity, gatewayPort: Number(new URL(stack.gateway.url).port), agentHostPort, drives: disks });
     vm.start();
     url = `http://127.0.0.1:${agentHostPort}/`;
-    await until(async () => (await stateOf(url))?.station, 20 * 60_000 * (SLOW / 4 + 0.25), 'the station agent', vm);
+    await until(async () => (await stateOf(url))?.station, 'the station agent', vm);
   }
 
   /** Seats a drive and times it to checked in and to its first byte erased (figures, never asserted). */
@@ -128,12 +132,12 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     await vm.hotplug(slot, file, serial, { bytesPerSecond });
     const bay = async () => (await stateOf(url))?.station?.bays.find((b) => b.label === label);
     const checkedIn = (b: StationBayView | undefined) => b && ['erasing', 'verifying', 'passed'].includes(b.state);
-    await until(async () => checkedIn(await bay()), 10 * 60_000, `${label} checked in`, vm);
+    await until(async () => checkedIn(await bay()), `${label} checked in`, vm);
     figures.checkedInMs.push(performance.now() - t0);
     await until(async () => {
       const b = await bay();
       return b && ((b.state === 'erasing' && (b.progress?.percent ?? 0) > 0) || b.state === 'verifying' || b.state === 'passed');
-    }, 10 * 60_000, `${label} erasing`, vm);
+    }, `${label} erasing`, vm);
     figures.firstByteMs.push(performance.now() - t0);
   }
 
@@ -151,6 +155,10 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     await boot('hotswap');
     browser = await launchChromium({ viewport: { width: 1280, height: 800 } });
     page = browser.page;
+    // The page is served by the guest: it answers as fast as the guest runs. Every wait below
+    // follows what the guest reported, so none has a fixed duration (vitest's timeout is the bound).
+    page.setDefaultTimeout(0);
+    page.setDefaultNavigationTimeout(0);
     // Paired once: the cookie holds across the reboot, as the code comes from the command line.
     await pairBrowser(page, url, PAIRING_CODE);
   }, 30 * 60_000);
@@ -165,34 +173,36 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
 
   it('maps four bays with the wizard: a drive hot-plugged into each slot in turn, labelled, the grid set, the map named and saved', async () => {
     await page.goto(url);
-    await page.waitForSelector('[data-screen="station-wizard"]', { timeout: 5 * 60_000 });
+    await page.waitForSelector('[data-screen="station-wizard"]');
     await page.fill('#grid-rows', '2');
     await page.fill('#grid-columns', '2');
     await page.getByRole('button', { name: 'Set grid' }).click();
-    await expect.poll(async () => (await stateOf(url))?.station?.wizard?.grid, { timeout: 30_000 }).toEqual({ rows: 2, columns: 2 });
+    await until(async () => JSON.stringify((await stateOf(url))?.station?.wizard?.grid) === JSON.stringify({ rows: 2, columns: 2 }), 'the grid set', vm);
     const probe = join(work.dir, 'probe.img');
     writePattern(probe, 'probe', 8 * MiB);
     for (let slot = 0; slot < 4; slot++) {
       await vm.hotplug(slot, probe, `PROBE-${slot}`);
-      await expect.poll(() => page.locator('#bay-label').inputValue().catch(() => ''), { timeout: 5 * 60_000 }).toBe(`Bay ${slot + 1}`);
+      await until(async () => (await stateOf(url))?.station?.wizard?.proposal?.label === `Bay ${slot + 1}`, `the proposal of Bay ${slot + 1}`, vm);
+      await until(async () => (await page.locator('#bay-label').inputValue().catch(() => '')) === `Bay ${slot + 1}`, `Bay ${slot + 1} proposed on the page`, vm);
       if (slot === 0) {
         await page.screenshot({ path: join(SCREENS_DIR, 'hotswap-wizard-proposal-playwright.png') });
-        // The wizard on the machine's own display, once its Chromium has drawn.
+        // The wizard on the machine's own display, once the guest's kiosk shell reports its page drawn.
+        await until(async () => (await stateOf(url))?.screen?.status === 'showing', 'the kiosk shown on the machine’s own screen', vm);
         expect(await vm.screendumpWhenDrawn(join(SCREENS_DIR, 'hotswap-vm-wizard.png'), 4 * 60_000), 'the wizard drawn on the machine’s own screen').toBe(true);
       }
       if (slot === 3) await page.fill('#bay-label', 'Bottom right');
       await page.click('#accept-bay');
-      await expect.poll(async () => (await stateOf(url))?.station?.wizard?.bays.length, { timeout: 60_000 }).toBe(slot + 1);
+      await until(async () => (await stateOf(url))?.station?.wizard?.bays.length === slot + 1, `Bay ${slot + 1} accepted`, vm);
       await vm.unplug(slot);
     }
     // The data volume was seated all along: never offered to the wizard.
     expect((await stateOf(url))?.station?.wizard?.preexisting).toEqual([]);
     await page.click('#finish-mapping');
     await page.fill('#map-name', 'QEMU backplane');
-    await expect.poll(async () => (await stateOf(url))?.station?.wizard?.name, { timeout: 30_000 }).toBe('QEMU backplane');
+    await until(async () => (await stateOf(url))?.station?.wizard?.name === 'QEMU backplane', 'the map named', vm);
     await page.screenshot({ path: join(SCREENS_DIR, 'hotswap-wizard-naming-playwright.png') });
     await page.click('#save-map');
-    await page.waitForSelector('[data-screen="bay-view"]', { timeout: 60_000 });
+    await page.waitForSelector('[data-screen="bay-view"]');
     const db = (await import('better-sqlite3')).default(join(stack.dataDir, 'cloud.sqlite'), { readonly: true });
     try {
       const row = db.prepare('SELECT name, bays FROM chassis_maps').get() as { name: string; bays: string };
@@ -210,9 +220,9 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     await vm.stopAndWait();
     copyFileSync(vm.serialLog, join(SCREENS_DIR, `${vm.opts.name}-serial.log`));
     await boot('hotswap-reboot');
-    await until(async () => (await stateOf(url))?.station?.phase === 'bays', 5 * 60_000, 'the bay view', vm);
+    await until(async () => (await stateOf(url))?.station?.phase === 'bays', 'the bay view', vm);
     await page.goto(url);
-    await page.waitForSelector('[data-screen="bay-view"]', { timeout: 5 * 60_000 });
+    await page.waitForSelector('[data-screen="bay-view"]');
     const state = await stateOf(url);
     expect(state?.station?.map).toEqual({ name: 'QEMU backplane', grid: { rows: 2, columns: 2 } });
     expect(state?.station?.bays.map((b) => [b.label, b.state])).toEqual([
@@ -231,12 +241,12 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
   /** Switches the erase policy on the kiosk's settings screen; resolves once the agent accepted (and saved) it, back on the bay view. */
   async function setPolicyInSettings(policy: 'auto' | 'confirm'): Promise<void> {
     await page.locator('nav.steps button', { hasText: 'Station settings' }).click();
-    const accepted = page.waitForResponse((r) => r.url().endsWith('/api/intents') && (r.request().postData() ?? '').includes('station_policy'), { timeout: 60_000 });
+    const accepted = page.waitForResponse((r) => r.url().endsWith('/api/intents') && (r.request().postData() ?? '').includes('station_policy'));
     await page.click(`[data-policy="${policy}"]`);
     expect((await accepted).ok()).toBe(true);
     expect((await stateOf(url))?.station?.policy).toBe(policy);
     await page.locator('nav.steps button', { hasText: /Station$/ }).click();
-    await page.waitForSelector('[data-screen="bay-view"]', { timeout: 60_000 });
+    await page.waitForSelector('[data-screen="bay-view"]');
   }
 
   // At BAY_RATE: Bays 1 and 2 erase for 8 s or more each. Bay 3 and Bottom right are seated at
@@ -255,7 +265,7 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     const sampler = sampleBays(url);
     await Promise.all(drives.slice(0, 2).map((d) => seatAndTime(d.slot, d.file, d.serial, d.label)));
     const bays = async () => (await stateOf(url))?.station?.bays ?? [];
-    await until(async () => (await bays()).filter((b) => b.state === 'passed' && b.certificate_number).length === 2, 15 * 60_000, 'two certified bays', vm);
+    await until(async () => (await bays()).filter((b) => b.state === 'passed' && b.certificate_number).length === 2, 'two certified bays', vm);
     // Concurrently, not one after the other: the two bays' erasing intervals overlap.
     const samples = await sampler.stop();
     const one = erasingInterval(samples, 'Bay 1');
@@ -288,14 +298,14 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     // work too, never waiting for Bottom right's own first bytes (Bay 3 could be done by then).
     const seated = [seatAndTime(third.slot, third.file, third.serial, third.label, PULL_RATE), seatAndTime(fourth.slot, fourth.file, fourth.serial, fourth.label, PULL_RATE)];
     await seated[0];
-    await until(async () => /^(erasing|verifying)$/.test((await bay('Bottom right'))?.state ?? ''), 10 * 60_000, 'Bottom right at work', vm);
+    await until(async () => /^(erasing|verifying)$/.test((await bay('Bottom right'))?.state ?? ''), 'Bottom right at work', vm);
     expect((await bay('Bay 3'))?.state).toBe('erasing');
     await vm.unplug(third.slot);
     await seated[1];
     const pulled = await until(async () => {
       const b = await bay('Bay 3');
       return b?.state === 'pulled' ? b : undefined;
-    }, 5 * 60_000, 'Bay 3 pulled', vm);
+    }, 'Bay 3 pulled', vm);
     expect(pulled.reason).toBe('removed during erase');
     await page.screenshot({ path: join(SCREENS_DIR, 'hotswap-bay-view-pulled-playwright.png') });
     const states = (await stateOf(url))?.station?.bays.map((b) => [b.label, b.state]);
@@ -309,10 +319,10 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     await until(async () => {
       const b = await bay('Bottom right');
       return b?.state === 'passed' && Boolean(b.certificate_number);
-    }, 15 * 60_000, 'Bottom right certified', vm);
+    }, 'Bottom right certified', vm);
     const db = (await import('better-sqlite3')).default(join(stack.dataDir, 'cloud.sqlite'), { readonly: true });
     try {
-      const failed = await until(async () => db.prepare("SELECT wipe_status, verification_result FROM wipe_results WHERE drive_serial = 'HS-BAY3-01'").get() as { wipe_status: string; verification_result: string } | undefined, 5 * 60_000, 'the failed wipe result');
+      const failed = await until(async () => db.prepare("SELECT wipe_status, verification_result FROM wipe_results WHERE drive_serial = 'HS-BAY3-01'").get() as { wipe_status: string; verification_result: string } | undefined, 'the failed wipe result', vm);
       expect(failed).toMatchObject({ wipe_status: 'failed', verification_result: expect.stringMatching(/removed during erase/) });
       expect(db.prepare("SELECT wipe_status FROM wipe_results WHERE drive_serial = 'HS-BAY4-01'").all()).toEqual([{ wipe_status: 'completed' }]);
     } finally {
@@ -322,8 +332,10 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     await until(async () => {
       const b = await bay('Bay 3');
       return b?.state === 'passed' && Boolean(b.certificate_number);
-    }, 15 * 60_000, 'Bay 3 certified', vm);
+    }, 'Bay 3 certified', vm);
     await page.screenshot({ path: join(SCREENS_DIR, 'hotswap-bay-view-replugged-playwright.png') });
+    // The guest's kiosk shell says its page shows (after any reload it needed, which the state would count).
+    await until(async () => (await stateOf(url))?.screen?.status === 'showing', 'the kiosk shown on the machine’s own screen', vm);
     expect(await vm.screendumpWhenDrawn(join(SCREENS_DIR, 'hotswap-vm-bay-view.png'), 5 * 60_000), 'the bay view drawn on the machine’s own screen').toBe(true);
   });
 

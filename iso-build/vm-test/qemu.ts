@@ -154,6 +154,19 @@ export class Vm {
     return existsSync(this.serialLog) ? readFileSync(this.serialLog, 'latin1') : '';
   }
 
+  private deadCheckedAt = 0;
+
+  /**
+   * Why this VM can no longer get anywhere, or undefined while it can: QEMU exited, or the guest
+   * kernel panicked (QEMU then runs on forever). The console is read at most every 10 s.
+   */
+  dead(): string | undefined {
+    if (this.exitCode !== null) return `QEMU exited (${this.exitCode})`;
+    if (Date.now() - this.deadCheckedAt < 10_000) return undefined;
+    this.deadCheckedAt = Date.now();
+    return /Kernel panic - not syncing/.test(this.serial()) ? 'the guest kernel panicked' : undefined;
+  }
+
   /** Resolves with the serial log once it matches; rejects on timeout or when QEMU exits first. */
   async waitForSerial(pattern: RegExp, timeoutMs: number): Promise<string> {
     const deadline = Date.now() + timeoutMs;
@@ -223,11 +236,12 @@ export class Vm {
     return msg.return;
   }
 
-  /** Resolves once QEMU has sent an event of that name whose data matches. */
-  async waitForEvent(name: string, match: (data: Record<string, unknown>) => boolean, timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
+  /** Resolves once QEMU has sent an event of that name whose data matches; without a timeout, for as long as QEMU runs. */
+  async waitForEvent(name: string, match: (data: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<void> {
+    const deadline = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
     while (!this.events.some((e) => e.event === name && match(e.data ?? {}))) {
-      if (Date.now() > deadline) throw new Error(`${this.opts.name}: no QMP ${name} within ${timeoutMs / 1000} s`);
+      if (this.exitCode !== null) throw new Error(`${this.opts.name}: QEMU exited (${this.exitCode}) before QMP ${name}`);
+      if (Date.now() > deadline) throw new Error(`${this.opts.name}: no QMP ${name} within ${(timeoutMs ?? 0) / 1000} s`);
       await new Promise((r) => setTimeout(r, 200));
     }
   }
@@ -253,7 +267,8 @@ export class Vm {
   /** Pulls the drive out of target `slot`: `device_del`, then the backing node once QEMU let go of it. */
   async unplug(slot: number): Promise<void> {
     await this.qmp('device_del', { id: `bay${slot}` });
-    await this.waitForEvent('DEVICE_DELETED', (d) => d.device === `bay${slot}`, 60_000);
+    // The guest acknowledges the removal as fast as it runs: waited for as long as QEMU runs.
+    await this.waitForEvent('DEVICE_DELETED', (d) => d.device === `bay${slot}`);
     this.events.splice(0, this.events.length, ...this.events.filter((e) => !(e.event === 'DEVICE_DELETED' && e.data?.device === `bay${slot}`)));
     const node = this.nodes.get(slot);
     if (node) await this.qmp('blockdev-del', { 'node-name': node });

@@ -1,4 +1,4 @@
-import { agentLocalApi, type AgentEventName, type AgentIntent } from '@erasure/shared';
+import { agentLocalApi, type AgentEventName, type AgentIntent, type ScreenReport } from '@erasure/shared';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { KioskController } from './controller.js';
 import { sameOriginOrNone } from './same-origin.js';
@@ -17,8 +17,9 @@ export interface AppOptions {
 /**
  * The kiosk's loopback API (shared `agentLocalApi`): GET /api/state (AgentState), GET /api/events
  * (SSE: `state` and `progress`), POST /api/intents (operator intents; the controller decides and
- * refuses with 409 and the reason). Bodies are validated against the shared TypeBox schemas, with
- * Ajv set to reject rather than strip or coerce (STYLE D).
+ * refuses with 409 and the reason), POST /api/screen (the kiosk shell's watchdog). Bodies are
+ * validated against the shared TypeBox schemas, with Ajv set to reject rather than strip or
+ * coerce (STYLE D).
  */
 export async function buildApp(controller: KioskController, options: AppOptions = {}): Promise<FastifyInstance> {
   // forceCloseConnections: an open SSE stream (or a kept-alive socket) must not hold close() up.
@@ -41,7 +42,7 @@ export async function buildApp(controller: KioskController, options: AppOptions 
     streams.clear();
   });
 
-  const { state, intents, events } = agentLocalApi;
+  const { state, intents, events, screen } = agentLocalApi;
   app.route({ method: state.method, url: state.url, handler: async () => controller.snapshot() });
   app.route<{ Body: AgentIntent }>({
     method: intents.method,
@@ -51,6 +52,16 @@ export async function buildApp(controller: KioskController, options: AppOptions 
       const r = await controller.apply(req.body);
       if (!r.ok) return reply.code(409).send({ error: r.reason });
       return { ok: true, state: controller.snapshot() };
+    },
+  });
+  // The kiosk shell's watchdog reports the machine's own screen (a report, not an operator intent: nothing is refused).
+  app.route<{ Body: ScreenReport }>({
+    method: screen.method,
+    url: screen.url,
+    schema: { body: screen.body },
+    handler: async (req, reply) => {
+      controller.screenReported(req.body);
+      return reply.code(204).send();
     },
   });
   app.route({

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { AgentIntent, AgentState, DriveProgress, DriveResult, Fingerprint, StationView } from '@erasure/shared';
+import type { AgentIntent, AgentState, DriveProgress, DriveResult, Fingerprint, ScreenReport, StationView } from '@erasure/shared';
 import { abortableSleep, exitCodeOf, listDrives, recordIdOf, runErase, selectDrives, type AgentEnv } from '../agent.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { ipAddresses } from '../probes/ip-addresses.js';
@@ -20,6 +20,7 @@ import { resultOutbox } from '../adapters/result-outbox.js';
 import { outboxKeptIn, type KeptIn } from '../adapters/outbox-storage.js';
 import { CANCELLED_BY_OPERATOR } from '../erase/erase-drive.js';
 import { cancelView, powerCommand, type PowerAction } from './cancel-power.js';
+import { ScreenHealth } from './screen-health.js';
 
 /** The gateway calls of serve besides the session's own: the hardware reports and the certificate lookup. */
 export interface ControllerPorts extends ReportPorts {
@@ -94,6 +95,8 @@ export class KioskController extends EventEmitter {
   private lastPower: string | undefined;
   /** Whether those results survive a power cut (the outbox on a disk) or not (in memory): the warning says which. */
   private keptIn: KeptIn | undefined;
+  /** The machine's own screen, as the kiosk shell's watchdog reports it. */
+  private readonly screen = new ScreenHealth();
 
   constructor(
     private readonly env: AgentEnv,
@@ -194,6 +197,7 @@ export class KioskController extends EventEmitter {
       ...(erasedEarlier.length > 0 ? { erased_earlier: erasedEarlier } : {}),
       ...this.reporter.view(),
       ...(this.unfreeze ? { unfreeze: this.unfreeze } : {}),
+      ...this.screen.view(),
       ...(this.ports.station ? { station: this.station?.view() ?? stationBeforeStart(this.ports.station) } : {}),
       can: {
         refresh: idle,
@@ -238,6 +242,13 @@ export class KioskController extends EventEmitter {
     this.pendingResults = (await resultOutbox(dataDir).pending().catch(() => [])).length;
     this.keptIn ??= await outboxKeptIn(this.env.sys, dataDir);
     return this.pendingResults;
+  }
+
+  /** The kiosk shell reported the screen (shown, blank, or reloaded and why); every reload is logged. */
+  screenReported(r: ScreenReport): void {
+    if (r.status === 'reloaded') process.stdout.write(`erasure-agent: the kiosk screen was reloaded: ${r.reason ?? 'no reason given'}\n`);
+    this.screen.report(r, this.env.now().toISOString(), process.memoryUsage().rss);
+    this.changed();
   }
 
   private changed(): void {

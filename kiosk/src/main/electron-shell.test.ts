@@ -24,6 +24,7 @@ function fakeElectron(opts: { lockTaken?: boolean } = {}) {
       setWindowOpenHandler: (h: Listener) => void (openHandler = h),
       getURL: () => 'http://127.0.0.1:7070/',
       reload: () => void log.push('reload'),
+      forcefullyCrashRenderer: () => void log.push('crash renderer'),
     };
     return wc;
   };
@@ -38,6 +39,10 @@ function fakeElectron(opts: { lockTaken?: boolean } = {}) {
     BrowserWindow: class {
       readonly webContents = contents();
       readonly loaded: string[] = [];
+      readonly handlers: Record<string, Listener> = {};
+      on(event: string, l: Listener) {
+        this.handlers[event] = l;
+      }
       constructor(readonly options: BrowserWindowOptions) {
         windows.push(this);
       }
@@ -119,6 +124,24 @@ describe('the Electron shell', () => {
     const win = await runElectronShell(e.api, settings);
     (win?.webContents as unknown as { handlers: Record<string, Listener> }).handlers['did-fail-load']?.({}, -102, 'refused', settings.agentUrl.href, true);
     expect(e.windows[0]?.loaded).toEqual(['http://127.0.0.1:7070/', 'http://127.0.0.1:7070/']);
+  });
+});
+
+describe('the Electron shell keeps its page on screen', () => {
+  it('reloads a page whose renderer is gone and reports the reload with its reason', async () => {
+    const e = fakeElectron();
+    const reports: unknown[] = [];
+    const win = await runElectronShell(e.api, { ...settings, report: (r) => void reports.push(r) });
+    (win?.webContents as unknown as { handlers: Record<string, Listener> }).handlers['render-process-gone']?.({}, { reason: 'oom', exitCode: 9 });
+    expect(e.log).toContain('reload');
+    expect(reports).toEqual([{ status: 'reloaded', reason: "the page's renderer is gone (oom, code 9)" }]);
+  });
+
+  it('ends a renderer that stopped answering, so it is brought back as after a crash', async () => {
+    const e = fakeElectron();
+    const win = await runElectronShell(e.api, settings);
+    (win as unknown as { handlers: Record<string, Listener> }).handlers.unresponsive?.();
+    expect(e.log).toContain('crash renderer');
   });
 });
 

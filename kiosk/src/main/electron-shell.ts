@@ -1,4 +1,5 @@
 import { IPC_CHANNELS } from '../preload/bridge.js';
+import type { ScreenReport } from '@erasure/shared';
 import type { BrowserWindow } from 'electron';
 import type { BrowserWindowOptions, ElectronApi } from './electron-api.js';
 import { isAllowedNavigation, isAllowedPermission } from './navigation.js';
@@ -12,6 +13,8 @@ export interface ShellSettings {
   /** Delay before reloading a page that failed to load (the agent may still be starting). */
   readonly retryMs: number;
   readonly schedule: (fn: () => void, ms: number) => void;
+  /** Tells the agent about the screen (a reload and why), as the Chromium watchdog does; logged too. */
+  readonly report?: (r: ScreenReport) => void;
 }
 
 /** The locked-down window (STYLE H): no node, sandboxed, isolated, no devtools, no webviews. */
@@ -71,7 +74,13 @@ export async function runElectronShell(electron: ElectronApi, s: ShellSettings):
     if (isMainFrame) s.schedule(() => void win.loadURL(s.agentUrl.href).catch(() => undefined), s.retryMs);
   });
   // A crashed renderer would leave a blank kiosk; the agent holds the truth, so a reload loses nothing.
-  win.webContents.on('render-process-gone', () => win.webContents.reload());
+  win.webContents.on('render-process-gone', (_e, details) => {
+    s.report?.({ status: 'reloaded', reason: `the page's renderer is gone (${details.reason}, code ${details.exitCode})` });
+    win.webContents.reload();
+  });
+  // A hung page is ended, so the handler above brings it back as after a crash.
+  win.on('unresponsive', () => win.webContents.forcefullyCrashRenderer());
+  win.webContents.on('did-finish-load', () => s.report?.({ status: 'showing' }));
   app.on('second-instance', () => {
     if (win.isMinimized()) win.restore();
     win.focus();

@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ChromiumMissingError, assertChromium, chromiumArgs, launchChromium, systemChromiumDeps } from './chromium.js';
+import { ChromiumMissingError, assertChromium, chromiumArgs, launchChromium, systemChromiumDeps, watchedChromium } from './chromium.js';
+import { WATCHDOG_DEFAULTS, watchChromium } from './chromium-watchdog.js';
 import { loadElectron } from './electron-api.js';
 import { runElectronShell } from './electron-shell.js';
 import { KioskOptionsError, parseKioskOptions } from './options.js';
+import { rendererRssBytes } from './renderer-processes.js';
+import { screenReporter } from './screen-report.js';
 import { waitForAgent } from './wait-agent.js';
 
 const USAGE = `usage: erasure-kiosk [--url http://127.0.0.1:7070] [--windowed] [--dry-run]
@@ -35,7 +38,19 @@ async function main(argv: string[]): Promise<number> {
   const electron = await loadElectron();
   if (electron.kind === 'runtime') {
     process.stderr.write(`erasure-kiosk: shell: Electron ${process.versions.electron ?? ''} on ${options.agentUrl.href}\n`);
-    await runElectronShell(electron.api, { agentUrl: options.agentUrl, windowed: options.windowed, preloadPath, retryMs: 2000, schedule: (fn, ms) => void setTimeout(fn, ms) });
+    const log = (line: string) => process.stderr.write(`erasure-kiosk: ${line}\n`);
+    const report = screenReporter(options.agentUrl, log);
+    await runElectronShell(electron.api, {
+      agentUrl: options.agentUrl,
+      windowed: options.windowed,
+      preloadPath,
+      retryMs: 2000,
+      schedule: (fn, ms) => void setTimeout(fn, ms),
+      report: (r) => {
+        if (r.reason) log(`reload: ${r.reason}`);
+        void report(r);
+      },
+    });
     return -1; // Electron's event loop keeps the process alive until the window closes
   }
   if (electron.kind === 'binary') {
@@ -52,7 +67,17 @@ async function main(argv: string[]): Promise<number> {
   process.stderr.write(`erasure-kiosk: shell: Chromium ${options.chromiumPath} (no Electron binary: ${electron.detail.split('\n')[0]})\n`);
   const log = (line: string) => process.stderr.write(`erasure-kiosk: ${line}\n`);
   await waitForAgent(options.agentUrl, { attempts: 60, delayMs: 1000 }, { fetch: (u) => fetch(u), sleep: (ms) => new Promise((r) => setTimeout(r, ms)), log });
-  return exitOf(launchChromium(options));
+  // The shell stays and watches the page: a crashed, blank or hung page is brought back (issue 34).
+  const stop = new AbortController();
+  // One profile for every Chromium this shell starts: a relaunch must not leave a new one in RAM each time.
+  const watched = { ...options, profileDir: options.profileDir ?? systemChromiumDeps.makeProfileDir() };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stop.abort());
+  await watchChromium(
+    { url: options.agentUrl.href, ...WATCHDOG_DEFAULTS },
+    { launch: () => watchedChromium(launchChromium(watched)), report: screenReporter(options.agentUrl, log), log, now: () => Date.now(), rendererRssBytes: (pid) => rendererRssBytes(pid) },
+    stop.signal,
+  );
+  return 0;
 }
 
 function print(doc: unknown): number {

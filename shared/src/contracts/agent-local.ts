@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ErrorBody, Nullable } from './common.js';
 import type { RouteDescriptor } from './gateway.js';
+import { ScreenReport, ScreenView } from './agent-screen.js';
 import { StationIntents, StationView } from './agent-station.js';
 import { Fingerprint, TEST_WIRE_IDS, TestSnapshot, TestStatus } from './hardware.js';
 
@@ -209,6 +210,8 @@ export const AgentState = Type.Object(
     reports: Type.Object({ tests: ReportSync, notes: ReportSync }, { additionalProperties: false }),
     /** Present on a hotswap station (a `hotswap` token, or `serve --station`): the wizard or the bay view. */
     station: Type.Optional(StationView),
+    /** The machine's own screen as the kiosk shell's watchdog reported it: shown, blank, reloads and why. */
+    screen: Type.Optional(ScreenView),
     /**
      * Freeze lock removal: whether the agent suspends the machine once at boot (`rtcwake -m mem`)
      * to unfreeze drives, where that choice comes from (`kiosk setting`, `erasure.unfreeze=off`,
@@ -314,5 +317,7 @@ export const agentLocalApi = {
   state: { method: 'GET', url: '/api/state', response: { 200: AgentState } },
   intents: { method: 'POST', url: '/api/intents', body: AgentIntent, response: { 200: IntentAccepted, 400: ErrorBody, 409: ErrorBody } },
   events: { method: 'GET', url: '/api/events', response: { 200: Type.String() } },
+  /** The kiosk shell's watchdog: what the machine's own screen shows, and each reload with its reason. */
+  screen: { method: 'POST', url: '/api/screen', body: ScreenReport, response: { 204: Type.Null(), 400: ErrorBody } },
 } as const satisfies Record<string, RouteDescriptor>;
 export type AgentLocalApi = typeof agentLocalApi;

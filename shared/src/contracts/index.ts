@@ -10,4 +10,5 @@ export * from './gateway.js';
 export * from './internal.js';
 export * from './agent-local.js';
 export * from './agent-station.js';
+export * from './agent-screen.js';
 export * from './public-api.js';
