@@ -115,4 +115,24 @@ describe('sign-in limits behind a reverse proxy (TRUSTED_PROXIES)', { timeout: 1
     cloud.clock.advance(15 * 60 * 1000);
     expect(await login(viaProxy, '127.0.0.35', 'ana@acme.test', PASSWORD)).toBe(303);
   });
+
+  it('one address hammering past its own limit does not close the account to other addresses', async () => {
+    // Five wrong guesses, then thirty more that its own limit refuses unchecked: five guesses at Ana in all.
+    const statuses = await wrongGuesses(viaProxy, '127.0.0.41', Array(35).fill('ana@acme.test'));
+    expect(statuses.slice(0, 5)).toEqual(Array(5).fill(401));
+    expect(statuses.slice(5)).toEqual(Array(30).fill(429));
+    // Ana has never signed in before (no known address), and still gets in from a new one.
+    expect(await login(viaProxy, '127.0.0.42', 'ana@acme.test', PASSWORD)).toBe(303);
+  });
+
+  it('an address stays known for 30 days after the latest sign-in from it, not the first', async () => {
+    expect(await login(viaProxy, '127.0.0.20', 'ana@acme.test', PASSWORD)).toBe(303);
+    cloud.clock.advance(20 * 24 * 60 * 60 * 1000);
+    expect(await login(viaProxy, '127.0.0.20', 'ana@acme.test', PASSWORD)).toBe(303);
+    cloud.clock.advance(20 * 24 * 60 * 60 * 1000);
+    // Forty days after the first sign-in, twenty after the latest: an attack on Ana still leaves her desk open.
+    for (const from of ['127.0.0.31', '127.0.0.32']) await wrongGuesses(viaProxy, from, Array(5).fill('ana@acme.test'));
+    expect(await login(viaProxy, '127.0.0.35', 'ana@acme.test', PASSWORD)).toBe(429);
+    expect(await login(viaProxy, '127.0.0.20', 'ana@acme.test', PASSWORD)).toBe(303);
+  });
 });

@@ -246,7 +246,8 @@ export class KioskController extends EventEmitter {
 
   /** The kiosk shell reported the screen (shown, blank, or reloaded and why); every reload is logged. */
   screenReported(r: ScreenReport): void {
-    if (r.status === 'reloaded') process.stdout.write(`erasure-agent: the kiosk screen was reloaded: ${r.reason ?? 'no reason given'}\n`);
+    // One journal line per reload: control characters in the reported reason cannot start another.
+    if (r.status === 'reloaded') process.stdout.write(`erasure-agent: the kiosk screen was reloaded: ${(r.reason ?? 'no reason given').replace(/[\u0000-\u001f\u007f]/g, ' ')}\n`);
     this.screen.report(r, this.env.now().toISOString(), process.memoryUsage().rss);
     this.changed();
   }

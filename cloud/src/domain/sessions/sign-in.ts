@@ -27,7 +27,7 @@ export const LOGIN_MAX_FAILURES_PER_ADDRESS = 20;
  */
 export const LOGIN_MAX_FAILURES_PER_ACCOUNT = 10;
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-/** An address an account signed in from stays known to it for 30 days. */
+/** An address an account signed in from stays known to it for 30 days after its latest sign-in there. */
 export const KNOWN_SOURCE_MS = 30 * 24 * 60 * 60 * 1000;
 
 // Checked when the email is unknown, so an unknown address costs the same scrypt time as a
@@ -89,8 +89,12 @@ export async function signIn(
   const nowMs = deps.clock.now().getTime();
   const account = accountKey(email);
   const blocked = [await deps.loginFailures.hit(key, nowMs), await deps.addressFailures.hit(input.ip, nowMs)].filter((w) => w.limited);
-  const accountWindow = await deps.accountFailures.hit(account, nowMs);
-  if (accountWindow.limited && (await deps.knownSources.peek(key, nowMs)).count === 0) blocked.push(accountWindow);
+  // An attempt this address may not make at all is no guess at the account: counting it would let
+  // one address, hammering past its own limit, close the account to every other address.
+  if (blocked.length === 0) {
+    const accountWindow = await deps.accountFailures.hit(account, nowMs);
+    if (accountWindow.limited && (await deps.knownSources.peek(key, nowMs)).count === 0) blocked.push(accountWindow);
+  }
   if (blocked.length > 0) {
     const resetAt = Math.max(...blocked.map((w) => w.resetAt));
     return { ok: false, reason: 'rate_limited', retryAfterSeconds: Math.max(1, Math.ceil((resetAt - nowMs) / 1000)) };
@@ -102,6 +106,8 @@ export async function signIn(
   await deps.addressFailures.release(input.ip, nowMs);
   // The account's count keeps the attacker's failures; only this attempt is taken back.
   await deps.accountFailures.release(account, nowMs);
+  // Known for KNOWN_SOURCE_MS from this sign-in, not from the first one: a fresh window each time.
+  await deps.knownSources.reset(key);
   await deps.knownSources.hit(key, nowMs);
   const now = deps.clock.now();
   const cookieValue = randomBytes(32).toString('base64url');
