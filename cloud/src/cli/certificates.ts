@@ -22,6 +22,7 @@ import { certificatePageDifference } from '../domain/certificates/page-check.js'
 import { checkPdfSignature } from '../domain/certificates/pdf-signature.js';
 import { certificateFingerprint } from '../domain/certificates/pdf-signing-certificate.js';
 import { missingVisibleFacts, type VisibleFacts } from '../domain/certificates/visible-text.js';
+import { xrefInconsistency } from '../domain/certificates/xref-consistency.js';
 import { extractPdfText } from '../adapters/pdf-text.js';
 import { defaultRenderThreads, threadPoolRenderer } from '../jobs/renderer.js';
 import { CERTIFICATE_WORKER_DEFAULTS, startCertificateWorker, type CertificateWorker, type WorkerLog } from '../jobs/certificate-worker.js';
@@ -171,8 +172,9 @@ export interface PdfTrust {
 /**
  * `verify-pdf FILE [--public-key B64]`: checks a certificate or report PDF. (1) Its PDF signature
  * (what readers check) is valid, covers the whole file, and was made with a PDF signing
- * certificate on record in this deployment; (2) the embedded record verifies under its Ed25519
- * key; (3) a v3 record names that PDF signing certificate; (4) a certificate's page is the page
+ * certificate on record in this deployment, and every object it is read with is the one its
+ * cross-reference table points at (`xrefInconsistency`: no page defined twice); (2) the embedded
+ * record verifies under its Ed25519 key; (3) a v3 record names that PDF signing certificate; (4) a certificate's page is the page
  * the record renders to (`pageCheck`); (5) the visible text carries the record's certificate
  * number, serial, model, method and dates. By default the keys come from this deployment's
  * database (`withDeploymentKeys` opens it only then). No network: with `--public-key`, no
@@ -220,6 +222,10 @@ async function checkPdf(file: string, trust: PdfTrust): Promise<PdfVerdict> {
   // The PDF signature first: any byte changed, page added or update appended since signing fails here.
   const pdfSignature = checkPdfSignature(bytes);
   if (!pdfSignature.ok) return { valid: false, reason: pdfSignature.reason, ...facts };
+  // Before anything is compared: the objects read here (pdf-lib, file order) must be those a PDF
+  // reader shows (the cross-reference table), or a page defined twice passes the page check.
+  const objects = await xrefInconsistency(bytes);
+  if (objects) return { valid: false, reason: objects, ...facts };
   const signer = certificateFingerprint(pdfSignature.signerCertificate);
   if (trust.pdfCertificateOnRecord && !(await trust.pdfCertificateOnRecord(signer))) {
     return { valid: false, reason: `the PDF was signed with a certificate (SHA-256 ${signer}) this verifier does not have on record: ${WHERE_KEYS_ARE}`, ...facts };

@@ -9,6 +9,7 @@ import { verifyPdf, type PdfVerdict } from '../../src/cli/certificates.js';
 import { keyedSignature, signContent, type CertificateContent } from '../../src/domain/certificates/certificate-content.js';
 import { readEmbeddedCertificate, type EmbeddedCertificate } from '../../src/domain/certificates/embedded-certificate.js';
 import { cachingFontkit } from '../../src/domain/certificates/fonts.js';
+import { certificatePageDifference } from '../../src/domain/certificates/page-check.js';
 import { addSignaturePlaceholder, signPlaceholder } from '../../src/domain/certificates/pdf-signature.js';
 import { generateSelfSignedPdfSigner } from '../../src/domain/certificates/pdf-signing-certificate.js';
 import { renderCertificatePdf } from '../../src/domain/certificates/render-certificate.js';
@@ -156,6 +157,30 @@ describe('verify-pdf refuses a forged certificate, with the public key alone and
     expect(await offline(path)).toMatchObject({ valid: false, reason: expect.stringMatching(/does not draw what the signed record renders to/) });
   });
 
+  it('a pre-change certificate whose page objects are defined twice (forged first, the cross-reference table pointing there; genuine last), re-signed, is refused offline', async () => {
+    // pdf-lib reads objects in file order and keeps the last definition; readers follow the
+    // cross-reference table. So the page check compared the genuine page while readers show the forged one.
+    const doc = await pageWithRecord(preChange.A.certificate, preChange.A.embedded);
+    addSignaturePlaceholder(doc, { name: 'Erasure Cloud', reason: doc.getTitle() ?? '', signingTime: new Date() });
+    const genuinePage = await doc.save({ useObjectStreams: false });
+    const forgedDoc = await PDFDocument.load(genuinePage, { updateMetadata: false });
+    const page = forgedDoc.getPage(0);
+    page.drawRectangle({ x: 40, y: 520, width: 520, height: 200, color: rgb(1, 1, 1) });
+    page.drawText('FORGED-SERIAL', { x: 60, y: 640, size: 14, font: await embedDejaVu(forgedDoc) });
+    const forgedPage = await forgedDoc.save({ useObjectStreams: false });
+    const bytes = await signPlaceholder(defineForgedObjectsFirst(genuinePage, forgedPage), forgerSigner());
+    const path = write('defined-twice.pdf', bytes);
+    // Readers show the forged page, signed over the whole file; the file is well formed.
+    expect(pdfsigAccepts(pdfsig(path))).toBe(true);
+    expect(qpdfCheck(path)).toContain('No syntax or stream encoding errors');
+    expect(pdfText(path)).toContain('FORGED-SERIAL');
+    // What pdf-lib sees is the genuine page: the page check alone passes it.
+    const embedded = (await readEmbeddedCertificate(bytes))!;
+    expect(await certificatePageDifference(bytes, embedded.content as CertificateContent, embedded.signature, testFonts())).toBeNull();
+    expect(await offline(path)).toMatchObject({ valid: false, reason: expect.stringMatching(/defines an object more than once/) });
+    expect(await withDatabase(path)).toMatchObject({ valid: false });
+  });
+
   it('the genuine page moved as it is into a new file with its own record, re-signed, is refused only for its signer', async () => {
     // The page check alone accepts it: the drawing is the genuine one. What refuses it is the
     // record naming the deployment's PDF signer; before the change such a copy was the genuine
@@ -216,3 +241,46 @@ async function signed(doc: PDFDocument): Promise<Uint8Array> {
 }
 
 const resign = (doc: PDFDocument) => signed(doc);
+
+/**
+ * `genuine` (a pdf-lib save, classic xref) with each object `forged` defines differently (or
+ * anew) defined once more at its start, and its cross-reference table pointing at those: readers
+ * show `forged`, pdf-lib (the later definition wins) `genuine`.
+ */
+function defineForgedObjectsFirst(genuine: Uint8Array, forged: Uint8Array): Uint8Array {
+  const g = Buffer.from(genuine).toString('latin1');
+  const genuineObjects = objectsOf(g);
+  const forgedObjects = objectsOf(Buffer.from(forged).toString('latin1'));
+  const headerEnd = g.indexOf('\n', g.indexOf('\n') + 1) + 1;
+  let prefix = '';
+  const first = new Map<number, number>();
+  for (const [num, body] of forgedObjects.objects) {
+    if (genuineObjects.objects.get(num) === body) continue;
+    first.set(num, headerEnd + prefix.length);
+    prefix += `${body}\n\n`;
+  }
+  const body = g.slice(0, headerEnd) + prefix + g.slice(headerEnd, genuineObjects.xrefAt);
+  const size = Math.max(...genuineObjects.objects.keys(), ...forgedObjects.objects.keys()) + 1;
+  let xref = `xref\n0 ${size}\n0000000000 65535 f \n`;
+  for (let num = 1; num < size; num++) {
+    const offset = first.get(num) ?? (genuineObjects.offsets.has(num) ? genuineObjects.offsets.get(num)! + prefix.length : undefined);
+    xref += offset === undefined ? '0000000000 00000 f \n' : `${String(offset).padStart(10, '0')} 00000 n \n`;
+  }
+  const trailer = g.slice(g.indexOf('trailer', genuineObjects.xrefAt), g.lastIndexOf('startxref')).replace(/\/Size \d+/, `/Size ${size}`);
+  return Buffer.from(`${body}${xref}${trailer}startxref\n${body.length}\n%%EOF`, 'latin1');
+}
+
+/** A pdf-lib save's objects (number → `N 0 obj … endobj`), where each starts, and where its xref is. */
+function objectsOf(pdf: string): { objects: Map<number, string>; offsets: Map<number, number>; xrefAt: number } {
+  const xrefAt = Number(/startxref\s+(\d+)\s*%%EOF\s*$/.exec(pdf)![1]);
+  const offsets = new Map<number, number>();
+  let num = 0;
+  for (const [, offset, kind] of pdf.slice(xrefAt, pdf.indexOf('trailer', xrefAt)).matchAll(/(\d{10}) \d{5} ([nf])/g)) {
+    if (kind === 'n') offsets.set(num, Number(offset));
+    num++;
+  }
+  const starts = [...offsets.values(), xrefAt].sort((a, b) => a - b);
+  const objects = new Map<number, string>();
+  for (const [n, offset] of offsets) objects.set(n, pdf.slice(offset, starts[starts.indexOf(offset) + 1]).trimEnd());
+  return { objects, offsets, xrefAt };
+}
