@@ -81,9 +81,13 @@ async function watchOne(browser: WatchedBrowser, opts: WatchdogOptions, deps: Wa
   stop.addEventListener('abort', () => wake(), { once: true });
   let session: string | undefined;
   let pageTarget: string | undefined;
+  // One crash is told twice (Target.targetCrashed to the browser, Inspector.targetCrashed to our
+  // session), and on a loaded machine the second can come after the first was acted on. Once a
+  // crash was reloaded, further crash events count only after the page has been seen again.
+  let crashReloaded = false;
   cdp.onEvent((e) => {
     const crashedNow = (e.method === 'Target.targetCrashed' && e.params.targetId === pageTarget) || (e.method === 'Inspector.targetCrashed' && e.sessionId === session);
-    if (!crashedNow) return;
+    if (!crashedNow || crashReloaded) return;
     const status = typeof e.params.status === 'string' ? e.params.status : 'crashed';
     crashed ??= `is gone (${status}${typeof e.params.errorCode === 'number' ? `, code ${e.params.errorCode}` : ''})`;
     wake();
@@ -115,6 +119,8 @@ async function watchOne(browser: WatchedBrowser, opts: WatchdogOptions, deps: Wa
     const look: PageLook = crashed ? { kind: 'crashed', detail: crashed } : await lookAt(cdp, session, opts.url, commandMs);
     crashed = undefined;
     if (ended) return ended;
+    if (look.kind === 'crashed') crashReloaded = true;
+    else if (look.kind === 'showing') crashReloaded = false;
     const step = judge(state, look, deps.now(), opts);
     state = step.next;
     // While the page shows, the renderer's memory rides along about once a minute (a soak watches it for leaks).

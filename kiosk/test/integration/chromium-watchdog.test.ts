@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,10 +77,30 @@ async function startRig(opts: Partial<WatchdogOptions> & { blank?: boolean } = {
       stop.abort();
       await running;
       await new Promise((resolve) => server.close(resolve));
-      // Chromium's helpers may still be writing there a moment after the browser ended.
+      // A helper of an ended Chromium can outlive it and keep writing to the profile (seen on a
+      // loaded machine for over 50 s): end whatever still names the profile, then remove it.
+      endProcessesUsing(profile);
       rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
     },
   };
+}
+
+/** SIGKILLs every process whose command line names `dir` (Chromium's helpers carry the profile in theirs). */
+function endProcessesUsing(dir: string): void {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let cmdline = '';
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!cmdline.includes(dir)) continue;
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
 }
 
 /** Resolves once `what` holds; rejects with `label` after `timeoutMs`. */
