@@ -32,8 +32,11 @@ export interface WatchdogOptions extends JudgeLimits {
   readonly relaunchDelayMs: number;
 }
 
-/** The defaults of the image: a crash is reloaded at once, a page blank for a minute or silent for 30 s is brought back. */
-export const WATCHDOG_DEFAULTS = { blankMs: 60_000, silentMs: 30_000, lookEveryMs: 5_000, memoryEveryMs: 60_000, relaunchDelayMs: 2_000 } as const;
+/**
+ * The defaults of the image: a crash is reloaded at once, a window that never got the kiosk page
+ * after 5 s, a page blank for a minute or silent for 30 s is brought back.
+ */
+export const WATCHDOG_DEFAULTS = { blankMs: 60_000, silentMs: 30_000, unloadedMs: 5_000, lookEveryMs: 5_000, memoryEveryMs: 60_000, relaunchDelayMs: 2_000 } as const;
 
 /**
  * Whether the kiosk is drawn: the page is the agent's, React mounted something in #root, and it
@@ -42,7 +45,7 @@ export const WATCHDOG_DEFAULTS = { blankMs: 60_000, silentMs: 30_000, lookEveryM
  */
 const lookExpression = (origin: string) => `(() => {
   const root = document.getElementById('root');
-  if (location.origin !== ${JSON.stringify(origin)}) return 'not the kiosk page: ' + location.href;
+  if (location.origin !== ${JSON.stringify(origin)}) return 'unloaded: not the kiosk page: ' + location.href;
   if (!root || root.childElementCount === 0) return 'nothing in #root, document ' + document.readyState;
   if (root.getBoundingClientRect().height <= 0) return '#root takes no room';
   return 'showing';
@@ -170,7 +173,9 @@ async function lookAt(cdp: Cdp, session: string, url: string, timeoutMs: number)
   try {
     const r = (await cdp.send('Runtime.evaluate', { expression: lookExpression(new URL(url).origin), returnByValue: true }, { sessionId: session, timeoutMs })) as { result?: { value?: unknown } };
     const value = r.result?.value;
-    return value === 'showing' ? { kind: 'showing' } : { kind: 'blank', detail: typeof value === 'string' ? value : 'no answer from the page script' };
+    if (value === 'showing') return { kind: 'showing' };
+    if (typeof value === 'string' && value.startsWith('unloaded: ')) return { kind: 'unloaded', detail: value.slice('unloaded: '.length) };
+    return { kind: 'blank', detail: typeof value === 'string' ? value : 'no answer from the page script' };
   } catch (error) {
     const message = (error as Error).message;
     // Only a look that got no answer in time is silence; an answer that is an error (no page context while it loads) is a blank page.

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { judge, type JudgeState, type PageLook } from './screen-judge.js';
 
-const limits = { blankMs: 60_000, silentMs: 30_000 };
+const limits = { blankMs: 60_000, silentMs: 30_000, unloadedMs: 5_000 };
+const unloaded: PageLook = { kind: 'unloaded', detail: 'not the kiosk page: about:blank' };
 const blank: PageLook = { kind: 'blank', detail: 'nothing in #root, document complete' };
 const silent: PageLook = { kind: 'silent', detail: 'Runtime.evaluate did not answer within 5 s' };
 
@@ -38,6 +39,28 @@ describe('the watchdog’s judgement of one look at the page', () => {
     expect(judge({ status: undefined }, silent, 0, limits).action).toEqual({ kind: 'report', status: 'blank' });
     expect(judge({ status: 'blank', blankSince: 0 }, silent, 30_000, limits).action).toEqual({ kind: 'none' });
     expect(judge({ status: 'blank', blankSince: 0 }, silent, 60_000, limits).action).toEqual({ kind: 'reload', reason: 'the page showed nothing for 60 s (Runtime.evaluate did not answer within 5 s)' });
+  });
+
+  it('loads the kiosk page in a window that never got it (about:blank after a lost first load) once the short limit has passed, not the blank limit', () => {
+    const first = judge({ status: undefined }, unloaded, 0, limits);
+    expect(first.action).toEqual({ kind: 'report', status: 'blank' });
+    expect(judge(first.next, unloaded, 4_999, limits).action).toEqual({ kind: 'none' });
+    expect(judge(first.next, unloaded, 5_000, limits).action).toEqual({ kind: 'reload', reason: 'the window had not loaded the kiosk page after 5 s (not the kiosk page: about:blank)' });
+  });
+
+  it('gives a window still without the kiosk page twice as long after each load, up to 16 times, and starts over once it shows', () => {
+    let state: JudgeState = { status: 'blank', unloadedSince: 0 };
+    let now = 0;
+    const waits: number[] = [];
+    for (let load = 0; load < 6; load++) {
+      const before = now;
+      while (judge(state, unloaded, now, limits).action.kind !== 'reload') now += 1_000;
+      waits.push(now - before);
+      state = judge(state, unloaded, now, limits).next;
+    }
+    expect(waits).toEqual([5_000, 10_000, 20_000, 40_000, 80_000, 80_000]);
+    const shown = judge(state, { kind: 'showing' }, now, limits).next;
+    expect(judge(judge(shown, unloaded, now, limits).next, unloaded, now + 5_000, limits).action.kind).toBe('reload');
   });
 
   it('forgets silence once the page answers', () => {

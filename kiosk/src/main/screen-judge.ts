@@ -3,6 +3,12 @@ import type { ScreenStatus } from '@erasure/shared';
 /** What one look at the page found. */
 export type PageLook =
   | { readonly kind: 'showing' }
+  /**
+   * The window never got the kiosk page: it is still on about:blank, or on the browser's own error
+   * page after a load failed. Under an emulator Chromium's network service died while Chromium
+   * started and took the window's first load with it (issue 34); nothing loads it again but us.
+   */
+  | { readonly kind: 'unloaded'; readonly detail: string }
   /** The window is up but the kiosk is not drawn in it (an empty root, a browser error page). */
   | { readonly kind: 'blank'; readonly detail: string }
   /** The page did not answer the look at all (a hung renderer, or a browser that stopped listening). */
@@ -14,6 +20,8 @@ export type PageLook =
 export interface JudgeLimits {
   readonly blankMs: number;
   readonly silentMs: number;
+  /** How long a window that never got the kiosk page is left before the shell loads it (doubling per load). */
+  readonly unloadedMs: number;
 }
 
 /** What the watchdog remembers between looks. */
@@ -24,6 +32,9 @@ export interface JudgeState {
   readonly silentSince?: number;
   /** Reloads for a blank page since it last showed: each doubles the time the next load gets. */
   readonly blankReloads?: number;
+  readonly unloadedSince?: number;
+  /** Loads of a window that never got the kiosk page, since it last showed. */
+  readonly loads?: number;
 }
 
 export type JudgeAction =
@@ -47,6 +58,17 @@ export function judge(state: JudgeState, look: PageLook, now: number, limits: Ju
   switch (look.kind) {
     case 'showing':
       return { next: { status: 'showing' }, action: state.status === 'showing' ? { kind: 'none' } : { kind: 'report', status: 'showing' } };
+    case 'unloaded': {
+      // A load of our own is awaited until it commits, so this never cuts one short; a window still
+      // without the page gets twice as long each time, so a slow machine is not kept reloading.
+      const since = state.unloadedSince ?? now;
+      const loads = state.loads ?? 0;
+      if (now - since >= limits.unloadedMs * 2 ** Math.min(loads, 4)) {
+        return { next: { status: 'reloaded', unloadedSince: now, loads: loads + 1 }, action: { kind: 'reload', reason: `the window had not loaded the kiosk page after ${seconds(now - since)} (${look.detail})` } };
+      }
+      const report = state.status === 'showing' || state.status === undefined;
+      return { next: { status: report ? 'blank' : state.status, unloadedSince: since, loads }, action: report ? { kind: 'report', status: 'blank' } : { kind: 'none' } };
+    }
     case 'crashed':
       return { next: { status: 'reloaded', blankSince: now }, action: { kind: 'reload', reason: `the page's renderer ${look.detail}` } };
     case 'blank': {

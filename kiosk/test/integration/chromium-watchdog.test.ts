@@ -9,6 +9,38 @@ import { launchChromium, systemChromiumDeps, watchedChromium } from '../../src/m
 import { WATCHDOG_DEFAULTS, watchChromium, type WatchdogOptions } from '../../src/main/chromium-watchdog.js';
 import { rendererPids, rendererRssBytes } from '../../src/main/renderer-processes.js';
 
+/** Chromium's network service processes under `browserPid` (a utility process with the network sub-type). */
+function networkServicePids(browserPid: number): number[] {
+  const under = new Set<number>([browserPid]);
+  const found: number[] = [];
+  // Chromium's helpers are children or grandchildren of the browser: walk down from it.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+      const pid = Number(name);
+      if (under.has(pid)) continue;
+      let stat = '';
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!under.has(ppid)) continue;
+      under.add(pid);
+      grew = true;
+      let cmdline = '';
+      try {
+        cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      } catch {
+        continue;
+      }
+      if (cmdline.includes('network.mojom.NetworkService')) found.push(pid);
+    }
+  }
+  return found;
+}
+
 /** The issue's figure: a crashed renderer is back on screen within 10 s. */
 const CRASH_RECOVERY_MS = 10_000;
 
@@ -37,12 +69,17 @@ afterEach(async () => {
 });
 
 /** A real headless Chromium on a real page, watched by the shell's watchdog; reports collected as the agent would get them. */
-async function startRig(opts: Partial<WatchdogOptions> & { blank?: boolean } = {}): Promise<Rig> {
+async function startRig(opts: Partial<WatchdogOptions> & { blank?: boolean; holdFirstLoad?: Promise<void> } = {}): Promise<Rig> {
   let loads = 0;
   const server: Server = createServer((req, res) => {
     if (req.url === '/') loads++;
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(opts.blank ? PAGE.replace('<script>', '<script>window.BLANK = true;') : PAGE);
+    const answer = () => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(opts.blank ? PAGE.replace('<script>', '<script>window.BLANK = true;') : PAGE);
+    };
+    // The first load can be held on the wire, so the test can break Chromium under it.
+    if (req.url === '/' && loads === 1 && opts.holdFirstLoad) void opts.holdFirstLoad.then(answer);
+    else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -132,6 +169,25 @@ describe('the kiosk shell’s watchdog on a real Chromium', { timeout: 300_000 }
     expect(r.browsers).toHaveLength(1);
     expect(rendererPids(browserPid).some((pid) => !before.includes(pid))).toBe(true);
     expect(r.logs).toContainEqual(expect.stringMatching(/^reload: the page's renderer is gone/));
+  });
+
+  it('loads the page within 10 s when Chromium’s network service dies under the window’s first load (the white station screen of issue 34)', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const r = (rig = await startRig({ holdFirstLoad: held }));
+    try {
+      await until(() => r.pageLoads() >= 1 && (r.browsers[0]?.pid ?? 0) > 0 && networkServicePids(r.browsers[0]?.pid ?? 0).length > 0, 120_000, 'the first load on the wire');
+      for (const pid of networkServicePids(r.browsers[0]?.pid ?? 0)) process.kill(pid, 'SIGKILL');
+      const killedAt = Date.now();
+      await until(() => showingReports(r) >= 1, CRASH_RECOVERY_MS, 'the page showing after the network service died under its first load');
+      expect(Date.now() - killedAt).toBeLessThanOrEqual(CRASH_RECOVERY_MS);
+    } finally {
+      release();
+    }
+    expect(r.reports.find((x) => x.status === 'reloaded')?.reason).toMatch(/^the window had not loaded the kiosk page after \d+ s \(not the kiosk page: /);
+    expect(r.logs).toContainEqual(expect.stringMatching(/^reload: the window had not loaded the kiosk page/));
+    // The same Chromium: its page was loaded again, nothing was relaunched.
+    expect(r.browsers).toHaveLength(1);
   });
 
   it('starts a new Chromium when the browser itself is killed, and says so', async () => {
