@@ -18,6 +18,8 @@ export class ScreenHealth {
       reloads: (before?.reloads ?? 0) + (reloaded ? 1 : 0),
       ...(reloaded ? { last_reload: { reason: r.reason ?? 'no reason given', at } } : before?.last_reload ? { last_reload: before.last_reload } : {}),
       // A report without a memory figure keeps the last one: memory comes about once a minute.
+      // Which screens show is kept from the last `showing` report until the next one.
+      ...(r.status === 'showing' && r.views ? { views: r.views } : r.status === 'showing' || !before?.views ? {} : { views: before.views }),
       ...(r.renderer_rss_bytes !== undefined ? { renderer_rss_bytes: r.renderer_rss_bytes, agent_rss_bytes: agentRssBytes } : before?.renderer_rss_bytes !== undefined ? { renderer_rss_bytes: before.renderer_rss_bytes, agent_rss_bytes: before.agent_rss_bytes ?? agentRssBytes } : {}),
     };
   }

@@ -48,7 +48,7 @@ const lookExpression = (origin: string) => `(() => {
   if (location.origin !== ${JSON.stringify(origin)}) return 'unloaded: not the kiosk page: ' + location.href;
   if (!root || root.childElementCount === 0) return 'nothing in #root, document ' + document.readyState;
   if (root.getBoundingClientRect().height <= 0) return '#root takes no room';
-  return 'showing';
+  return 'showing:' + [...document.querySelectorAll('[data-screen]')].slice(0, 8).map((e) => e.getAttribute('data-screen').slice(0, 40)).join(' ');
 })()`;
 
 /**
@@ -131,7 +131,7 @@ async function watchOne(browser: WatchedBrowser, opts: WatchdogOptions, deps: Wa
     if (memoryDue && (step.action.kind === 'none' || step.action.kind === 'report')) {
       memoryAt = deps.now();
       const rss = browser.pid !== undefined ? deps.rendererRssBytes(browser.pid) : undefined;
-      await deps.report({ status: 'showing', ...(rss !== undefined ? { renderer_rss_bytes: rss } : {}) });
+      await deps.report({ status: 'showing', ...(state.views ? { views: [...state.views] } : {}), ...(rss !== undefined ? { renderer_rss_bytes: rss } : {}) });
     } else {
       const outcome = await act(step.action, cdp, session, opts, deps);
       if (outcome) return outcome;
@@ -153,7 +153,7 @@ async function act(action: JudgeAction, cdp: Cdp, session: string, opts: Watchdo
     case 'none':
       return undefined;
     case 'report':
-      await deps.report({ status: action.status });
+      await deps.report({ status: action.status, ...(action.views ? { views: [...action.views] } : {}) });
       return undefined;
     case 'relaunch':
       return action.reason;
@@ -173,7 +173,7 @@ async function lookAt(cdp: Cdp, session: string, url: string, timeoutMs: number)
   try {
     const r = (await cdp.send('Runtime.evaluate', { expression: lookExpression(new URL(url).origin), returnByValue: true }, { sessionId: session, timeoutMs })) as { result?: { value?: unknown } };
     const value = r.result?.value;
-    if (value === 'showing') return { kind: 'showing' };
+    if (typeof value === 'string' && value.startsWith('showing:')) return { kind: 'showing', views: value.slice('showing:'.length).split(' ').filter(Boolean) };
     if (typeof value === 'string' && value.startsWith('unloaded: ')) return { kind: 'unloaded', detail: value.slice('unloaded: '.length) };
     return { kind: 'blank', detail: typeof value === 'string' ? value : 'no answer from the page script' };
   } catch (error) {

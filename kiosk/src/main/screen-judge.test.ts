@@ -63,6 +63,13 @@ describe('the watchdog’s judgement of one look at the page', () => {
     expect(judge(judge(shown, unloaded, now, limits).next, unloaded, now + 5_000, limits).action.kind).toBe('reload');
   });
 
+  it('reports which screens a drawn page shows, again when they change, and not while they stay', () => {
+    const locked = judge({ status: undefined }, { kind: 'showing', views: ['locked'] }, 0, limits);
+    expect(locked.action).toEqual({ kind: 'report', status: 'showing', views: ['locked'] });
+    expect(judge(locked.next, { kind: 'showing', views: ['locked'] }, 5_000, limits).action).toEqual({ kind: 'none' });
+    expect(judge(locked.next, { kind: 'showing', views: ['station', 'bay-view'] }, 10_000, limits).action).toEqual({ kind: 'report', status: 'showing', views: ['station', 'bay-view'] });
+  });
+
   it('forgets silence once the page answers', () => {
     const answered = judge({ status: 'showing', silentSince: 0 }, { kind: 'showing' }, 20_000, limits).next;
     expect(judge(answered, silent, 40_000, limits).action).toEqual({ kind: 'none' });

@@ -2,7 +2,8 @@ import type { ScreenStatus } from '@erasure/shared';
 
 /** What one look at the page found. */
 export type PageLook =
-  | { readonly kind: 'showing' }
+  /** Drawn, with the kiosk screens it shows (`data-screen` names, outermost first). */
+  | { readonly kind: 'showing'; readonly views?: readonly string[] }
   /**
    * The window never got the kiosk page: it is still on about:blank, or on the browser's own error
    * page after a load failed. Under an emulator Chromium's network service died while Chromium
@@ -28,6 +29,8 @@ export interface JudgeLimits {
 export interface JudgeState {
   /** Last status reported to the agent; undefined before the first report. */
   readonly status: ScreenStatus | undefined;
+  /** The screens last reported showing, so a change of screen is reported too. */
+  readonly views?: readonly string[];
   readonly blankSince?: number;
   readonly silentSince?: number;
   /** Reloads for a blank page since it last showed: each doubles the time the next load gets. */
@@ -39,7 +42,7 @@ export interface JudgeState {
 
 export type JudgeAction =
   | { readonly kind: 'none' }
-  | { readonly kind: 'report'; readonly status: 'showing' | 'blank' }
+  | { readonly kind: 'report'; readonly status: 'showing' | 'blank'; readonly views?: readonly string[] }
   /** Load the kiosk page again in the same window (a new renderer when the old one is gone). */
   | { readonly kind: 'reload'; readonly reason: string }
   /** Chromium itself is not answering: end it and start a new one. */
@@ -56,8 +59,11 @@ const seconds = (ms: number) => `${Math.round(ms / 1000)} s`;
  */
 export function judge(state: JudgeState, look: PageLook, now: number, limits: JudgeLimits): { next: JudgeState; action: JudgeAction } {
   switch (look.kind) {
-    case 'showing':
-      return { next: { status: 'showing' }, action: state.status === 'showing' ? { kind: 'none' } : { kind: 'report', status: 'showing' } };
+    case 'showing': {
+      const views = look.views ?? [];
+      const same = state.status === 'showing' && (state.views ?? []).join(' ') === views.join(' ');
+      return { next: { status: 'showing', views }, action: same ? { kind: 'none' } : { kind: 'report', status: 'showing', ...(look.views ? { views } : {}) } };
+    }
     case 'unloaded': {
       // A load of our own is awaited until it commits, so this never cuts one short; a window still
       // without the page gets twice as long each time, so a slow machine is not kept reloading.

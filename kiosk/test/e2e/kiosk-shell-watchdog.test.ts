@@ -123,9 +123,11 @@ describe('the kiosk shell keeps the agent’s page on screen', { timeout: 300_00
     rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   });
 
-  it('shows the page and says so in the agent’s state, with the renderer’s memory', async () => {
+  it('shows the page and says so in the agent’s state, with the renderer’s memory and the screen it draws', async () => {
     await until(async () => (await state())?.screen?.renderer_rss_bytes !== undefined, 'the screen showing in the agent’s state');
     expect((await state())?.screen).toMatchObject({ status: 'showing', reloads: 0 });
+    // The screen the page draws, as the page itself names it, is what the shell told the agent.
+    await until(async () => ((await state())?.screen?.views ?? []).includes((await screenShown()) ?? '-'), 'the agent told which screen the page draws');
   });
 
   it('brings the page back when its renderer is killed, and the agent’s state counts the reload with its reason', async () => {

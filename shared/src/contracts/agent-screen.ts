@@ -11,6 +11,9 @@ export const SCREEN_STATUSES = ['showing', 'blank', 'reloaded'] as const;
 export const ScreenStatus = Type.Union(SCREEN_STATUSES.map((s) => Type.Literal(s)));
 export type ScreenStatus = Static<typeof ScreenStatus>;
 
+/** The kiosk's screens a drawn page shows, by their `data-screen` names (`locked`, `station`, `bay-view`…). */
+export const ScreenViews = Type.Array(Type.String({ minLength: 1, maxLength: 40 }), { maxItems: 8 });
+
 /** One report of the shell: what the screen shows now, and, with `reloaded`, why it was reloaded. */
 export const ScreenReport = Type.Object(
   {
@@ -19,6 +22,8 @@ export const ScreenReport = Type.Object(
     reason: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
     /** Resident memory of the page's renderer processes, sent about once a minute while the page shows. */
     renderer_rss_bytes: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** With `showing`: which of the kiosk's screens the page draws (its `data-screen` names, outermost first). */
+    views: Type.Optional(ScreenViews),
   },
   { additionalProperties: false },
 );
@@ -36,6 +41,8 @@ export const ScreenView = Type.Object(
     /** The renderer's memory as last reported, and the agent's own at that moment (a soak watches both for leaks). */
     renderer_rss_bytes: Type.Optional(Type.Integer({ minimum: 0 })),
     agent_rss_bytes: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** The screens the page showed at the last `showing` report: a check of the machine's own display can wait for the one it wants. */
+    views: Type.Optional(ScreenViews),
   },
   { additionalProperties: false },
 );
