@@ -23,6 +23,8 @@ interface Check {
   minute: number;
   drawn: boolean;
   screen: string;
+  /** The screens the guest's page said it draws (its data-screen names). */
+  views: string;
   reloads: number | string;
   renderer_mib: number | undefined;
   agent_mib: number | undefined;
@@ -120,7 +122,9 @@ describe.skipIf(Boolean(vmSkipReason(ISO)))(`soak: a hotswap station kept busy w
       const minute = Math.round((Date.now() - soakStart) / 60_000);
       const drawn = await v.screendumpWhenDrawn(join(OUT, `screen-${String(minute).padStart(3, '0')}min.png`), 60_000);
       const s = (await stateOf(url))?.screen;
-      const row: Check = { minute, drawn, screen: s?.status ?? '-', reloads: s?.reloads ?? '-', renderer_mib: mib(s?.renderer_rss_bytes), agent_mib: mib(s?.agent_rss_bytes), erases };
+      // Drawn means both: pixels on the machine's own display, and the page itself saying it draws the bay view.
+      const views = s?.views ?? [];
+      const row: Check = { minute, drawn: drawn && s?.status === 'showing' && views.includes('bay-view'), views: views.join(' ') || '-', screen: s?.status ?? '-', reloads: s?.reloads ?? '-', renderer_mib: mib(s?.renderer_rss_bytes), agent_mib: mib(s?.agent_rss_bytes), erases };
       checks.push(row);
       log(`check: ${JSON.stringify(row)}${s?.last_reload ? ` last reload: ${s.last_reload.reason} at ${s.last_reload.at}` : ''}`);
     };

@@ -42,6 +42,9 @@ async function stateOf(url: string): Promise<AgentState | undefined> {
  * a slow guest (TCG on a machine busy with other VMs) is waited for; vitest's test timeout is the
  * only outer bound. Fails at once, with the console's tail, when QEMU exits.
  */
+/** The guest's kiosk shell says its page is drawn and draws `view` (one of the page's data-screen names). */
+const showingView = (state: AgentState | undefined, view: string): boolean => state?.screen?.status === 'showing' && (state.screen.views ?? []).includes(view);
+
 async function until<T>(what: () => Promise<T | undefined | false>, label: string, vm: Vm): Promise<T> {
   for (;;) {
     const v = await what();
@@ -186,8 +189,8 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
       await until(async () => (await page.locator('#bay-label').inputValue().catch(() => '')) === `Bay ${slot + 1}`, `Bay ${slot + 1} proposed on the page`, vm);
       if (slot === 0) {
         await page.screenshot({ path: join(SCREENS_DIR, 'hotswap-wizard-proposal-playwright.png') });
-        // The wizard on the machine's own display, once the guest's kiosk shell reports its page drawn.
-        await until(async () => (await stateOf(url))?.screen?.status === 'showing', 'the kiosk shown on the machine’s own screen', vm);
+        // The wizard on the machine's own display, once the guest's kiosk shell reports its page drawing it.
+        await until(async () => showingView(await stateOf(url), 'station-wizard'), 'the wizard shown on the machine’s own screen', vm);
         expect(await vm.screendumpWhenDrawn(join(SCREENS_DIR, 'hotswap-vm-wizard.png'), 4 * 60_000), 'the wizard drawn on the machine’s own screen').toBe(true);
       }
       if (slot === 3) await page.fill('#bay-label', 'Bottom right');
@@ -335,7 +338,7 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     }, 'Bay 3 certified', vm);
     await page.screenshot({ path: join(SCREENS_DIR, 'hotswap-bay-view-replugged-playwright.png') });
     // The guest's kiosk shell says its page shows (after any reload it needed, which the state would count).
-    await until(async () => (await stateOf(url))?.screen?.status === 'showing', 'the kiosk shown on the machine’s own screen', vm);
+    await until(async () => showingView(await stateOf(url), 'bay-view'), 'the bay view shown on the machine’s own screen', vm);
     expect(await vm.screendumpWhenDrawn(join(SCREENS_DIR, 'hotswap-vm-bay-view.png'), 5 * 60_000), 'the bay view drawn on the machine’s own screen').toBe(true);
   });
 
