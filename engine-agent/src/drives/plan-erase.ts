@@ -1,5 +1,7 @@
 import type { DriveCapabilities } from './capabilities.js';
 import { stillFrozenBecause, type UnfreezeOutcome } from './freeze-lock.js';
+import type { ErasurePolicy, MethodId, MethodPass, VerificationLevel } from '@erasure/shared';
+import { planMethod } from './plan-method.js';
 import { checkMethod, ERASE_METHODS, METHOD_INFO, type EraseMethod, type MethodCheck, type NistCategory } from './erase-methods.js';
 
 /** Operator or account policy for one drive's erase. */
@@ -14,6 +16,13 @@ export interface ErasePolicy {
   readonly overwriteBytesPerSecond?: number;
   /** This boot's freeze lock removal: a drive still frozen says in its plan why it falls back. */
   readonly unfreeze?: UnfreezeOutcome;
+  /**
+   * The account's (or the device token's) erasure policy: its default method, verification level
+   * and the methods allowed (issue 29). Absent, and no `methodId`: today's plan, unchanged.
+   */
+  readonly erasure?: ErasurePolicy | undefined;
+  /** The catalogue method the operator chose for this drive (a plain string: it comes from outside). */
+  readonly methodId?: string | undefined;
 }
 
 /** A step the driver must complete before the erase itself. */
@@ -43,6 +52,14 @@ export interface ErasePlan {
   readonly fullySanitized: boolean;
   readonly warnings: readonly string[];
   readonly rejected: readonly RejectedMethod[];
+  /** The catalogue method planned; absent when no policy or method was given (today's plan). */
+  readonly methodId?: MethodId;
+  /** A named overwrite's passes, in order (absent: the engine's single zero pass). */
+  readonly overwritePasses?: readonly MethodPass[];
+  /** BSI-GS: passes written before the firmware erase. */
+  readonly passesBeforeFirmware?: readonly MethodPass[];
+  /** The read-back level; absent: today's (full read-back of an overwrite, markers after a firmware erase). */
+  readonly verification?: VerificationLevel;
 }
 
 /** No method can run under this policy. */
@@ -141,6 +158,12 @@ const FAILED_SANITIZE_WARNING = "the drive's last sanitize failed (found when th
  * method not chosen. Pure: the capabilities come from probes run earlier.
  */
 export function planErase(caps: DriveCapabilities, policy: ErasePolicy = {}): ErasePlan | NoErasePlan {
+  if (policy.methodId !== undefined || policy.erasure !== undefined) return planMethod(caps, policy, planDefault);
+  return planDefault(caps, policy);
+}
+
+/** Today's plan: the strongest method the drive supports, or the forced one. */
+function planDefault(caps: DriveCapabilities, policy: ErasePolicy): ErasePlan | NoErasePlan {
   const running = sanitizeStillRunning(caps);
   if (running) return { ok: false, reason: running, rejected: ERASE_METHODS.map((method) => ({ method, reason: running })) };
   const failedSanitize = failureModeRule(caps);
