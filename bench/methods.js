@@ -8,10 +8,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { findMethod } from '../shared/dist/index.js';
-import { overwriteAndVerify } from '../engine-agent/dist/erase/overwrite-verify.js';
+import { overwriteAndVerify, sampleVerify } from '../engine-agent/dist/erase/overwrite-verify.js';
 import { openMedium } from '../engine-agent/dist/erase/medium.js';
 import { passPatterns, ZERO } from '../engine-agent/dist/erase/pattern.js';
-import { planSample, readSample } from '../engine-agent/dist/erase/sample-read.js';
 import { verifyPass } from '../engine-agent/dist/erase/verify.js';
 
 const sizeMiB = Number(process.argv[2] ?? 512);
@@ -62,10 +61,10 @@ try {
   let blocks;
   try {
     full = await msAsync(() => verifyPass(medium, ZERO));
-    const plan = planSample(medium.sizeBytes, medium.alignment, 10);
-    sample = await msAsync(() => readSample(medium, plan, (b) => b.every((x) => x === 0)));
-    blocks = `${sample.r.blocksRead} of ${plan.blocks} blocks of ${plan.blockBytes} bytes`;
-    if (!full.r.matches || sample.r.bad !== 0) throw new Error('verification failed during the bench');
+    sample = await msAsync(() => sampleVerify(medium, ZERO, 10));
+    const { plan, stats } = sample.r;
+    blocks = `${stats.blocksRead} of ${plan.blocks} blocks of ${plan.blockBytes} B`;
+    if (!full.r.matches || stats.bad !== 0) throw new Error('verification failed during the bench');
   } finally {
     await medium.handle.close();
   }

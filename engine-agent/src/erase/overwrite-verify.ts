@@ -3,7 +3,7 @@ import { openMedium, type Medium } from './medium.js';
 import { writePass } from './overwrite.js';
 import { fillPattern, patternLabel, prngPattern, ZERO, type Pattern } from './pattern.js';
 import type { EraseProgress, IoTuning, ProgressSink } from './progress.js';
-import { planSample, readSample } from './sample-read.js';
+import { planSample, readSample, type SamplePlan, type SampleReadOptions, type SampleReadStats } from './sample-read.js';
 import { verifyPass } from './verify.js';
 
 /** Overwrite schemes: one zero pass, one PRNG pass, or PRNG then zeros (last pass is verified). */
@@ -44,16 +44,27 @@ interface PassCheck {
   readonly text: string;
 }
 
-async function checkPass(medium: Medium, pattern: Pattern, pass: number, level: VerificationLevel, options: OverwriteOptions): Promise<PassCheck> {
-  const label = `the ${patternLabel(pattern)} of pass ${pass}`;
-  if (typeof level === 'object' && level.sample < 100) {
-    const plan = planSample(medium.sizeBytes, medium.alignment, level.sample);
-    const expected = Buffer.alloc(plan.blockBytes);
-    const stats = await readSample(medium, plan, (block, offset) => {
+/** Reads an N % sample of the medium and compares each block with the pattern regenerated for its offset. */
+export async function sampleVerify(medium: Medium, pattern: Pattern, percent: number, options: SampleReadOptions = {}): Promise<{ plan: SamplePlan; stats: SampleReadStats }> {
+  const plan = planSample(medium.sizeBytes, medium.alignment, percent);
+  const expected = Buffer.alloc(plan.blockBytes);
+  const stats = await readSample(
+    medium,
+    plan,
+    (block, offset) => {
       const want = expected.subarray(0, block.length);
       fillPattern(pattern, offset, want);
       return block.equals(want);
-    }, options);
+    },
+    options,
+  );
+  return { plan, stats };
+}
+
+async function checkPass(medium: Medium, pattern: Pattern, pass: number, level: VerificationLevel, options: OverwriteOptions): Promise<PassCheck> {
+  const label = `the ${patternLabel(pattern)} of pass ${pass}`;
+  if (typeof level === 'object' && level.sample < 100) {
+    const { plan, stats } = await sampleVerify(medium, pattern, level.sample, options);
     const what = `${level.sample}% sampled verification: ${stats.blocksRead} of ${plan.blocks} blocks of ${plan.blockBytes} bytes, picked at random in each 1/100 of the drive`;
     return stats.bad === 0
       ? { ok: true, sha256: stats.sha256, text: `${what}, all match ${label}` }

@@ -2,28 +2,35 @@ import { describe, expect, it } from 'vitest';
 import { planSample, sampleBlockBytes } from './sample-read.js';
 
 const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+
+/** Picks inside each 1/100 of the drive. */
+const perSubsection = (plan: ReturnType<typeof planSample>) =>
+  Array.from({ length: 100 }, (_, s) => {
+    const from = Math.floor((s * plan.blocks) / 100);
+    const to = Math.floor(((s + 1) * plan.blocks) / 100);
+    return plan.picks.filter((b) => b >= from && b < to).length;
+  });
 
 describe('the blocks a sampled verification reads', () => {
-  it('reads N % of the blocks, at least two in every 1/100 of the drive, distinct and in ascending order', () => {
-    const size = 64 * MiB;
+  it('reads N % of the blocks, spread evenly over the 100 subsections, distinct and in ascending order', () => {
     for (const percent of [1, 10, 50]) {
-      const plan = planSample(size, 512, percent);
-      expect(plan.blockBytes).toBe(4096);
-      expect(plan.blocks).toBe(16384);
+      const plan = planSample(64 * GiB, 512, percent);
+      expect(plan).toMatchObject({ blockBytes: MiB, blocks: 65536 });
+      expect(plan.picks).toHaveLength(Math.ceil((65536 * percent) / 100));
       expect(new Set(plan.picks).size).toBe(plan.picks.length);
       expect([...plan.picks].sort((a, b) => a - b)).toEqual(plan.picks);
-      for (let s = 0; s < 100; s++) {
-        const from = Math.floor((s * plan.blocks) / 100);
-        const to = Math.floor(((s + 1) * plan.blocks) / 100);
-        const inside = plan.picks.filter((b) => b >= from && b < to).length;
-        expect(inside).toBeGreaterThanOrEqual(2);
-        // N % of the subsection, rounded up.
-        expect(inside).toBe(Math.max(2, Math.ceil(((to - from) * percent) / 100)));
-      }
-      // No more than one block per subsection above N % of the drive.
-      expect(plan.picks.length).toBeGreaterThanOrEqual((plan.blocks * percent) / 100);
-      expect(plan.picks.length).toBeLessThanOrEqual((plan.blocks * percent) / 100 + 100);
+      const counts = perSubsection(plan);
+      expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
+      expect(Math.min(...counts)).toBeGreaterThanOrEqual(2);
     }
+  });
+
+  it('reads at least two blocks in every 1/100 of a small drive, even where N % is fewer', () => {
+    const plan = planSample(64 * MiB, 512, 1);
+    expect(plan).toMatchObject({ blockBytes: 32768, blocks: 2048 });
+    expect(perSubsection(plan).every((n) => n === 2)).toBe(true);
+    expect(plan.picks).toHaveLength(200);
   });
 
   it('reads every block at 100 %', () => {
@@ -37,6 +44,7 @@ describe('the blocks a sampled verification reads', () => {
 
   it('uses 1 MiB blocks on a large drive and smaller ones on a small drive, never below the sector size', () => {
     expect(sampleBlockBytes(1e12, 512)).toBe(MiB);
+    expect(sampleBlockBytes(16 * MiB, 512)).toBe(8192);
     expect(sampleBlockBytes(4 * MiB, 512)).toBe(4096);
     expect(sampleBlockBytes(4 * MiB, 8192)).toBe(8192);
   });

@@ -5,9 +5,10 @@ import { DEFAULT_TUNING, throttle, type IoTuning, type ProgressSink } from './pr
 
 /**
  * Which blocks a read-back reads. The drive is cut into blocks (up to 1 MiB; smaller on a small
- * drive so there are at least 20 000 of them) and into 100 subsections; each subsection gets N %
- * of its blocks, at least two, picked at random (NIST SP 800-88 Rev. 1 §4.7 "representative
- * sampling"; the two-per-subsection floor is what Blancco and WIPERAPP implement). 100 % is every block.
+ * drive so there are at least 2 000 of them) and into 100 subsections; N % of the blocks (rounded
+ * up) are shared out evenly among the subsections, each getting at least two, picked at random
+ * inside it (NIST SP 800-88 Rev. 1 §4.7 "representative sampling"; the two-per-subsection floor is
+ * what Blancco and WIPERAPP implement). 100 % is every block.
  */
 export interface SamplePlan {
   readonly blockBytes: number;
@@ -23,7 +24,9 @@ const MIB = 1024 * 1024;
 /** The block size of a drive's read-back: a power of two from the alignment (4 KiB at least) to 1 MiB. */
 export function sampleBlockBytes(sizeBytes: number, alignment: number): number {
   let block = MIB;
-  while (block > Math.max(4096, alignment) && sizeBytes / block < 20_000) block /= 2;
+  // 2 000 blocks: 10 % is then two per subsection without the floor adding any, while a block
+  // stays large enough that a read's fixed cost does not dominate on a small drive.
+  while (block > Math.max(4096, alignment) && sizeBytes / block < 2_000) block /= 2;
   return block;
 }
 
@@ -33,11 +36,13 @@ export function planSample(sizeBytes: number, alignment: number, percent: number
   const blockBytes = sampleBlockBytes(sizeBytes, alignment);
   const blocks = Math.ceil(sizeBytes / blockBytes);
   const picks: number[] = [];
+  const total = Math.ceil((blocks * percent) / 100);
   for (let s = 0; s < 100; s++) {
     const from = Math.floor((s * blocks) / 100);
     const to = Math.floor(((s + 1) * blocks) / 100);
     const length = to - from;
-    const count = Math.min(length, Math.max(2, Math.ceil((length * percent) / 100)));
+    const share = Math.floor((total * (s + 1)) / 100) - Math.floor((total * s) / 100);
+    const count = Math.min(length, Math.max(2, share));
     // Partial Fisher-Yates over the subsection's indices: `count` distinct blocks.
     const pool = Array.from({ length }, (_, i) => from + i);
     for (let i = 0; i < count; i++) {
@@ -74,7 +79,9 @@ export interface SampleReadOptions {
  */
 export async function readSample(medium: Medium, plan: SamplePlan, check: (block: Buffer, offset: number) => boolean, options: SampleReadOptions = {}): Promise<SampleReadStats> {
   const tuning = { ...DEFAULT_TUNING, ...options.tuning };
-  const inFlight = Math.max(1, tuning.inFlight);
+  // Scattered reads are short and independent: a deeper queue keeps the device busy (on a disk
+  // it lets the elevator order them; on flash and loop devices it overlaps their latency).
+  const inFlight = Math.max(1, tuning.inFlight * 4);
   const align = Math.max(medium.alignment, 4096);
   // Several picked blocks in a row are read as one request of up to a chunk: a 100 % read-back
   // (and a dense sample) streams instead of issuing one small read per block.
