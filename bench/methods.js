@@ -4,7 +4,7 @@
 // 10 % sampled verification against a full read. Needs root, losetup and a built engine-agent.
 // Usage: node bench/methods.js [size MiB]
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { findMethod } from '../shared/dist/index.js';
@@ -41,7 +41,7 @@ try {
   dd(['if=/dev/zero', `of=${dev}`, 'bs=4M', count, 'oflag=direct', 'conv=fdatasync']);
   // dd's patterns come from page-cached files, so dd pays nothing to make them (its best case).
   const ones = join(dir, 'ones.bin');
-  writeFileSync(ones, Buffer.alloc(bytes, 0xff));
+  execFileSync('sh', ['-c', `head -c ${bytes} /dev/zero | tr '\\000' '\\377' > ${ones}`]);
   const random = join(dir, 'random.bin');
   execFileSync('dd', ['if=/dev/urandom', `of=${random}`, 'bs=4M', count], { stdio: 'ignore' });
   dd([`if=${ones}`, 'of=/dev/null', 'bs=4M']);

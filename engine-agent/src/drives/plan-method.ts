@@ -1,7 +1,7 @@
 import { findMethod, METHOD_CATALOGUE, type ErasureMethod, type ErasurePolicy, type MethodId, type MethodPass, type PassPattern, type VerificationLevel } from '@erasure/shared';
 import type { DriveCapabilities } from './capabilities.js';
 import { METHOD_INFO } from './erase-methods.js';
-import type { ErasePlan, ErasePolicy, NoErasePlan } from './plan-erase.js';
+import type { ErasePlan, ErasePolicy, NoErasePlan } from './plan-types.js';
 
 /** Plans the drive as today (strongest firmware Purge, else Clear), under the engine-level policy. */
 type BasePlanner = (caps: DriveCapabilities, policy: ErasePolicy) => ErasePlan | NoErasePlan;
