@@ -186,6 +186,28 @@ describe.skipIf(Boolean(loopSkipReason) || !fixturesPresent)('the read-back afte
     }
   });
 
+  it('BSI-GS writes its random pass first, then the firmware erase proven by markers and the read-back', async () => {
+    const size = 16 * MiB;
+    const disk = loopWith(work, 'bsi-gs.img', Buffer.alloc(size));
+    try {
+      const { run } = fakeRunner(nvmeFormat(disk.device, { device: disk.device, bytes: size, fill: 'zero' }));
+      const passes = passPatterns(findMethod('bsi-gs')?.passes ?? []);
+      const seen: Buffer[] = [];
+      const afterPass = async () => {
+        seen.push(readFileSync(disk.file));
+      };
+      const outcome = await eraseDrive({ device: disk.device, method: 'nvme-format-user-data', selected: [disk.device], passesBeforeFirmware: passes, verification: { sample: 10 } }, overwriteDeps({ run, firmwareTiming: fast, afterPass }));
+      expect(outcome).toMatchObject({ ok: true, method: 'nvme-format-user-data', passes: 1 });
+      expect(seen).toHaveLength(1);
+      expect(seen[0]?.equals(expected(passes[0] as Pattern, size))).toBe(true);
+      expect(outcome.commands.join('\n')).toMatch(/1 pass\(es\) before the firmware erase[\s\S]*test patterns[\s\S]*nvme format/);
+      expect(outcome.verification).toMatch(/^256 of 256 test patterns written before the erase were gone after it.*; 10% sampled read-back: 205 of 2048 blocks/);
+      expect(readFileSync(disk.file).equals(Buffer.alloc(size))).toBe(true);
+    } finally {
+      disk.cleanup();
+    }
+  });
+
   it('after a crypto erase the read-back accepts random-looking data', async () => {
     const size = 16 * MiB;
     const disk = loopWith(work, 'crypto.img', randomBytes(size));
