@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { AgentIntent, AgentState, DriveProgress, DriveResult, Fingerprint, ScreenReport, StationView } from '@erasure/shared';
+import { planErase } from '../drives/plan-erase.js';
 import { abortableSleep, exitCodeOf, listDrives, recordIdOf, runErase, selectDrives, type AgentEnv } from '../agent.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { ipAddresses } from '../probes/ip-addresses.js';
@@ -65,6 +66,8 @@ export class KioskController extends EventEmitter {
   private readonly certificates: CertificateFollower;
   private drives: DiscoveredDrive[] = [];
   private selected: string[] = [];
+  /** The operator's method per selected device (issue 29); a device not in it gets the default. */
+  private methods: Readonly<Record<string, string>> = {};
   private confirmed = false;
   private running = false;
   private finished: { session: Session; exitCode?: number } | undefined;
@@ -328,6 +331,15 @@ export class KioskController extends EventEmitter {
         if (unknown.length > 0) return { ok: false, reason: `not drives of this machine: ${unknown.join(', ')}` };
         const unplanned = intent.devices.filter((d) => byDevice.get(d)?.plan.ok === false);
         if (unplanned.length > 0) return { ok: false, reason: `no erase method can run on: ${unplanned.join(', ')}` };
+        // The operator's method per drive (issue 29): refused for a drive, nothing is selected.
+        const methods = intent.methods ?? {};
+        for (const [device, methodId] of Object.entries(methods)) {
+          const drive = byDevice.get(device);
+          if (!drive || !intent.devices.includes(device)) return { ok: false, reason: `a method was chosen for ${device}, which is not selected` };
+          const plan = planErase(drive.capabilities, { methodId });
+          if (!plan.ok) return { ok: false, reason: `${device}: ${plan.reason}` };
+        }
+        this.methods = methods;
         this.selected = [...new Set(intent.devices)];
         this.confirmed = false; // a new selection needs a new confirmation
         break;
@@ -472,7 +484,7 @@ export class KioskController extends EventEmitter {
     this.changed();
     let session: Session | undefined;
     try {
-      const selection = await selectDrives(this.env, this.selected);
+      const selection = await selectDrives(this.env, this.selected, undefined, { methods: this.methods });
       if (!selection.ok) throw new Error(selection.reason);
       this.runDevices = selection.drives.map((d) => d.device);
       const job = new JobProgress(selection.drives.map(driveEstimate), () => performance.now());
