@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { certificateOf, startCertificateCloud, submitWipe, type CertificateCloud } from '../certificates/pipeline.js';
 import { addUser, signIn, type Browser } from '../web-helpers.js';
@@ -128,6 +131,18 @@ describe('validation sampling per lot', () => {
       expect(res.status).toBe(status);
       expect(res.json).toEqual({ error: expect.any(String) });
       expect(await wipeRow()).toMatchObject({ validation: null });
+    });
+
+    it('the lot’s merged PDF states the sample size, how many passed, and the rate set', async () => {
+      expect((await report()).status).toBe(201);
+      const ids = (await view()).samples.map((s: { wipe_result_id: string }) => s.wipe_result_id);
+      const res = await sut.app.inject({ method: 'GET', url: `/app/api/wipes/certificates?format=pdf&ids=${ids.join(',')}`, headers: { cookie: admin.cookie } });
+      expect(res.statusCode).toBe(200);
+      const file = join(sut.dir, 'lot.pdf');
+      writeFileSync(file, res.rawPayload);
+      const text = execFileSync('pdftotext', ['-f', '1', '-l', '1', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+      expect(text).toContain('Validation sampling (R2v3 Appendix B)');
+      expect(text).toContain('Northwind Bank · LOT-7: 2 of 2 certified drives picked at random for independent validation at the rate set, 100 %; 1 passed, 1 not validated yet.');
     });
 
     it('refuses a drive that was not picked, and another account’s certificate', async () => {

@@ -1,9 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { saveValidationRate } from '../../src/adapters/db/validation.js';
 import { startCertificateCloud, submitWipe, type CertificateCloud } from '../certificates/pipeline.js';
 import { addUser, PASSWORD } from '../web-helpers.js';
-import { buildPagesIfStale, launchBrowser, screenshot } from './web-fixture.js';
+import { buildPagesIfStale, launchBrowser, screenshot, SCREENS_DIR } from './web-fixture.js';
 
 /**
  * Issue 29 (5) in Chromium: the Validation list shows the drives picked from a lot with their
@@ -78,5 +81,17 @@ describe('validation sampling in the web app', { timeout: 120_000 }, () => {
     await verify.goto(`${base}/certificates/${picked[0]!.certificate_id}/verify`);
     expect(await verify.locator('[data-testid="verdict"]').innerText()).toContain('Valid certificate');
     await verify.close();
+  });
+
+  it('the lot’s merged PDF opens with the validation sample: size, passed, failed, the rate set', async () => {
+    const ids = (await sut.db.many<{ public_id: string }>('SELECT public_id FROM wipe_results ORDER BY id')).map((r) => r.public_id);
+    const res = await page.request.get(`${base}/app/api/wipes/certificates?format=pdf&ids=${ids.join(',')}`);
+    expect(res.status()).toBe(200);
+    mkdirSync(SCREENS_DIR, { recursive: true });
+    const file = join(SCREENS_DIR, 'validation-lot.pdf');
+    writeFileSync(file, await res.body());
+    execFileSync('pdftoppm', ['-f', '1', '-l', '1', '-r', '80', '-png', '-singlefile', file, join(SCREENS_DIR, 'validation-lot-summary')]);
+    const text = execFileSync('pdftotext', ['-f', '1', '-l', '1', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    expect(text).toContain('2 of 4 certified drives picked at random for independent validation at the rate set, 50 %; 1 passed, 1 failed. Needs attention');
   });
 });
