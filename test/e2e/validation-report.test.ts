@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { closeSync, fsyncSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { startStack, wipeResultBody } from '../support/stack.js';
 
 type Stack = Awaited<ReturnType<typeof startStack>>;
 const MiB = 1024 * 1024;
+const AGENT_BIN = new URL('../../engine-agent/bin/erasure-agent.js', import.meta.url).pathname;
 
 /**
  * Issue 29 (5) end to end: a lot of 20 drives through a real gateway and cloud (started from
@@ -62,15 +64,26 @@ describe.skipIf(Boolean(loopSkipReason))('validation of a picked drive, agent â†
     fsyncSync(fd);
     closeSync(fd);
     const device = attachLoop(file);
+    const tokenFile = join(work, 'device-token');
+    writeFileSync(tokenFile, token);
+    // The boot image's validate mode: the agent binary, as the GRUB entry would start it.
+    const agent = (...extra: string[]) =>
+      spawnSync(process.execPath, [AGENT_BIN, 'validate', '--device', device, '--certificate', picked.certificate_number, '--serial', picked.drive_serial, '--json', ...extra], {
+        encoding: 'utf8',
+        env: { ...process.env, ERASURE_GATEWAY_URL: stack.gateway.url, ERASURE_DEVICE_TOKEN_FILE: tokenFile, DATA_DIR: join(work, 'agent') },
+      });
     try {
+      const first = agent('--expect', 'zeros');
+      expect(first.status, first.stderr).toBe(3);
+      expect(JSON.parse(first.stdout)).toMatchObject({ result: 'rejected', reason: 'found a PDF document at byte 2,097,152', reported: true });
+      // A second, separate validation of the same drive does not overturn the first.
+      const again = agent();
+      expect(again.status).toBe(2);
+      expect(again.stderr).toContain('already reported');
+      // Through the agent's own call too (the kiosk's path): the same cloud answer.
       const cloud = createCloudClient({ baseUrl: stack.gateway.url, token });
       const drive = { device, certificateNumber: picked.certificate_number, driveSerial: picked.drive_serial, expected: { kind: 'zeros' } as const };
-      const sut = await validateAndReport({ cloud, newId: () => 'run-1' }, drive);
-      expect(sut.read.approved).toBe(false);
-      expect(sut.reason).toBe('found a PDF document at byte 2,097,152');
-      expect(sut.report).toMatchObject({ ok: true, status: 201, value: { validation: 'rejected', disposition: 'review', certificate_number: picked.certificate_number } });
-      // The same run's report again (a retry after a lost answer) changes nothing.
-      expect((await validateAndReport({ cloud, newId: () => 'run-1' }, drive)).report).toMatchObject({ ok: true, status: 200 });
+      expect((await validateAndReport({ cloud }, drive)).report).toMatchObject({ ok: false, error: { kind: 'status', status: 409 } });
     } finally {
       detachLoop(device);
     }
