@@ -103,7 +103,7 @@ export interface WebhookCloud {
   runtime: WebhookRuntime;
   post(url: string, body: unknown): Promise<{ status: number; json: any }>;
   account(name?: string): Promise<{ id: number; publicId: string }>;
-  token(accountId: number, options?: { quota?: number | null; product?: 'engine' | 'hotswap' }): Promise<TokenRow>;
+  token(accountId: number, options?: { quota?: number | null; product?: 'engine' | 'hotswap'; customer?: string; lot?: string }): Promise<TokenRow>;
   subscribe(accountId: number, eventType: WebhookEventType, url: string, auth?: Record<string, string>): Promise<{ id: string; secret: string }>;
   deliveries(): Promise<Delivery[]>;
   /** Stops worker, app and database, keeping the store (a restart over `dir` reopens it). */
@@ -176,7 +176,16 @@ export async function startWebhookCloud(
       return { id: row.id, publicId: row.public_id };
     },
     token(accountId, opts = {}) {
-      return createToken(db, { accountId, product: opts.product ?? 'engine', quotaLimit: opts.quota ?? null, userEmail: 'tech@example.com', expiresAt: null, now: now() });
+      return createToken(db, {
+        accountId,
+        product: opts.product ?? 'engine',
+        quotaLimit: opts.quota ?? null,
+        userEmail: 'tech@example.com',
+        expiresAt: null,
+        customer: opts.customer ?? null,
+        lotReference: opts.lot ?? null,
+        now: now(),
+      });
     },
     async subscribe(accountId, eventType, url, auth = {}) {
       const created = await createWebhook(runtime.manage, accountId, { event_type: eventType, url, ...auth });

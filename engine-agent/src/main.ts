@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import si from 'systeminformation';
-import { fingerprint, listDrives, type AgentEnv } from './agent.js';
+import { fingerprint, listDrives, openCloud, type AgentEnv } from './agent.js';
 import { createRunner } from './adapters/runner.js';
 import { nodeSystemView } from './adapters/system-view.js';
 import { runCommand } from './cli/run-command.js';
@@ -27,6 +27,11 @@ const AGENT_HELP: ProgramHelp = {
     { name: 'image-env', summary: 'boot image: token and gateway from the medium into /run/erasure,\nthe ERASURE-DATA volume (if any) mounted at DATA_DIR' },
     { name: 'headless', summary: 'boot image: the erasure.mode=headless run, then erasure.after' },
     { name: 'remote-kiosk', summary: 'boot image (erasure.agent_listen): the kiosk on port 7071 for a browser on another machine,\npaired with the code the console shows' },
+    {
+      name: 'validate',
+      args: '--device PATH --certificate CW-NNNNNN --serial SERIAL [--expect zeros|random|pattern:HEX]',
+      summary: 'read a drive the cloud picked for validation, independently of the erase,\nand report approved or rejected (exit 0 approved, 3 rejected, 2 not recorded)',
+    },
     { name: 'sim', args: 'insert BAY [--size SIZE] | pull BAY | list', summary: "the simulated machine's backplane (same DATA_DIR as serve --station --simulate):\nseat a file-backed drive in bay 1-4 (default 64M), pull it, or list the bays" },
   ],
   notes: [
@@ -56,6 +61,9 @@ async function main(argv: string[]): Promise<number> {
       station: { type: 'boolean', default: false },
       policy: { type: 'string' },
       size: { type: 'string' },
+      certificate: { type: 'string' },
+      serial: { type: 'string' },
+      expect: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -110,6 +118,15 @@ async function main(argv: string[]): Promise<number> {
       if (options.after === 'poweroff') await env.run('systemctl', ['poweroff', '--no-block'], { timeoutMs: 30_000 });
       else process.stdout.write('erasure: finished; the machine waits (erasure.after=wait)\n');
       return code;
+    }
+    case 'validate': {
+      const { validateCommand } = await import('./cli/validate-command.js');
+      return validateCommand(
+        () => openCloud(env),
+        { device: values.device[0], certificate: values.certificate, serial: values.serial, expect: values.expect },
+        print,
+        (line) => process.stderr.write(`erasure-agent: ${line}\n`),
+      );
     }
     case 'sim': {
       const { simCommand } = await import('./cli/sim-command.js');

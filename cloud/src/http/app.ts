@@ -30,6 +30,9 @@ import type { TokenTermsDefaults } from '../domain/devices/token-terms.js';
 import type { DownloadLimits } from './download-slots.js';
 import { registerAppApiKeys } from './routes/app-api-keys.js';
 import { registerCertificateRoutes, type CertificateRouteDeps } from './routes/certificates.js';
+import { sampleOnCertifiedWipe } from '../domain/validation/sampling.js';
+import { registerAppValidation } from './routes/app-validation.js';
+import * as validationStore from '../adapters/db/validation.js';
 
 export interface CloudAppDeps {
   db: SqlDatabase;
@@ -97,7 +100,14 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
     registerInternalAuth(internal, deps.internalApiSecret, deps.clock, 'refuse', databaseSeenSignatures(deps.db));
     registerInternalRoutes(
       internal,
-      { db: deps.db, clock: deps.clock, store: deviceStore, events: webhooks.events, maxDrivesPerMachine: deps.maxDrivesPerMachine },
+      {
+        db: deps.db,
+        clock: deps.clock,
+        store: deviceStore,
+        events: webhooks.events,
+        maxDrivesPerMachine: deps.maxDrivesPerMachine,
+        validation: { store: validationStore, onCertifiedWipe: (db, wipe, now) => sampleOnCertifiedWipe({ db, now, store: validationStore }, wipe) },
+      },
       commitsFor(deps.db),
     );
   });
@@ -131,6 +141,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
       stallSeconds: deps.downloadStallSeconds,
     });
     registerAppApiKeys(web, { db: deps.db, clock: deps.clock });
+    registerAppValidation(web, { db: deps.db, clock: deps.clock });
     registerWebhookRoutes(web, webhooks.manage);
   });
 

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,5 +128,57 @@ describe('migration 010_device_token_settings', () => {
     expect(() => insert.run(null, 30)).not.toThrow();
     expect(() => insert.run(10, 30)).toThrow(/UNIQUE|PRIMARY KEY/);
     db.close();
+  });
+});
+
+describe('migration 017_validation_sampling', () => {
+  it('keeps one rate per account within 1–100, one row per lot, and picks each wipe result at most once', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    db.exec(`INSERT INTO accounts (id, public_id, name, created_at, updated_at) VALUES (1, 'acct_1', 'A', 'x', 'x')`);
+    const rate = db.prepare(`INSERT INTO validation_settings (account_id, rate_percent, created_at, updated_at) VALUES (1, ?, 'x', 'x')`);
+    expect(() => rate.run(0)).toThrow(/CHECK/);
+    expect(() => rate.run(101)).toThrow(/CHECK/);
+    expect(() => rate.run(5)).not.toThrow();
+    const lot = db.prepare(`INSERT INTO validation_lots (public_id, account_id, customer, lot_reference, rate_percent, created_at, updated_at) VALUES (?, 1, 'C', 'L', 5, 'x', 'x')`);
+    expect(() => lot.run('lot_a')).not.toThrow();
+    expect(() => lot.run('lot_b')).toThrow(/UNIQUE/);
+    const columns = db.prepare(`SELECT name FROM pragma_table_info('validation_samples')`).pluck().all();
+    expect(columns).toEqual(expect.arrayContaining(['lot_id', 'wipe_result_id', 'outcome', 'reason', 'report_id', 'disposition_before']));
+    expect(db.prepare(`SELECT "unique" FROM pragma_index_list('validation_samples') WHERE origin = 'u'`).pluck().all()).toEqual([1]);
+    db.close();
+  });
+});
+
+describe('migration 017_validation_sampling, webhook subscriptions', () => {
+  it('lets a subscription name validation_rejected and keeps every subscription and delivery row (no cascade)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'erasure-mig-'));
+    try {
+      const only = join(dir, 'before');
+      mkdirSync(only);
+      for (const f of readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql') && f < '017')) copyFileSync(new URL(f, MIGRATIONS), join(only, f));
+      const db = new Database(':memory:');
+      db.pragma('foreign_keys = ON');
+      migrate(db, pathToFileURL(`${only}/`));
+      db.exec(`INSERT INTO accounts (id, public_id, name, created_at, updated_at) VALUES (1, 'acct_1', 'A', 'x', 'x');
+        INSERT INTO webhook_subscriptions (id, public_id, account_id, event_type, url, signing_secret, created_at, updated_at)
+          VALUES (7, 'whk_7', 1, 'wipe_session_ready', 'https://x.test', '${'a'.repeat(64)}', 'x', 'x');
+        INSERT INTO webhook_events (id, event_id, account_id, event_type, resource_id, revision, payload, created_at)
+          VALUES (3, 'e3', 1, 'wipe_session_ready', 'r', 1, '{}', 'x');
+        INSERT INTO webhook_deliveries (subscription_id, event_id, max_attempts, created_at, updated_at) VALUES (7, 3, 8, 'x', 'x');`);
+      expect(() => db.prepare(`UPDATE webhook_subscriptions SET event_type = 'validation_rejected'`).run()).toThrow(/CHECK/);
+      expect(migrate(db)).toEqual(['017_validation_sampling.sql']);
+      expect(db.prepare('SELECT COUNT(*) FROM webhook_deliveries').pluck().get()).toBe(1);
+      expect(db.prepare(`SELECT id FROM webhook_subscriptions`).pluck().all()).toEqual([7]);
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+      db.prepare(`UPDATE webhook_subscriptions SET event_type = 'validation_rejected'`).run();
+      expect(() => db.prepare(`UPDATE webhook_subscriptions SET event_type = 'nope'`).run()).toThrow(/CHECK/);
+      // Deleting the subscription still cascades to its deliveries: the reference follows the new table.
+      db.prepare('DELETE FROM webhook_subscriptions').run();
+      expect(db.prepare('SELECT COUNT(*) FROM webhook_deliveries').pluck().get()).toBe(0);
+      db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

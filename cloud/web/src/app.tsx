@@ -8,6 +8,7 @@ import { DevicesPage } from './pages/devices.js';
 import { DownloadsPage } from './pages/downloads.js';
 import { WipesPage } from './pages/wipes.js';
 import { WebhooksPage } from './pages/webhooks.js';
+import { ValidationPage } from './pages/validation.js';
 import { useLocation } from './router.js';
 import type { Me } from './types.js';
 
@@ -28,6 +29,8 @@ function route(pathname: string, me: Me) {
       return <ApiTokensPage />;
     case '/webhooks':
       return <WebhooksPage />;
+    case '/validation':
+      return <ValidationPage />;
     default:
       return <p className="empty">This page does not exist.</p>;
   }

@@ -76,6 +76,7 @@ describe.each([
   ['chassis_map', FORWARDED_ROUTES.chassisMap, gatewayApi.chassisMap],
   ['chassis_map/lookup', FORWARDED_ROUTES.chassisLookup, gatewayApi.chassisLookup],
   ['certificates/lookup', FORWARDED_ROUTES.certificatesLookup, gatewayApi.certificatesLookup],
+  ['validation', FORWARDED_ROUTES.validationReport, gatewayApi.validationReport],
 ] as const)('cloud answers on %s', (_name, route, descriptor) => {
   const write = WRITES.find((w) => w.path === descriptor.url);
   if (!write) throw new Error(`no sample for ${descriptor.url}`);

@@ -11,6 +11,7 @@ import {
   InternalValidateAllow,
   InternalVerifyAllow,
   WRITE_REJECTED_PREFIX,
+  ValidationRecorded,
   WipeResultAccepted,
   conforms,
   gatewayApi,
@@ -167,5 +168,12 @@ export const FORWARDED_ROUTES = {
     internalPath: internalApi.certificatesLookup.url,
     bodyOptional: false,
     answer: write('certificate lookup', CertificatesFound),
+  },
+  // Beyond the spec (issue 29): a validation result of a drive picked from a lot.
+  validationReport: {
+    gateway: gatewayApi.validationReport,
+    internalPath: internalApi.validations.url,
+    bodyOptional: false,
+    answer: write('validation report', ValidationRecorded),
   },
 } as const satisfies Record<string, ForwardedRoute>;

@@ -174,3 +174,30 @@ describe('POST /api/certificates/lookup, malformed', () => {
     expect(cloud.seen).toEqual([]);
   });
 });
+
+// Beyond the spec (issue 29): a validation report is checked at the edge like the other writes.
+describe('POST /api/validation, malformed', () => {
+  const fleet = newFleet();
+  let cloud: FakeCloud;
+  let sut: GatewayUnderTest;
+  let token: string;
+  beforeAll(async () => {
+    cloud = await startFakeCloud(SECRET);
+    sut = await startGateway({ cloudUrl: cloud.url, publicKey: fleet.publicKey, secret: SECRET, timeoutMs: 300 });
+    ({ token } = await mintToken(fleet));
+  });
+  afterAll(async () => {
+    await sut.close();
+    await cloud.close();
+  });
+
+  const valid = { validation_id: 'val-1', certificate_number: 'CW-000001', drive_serial: 'S3TANX0K123456', result: 'approved' };
+  it.each([
+    ['a result other than approved or rejected', { ...valid, result: 'maybe' }],
+    ['no certificate number', { ...valid, certificate_number: undefined }],
+    ['an extra field', { ...valid, account_id: 'acct_other' }],
+  ])('answers 400 for %s and forwards nothing', async (_name, json) => {
+    expect((await sut.call('/api/validation', { token, json })).status).toBe(400);
+    expect(cloud.seen).toEqual([]);
+  });
+});

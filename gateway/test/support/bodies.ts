@@ -34,6 +34,22 @@ export const certificatesFound = {
   certificates: [{ job_id: wipeResultBody.job_id, wipe_result_id: 'wr_9', certificate_number: 'CW-000001', certificate_status: 'pending' }],
 };
 
+export const validationReportBody = {
+  validation_id: 'val-7f3a',
+  certificate_number: 'CW-000001',
+  drive_serial: wipeResultBody.drive_serial,
+  result: 'rejected',
+  reason: 'a PDF document was found at byte 1048576',
+};
+export const validationRecorded = {
+  ok: true,
+  validation: 'rejected',
+  disposition: 'review',
+  wipe_result_id: 'wr_9',
+  certificate_number: 'CW-000001',
+  lot_id: 'lot_1',
+};
+
 export const assetAccepted = { ok: true, asset_id: 'asset_7' };
 export const wipeAccepted = { ok: true, wipe_result_id: 'wr_9', certificate_status: 'pending' };
 export const chassisSaved = { ok: true, chassis_map_id: 'cmap_3', asset_id: 'asset_8' };
@@ -61,6 +77,14 @@ export const WRITES = [
     status: 200,
     ok: certificatesFound,
     what: 'certificate lookup',
+  },
+  {
+    path: '/api/validation',
+    internal: '/internal/validations',
+    body: validationReportBody,
+    status: 201,
+    ok: validationRecorded,
+    what: 'validation report',
   },
 ] as const;
 

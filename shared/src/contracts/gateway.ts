@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CertificateStatus, DenyReason, ErrorBody, Nullable, Ok, QuotaRemaining } from './common.js';
 import { ChassisMapDraft, Fingerprint, SystemIdentity, TestSnapshot } from './hardware.js';
 import { JobId, WipeResultAccepted, WipeResultRecord } from './wipe.js';
+import { ValidationRecorded, ValidationReportBody } from './validation.js';
 
 /** Route descriptor: one per route, shared by the server that serves it and the client that calls it. */
 export interface RouteDescriptor {
@@ -175,6 +176,13 @@ export const gatewayApi = {
     url: '/api/certificates/lookup',
     body: CertificatesLookupBody,
     response: { 200: CertificatesFound, ...writeErrors },
+  },
+  /** Beyond the spec (issue 29): a validation's result for a drive picked from a lot. */
+  validationReport: {
+    method: 'POST',
+    url: '/api/validation',
+    body: ValidationReportBody,
+    response: { 200: ValidationRecorded, 201: ValidationRecorded, ...writeErrors, 409: Type.Union([WriteRejected, ErrorBody]) },
   },
   diagnostics: { method: 'POST', url: '/api/diagnostics', body: DiagnosticsBody, response: { 200: Ok, 413: ErrorBody } },
 } as const satisfies Record<string, RouteDescriptor>;

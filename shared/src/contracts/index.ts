@@ -8,6 +8,7 @@ export * from './dmi.js';
 export * from './wipe.js';
 export * from './gateway.js';
 export * from './internal.js';
+export * from './validation.js';
 export * from './agent-local.js';
 export * from './agent-station.js';
 export * from './agent-screen.js';

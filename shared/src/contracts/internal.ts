@@ -3,6 +3,7 @@ import { ErrorBody, LADDER_DENY_REASONS, QuotaRemaining, TokenStatus } from './c
 import { ChassisMapDraft, Fingerprint, SystemIdentity, TestSnapshot } from './hardware.js';
 import { CertificatesFound, CertificatesLookupBody, ChassisLookupResult, type RouteDescriptor } from './gateway.js';
 import { JobId, WipeResultAccepted, wipeResultFields } from './wipe.js';
+import { ValidationRecorded, ValidationReportBody } from './validation.js';
 
 /**
  * Bodies of the internal API (spec 4.2). The gateway adds `jti` and `account_id`
@@ -108,6 +109,13 @@ export const InternalCertificatesLookupRequest = Type.Object(
 );
 export type InternalCertificatesLookupRequest = Static<typeof InternalCertificatesLookupRequest>;
 
+/** A validation report (gateway `validationReport`), scoped to the token's account. */
+export const InternalValidationRequest = Type.Object(
+  { ...forwarded, ...ValidationReportBody.properties },
+  { additionalProperties: false },
+);
+export type InternalValidationRequest = Static<typeof InternalValidationRequest>;
+
 export const InternalAssetAccepted = Type.Object(
   { ok: Type.Literal(true), asset_id: Type.String() },
   { additionalProperties: false },
@@ -183,6 +191,12 @@ export const internalApi = {
     url: '/internal/certificates/lookup',
     body: InternalCertificatesLookupRequest,
     response: { 200: CertificatesFound, ...writeErrors },
+  },
+  validations: {
+    method: 'POST',
+    url: '/internal/validations',
+    body: InternalValidationRequest,
+    response: { 200: ValidationRecorded, 201: ValidationRecorded, ...writeErrors, 409: ErrorBody },
   },
 } as const satisfies Record<string, RouteDescriptor>;
 

@@ -30,6 +30,9 @@ export function openConnection(path: string): WritableDb {
   return db as WritableDb;
 }
 
+/** The line a migration that rebuilds tables carries (see {@link migrate}). */
+export const REBUILDS_TABLES = '-- sqlite: rebuilds tables (foreign keys off)';
+
 /** Applies every `NNN_name.sql` in migrations/ not yet recorded, each in its own transaction. */
 export function migrate(db: Database.Database, dir: URL = MIGRATIONS_DIR): string[] {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
@@ -42,10 +45,22 @@ export function migrate(db: Database.Database, dir: URL = MIGRATIONS_DIR): strin
   for (const file of files) {
     if (applied.has(file)) continue;
     const sql = readFileSync(new URL(file, dir), 'utf8');
-    db.transaction(() => {
-      db.exec(sql);
-      record.run(file, new Date().toISOString());
-    }).immediate();
+    // SQLite changes a CHECK only by rebuilding the table (its "12-step" procedure), and dropping
+    // the old table with foreign keys on would cascade into its children's rows. Such a migration
+    // says so on a line of its own; it runs with foreign keys off (a pragma that only takes effect
+    // outside a transaction) and commits only if every reference still holds.
+    const rebuilds = sql.includes(REBUILDS_TABLES);
+    const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
+    if (rebuilds) db.pragma('foreign_keys = OFF');
+    try {
+      db.transaction(() => {
+        db.exec(sql);
+        if (rebuilds && (db.pragma('foreign_key_check') as unknown[]).length > 0) throw new Error(`${file} left a foreign key dangling`);
+        record.run(file, new Date().toISOString());
+      }).immediate();
+    } finally {
+      if (rebuilds) db.pragma(`foreign_keys = ${foreignKeys ? 'ON' : 'OFF'}`);
+    }
     ran.push(file);
   }
   return ran;

@@ -31,6 +31,27 @@ export interface LotFacts {
   readonly generatedAt: string;
   /** Where each certificate can be checked, e.g. the cloud's public address. */
   readonly verifyHint: string;
+  /** The validation sampling of the lots these drives belong to (issue 29); none: no section. */
+  readonly validation?: readonly LotValidation[] | undefined;
+}
+
+/** One lot's validation sample (R2v3 Appendix B), as the summary states it. */
+export interface LotValidation {
+  /** "Customer · lot reference". */
+  readonly name: string;
+  readonly ratePercent: number;
+  readonly certified: number;
+  readonly sampleSize: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly needsAttention: boolean;
+}
+
+/** One lot's sampling in one sentence: the sample size, how many passed, and the rate set. */
+export function validationSentence(v: LotValidation): string {
+  const awaiting = v.sampleSize - v.passed - v.failed;
+  const results = [`${v.passed} passed`, v.failed > 0 ? `${v.failed} failed` : null, awaiting > 0 ? `${awaiting} not validated yet` : null].filter(Boolean).join(', ');
+  return `${v.name}: ${v.sampleSize} of ${v.certified} certified drive${v.certified === 1 ? '' : 's'} picked at random for independent validation at the rate set, ${v.ratePercent} %; ${results}.${v.needsAttention ? ' Needs attention: a validated drive failed.' : ''}`;
 }
 
 const TITLE: TextStyle = { role: 'bold', size: 16, color: ACCENT };
@@ -87,6 +108,12 @@ export async function renderLotPdf(fonts: FontSource, drives: readonly LotDrive[
     `Each certificate follows on its own page, in this order. The individually downloaded certificates are signed; check any of them at ${facts.verifyHint} by scanning its QR code. A drive listed without a certificate was not certified (for example, its erasure failed).`,
     NOTE,
   );
+
+  if (facts.validation && facts.validation.length > 0) {
+    frame.y -= 10;
+    drawSectionHeading(frame, 'Validation sampling (R2v3 Appendix B)');
+    for (const lot of facts.validation) paragraph(frame, validationSentence(lot), BODY);
+  }
 
   const doc = await PDFDocument.create({ updateMetadata: false });
   await paintPages(doc, frame, `lot-${facts.generatedAt}`);

@@ -7,6 +7,7 @@ import type * as TokensDb from '../../adapters/db/tokens.js';
 import type * as WipeResultsDb from '../../adapters/db/wipe-results.js';
 import type { CertificateIssuer } from '../../adapters/db/wipe-results.js';
 import type { DeviceEvents } from './events.js';
+import type { ValidationStore } from '../validation/sampling.js';
 
 /**
  * The repository functions the device domain calls, passed in (adapters/db/device-store.ts is
@@ -37,12 +38,19 @@ export interface DeviceDeps {
   issueCertificate?: CertificateIssuer | undefined;
   /** MAX_DRIVES_PER_MACHINE: results one engine check-in can certify; absent, 256. */
   maxDrivesPerMachine?: number | undefined;
+  /**
+   * Validation sampling per lot (issue 29): called in the transaction of each certified first
+   * receipt. Absent (the sandbox): no sampling, and validation reports are refused.
+   */
+  validation?:
+    | { store: ValidationStore; onCertifiedWipe(db: SqlRunner, wipe: { accountId: number; tokenId: number }, now: string): Promise<void> }
+    | undefined;
 }
 
 /** A refused device call: the HTTP layer turns it into `{error}` with this status. */
 export interface Refusal {
   ok: false;
-  status: 403 | 404 | 422;
+  status: 403 | 404 | 409 | 422;
   error: string;
 }
 

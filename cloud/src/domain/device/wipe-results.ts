@@ -37,7 +37,10 @@ export async function receiveWipeResult(
   // Stored, it would occupy the job_id and leave the genuine result a duplicate, never certified.
   if ('issuedToAnotherToken' in stored) return refuse(403, ERRORS.jobIdOfAnotherToken);
   const { created, result } = stored;
-  if (created && result.certifiable === 1) await deps.events?.emit(deps.db, { type: 'wipe_session_completed', token, wipeResultId: result.id });
+  if (created && result.certifiable === 1) {
+    await deps.events?.emit(deps.db, { type: 'wipe_session_completed', token, wipeResultId: result.id });
+    await deps.validation?.onCertifiedWipe(deps.db, { accountId: token.account_id, tokenId: token.id }, isoNow(deps.clock));
+  }
   return {
     ok: true,
     created,

@@ -9,6 +9,7 @@ import {
   sessionBlockedPayload,
   sessionReadyPayload,
   testsCompletedPayload,
+  validationRejectedPayload,
   wipeReportPayload,
   type Envelope,
   type TokenFacts,
@@ -120,6 +121,11 @@ export function createWebhookEvents(deps: WebhookEventDeps): WebhookEvents {
           if (!wipe) throw new Error(`wipe result ${event.wipeResultId} vanished inside its own transaction`);
           return { resourceId: wipe.id, build: (env) => wipeReportPayload(env, wipe) };
         });
+      case 'validation_rejected':
+        return emit(db, token.account_id, event.type, async () => ({
+          resourceId: event.facts.wipeResultId,
+          build: (env) => validationRejectedPayload(env, token.account_public_id, event.facts, base),
+        }));
       default:
         return assertNever(event);
     }

@@ -1,4 +1,5 @@
 import type { WebhookEventType } from './types.js';
+import type { ValidationRejectedFacts } from '../validation/report.js';
 
 /**
  * Event payloads (spec 6; README "Webhooks" documents them for integrators). Plain functions
@@ -230,5 +231,29 @@ export function certificateGeneratedPayload(env: Envelope, cert: CertificateFact
     verify_url: `${url}/verify`,
     signed_at: cert.signedAt,
     generated_at: cert.generatedAt,
+  };
+}
+
+/**
+ * `validation_rejected` (beyond the spec, issue 29): a drive picked from a lot failed its
+ * independent validation. The wipe result now reads `validation: rejected`, `disposition:
+ * review`, and the certificate's verify page says it is not valid. Revision is the wipe result's.
+ */
+export function validationRejectedPayload(env: Envelope, accountId: string, facts: ValidationRejectedFacts, publicBaseUrl: string) {
+  return {
+    ...head(env, accountId),
+    type: 'validation',
+    id: facts.wipeResultId,
+    wipe_result_id: facts.wipeResultId,
+    certificate_id: facts.certificateId,
+    certificate_number: facts.certificateNumber,
+    drive_serial: facts.driveSerial,
+    lot_id: facts.lotId,
+    validation: 'rejected',
+    disposition: 'review',
+    reason: facts.reason,
+    findings: facts.findings,
+    validated_at: facts.validatedAt,
+    verify_url: `${publicBaseUrl}/certificates/${facts.certificateId}/verify`,
   };
 }

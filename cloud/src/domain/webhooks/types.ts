@@ -1,8 +1,12 @@
 import { DEVICE_EVENT_TYPES, type DeviceEventType } from '../device/events.js';
 
-/** The six event types of spec section 6: one union, owned by the device domain's event port. */
-export const WEBHOOK_EVENT_TYPES = DEVICE_EVENT_TYPES;
-export type WebhookEventType = DeviceEventType;
+/**
+ * The six event types of spec section 6 (owned by the device domain's event port), plus one
+ * beyond the spec: `validation_rejected` (issue 29), a drive picked for validation failed it.
+ * The sandbox offers the spec's six only.
+ */
+export const WEBHOOK_EVENT_TYPES = [...DEVICE_EVENT_TYPES, 'validation_rejected'] as const;
+export type WebhookEventType = DeviceEventType | 'validation_rejected';
 
 /** How a delivery authenticates to the receiver, besides the signature (spec 5.6). */
 export const WEBHOOK_AUTH_TYPES = ['none', 'bearer', 'basic'] as const;

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import yazl from 'yazl';
 import type { Clock } from '../../adapters/clock.js';
 import { findCertificateByPublicId } from '../../adapters/db/certificates.js';
+import { lotsOfWipes } from '../../adapters/db/validation.js';
 import type { WipeGridReader, WipeGridRow } from '../../adapters/db/wipes-grid.js';
 import type { ObjectStore } from '../../adapters/objects/local-store.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
@@ -61,7 +62,16 @@ export function registerCertificateLots(app: FastifyInstance, deps: CertificateL
 
     const now = deps.clock.now();
     const stamp = now.toISOString().slice(0, 10);
-    const facts = { accountName: account.name, generatedAt: now.toISOString(), verifyHint: deps.publicBaseUrl ?? 'the address printed under each QR code' };
+    const validation = (await lotsOfWipes(deps.db, account.id, rows.map((row) => row.public_id))).map((lot) => ({
+      name: [lot.customer, lot.lot_reference].filter(Boolean).join(' · '),
+      ratePercent: lot.rate_percent,
+      certified: lot.certified,
+      sampleSize: lot.picked,
+      passed: lot.passed,
+      failed: lot.failed,
+      needsAttention: lot.needs_attention === 1,
+    }));
+    const facts = { accountName: account.name, generatedAt: now.toISOString(), verifyHint: deps.publicBaseUrl ?? 'the address printed under each QR code', validation };
     const documentsOf = async (row: WipeGridRow) => {
       if (!row.cert_public_id || row.cert_status !== 'complete') return undefined;
       const cert = await findCertificateByPublicId(deps.db, row.cert_public_id);

@@ -11,6 +11,7 @@ import { requireSession, sessionOf, wantsPage } from '../session.js';
 import { deriveNistCategory } from '../../domain/certificates/certificate-content.js';
 import { notFoundPage, verifyPage } from './verify-page.js';
 import { NEVER_FRAMED } from './pages.js';
+import { findRejection } from '../../adapters/db/validation.js';
 
 /** What the certificate routes need; optional in CloudAppDeps, the routes exist only with it. */
 export interface CertificateRouteDeps {
@@ -72,12 +73,16 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
       return reply.code(404).send({ valid: false, error: 'not_found' });
     }
     const account = (await deps.db.one<{ name: string }>('SELECT name FROM accounts WHERE id = @id', { id: cert.account_id }))!;
-    const answer = await checkCertificate(
+    const checked = await checkCertificate(
       { publicKeys: deps.publicKeys, readObject: (key) => deps.store.get(key) },
       cert,
       wipe,
       account.name,
     );
+    // Beyond the spec (issue 29): a drive that failed its independent validation is not
+    // sanitized, whatever its signature says; the answer says so and why.
+    const rejection = await findRejection(deps.db, cert.wipe_result_id);
+    const answer = rejection ? { ...checked, valid: false, validation: 'rejected', reason: rejection.reason } : checked;
     if (!asPage) return reply.code(200).send(answer);
     const owner = request.signedIn?.account.id === cert.account_id;
     const downloads =
@@ -88,7 +93,12 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
           ]
         : [];
     const category = wipe.record.wipe_method ? deriveNistCategory(wipe.record.wipe_method, wipe.record.technique) : null;
-    return reply.code(200).type('text/html; charset=utf-8').send(verifyPage(answer, { category, technique: wipe.record.technique ?? null, downloads }));
+    return reply.code(200).type('text/html; charset=utf-8').send(verifyPage(answer, {
+      category,
+      technique: wipe.record.technique ?? null,
+      downloads,
+      rejection: rejection ? { reason: rejection.reason, validatedAt: rejection.validated_at } : null,
+    }));
   });
 
   app.get<{ Params: { id: string }; Querystring: { document?: string } }>(

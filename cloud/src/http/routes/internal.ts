@@ -8,6 +8,8 @@ import { checkInAtOnce, requireActiveToken, verifyToken, validateToken, type Lad
 import type { TokenRow } from '../../adapters/db/tokens.js';
 import { receiveWipeResult } from '../../domain/device/wipe-results.js';
 import { lookupCertificateNumbers } from '../../domain/device/certificate-numbers.js';
+import { reportValidation } from '../../domain/validation/report.js';
+import { isoNow } from '../../domain/clock.js';
 
 type Body = Record<string, unknown>;
 /** What one internal call answers: computed inside the write batch, sent after its COMMIT. */
@@ -101,6 +103,17 @@ const INTERNAL_ANSWERS: Record<string, Route> = {
   [internalApi.certificatesLookup.url]: withActiveToken(async (deps, token, body) => {
     const looked = await lookupCertificateNumbers(deps, token, body);
     return looked.ok ? { status: 200, body: looked.found } : refusalAnswer(looked);
+  }),
+  // Beyond the spec (issue 29): a picked drive's validation result.
+  [internalApi.validations.url]: withActiveToken(async (deps, token, body) => {
+    if (!deps.validation) return { status: 404, body: { error: 'validation reports are not taken here' } };
+    const events = deps.events;
+    const out = await reportValidation(
+      { db: deps.db, store: deps.validation.store, now: isoNow(deps.clock), onRejected: async (db, owner, facts) => events?.emit(db, { type: 'validation_rejected', token: owner, facts }) },
+      token,
+      body,
+    );
+    return out.ok ? { status: out.created ? 201 : 200, body: out.response } : { status: out.status, body: { error: out.error } };
   }),
 };
 

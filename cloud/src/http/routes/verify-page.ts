@@ -9,6 +9,8 @@ export interface VerifyPageExtras {
   technique: string | null;
   /** The PDFs, for a signed-in user of the account that owns the certificate; none for anyone else. */
   downloads: { label: string; href: string }[];
+  /** A failed independent validation of the drive (issue 29): the certificate is not to be relied on. */
+  rejection?: { reason: string | null; validatedAt: string } | null;
 }
 
 const escape = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -20,7 +22,13 @@ const row = (label: string, value: string | null | undefined) => `<tr><th scope=
  * API clients). The verdict first, in one glance; then what was erased, how, when and by whom.
  */
 export function verifyPage(answer: VerifyAnswer, extras: VerifyPageExtras): string {
-  const verdict = answer.valid
+  const verdict = extras.rejection
+    ? {
+        tone: 'invalid',
+        title: 'Not valid: failed validation',
+        text: `An independent check of this drive after its erasure found data that should not be there, so this certificate must not be relied on. The drive is held for review. What the check found: ${extras.rejection.reason ?? 'not stated'}.`,
+      }
+    : answer.valid
     ? { tone: 'valid', title: 'Valid certificate', text: 'This certificate was issued by the erasure service, and nothing in it has changed since it was signed.' }
     : {
         tone: 'invalid',
@@ -45,6 +53,7 @@ ${row('Passes', answer.passes_completed === null ? null : String(answer.passes_c
 ${row('Erased', formatTimestamp(answer.completed_at))}
 ${row('Signed', formatTimestamp(answer.signed_at))}
 ${row('Processed by', answer.account)}
+${extras.rejection ? row('Validation', `Failed on ${formatTimestamp(extras.rejection.validatedAt) ?? extras.rejection.validatedAt}: ${extras.rejection.reason ?? 'no reason given'}`) : ''}
 </table>
 ${downloads}
 <p class="muted">Checked just now against the erasure service's records. API clients get this answer as JSON from the same address.</p>`,

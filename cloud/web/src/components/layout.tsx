@@ -6,6 +6,7 @@ import type { Me } from '../types.js';
 const NAV = [
   { href: '/wipes', label: 'Wipes' },
   { href: '/assets', label: 'Assets' },
+  { href: '/validation', label: 'Validation' },
   { href: '/devices', label: 'Devices' },
   { href: '/downloads', label: 'Downloads' },
   { href: '/api_tokens', label: 'API tokens' },
