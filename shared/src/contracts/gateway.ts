@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CertificateStatus, DenyReason, ErrorBody, Nullable, Ok, QuotaRemaining } from './common.js';
 import { ChassisMapDraft, Fingerprint, SystemIdentity, TestSnapshot } from './hardware.js';
 import { JobId, WipeResultAccepted, WipeResultRecord } from './wipe.js';
+import { ErasurePolicy } from '../erasure-methods.js';
 
 /** Route descriptor: one per route, shared by the server that serves it and the client that calls it. */
 export interface RouteDescriptor {
@@ -127,6 +128,20 @@ export const CertificatesFound = Type.Object(
 );
 export type CertificatesFound = Static<typeof CertificatesFound>;
 
+/**
+ * The erasure policy a device erases under (issue 29 item 2; a route beyond the spec, docs/
+ * integrator.md): the token's own policy (a customer's contract), else its account's, else the
+ * built-in default, and which of them it is. The check-in answer stays exactly as spec 4.1 shapes
+ * it, so the device asks for the policy here, once verify allowed it, before any drive is chosen.
+ */
+export const ErasurePolicySource = Type.Union([Type.Literal('token'), Type.Literal('account'), Type.Literal('default')]);
+export type ErasurePolicySource = Static<typeof ErasurePolicySource>;
+export const ErasurePolicyGranted = Type.Object(
+  { erasure_policy: ErasurePolicy, source: ErasurePolicySource },
+  { additionalProperties: false },
+);
+export type ErasurePolicyGranted = Static<typeof ErasurePolicyGranted>;
+
 /** Diagnostics: any JSON document up to 16 KiB, logged by the gateway and never stored. */
 export const DIAGNOSTICS_LIMIT_BYTES = 16 * 1024;
 export const DiagnosticsBody = Type.Unknown();
@@ -175,6 +190,12 @@ export const gatewayApi = {
     url: '/api/certificates/lookup',
     body: CertificatesLookupBody,
     response: { 200: CertificatesFound, ...writeErrors },
+  },
+  erasurePolicy: {
+    method: 'POST',
+    url: '/api/erasure_policy',
+    body: EmptyBody,
+    response: { 200: ErasurePolicyGranted, ...writeErrors },
   },
   diagnostics: { method: 'POST', url: '/api/diagnostics', body: DiagnosticsBody, response: { 200: Ok, 413: ErrorBody } },
 } as const satisfies Record<string, RouteDescriptor>;

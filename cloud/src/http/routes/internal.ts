@@ -8,6 +8,7 @@ import { checkInAtOnce, requireActiveToken, verifyToken, validateToken, type Lad
 import type { TokenRow } from '../../adapters/db/tokens.js';
 import { receiveWipeResult } from '../../domain/device/wipe-results.js';
 import { lookupCertificateNumbers } from '../../domain/device/certificate-numbers.js';
+import { erasurePolicyFor } from '../../domain/device/erasure-policy.js';
 
 type Body = Record<string, unknown>;
 /** What one internal call answers: computed inside the write batch, sent after its COMMIT. */
@@ -102,6 +103,8 @@ const INTERNAL_ANSWERS: Record<string, Route> = {
     const looked = await lookupCertificateNumbers(deps, token, body);
     return looked.ok ? { status: 200, body: looked.found } : refusalAnswer(looked);
   }),
+  // Beyond the spec (docs/integrator.md): the policy the device erases under, asked once verify allowed.
+  [internalApi.erasurePolicy.url]: withActiveToken(async (deps, token) => ({ status: 200, body: await erasurePolicyFor(deps, token) })),
 };
 
 /**
