@@ -1,4 +1,4 @@
-import type { ErasurePolicy, VerificationLevel } from '@erasure/shared';
+import { parseVerificationLevel, type ErasurePolicy, type VerificationLevel } from '@erasure/shared';
 import { parseErasurePolicy } from '../domain/erasure-policy/policy.js';
 
 type PolicyFlags = {
@@ -8,13 +8,6 @@ type PolicyFlags = {
 };
 
 export type MintPolicy = { ok: true; policy: ErasurePolicy | null } | { ok: false; error: string };
-
-/** `full`, `every-pass`, or `sample:N` / `N%` (N per cent, 1 to 100) as the flag spells it. */
-function verificationFrom(text: string): VerificationLevel | undefined {
-  if (text === 'full' || text === 'every-pass') return text;
-  const sample = /^(?:sample:)?(\d{1,3})%?$/.exec(text);
-  return sample ? { sample: Number(sample[1]) } : undefined;
-}
 
 /**
  * The erasure policy a token minted on the command line carries (a customer's contract), from
@@ -29,7 +22,7 @@ export function mintPolicyFrom(flags: PolicyFlags, base: ErasurePolicy): MintPol
   if (typeof method !== 'string' || method.trim() === '') return { ok: false, error: '--erasure-method M is required with --verification or --allowed-methods' };
   let level: VerificationLevel = base.verification;
   if (verification !== undefined) {
-    const parsed = typeof verification === 'string' ? verificationFrom(verification.trim()) : undefined;
+    const parsed = typeof verification === 'string' ? parseVerificationLevel(verification.trim()) : undefined;
     if (parsed === undefined) return { ok: false, error: '--verification must be full, every-pass or sample:N (N per cent, 1 to 100)' };
     level = parsed;
   }

@@ -3,11 +3,14 @@ import { DEFAULT_ERASURE_POLICY } from '@erasure/shared';
 import { runAdmin } from '../../src/cli/admin.js';
 import { startCloud, type Cloud } from '../helpers.js';
 import { addUser, signIn, type Browser } from '../web-helpers.js';
-import { ANOTHER_METHOD, A_METHOD, CONTRACT_METHOD } from '../support/erasure-methods.js';
 
 // Issue 29 item 2, "Who chooses": the account's erasure policy (admins only, checked against the
 // shared schema and catalogue), a device token's own policy overriding it, and the route beyond
 // the spec that hands the policy in force to the device.
+const A_METHOD = 'nist-800-88-clear';
+const ANOTHER_METHOD = 'zeros';
+const CONTRACT_METHOD = 'dod-5220.22-m-3';
+
 describe('erasure policy of an account and of a device token', () => {
   let cloud: Cloud;
   let account: Awaited<ReturnType<Cloud['account']>>;

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CertificateStatus, DenyReason, ErrorBody, Nullable, Ok, QuotaRemaining } from './common.js';
 import { ChassisMapDraft, Fingerprint, SystemIdentity, TestSnapshot } from './hardware.js';
 import { JobId, WipeResultAccepted, WipeResultRecord } from './wipe.js';
-import { ErasurePolicy } from '../erasure-methods.js';
+import { ErasurePolicySchema } from '../erasure-methods.js';
 
 /** Route descriptor: one per route, shared by the server that serves it and the client that calls it. */
 export interface RouteDescriptor {
@@ -137,7 +137,7 @@ export type CertificatesFound = Static<typeof CertificatesFound>;
 export const ErasurePolicySource = Type.Union([Type.Literal('token'), Type.Literal('account'), Type.Literal('default')]);
 export type ErasurePolicySource = Static<typeof ErasurePolicySource>;
 export const ErasurePolicyGranted = Type.Object(
-  { erasure_policy: ErasurePolicy, source: ErasurePolicySource },
+  { erasure_policy: ErasurePolicySchema, source: ErasurePolicySource },
   { additionalProperties: false },
 );
 export type ErasurePolicyGranted = Static<typeof ErasurePolicyGranted>;

@@ -1,4 +1,4 @@
-import { DEFAULT_ERASURE_POLICY, ErasurePolicy, METHOD_CATALOGUE, parseUnknown } from '@erasure/shared';
+import { DEFAULT_ERASURE_POLICY, ErasurePolicySchema, METHOD_CATALOGUE, parseUnknown, type ErasurePolicy } from '@erasure/shared';
 
 /**
  * Who chooses the erasure method (issue 29 item 2): an account's admins set a default method, a
@@ -36,7 +36,7 @@ export function parseErasurePolicy(body: unknown): ParsedPolicy {
   const allowed = Array.isArray(fields.allowed_methods) ? fields.allowed_methods : [];
   const unknown = [fields.default_method, ...allowed].filter((id) => typeof id === 'string' && !known.has(id));
   if (unknown.length > 0) return { ok: false, error: `unknown erasure method: ${[...new Set(unknown)].join(', ')}` };
-  const parsed = parseUnknown(ErasurePolicy, body);
+  const parsed = parseUnknown(ErasurePolicySchema, body);
   if (!parsed.ok) return { ok: false, error: `invalid erasure policy at ${parsed.path}: ${parsed.message}` };
   const policy = parsed.value;
   if (policy.allowed_methods.length === 0) return { ok: false, error: 'allowed_methods must name at least one method' };
