@@ -1,4 +1,6 @@
 import { runErase, selectDrives, type AgentEnv } from '../agent.js';
+import { methodFor } from '../session/erasure-policy.js';
+import { readErasurePolicy } from './erasure-policy-client.js';
 import { REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
 import { discoverDrive, type DiscoveredDrive } from '../probes/discover-drives.js';
 import { driveChanged } from '../probes/drive-identity.js';
@@ -40,6 +42,14 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
       emit({ type: 'removed' });
       return;
     }
+    // The station erases under its token's policy (issue 29), read for each drive as its check-in
+    // is: a bay without a policy it can read, or whose default is not allowed, erases nothing.
+    const method = methodFor(await readErasurePolicy(env, signal), undefined);
+    if (signal.aborted) return;
+    if (!method.ok) {
+      emit({ type: 'refused', reason: method.reason });
+      return;
+    }
     const selection = await selectInserted(env, device);
     if (signal.aborted) return;
     if (!selection.ok) {
@@ -49,7 +59,7 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
     }
     // What the bay shows: the technique in words ("Overwrite", "Cryptographic Erase"), not the method id.
     const plan = selection.drives[0]?.plan;
-    const method = plan?.ok ? plan.technique : 'Overwrite';
+    const technique = plan?.ok ? plan.technique : 'Overwrite';
     // A firmware erase runs inside the drive once its command went out: the bay offers no cancel.
     const firmware = plan?.ok === true && plan.method !== 'overwrite';
     let verifying = false;
@@ -85,7 +95,7 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
           }
           const { percent, rate } = measured(p);
           const eta = rate && p.bytesTotal > p.bytesDone ? Math.round((p.bytesTotal - p.bytesDone) / rate) : undefined;
-          const event: BayEvent = { type: 'progress', progress: { method, pass: p.pass, percent, ...(rate ? { bytesPerSecond: rate } : {}), ...(eta !== undefined ? { etaSeconds: eta } : {}) } };
+          const event: BayEvent = { type: 'progress', progress: { method: technique, pass: p.pass, percent, ...(rate ? { bytesPerSecond: rate } : {}), ...(eta !== undefined ? { etaSeconds: eta } : {}) } };
           emit(event);
         },
       },
