@@ -509,6 +509,7 @@ export class KioskController extends EventEmitter {
       const refused = await this.methodsRefused();
       if (refused) {
         this.runReason = refused;
+        this.runPhase = 'denied';
         session = { phase: 'denied', at: 'checkin', reason: refused };
         this.finished = { session, exitCode: exitCodeOf(session) };
         return;
@@ -566,7 +567,7 @@ export class KioskController extends EventEmitter {
     const policy = await this.readPolicy();
     for (const device of this.selected) {
       const method = methodFor(policy, this.chosen.get(device));
-      if (!method.ok) return `${device}: ${method.reason}`;
+      if (!method.ok) return policy.ok ? `${method.reason} (drive ${device}). Choose an allowed method on the Drives step.` : method.reason;
     }
     return undefined;
   }
