@@ -1,5 +1,5 @@
 import { runErase, selectDrives, type AgentEnv } from '../agent.js';
-import { methodFor } from '../session/erasure-policy.js';
+import { methodFor, methodRefusedOn } from '../session/erasure-policy.js';
 import { readErasurePolicy } from './erasure-policy-client.js';
 import { REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
 import { discoverDrive, type DiscoveredDrive } from '../probes/discover-drives.js';
@@ -55,6 +55,12 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
     if (!selection.ok) {
       // Not listed because it left: said as the pull-out it is, not as a refusal.
       emit(identity && (await driveChanged(env.sys, identity)) ? { type: 'removed' } : { type: 'refused', reason: selection.reason });
+      return;
+    }
+    // A station erases with its policy's default method; a plan that would not carry it out erases nothing.
+    const notRun = methodRefusedOn(method.method, selection.drives[0]?.plan ?? { ok: false });
+    if (notRun) {
+      emit({ type: 'refused', reason: notRun });
       return;
     }
     // What the bay shows: the technique in words ("Overwrite", "Cryptographic Erase"), not the method id.

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { AgentIntent, AgentState, DriveProgress, DriveResult, Fingerprint, ScreenReport, StationView } from '@erasure/shared';
 import { abortableSleep, exitCodeOf, listDrives, recordIdOf, runErase, selectDrives, type AgentEnv } from '../agent.js';
 import { readErasurePolicy } from '../adapters/erasure-policy-client.js';
-import { methodFor, NO_POLICY_YET, type PolicyState } from '../session/erasure-policy.js';
+import { methodFor, methodRefusedOn, NO_POLICY_YET, type PolicyState } from '../session/erasure-policy.js';
 import { erasureView } from './erasure-view.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { ipAddresses } from '../probes/ip-addresses.js';
@@ -200,7 +200,7 @@ export class KioskController extends EventEmitter {
         ...(this.job ? { job: jobWire(this.job.job()) } : {}),
       },
       progress: this.progress,
-      ...(unlocked ? { erasure: erasureView(this.policy, this.drives.map((d) => d.device), this.chosen) } : {}),
+      ...(unlocked ? { erasure: erasureView(this.policy, this.drives, this.chosen) } : {}),
       results,
       ...(erasedEarlier.length > 0 ? { erased_earlier: erasedEarlier } : {}),
       ...this.reporter.view(),
@@ -516,6 +516,19 @@ export class KioskController extends EventEmitter {
       }
       const selection = await selectDrives(this.env, this.selected);
       if (!selection.ok) throw new Error(selection.reason);
+      // Nothing is erased under a method's name that its plan would not carry out.
+      const notRun = selection.drives.flatMap((d) => {
+        const method = methodFor(this.policy, this.chosen.get(d.device));
+        const why = method.ok ? methodRefusedOn(method.method, d.plan) : method.reason;
+        return why ? [`${why} (drive ${d.device})`] : [];
+      });
+      if (notRun.length > 0) {
+        this.runReason = `${notRun.join('; ')}. Choose another allowed method on the Drives step.`;
+        this.runPhase = 'denied';
+        session = { phase: 'denied', at: 'checkin', reason: this.runReason };
+        this.finished = { session, exitCode: exitCodeOf(session) };
+        return;
+      }
       this.runDevices = selection.drives.map((d) => d.device);
       const job = new JobProgress(selection.drives.map(driveEstimate), () => performance.now());
       this.job = job;

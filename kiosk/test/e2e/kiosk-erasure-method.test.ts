@@ -37,7 +37,7 @@ describe('kiosk: the erase method of each drive', { timeout: 180_000 }, () => {
     await stack.cli('admin', 'create-user', '--account', stack.accountId, '--email', 'admin@kiosk.test', '--password', PASSWORD, '--role', 'admin');
     const minted = (await stack.cli(
       'admin', 'mint-device-token', '--account', stack.accountId, '--quota', '5',
-      '--erasure-method', 'dod-5220.22-m-3', '--allowed-methods', 'dod-5220.22-m-3,zeros', '--verification', 'sample:10',
+      '--erasure-method', 'nist-800-88-clear', '--allowed-methods', 'nist-800-88-clear,dod-5220.22-m-3', '--verification', 'sample:10',
     )) as { token: string; jti: string };
     jti = minted.jti;
     agent = await session.startAgent(stack.gateway.url, minted.token);
@@ -51,20 +51,24 @@ describe('kiosk: the erase method of each drive', { timeout: 180_000 }, () => {
     const choice = page.locator('.drive [data-testid="method-choice"]').first();
     await choice.waitFor();
     const select = choice.locator('select');
-    expect(await select.locator('option:checked').innerText()).toBe('DoD 5220.22-M (3 passes) (default)');
-    expect(await select.locator('option').allInnerTexts()).toEqual(['DoD 5220.22-M (3 passes) (default)', 'Zeros (1 pass)']);
+    expect(await select.locator('option:checked').innerText()).toBe('NIST 800-88 R2 Clear (default)');
+    expect(await select.locator('option').allInnerTexts()).toEqual(['NIST 800-88 R2 Clear (default)', 'DoD 5220.22-M (3 passes)']);
     expect(await choice.innerText()).toContain("10% of each drive is read back (sample:10) · set by this device token's contract");
-    await shoot(page, '40-drives-method-choice');
+    await shoot(page, '40-drives-method-default');
 
     // The operator picks the other allowed method; the agent holds the choice.
     const device = (await agentState(agent)).drives[0].device as string;
-    await select.selectOption('zeros');
-    await expect.poll(async () => (await agentState(agent)).erasure.methods[device]).toBe('zeros');
-    expect(await select.locator('option:checked').innerText()).toBe('Zeros (1 pass)');
+    await select.selectOption('dod-5220.22-m-3');
+    await expect.poll(async () => (await agentState(agent)).erasure.methods[device]).toBe('dod-5220.22-m-3');
+    expect(await select.locator('option:checked').innerText()).toBe('DoD 5220.22-M (3 passes)');
+    // A method this drive's plan would not carry out is said under the choice (it is not erased under that name).
+    const refusal = (await agentState(agent)).erasure.refusals[device] as string | undefined;
+    if (refusal) expect(await choice.locator('[data-testid="method-refused"]').innerText()).toBe(`Not erased with this method: ${refusal}.`);
+    await shoot(page, '40-drives-method-chosen');
   });
 
   it('refuses the chosen method in plain words when the contract no longer allows it at Erase, and erases nothing', async () => {
-    await setTokenPolicy(stack, jti, { default_method: 'dod-5220.22-m-3', verification: 'full', allowed_methods: ['dod-5220.22-m-3'] });
+    await setTokenPolicy(stack, jti, { default_method: 'nist-800-88-clear', verification: 'full', allowed_methods: ['nist-800-88-clear'] });
     const box = page.locator('.drive input[type="checkbox"]').first();
     await box.click();
     await expect.poll(() => box.isChecked()).toBe(true);
@@ -75,7 +79,7 @@ describe('kiosk: the erase method of each drive', { timeout: 180_000 }, () => {
     const state = await agentState(agent);
     const device = state.selected[0] as string;
     expect(await page.locator('.banner.bad').innerText()).toBe(
-      `Erasure blocked: nothing was erased. Zeros (1 pass) is not allowed by this device token's contract; allowed: DoD 5220.22-M (3 passes) (drive ${device}). Choose an allowed method on the Drives step.`,
+      `Erasure blocked: nothing was erased. DoD 5220.22-M (3 passes) is not allowed by this device token's contract; allowed: NIST 800-88 R2 Clear (drive ${device}). Choose an allowed method on the Drives step.`,
     );
     await shoot(page, '41-erase-method-refused');
     expect(state.run).toMatchObject({ status: 'finished', phase: 'denied', exit_code: 2 });
@@ -84,6 +88,6 @@ describe('kiosk: the erase method of each drive', { timeout: 180_000 }, () => {
     expect(await stack.cli('admin', 'list-certificates', '--account', stack.accountId)).toEqual([]);
     expect(readFileSync(device).subarray(0, 13).toString()).toBe('CUSTOMER DATA');
     // The drive now shows the one method the contract allows.
-    expect(state.erasure).toMatchObject({ status: 'ready', allowed: [{ id: 'dod-5220.22-m-3' }], methods: { [device]: 'dod-5220.22-m-3' } });
+    expect(state.erasure).toMatchObject({ status: 'ready', allowed: [{ id: 'nist-800-88-clear' }], methods: { [device]: 'nist-800-88-clear' }, refusals: {} });
   });
 });

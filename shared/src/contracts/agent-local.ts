@@ -136,6 +136,8 @@ export const ErasureChoice = Type.Union([
       allowed: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), standard: Type.String() }, { additionalProperties: false })),
       /** The method id each drive will be erased with, by device. */
       methods: Type.Record(Type.String(), Type.String()),
+      /** Drives whose chosen method this agent cannot carry out, and why, in words: they are not erased. */
+      refusals: Type.Record(Type.String(), Type.String()),
     },
     { additionalProperties: false },
   ),

@@ -27,6 +27,11 @@ export function MethodChoice({ device, erasure, disabled, onChoose }: { device: 
         {chosen ? `${chosen.standard} · ` : ''}
         {erasure.verification} · set by {erasure.source}
       </span>
+      {erasure.refusals[device] && (
+        <p className="error method-refused" data-testid="method-refused">
+          Not erased with this method: {erasure.refusals[device]}.
+        </p>
+      )}
     </div>
   );
 }
