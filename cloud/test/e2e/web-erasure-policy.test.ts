@@ -80,6 +80,7 @@ describe('the erasure policy on the Devices page', { timeout: 120_000 }, () => {
     for (const box of await page.locator('[data-testid="token-policy-form"] input[type="checkbox"]').all()) {
       await box.setChecked((await box.getAttribute('data-method')) === 'hmg-is5-enhanced');
     }
+    await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, '62-erasure-policy-token-editor');
     await page.click('[data-testid="token-policy-form-save"]');
     await expect.poll(() => row.locator('[data-testid="token-policy"]').innerText()).toBe('Contract: HMG IS5 Enhanced\nevery pass read back');
