@@ -1,7 +1,7 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { recordIdAt, stationToolComponents, type Fingerprint, type Product, type StationBay } from '@erasure/shared';
+import { recordIdAt, stationToolComponents, type ErasurePolicy, type Fingerprint, type Product, type StationBay } from '@erasure/shared';
 import { createCloudClient, denialReason, type CloudClient } from './adapters/cloud-client.js';
 import { deliverPending, resultOutbox, type SettledResult } from './adapters/result-outbox.js';
 import type { Runner } from './adapters/runner.js';
@@ -11,14 +11,14 @@ import { buildCapabilities } from './drives/capabilities.js';
 import { discoverDrives, probeDrive, type DiscoveredDrive } from './probes/discover-drives.js';
 import type { DriveIdentity } from './probes/drive-identity.js';
 import type { EraseMethod } from './drives/erase-methods.js';
-import { planErase, type ErasePolicy } from './drives/plan-erase.js';
+import { planErase, type ErasePlan, type ErasePolicy } from './drives/plan-erase.js';
 import type { ProgressSink } from './erase/progress.js';
 import { collectFingerprint, type SystemInfoPort } from './fingerprint/collect.js';
 import { parseLsblkJson } from './probes/lsblk.js';
 import { parseJsonText } from './probes/parse-result.js';
 import { createExecutors, runSession, type SessionInbox } from './adapters/session-interpreter.js';
 import { checkinStart } from './session/machine.js';
-import { DEFAULT_LIMITS, type Executors, type Session, type SessionContext, type SessionEvent, type SessionLimits } from './session/types.js';
+import { DEFAULT_LIMITS, type DriveJob, type Executors, type Session, type SessionContext, type SessionEvent, type SessionLimits } from './session/types.js';
 import { simulatedDrives, simulatedFingerprint } from './simulate/profile.js';
 import { bootPolicy } from './boot-prep/prepare-drives.js';
 
@@ -64,9 +64,20 @@ async function probeNamed(env: AgentEnv, device: string, policy: ErasePolicy): P
   return { device, internal: false, capabilities, plan: planErase(capabilities, policy) };
 }
 
+/** The methods side of a selection (issue 29): the account's policy, and the operator's method per device. */
+export interface MethodChoice {
+  readonly erasure?: ErasurePolicy;
+  readonly methods?: Readonly<Record<string, string>>;
+}
+
 /** Resolves the operator's selection to drives with plans; a drive without a usable plan stops the run before any cloud call. */
-export async function selectDrives(env: AgentEnv, devices: readonly string[], method?: EraseMethod): Promise<{ ok: true; drives: DiscoveredDrive[] } | { ok: false; reason: string; unknownDevice: boolean }> {
-  const policy: ErasePolicy = method ? { forceMethod: method } : {};
+export async function selectDrives(
+  env: AgentEnv,
+  devices: readonly string[],
+  method?: EraseMethod,
+  choice: MethodChoice = {},
+): Promise<{ ok: true; drives: DiscoveredDrive[] } | { ok: false; reason: string; unknownDevice: boolean }> {
+  const policy: ErasePolicy = { ...(method ? { forceMethod: method } : {}), ...(choice.erasure ? { erasure: choice.erasure } : {}) };
   const known = await listDrives(env, policy);
   const real = async (p: string) => realpath(p).catch(() => p);
   const chosen: DiscoveredDrive[] = [];
@@ -77,8 +88,11 @@ export async function selectDrives(env: AgentEnv, devices: readonly string[], me
       return env.config.ERASURE_SIMULATE ? undefined : probeNamed(env, device, policy);
     })();
     if (!found) return { ok: false, reason: `${device} is not a drive of this machine`, unknownDevice: true };
-    if (!found.plan.ok) return { ok: false, reason: `${device}: ${found.plan.reason}`, unknownDevice: false };
-    chosen.push({ ...found, device });
+    // The operator's method for this drive is planned on its own (issue 29); refused, nothing starts.
+    const own = choice.methods?.[device];
+    const drive = own !== undefined ? { ...found, plan: planErase(found.capabilities, { ...policy, methodId: own }) } : found;
+    if (!drive.plan.ok) return { ok: false, reason: `${device}: ${drive.plan.reason}`, unknownDevice: false };
+    chosen.push({ ...drive, device });
   }
   return { ok: true, drives: chosen };
 }
@@ -164,7 +178,7 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
     drives.map(async (d) => {
       if (!d.plan.ok) throw new Error(`no plan for ${d.device}`); // selectDrives filtered these out
       const exclusive = env.config.ERASURE_SIMULATE ? undefined : await subsystemKey(env, d.device, d.plan.method);
-      return { device: d.device, method: d.plan.method, preconditions: d.plan.preconditions, label: d.plan.label, technique: d.plan.technique, ...(d.capabilities.model ? { model: d.capabilities.model } : {}), ...(d.capabilities.serial ? { serial: d.capabilities.serial } : {}), ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}), ...(exclusive ? { exclusive } : {}) };
+      return { device: d.device, method: d.plan.method, preconditions: d.plan.preconditions, label: d.plan.label, technique: d.plan.technique, ...(d.capabilities.model ? { model: d.capabilities.model } : {}), ...(d.capabilities.serial ? { serial: d.capabilities.serial } : {}), ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}), ...(exclusive ? { exclusive } : {}), ...methodOfPlan(d.plan) };
     }),
   );
   const parallel = from.parallel ?? env.config.ERASURE_PARALLEL;
@@ -245,4 +259,13 @@ export async function deliverKeptResults(env: AgentEnv, signal?: AbortSignal, se
   const outbox = resultOutbox(env.config.DATA_DIR);
   if ((await outbox.pending()).length === 0) return { delivered: 0, refused: 0, kept: 0 };
   return deliverPending(outbox, await openCloud(env, signal), settled);
+}
+
+/** The method fields of a plan a drive job carries to the erase (issue 29); none for today's plan. */
+function methodOfPlan(plan: ErasePlan): Pick<DriveJob, 'overwritePasses' | 'passesBeforeFirmware' | 'verification'> {
+  return {
+    ...(plan.overwritePasses ? { overwritePasses: plan.overwritePasses } : {}),
+    ...(plan.passesBeforeFirmware ? { passesBeforeFirmware: plan.passesBeforeFirmware } : {}),
+    ...(plan.verification ? { verification: plan.verification } : {}),
+  };
 }

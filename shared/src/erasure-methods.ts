@@ -166,8 +166,8 @@ export const MethodIdSchema = Type.Union(METHOD_CATALOGUE.map((m) => Type.Litera
 export const DEFAULT_METHOD_ID: MethodId = 'nist-800-88-purge';
 
 /** The catalogue entry of an id, or undefined for an unknown id (input from outside is a plain string). */
-export function findMethod(id: string): ErasureMethod | undefined {
-  return (METHOD_CATALOGUE as readonly ErasureMethod[]).find((m) => m.id === id);
+export function findMethod(id: string): (ErasureMethod & { readonly id: MethodId }) | undefined {
+  return (METHOD_CATALOGUE as readonly (ErasureMethod & { readonly id: MethodId })[]).find((m) => m.id === id);
 }
 
 /** True for a NIST method, whose `wipe_method` stays the spec's string. */

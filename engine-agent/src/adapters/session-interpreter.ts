@@ -4,6 +4,7 @@ import type { EraseDeps, EraseOutcome } from '../erase/erase-drive.js';
 import { eraseDrive, REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
 import { driveChanged } from '../probes/drive-identity.js';
 import type { OverwriteScheme } from '../erase/overwrite-verify.js';
+import { passPatterns } from '../erase/pattern.js';
 import { initialSession, step, type Transition } from '../session/machine.js';
 import { isTerminal, type Effect, type Executors, type Session, type SessionContext, type SessionEvent } from '../session/types.js';
 
@@ -67,6 +68,10 @@ export function createExecutors(ctx: SessionContext, deps: ExecutorDeps): Execut
           selected: ctx.drives.map((d) => d.device),
           ...(deps.simulated ? { simulated: true } : {}),
           ...(deps.overwrite ? { overwrite: deps.overwrite } : {}),
+          // Fresh PRNG seeds per erase: each random pass is its own keystream.
+          ...(e.drive.overwritePasses ? { passes: passPatterns(e.drive.overwritePasses) } : {}),
+          ...(e.drive.passesBeforeFirmware ? { passesBeforeFirmware: passPatterns(e.drive.passesBeforeFirmware) } : {}),
+          ...(e.drive.verification ? { verification: e.drive.verification } : {}),
         },
         { ...deps.erase, ...(signal ? { signal } : {}) },
       ).catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import { runErase, selectDrives, type AgentEnv } from '../agent.js';
-import { methodFor, methodRefusedOn } from '../session/erasure-policy.js';
+import { planErase } from '../drives/plan-erase.js';
+import { methodFor } from '../session/erasure-policy.js';
 import { readErasurePolicy } from './erasure-policy-client.js';
 import { REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
 import { discoverDrive, type DiscoveredDrive } from '../probes/discover-drives.js';
@@ -44,7 +45,8 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
     }
     // The station erases under its token's policy (issue 29), read for each drive as its check-in
     // is: a bay without a policy it can read, or whose default is not allowed, erases nothing.
-    const method = methodFor(await readErasurePolicy(env, signal), undefined);
+    const policy = await readErasurePolicy(env, signal);
+    const method = methodFor(policy, undefined);
     if (signal.aborted) return;
     if (!method.ok) {
       emit({ type: 'refused', reason: method.reason });
@@ -57,11 +59,15 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
       emit(identity && (await driveChanged(env.sys, identity)) ? { type: 'removed' } : { type: 'refused', reason: selection.reason });
       return;
     }
-    // A station erases with its policy's default method; a plan that would not carry it out erases nothing.
-    const notRun = methodRefusedOn(method.method, selection.drives[0]?.plan ?? { ok: false });
-    if (notRun) {
-      emit({ type: 'refused', reason: notRun });
-      return;
+    // A station erases with its policy's default method, planned for this drive: refused, nothing is erased.
+    const inserted = selection.drives[0];
+    if (inserted && policy.ok) {
+      const planned = planErase(inserted.capabilities, { erasure: policy.policy, methodId: method.method });
+      if (!planned.ok) {
+        emit({ type: 'refused', reason: `${device}: ${planned.reason}` });
+        return;
+      }
+      selection.drives[0] = { ...inserted, plan: planned };
     }
     // What the bay shows: the technique in words ("Overwrite", "Cryptographic Erase"), not the method id.
     const plan = selection.drives[0]?.plan;

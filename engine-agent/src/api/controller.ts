@@ -1,8 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { AgentIntent, AgentState, DriveProgress, DriveResult, Fingerprint, ScreenReport, StationView } from '@erasure/shared';
+import { planErase } from '../drives/plan-erase.js';
 import { abortableSleep, exitCodeOf, listDrives, recordIdOf, runErase, selectDrives, type AgentEnv } from '../agent.js';
 import { readErasurePolicy } from '../adapters/erasure-policy-client.js';
-import { methodFor, methodRefusedOn, NO_POLICY_YET, type PolicyState } from '../session/erasure-policy.js';
+import { methodFor, NO_POLICY_YET, type PolicyState } from '../session/erasure-policy.js';
 import { erasureView } from './erasure-view.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { ipAddresses } from '../probes/ip-addresses.js';
@@ -68,6 +69,8 @@ export class KioskController extends EventEmitter {
   private readonly certificates: CertificateFollower;
   private drives: DiscoveredDrive[] = [];
   private selected: string[] = [];
+  /** The operator's method per selected device (issue 29); a device not in it gets the default. */
+  private methods: Readonly<Record<string, string>> = {};
   private confirmed = false;
   private running = false;
   private finished: { session: Session; exitCode?: number } | undefined;
@@ -200,7 +203,7 @@ export class KioskController extends EventEmitter {
         ...(this.job ? { job: jobWire(this.job.job()) } : {}),
       },
       progress: this.progress,
-      ...(unlocked ? { erasure: erasureView(this.policy, this.drives, this.chosen) } : {}),
+      ...(unlocked ? { erasure: erasureView(this.policy, this.drives.map((d) => d.device), (d) => this.methodOf(d), (d, m) => this.planRefusal(d, m)) } : {}),
       results,
       ...(erasedEarlier.length > 0 ? { erased_earlier: erasedEarlier } : {}),
       ...this.reporter.view(),
@@ -350,6 +353,15 @@ export class KioskController extends EventEmitter {
         if (unknown.length > 0) return { ok: false, reason: `not drives of this machine: ${unknown.join(', ')}` };
         const unplanned = intent.devices.filter((d) => byDevice.get(d)?.plan.ok === false);
         if (unplanned.length > 0) return { ok: false, reason: `no erase method can run on: ${unplanned.join(', ')}` };
+        // The operator's method per drive (issue 29): refused for a drive, nothing is selected.
+        const methods = intent.methods ?? {};
+        for (const [device, methodId] of Object.entries(methods)) {
+          const drive = byDevice.get(device);
+          if (!drive || !intent.devices.includes(device)) return { ok: false, reason: `a method was chosen for ${device}, which is not selected` };
+          const plan = planErase(drive.capabilities, { methodId });
+          if (!plan.ok) return { ok: false, reason: `${device}: ${plan.reason}` };
+        }
+        this.methods = methods;
         this.selected = [...new Set(intent.devices)];
         this.confirmed = false; // a new selection needs a new confirmation
         break;
@@ -514,21 +526,11 @@ export class KioskController extends EventEmitter {
         this.finished = { session, exitCode: exitCodeOf(session) };
         return;
       }
-      const selection = await selectDrives(this.env, this.selected);
+      // Each drive is planned with its method under the policy read now (the planner refuses a
+      // method that cannot reach every sector of that drive, and nothing starts then).
+      const methods = Object.fromEntries(this.selected.map((d) => [d, this.methodOf(d) ?? (this.policy.ok ? this.policy.policy.default_method : '')]));
+      const selection = await selectDrives(this.env, this.selected, undefined, { ...(this.policy.ok ? { erasure: this.policy.policy } : {}), methods });
       if (!selection.ok) throw new Error(selection.reason);
-      // Nothing is erased under a method's name that its plan would not carry out.
-      const notRun = selection.drives.flatMap((d) => {
-        const method = methodFor(this.policy, this.chosen.get(d.device));
-        const why = method.ok ? methodRefusedOn(method.method, d.plan) : method.reason;
-        return why ? [`${why} (drive ${d.device})`] : [];
-      });
-      if (notRun.length > 0) {
-        this.runReason = `${notRun.join('; ')}. Choose another allowed method on the Drives step.`;
-        this.runPhase = 'denied';
-        session = { phase: 'denied', at: 'checkin', reason: this.runReason };
-        this.finished = { session, exitCode: exitCodeOf(session) };
-        return;
-      }
       this.runDevices = selection.drives.map((d) => d.device);
       const job = new JobProgress(selection.drives.map(driveEstimate), () => performance.now());
       this.job = job;
@@ -575,11 +577,24 @@ export class KioskController extends EventEmitter {
     }
   }
 
+  /** The operator's method for a drive: chosen on its row, else with the selection; undefined: the policy's default. */
+  private methodOf(device: string): string | undefined {
+    return this.chosen.get(device) ?? this.methods[device];
+  }
+
+  /** Why the chosen method cannot be erased with on a drive under the policy (the planner's word), or undefined. */
+  private planRefusal(device: string, methodId: string): string | undefined {
+    const drive = this.drives.find((d) => d.device === device);
+    if (!drive || !drive.plan.ok || !this.policy.ok) return undefined;
+    const plan = planErase(drive.capabilities, { erasure: this.policy.policy, methodId });
+    return plan.ok ? undefined : plan.reason;
+  }
+
   /** Why the selected drives cannot be erased under the policy read now, or undefined when each one's method is allowed. */
   private async methodsRefused(): Promise<string | undefined> {
     const policy = await this.readPolicy();
     for (const device of this.selected) {
-      const method = methodFor(policy, this.chosen.get(device));
+      const method = methodFor(policy, this.methodOf(device));
       if (!method.ok) return policy.ok ? `${method.reason} (drive ${device}). Choose an allowed method on the Drives step.` : method.reason;
     }
     return undefined;

@@ -1,12 +1,17 @@
 import { findMethod, type ErasureChoice } from '@erasure/shared';
-import { methodRefusedOn, sourceWords, verificationWords, type PlanSummary, type PolicyState } from '../session/erasure-policy.js';
+import { sourceWords, verificationWords, type PolicyState } from '../session/erasure-policy.js';
 
 /**
  * The kiosk's view of the erasure policy (issue 29): the methods it may offer, by their contract
  * names, and the method each listed drive gets (the operator's choice, else the default); or why
  * nothing can be erased.
  */
-export function erasureView(state: PolicyState, drives: readonly { device: string; plan: PlanSummary }[], chosen: ReadonlyMap<string, string>): ErasureChoice {
+export function erasureView(
+  state: PolicyState,
+  devices: readonly string[],
+  chosen: (device: string) => string | undefined,
+  planRefusal: (device: string, methodId: string) => string | undefined,
+): ErasureChoice {
   if (!state.ok) return { status: 'blocked', reason: state.reason };
   const { policy } = state;
   const allowed = policy.allowed_methods.flatMap((id) => {
@@ -16,11 +21,11 @@ export function erasureView(state: PolicyState, drives: readonly { device: strin
   const allowedIds = new Set<string>(policy.allowed_methods);
   const methods: Record<string, string> = {};
   const refusals: Record<string, string> = {};
-  for (const { device, plan } of drives) {
-    const pick = chosen.get(device);
+  for (const device of devices) {
+    const pick = chosen(device);
     const method = pick !== undefined && allowedIds.has(pick) ? pick : policy.default_method;
     methods[device] = method;
-    const refused = methodRefusedOn(method, plan);
+    const refused = planRefusal(device, method);
     if (refused) refusals[device] = refused;
   }
   return { status: 'ready', source: sourceWords(state.source), default_method: policy.default_method, verification: verificationWords(policy), allowed, methods, refusals };

@@ -1,56 +1,10 @@
 import type { DriveCapabilities } from './capabilities.js';
-import { stillFrozenBecause, type UnfreezeOutcome } from './freeze-lock.js';
+import { stillFrozenBecause } from './freeze-lock.js';
+import { planMethod } from './plan-method.js';
+import type { ErasePlan, ErasePolicy, ErasePrecondition, NoErasePlan } from './plan-types.js';
 import { checkMethod, ERASE_METHODS, METHOD_INFO, type EraseMethod, type MethodCheck, type NistCategory } from './erase-methods.js';
 
-/** Operator or account policy for one drive's erase. */
-export interface ErasePolicy {
-  /** Use exactly this method; if it cannot run, there is no plan (fail closed). */
-  readonly forceMethod?: EraseMethod;
-  /** Accept that sanitize/format erases every namespace of a multi-namespace NVMe device. */
-  readonly allowAllNamespaces?: boolean;
-  /** Remove HPA/DCO before erasing (default true); false leaves the drive "not fully sanitized". */
-  readonly restoreHiddenAreas?: boolean;
-  /** Measured overwrite throughput for duration estimates, bytes/s (default: typical for the drive's medium and bus). */
-  readonly overwriteBytesPerSecond?: number;
-  /** This boot's freeze lock removal: a drive still frozen says in its plan why it falls back. */
-  readonly unfreeze?: UnfreezeOutcome;
-}
-
-/** A step the driver must complete before the erase itself. */
-export type ErasePrecondition = 'restore-hpa' | 'restore-dco';
-
-/** A method that was not chosen, and why. */
-export interface RejectedMethod {
-  readonly method: EraseMethod;
-  readonly reason: string;
-}
-
-/** The chosen erase, with everything the certificate needs to explain it. */
-export interface ErasePlan {
-  readonly ok: true;
-  readonly method: EraseMethod;
-  /** Wire `wipe_method`, e.g. "NIST 800-88 R2 Purge". */
-  readonly label: string;
-  readonly category: NistCategory;
-  readonly technique: string;
-  readonly command: string;
-  readonly expectedMinutes?: number;
-  /** `drive` when the drive reported the time itself, `estimate` otherwise. */
-  readonly durationSource?: 'drive' | 'estimate';
-  readonly why: string;
-  readonly preconditions: readonly ErasePrecondition[];
-  /** False when hidden areas stay in place: the certificate must not claim a full sanitization. */
-  readonly fullySanitized: boolean;
-  readonly warnings: readonly string[];
-  readonly rejected: readonly RejectedMethod[];
-}
-
-/** No method can run under this policy. */
-export interface NoErasePlan {
-  readonly ok: false;
-  readonly reason: string;
-  readonly rejected: readonly RejectedMethod[];
-}
+export type { ErasePlan, ErasePolicy, ErasePrecondition, NoErasePlan, RejectedMethod } from './plan-types.js';
 
 /** Every firmware erase is proven, never taken on the drive's word (issue 21). */
 export const FIRMWARE_PROVEN_BY_MARKERS =
@@ -141,6 +95,12 @@ const FAILED_SANITIZE_WARNING = "the drive's last sanitize failed (found when th
  * method not chosen. Pure: the capabilities come from probes run earlier.
  */
 export function planErase(caps: DriveCapabilities, policy: ErasePolicy = {}): ErasePlan | NoErasePlan {
+  if (policy.methodId !== undefined || policy.erasure !== undefined) return planMethod(caps, policy, planDefault);
+  return planDefault(caps, policy);
+}
+
+/** Today's plan: the strongest method the drive supports, or the forced one. */
+function planDefault(caps: DriveCapabilities, policy: ErasePolicy): ErasePlan | NoErasePlan {
   const running = sanitizeStillRunning(caps);
   if (running) return { ok: false, reason: running, rejected: ERASE_METHODS.map((method) => ({ method, reason: running })) };
   const failedSanitize = failureModeRule(caps);

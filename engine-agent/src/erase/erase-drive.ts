@@ -9,9 +9,13 @@ import type { DriverDeps, DriverResult } from './driver-kit.js';
 import { discardAfterOverwrite, secureDiscardSupport } from './discard.js';
 import { checkMarkersOn, plantMarkersOn } from './firmware-proof.js';
 import { describeMarkers, markersGone, MARKER_COUNT, type PlantResult } from './markers.js';
-import { MediumOpenError, type Medium } from './medium.js';
+import { MediumOpenError, openMedium, type Medium } from './medium.js';
 import { DEFAULT_FIRMWARE_TIMING, nvmeFormat, nvmeSanitize, type FirmwareTiming } from './nvme.js';
 import { overwriteAndVerify, type OverwriteScheme } from './overwrite-verify.js';
+import { writePass } from './overwrite.js';
+import type { Pattern } from './pattern.js';
+import { readBackAfterFirmware } from './firmware-readback.js';
+import type { VerificationLevel } from '@erasure/shared';
 import type { IoTuning, ProgressSink } from './progress.js';
 import { scsiSanitize } from './scsi.js';
 
@@ -25,6 +29,16 @@ export interface EraseRequest {
   /** Simulate mode: the targets are files under DATA_DIR, so the block-device guard does not apply. */
   readonly simulated?: boolean;
   readonly overwrite?: OverwriteScheme;
+  /** A named method's overwrite passes (issue 29); absent: the `overwrite` scheme (one zero pass). */
+  readonly passes?: readonly Pattern[];
+  /**
+   * How much is read back: of an overwrite, its last pass (full or an N % sample) or every pass;
+   * of a firmware erase, a read-back of the medium besides the markers. Absent: today's full
+   * read-back of an overwrite, and the markers alone after a firmware erase.
+   */
+  readonly verification?: VerificationLevel;
+  /** A method that overwrites before its firmware erase (BSI-GS): these passes first, unverified. */
+  readonly passesBeforeFirmware?: readonly Pattern[];
 }
 
 /** Ports of the erase step. */
@@ -46,6 +60,8 @@ export interface EraseDeps extends DriverDeps {
    * disk, the erase stops as `removed`, having written nothing.
    */
   readonly boundTo?: DriveIdentity;
+  /** Test seam: awaited after each overwrite pass is durable (see `OverwriteOptions.afterPass`). */
+  readonly afterPass?: (pass: number, pattern: Pattern) => Promise<void>;
 }
 
 /** The device node no longer names the disk the bay probed (the erase's own pull-out check). */
@@ -194,7 +210,14 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
       if (boundTo) await checkOpened(deps.sys, boundTo, medium);
     };
     try {
-      const r = await overwriteAndVerify(req.device, req.overwrite ?? 'zero', { onProgress: deps.onProgress, tuning: deps.tuning, ...(deps.signal ? { signal: deps.signal } : {}), beforeWrite });
+      const r = await overwriteAndVerify(req.device, req.passes ?? req.overwrite ?? 'zero', {
+        onProgress: deps.onProgress,
+        tuning: deps.tuning,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        ...(req.verification ? { verification: req.verification } : {}),
+        ...(deps.afterPass ? { afterPass: deps.afterPass } : {}),
+        beforeWrite,
+      });
       if (deps.signal?.aborted) return stopped(done);
       const discard = r.verified && kernelName ? await discardAfterOverwrite(deps, req.device, kernelName, secure) : undefined;
       const verification = discard ? `${r.summary}; ${discard.text}` : r.summary;
@@ -220,6 +243,11 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
   let planted: PlantResult;
   try {
     const beforeWrite = boundTo ? (medium: Medium) => checkOpened(deps.sys, boundTo, medium) : undefined;
+    if (req.passesBeforeFirmware?.length) {
+      // BSI-GS: the overwrite comes first; the markers then prove the firmware erase that follows it.
+      await overwriteOnly(req.device, req.passesBeforeFirmware, { ...deps, ...(beforeWrite ? { beforeWrite } : {}) });
+      commands.push(`${METHOD_INFO.overwrite.command}: ${req.passesBeforeFirmware.length} pass(es) before the firmware erase`);
+    }
     planted = await plantMarkersOn(req.device, beforeWrite);
   } catch (error) {
     if (error instanceof DriveReplacedError) return replaced(error.why);
@@ -244,13 +272,20 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
   if (!result.ok) return end({ ok: false, refused: false, failureCode: result.code, passes: null, verification: `${result.reason}${tooLate}`, commands });
   const technique = METHOD_INFO[req.method].technique;
   const check = await checkMarkersOn(req.device, planted.markers);
-  if (markersGone(check)) {
+  // The level's read-back of the medium, once the markers are gone (issue 29): one pattern, or
+  // random-looking data after a crypto erase; anything else disproves the erase as a marker does.
+  const readback = markersGone(check) && req.verification ? await firmwareReadback(req.device, req.method, req.verification, deps) : undefined;
+  if (markersGone(check) && (!readback || readback.ok)) {
     // The proof first: the certificate prints the beginning of this text on one line.
-    return end({ ok: true, refused: false, passes: null, verification: `${describeMarkers(check)}; ${technique}: ${result.detail}${tooLate}`, commands, verificationHash: check.sha256 });
+    const read = readback ? `; ${readback.text}` : '';
+    const passes = req.passesBeforeFirmware?.length ?? null;
+    return end({ ok: true, refused: false, passes, verification: `${describeMarkers(check)}${read}; ${technique}: ${result.detail}${tooLate}`, commands, verificationHash: check.sha256 });
   }
   // The drive said it erased, and did not: it fails the firmware step and is never certified on
   // its word. It is erased by overwrite instead (Clear), both steps on the certificate.
-  const disproved = `${technique} reported success (${result.detail}), but ${describeMarkers(check)}, so the drive did not erase itself`;
+  const disproved = readback && !readback.ok
+    ? `${technique} reported success (${result.detail}) and ${describeMarkers(check)}, but ${readback.text}, so the drive did not erase itself`
+    : `${technique} reported success (${result.detail}), but ${describeMarkers(check)}, so the drive did not erase itself`;
   if (cancelledLate) {
     return end({ ok: false, refused: false, failureCode: 'cancelled', passes: null, verification: `The firmware erase failed and the drive is NOT erased: ${disproved}; ${CANCELLED_BY_OPERATOR}, so no overwrite followed`, commands });
   }
@@ -298,4 +333,30 @@ async function vanished(deps: EraseDeps, device: string): Promise<boolean> {
     await deps.sleep(200);
   }
   return false;
+}
+
+/** The passes a method writes before its firmware erase (BSI-GS), each made durable; unverified (the firmware erase follows). */
+async function overwriteOnly(device: string, patterns: readonly Pattern[], deps: EraseDeps & { beforeWrite?: (medium: Medium) => Promise<void> }): Promise<void> {
+  const medium = await openMedium(device);
+  try {
+    await deps.beforeWrite?.(medium);
+    for (const [index, pattern] of patterns.entries()) {
+      await writePass(medium, pattern, { pass: index + 1, ...(deps.tuning ? { tuning: deps.tuning } : {}), ...(deps.onProgress ? { onProgress: deps.onProgress } : {}), ...(deps.signal ? { signal: deps.signal } : {}) });
+      await deps.afterPass?.(index + 1, pattern);
+    }
+  } finally {
+    await medium.handle.close();
+  }
+}
+
+/** A firmware erase's read-back at the level asked, in a customer's words. */
+async function firmwareReadback(device: string, method: EraseMethod, level: VerificationLevel, deps: EraseDeps): Promise<{ ok: boolean; text: string }> {
+  const percent = typeof level === 'object' ? level.sample : 100;
+  try {
+    const r = await readBackAfterFirmware(device, percent, /crypto/.test(method), { ...(deps.tuning ? { tuning: deps.tuning } : {}), ...(deps.onProgress ? { onProgress: deps.onProgress } : {}), ...(deps.signal ? { signal: deps.signal } : {}) });
+    const what = percent === 100 ? `full read-back: all ${r.blocksRead} blocks of ${r.blockBytes} bytes read` : `${percent}% sampled read-back: ${r.blocksRead} of ${r.blocks} blocks of ${r.blockBytes} bytes, picked at random in each 1/100 of the drive`;
+    return { ok: r.ok, text: `${what}; ${r.showed}` };
+  } catch (error) {
+    return { ok: false, text: `the read-back after the firmware erase could not be done (${(error as Error).message})` };
+  }
 }

@@ -1,7 +1,7 @@
 import { blockdev } from '../adapters/blockdev.js';
 import { settle, type Medium } from './medium.js';
 import { defaultKeystreamWorkers, KeystreamPool, sharedSlots } from './keystream-pool.js';
-import type { Pattern } from './pattern.js';
+import { fixedBuffers, type Pattern } from './pattern.js';
 import { DEFAULT_TUNING, paceTo, throttle, type IoTuning, type ProgressSink } from './progress.js';
 
 /** A write returned fewer bytes than asked: the medium ended early or failed. */
@@ -32,8 +32,8 @@ export interface PassOptions {
 
 /**
  * Writes `pattern` over every byte of the medium with O_DIRECT writes from sector-aligned
- * buffers, `inFlight` requests at a time, then fdatasync. A zero pass shares one buffer among
- * all requests (it is only read). A PRNG pass has worker threads generate the keystream into
+ * buffers, `inFlight` requests at a time, then fdatasync. A fixed-pattern pass shares one buffer
+ * (one per phase of a multi-byte run) among all requests (it is only read). A PRNG pass has worker threads generate the keystream into
  * shared slots ahead of the writes, so generation runs on other cores while the main thread
  * keeps the device busy.
  */
@@ -46,7 +46,8 @@ export async function writePass(medium: Medium, pattern: Pattern, options: PassO
   // PRNG: one slot per write in flight plus one per worker, so every worker can fill ahead.
   const slots = pattern.kind === 'prng' ? sharedSlots(inFlight + workers, chunk, align) : undefined;
   const pool = pattern.kind === 'prng' && slots ? new KeystreamPool(pattern.seed, slots, workers) : undefined;
-  const zeroBuffer = slots ? undefined : blockdev().alignedBuffer(chunk, align);
+  // Fixed patterns share one read-only buffer per phase of their run among all requests.
+  const fixed = pattern.kind === 'prng' ? undefined : fixedBuffers(pattern, chunk, (size) => blockdev().alignedBuffer(size, align));
   const depth = slots ? slots.buffers.length : inFlight;
   const report = throttle(options.onProgress, tuning.progressEveryMs);
   const pass = options.pass ?? 1;
@@ -64,7 +65,7 @@ export async function writePass(medium: Medium, pattern: Pattern, options: PassO
       const length = Math.min(chunk, medium.sizeBytes - offset);
       const index = slot;
       slot = (slot + 1) % depth;
-      const buffer = (slots ? slots.buffers[index] : zeroBuffer) as Buffer;
+      const buffer = (slots ? slots.buffers[index] : fixed?.(offset)) as Buffer;
       const at = offset;
       const ready = pool ? pool.fill(index, at, length) : Promise.resolve();
       pending.push(

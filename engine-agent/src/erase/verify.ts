@@ -1,7 +1,7 @@
 import { settle, type Medium } from './medium.js';
 import { HashWorker } from './hash-worker.js';
 import { defaultKeystreamWorkers, KeystreamPool, sharedSlots } from './keystream-pool.js';
-import type { Pattern } from './pattern.js';
+import { fixedBuffers, type Pattern } from './pattern.js';
 import { DEFAULT_TUNING, paceTo, throttle, type IoTuning, type ProgressSink } from './progress.js';
 
 /** Result of reading the whole medium back. */
@@ -46,7 +46,7 @@ export async function verifyPass(medium: Medium, pattern: Pattern, options: Veri
   const depth = inFlight + 2 + workers;
   const slots = sharedSlots(depth, chunk, Math.max(medium.alignment, 4096));
   const pool = pattern.kind === 'prng' ? new KeystreamPool(pattern.seed, slots, workers) : undefined;
-  const zeros = pool ? undefined : Buffer.alloc(chunk);
+  const expected = pattern.kind === 'prng' ? undefined : fixedBuffers(pattern, chunk, (size) => Buffer.alloc(size));
   await settle(medium);
   const report = throttle(options.onProgress, tuning.progressEveryMs);
   const hasher = new HashWorker(slots);
@@ -89,7 +89,7 @@ export async function verifyPass(medium: Medium, pattern: Pattern, options: Veri
       const read = medium.handle.read(buffer, 0, length, at).then((r) => r.bytesRead);
       // The comparison starts as soon as the bytes are in, while earlier chunks are still hashed.
       const same = read.then((n) =>
-        n !== length ? false : pool ? pool.matches(index, at, length) : buffer.subarray(0, length).equals((zeros as Buffer).subarray(0, length)),
+        n !== length ? false : pool ? pool.matches(index, at, length) : buffer.subarray(0, length).equals((expected?.(at) as Buffer).subarray(0, length)),
       );
       read.catch(() => undefined); // surfaced by consume(), in order
       same.catch(() => undefined);

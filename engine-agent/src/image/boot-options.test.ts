@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cmdlineWords, parseBootOptions } from './boot-options.js';
+import { bootMethodPolicy, cmdlineWords, parseBootOptions } from './boot-options.js';
 
 describe('boot options on the kernel command line', () => {
   it('defaults to the kiosk, all devices, no confirmation, and waiting', () => {
@@ -59,5 +59,17 @@ describe('boot options on the kernel command line', () => {
 
   it('keeps quoted words whole', () => {
     expect(cmdlineWords('a "b c" d=e')).toEqual(['a', 'b c', 'd=e']);
+  });
+
+  it('reads erasure.method and erasure.verify, a bad level falling to full (every sector read)', () => {
+    const o = parseBootOptions('boot=live erasure.mode=headless erasure.method=dod-5220.22-m-3 erasure.verify=sample:10');
+    expect(o).toMatchObject({ method: 'dod-5220.22-m-3', verify: { sample: 10 } });
+    expect(parseBootOptions('erasure.verify=every-pass').verify).toBe('every-pass');
+    expect(parseBootOptions('erasure.verify=sample:0').verify).toBe('full');
+    expect(parseBootOptions('erasure.verify=some').verify).toBe('full');
+    // An unknown method is kept as written: the planner refuses it, so nothing is erased.
+    expect(parseBootOptions('erasure.method=made-up').method).toBe('made-up');
+    expect(bootMethodPolicy(parseBootOptions('boot=live'))).toEqual({});
+    expect(bootMethodPolicy(o)).toMatchObject({ methodId: 'dod-5220.22-m-3', erasure: { default_method: 'nist-800-88-purge', verification: { sample: 10 } } });
   });
 });

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { DEFAULT_ERASURE_POLICY, parseVerificationLevel, type ErasurePolicy, type VerificationLevel } from '@erasure/shared';
 
 /** How the image was asked to run, from the kernel command line (the options nwipe/ShredOS users know). */
 export interface BootOptions {
@@ -35,6 +36,13 @@ export interface BootOptions {
   readonly unfreeze?: 'auto' | 'off' | 'always';
   /** `erasure.parallel=N`: at most N drives erased at once (a weak machine); absent or not a positive integer: all. */
   readonly parallel?: number;
+  /**
+   * `erasure.method=<id>`: the catalogue method every drive is erased with (issue 29), e.g.
+   * `dod-5220.22-m-3`. Kept as written: an unknown id is refused by the planner, so nothing is erased.
+   */
+  readonly method?: string;
+  /** `erasure.verify=full|every-pass|sample:N` (N 1..100); anything else is `full` (reads every sector). */
+  readonly verify?: VerificationLevel;
 }
 
 /** Splits a kernel command line into words, honouring double quotes as the kernel does. */
@@ -72,5 +80,18 @@ export function parseBootOptions(cmdline: string): BootOptions {
     ...(stationPolicy !== undefined ? { stationPolicy: stationPolicy === 'auto' ? ('auto' as const) : ('confirm' as const) } : {}),
     ...(unfreeze !== undefined ? { unfreeze: unfreeze === 'auto' || unfreeze === 'always' ? unfreeze : ('off' as const) } : {}),
     ...(parallel !== undefined ? { parallel } : {}),
+    ...(values.get('method') ? { method: values.get('method') as string } : {}),
+    ...(values.has('verify') ? { verify: parseVerificationLevel(values.get('verify') ?? '') ?? 'full' } : {}),
+  };
+}
+
+/**
+ * The planner's method policy of `erasure.method=` and `erasure.verify=`: none when neither is
+ * given (today's plan). A level alone keeps the default method (NIST Purge) at that level.
+ */
+export function bootMethodPolicy(options: Pick<BootOptions, 'method' | 'verify'>): { methodId?: string; erasure?: ErasurePolicy } {
+  return {
+    ...(options.method ? { methodId: options.method } : {}),
+    ...(options.verify ? { erasure: { ...DEFAULT_ERASURE_POLICY, verification: options.verify } } : {}),
   };
 }

@@ -4,7 +4,8 @@ import { runSummary } from '../cli/run-command.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { guardTarget } from '../safety/guard.js';
 import { prepareDrives } from '../boot-prep/prepare-drives.js';
-import type { BootOptions } from './boot-options.js';
+import { bootMethodPolicy, type BootOptions } from './boot-options.js';
+import { formatVerificationLevel } from '@erasure/shared';
 import { driveEstimate } from '../api/state-view.js';
 import { JobProgress } from '../session/job-progress.js';
 import { progressLine, stageText } from '../session/progress-line.js';
@@ -27,8 +28,9 @@ const gib = (bytes: number | undefined) => (bytes === undefined ? '?' : `${(byte
  * any the safety guard refuses (the boot medium, anything mounted or held) and any without a
  * usable erase plan. Each one left out is said, with why.
  */
-export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 'devices'>, say: Say): Promise<DiscoveredDrive[]> {
-  const drives = await listDrives(env);
+export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 'devices' | 'method' | 'verify'>, say: Say): Promise<DiscoveredDrive[]> {
+  // `erasure.method=`/`erasure.verify=`: a method the planner refuses leaves the drive out, unwritten.
+  const drives = await listDrives(env, bootMethodPolicy(options));
   const named = options.devices === 'all' ? drives.map((d) => d.device) : options.devices;
   const targets: DiscoveredDrive[] = [];
   for (const device of named) {
@@ -57,7 +59,7 @@ export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 
  * reported. Resolves to the exit code of `erasure-agent run`.
  */
 export async function runHeadless(env: AgentEnv, options: BootOptions, say: Say): Promise<number> {
-  say(`erasure ${env.version}: headless run, devices=${options.devices === 'all' ? 'all' : options.devices.join(',')}, confirm=${options.confirm ? 'yes' : 'no'}, after=${options.after}`);
+  say(`erasure ${env.version}: headless run, devices=${options.devices === 'all' ? 'all' : options.devices.join(',')}, confirm=${options.confirm ? 'yes' : 'no'}, after=${options.after}${options.method ? `, method=${options.method}` : ''}${options.verify ? `, verify=${formatVerificationLevel(options.verify)}` : ''}`);
   await deliverEarlierResults(env, say);
   // Before any erase: sanitizes left running or failed are said, frozen drives unfrozen (once per boot).
   if (!env.config.ERASURE_SIMULATE) {

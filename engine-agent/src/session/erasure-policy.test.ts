@@ -1,6 +1,6 @@
 import { DEFAULT_ERASURE_POLICY, type ErasurePolicy } from '@erasure/shared';
 import { describe, expect, it } from 'vitest';
-import { acceptPolicy, methodFor, methodRefusedOn, NO_POLICY_YET } from './erasure-policy.js';
+import { acceptPolicy, methodFor, NO_POLICY_YET } from './erasure-policy.js';
 
 const contract: ErasurePolicy = { default_method: 'dod-5220.22-m-3', verification: { sample: 10 }, allowed_methods: ['dod-5220.22-m-3', 'zeros'] };
 
@@ -34,18 +34,3 @@ describe('the erasure policy on the device (issue 29 item 2)', () => {
   });
 });
 
-describe('a method the drive\u2019s plan would not carry out', () => {
-  const overwrite = { ok: true, method: 'overwrite', label: 'NIST 800-88 R2 Clear' };
-  const firmware = { ok: true, method: 'nvme-sanitize-crypto', label: 'NIST 800-88 R2 Purge' };
-
-  it('is refused rather than certified under its name', () => {
-    expect(methodRefusedOn('nist-800-88-clear', overwrite)).toBeUndefined();
-    expect(methodRefusedOn('nist-800-88-clear', firmware)).toBe('NIST 800-88 R2 Clear needs an overwrite, and this drive is erased by NIST 800-88 R2 Purge');
-    expect(methodRefusedOn('dod-5220.22-m-3', overwrite)).toMatch(/^DoD 5220.22-M \(3 passes\) cannot be carried out by this agent yet/);
-  });
-
-  it('leaves NIST Purge, today\u2019s plan, to the drive', () => {
-    expect(methodRefusedOn('nist-800-88-purge', overwrite)).toBeUndefined();
-    expect(methodRefusedOn('nist-800-88-purge', firmware)).toBeUndefined();
-  });
-});

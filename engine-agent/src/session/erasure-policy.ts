@@ -56,24 +56,3 @@ export function verificationWords(policy: ErasurePolicy): string {
   return `${level.sample}% of each drive is read back (${formatVerificationLevel(level)})`;
 }
 
-/** What of a drive's erase plan decides whether a method can be carried out on it. */
-export interface PlanSummary {
-  readonly ok: boolean;
-  readonly method?: string;
-  readonly label?: string;
-}
-
-/**
- * Why this agent cannot carry out `id` on a drive with this plan, or undefined when it can. The
- * erase runs the drive's plan, so a method the plan does not carry out is refused rather than
- * certified under its name: NIST Purge is today's plan (Purge where the drive allows it, said
- * Clear where it does not); NIST Clear needs an overwrite plan; the named multi-pass methods wait
- * for the planner to take the policy (plan-erase.ts, the `methods` work of issue 29) and are
- * refused until then.
- */
-export function methodRefusedOn(id: string, plan: PlanSummary): string | undefined {
-  if (!plan.ok) return undefined; // the plan's own refusal is shown instead
-  if (id === 'nist-800-88-purge') return undefined;
-  if (id === 'nist-800-88-clear') return plan.method === 'overwrite' ? undefined : `${methodName(id)} needs an overwrite, and this drive is erased by ${plan.label ?? 'its firmware'}`;
-  return `${methodName(id)} cannot be carried out by this agent yet: this drive would be erased by ${plan.label ?? 'its plan'} instead`;
-}

@@ -1,4 +1,4 @@
-import type { Product, WipeResultRecord } from '@erasure/shared';
+import type { MethodPass, Product, VerificationLevel, WipeResultRecord } from '@erasure/shared';
 import type { EraseMethod } from '../drives/erase-methods.js';
 import type { ErasePrecondition } from '../drives/plan-erase.js';
 import type { EraseOutcome } from '../erase/erase-drive.js';
@@ -20,6 +20,12 @@ export interface DriveJob {
    * one subsystem take turns. Absent for an erase that touches only its own drive.
    */
   readonly exclusive?: string;
+  /** A named overwrite's passes (issue 29); absent: the engine's single zero pass. */
+  readonly overwritePasses?: readonly MethodPass[];
+  /** BSI-GS: passes written before the firmware erase. */
+  readonly passesBeforeFirmware?: readonly MethodPass[];
+  /** The read-back level the policy set; absent: today's. */
+  readonly verification?: VerificationLevel;
 }
 
 /** Fixed inputs of one session (they never change while it runs). */

@@ -303,7 +303,19 @@ export const TestWireIdSchema = Type.Union(TEST_WIRE_IDS.map((id) => Type.Litera
 /** Operator intents (POST /api/intents). The agent refuses what its state does not allow with 409. */
 export const AgentIntent = Type.Union([
   Type.Object({ type: Type.Literal('refresh') }, { additionalProperties: false }),
-  Type.Object({ type: Type.Literal('select'), devices: Type.Array(Type.String(), { maxItems: 64 }) }, { additionalProperties: false }),
+  /**
+   * `methods`: the catalogue method the operator chose per device (issue 29), by id; a device
+   * left out gets the policy's default. A method the policy does not allow, or one that cannot
+   * run on the drive, is refused with the reason and nothing is selected.
+   */
+  Type.Object(
+    {
+      type: Type.Literal('select'),
+      devices: Type.Array(Type.String(), { maxItems: 64 }),
+      methods: Type.Optional(Type.Record(Type.String({ maxLength: 256 }), Type.String({ minLength: 1, maxLength: 64 }), { maxProperties: 64 })),
+    },
+    { additionalProperties: false },
+  ),
   /** `text` must equal `confirmation.phrase` (case and surrounding space ignored). */
   Type.Object({ type: Type.Literal('confirm'), text: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
   Type.Object({ type: Type.Literal('start') }, { additionalProperties: false }),
