@@ -10,6 +10,9 @@ import { createUser, ROLES, type Role } from '../adapters/db/users.js';
 import { hashPassword } from '../adapters/passwords.js';
 import type { Clock } from '../adapters/clock.js';
 import { mintTermsFrom } from './mint-terms.js';
+import { mintPolicyFrom } from './mint-policy.js';
+import { findAccountPolicyJson } from '../adapters/db/erasure-policies.js';
+import { policyInForce } from '../domain/erasure-policy/policy.js';
 import { findDeviceTokenSettings } from '../adapters/db/device-token-settings.js';
 import { BUILT_IN_TOKEN_DEFAULTS, tokenTermsOf, type TokenTermsDefaults } from '../domain/devices/token-terms.js';
 import { listCertificates } from '../adapters/db/certificates.js';
@@ -132,6 +135,9 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
       const product = oneOf(typeof flags.product === 'string' ? flags.product : 'engine', PRODUCTS, 'product') as Product;
       const terms = mintTermsFrom(flags, tokenTermsOf(await findDeviceTokenSettings(deps.db, target.id), deps.tokenDefaults ?? BUILT_IN_TOKEN_DEFAULTS));
       if (!terms.ok) throw new UsageError(terms.error);
+      // A customer's contract: the token's own erasure policy, checked before anything is written.
+      const own = mintPolicyFrom(flags, policyInForce({ token: null, account: await findAccountPolicyJson(deps.db, target.id) }).policy);
+      if (!own.ok) throw new UsageError(own.error);
       const iat = Math.floor(deps.clock.now().getTime() / 1000);
       const exp = iat + terms.lifetimeSeconds;
       const row = await createToken(deps.db, {
@@ -142,10 +148,20 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
         expiresAt: new Date(exp * 1000).toISOString(),
         customer: optionalText(flags, 'customer'),
         lotReference: optionalText(flags, 'lot'),
+        erasurePolicyJson: own.policy ? JSON.stringify(own.policy) : null,
         now,
       });
       const token = await signDeviceToken(key, { sub: target.public_id, jti: row.jti, issuedAt: iat, expiresAt: exp, product });
-      return { token, jti: row.jti, prefix_id: row.prefix_id, exp, quota_limit: row.quota_limit, customer: optionalText(flags, 'customer'), lot_reference: optionalText(flags, 'lot') };
+      return {
+        token,
+        jti: row.jti,
+        prefix_id: row.prefix_id,
+        exp,
+        quota_limit: row.quota_limit,
+        customer: optionalText(flags, 'customer'),
+        lot_reference: optionalText(flags, 'lot'),
+        erasure_policy: own.policy,
+      };
     }
     case 'set-token-status': {
       const status = oneOf(required(flags, 'status'), TOKEN_STATUSES, 'status') as TokenStatus;

@@ -24,6 +24,7 @@ import { registerCertificateLots } from './routes/app-certificate-lots.js';
 import { registerAppWipes } from './routes/app-wipes.js';
 import { registerAppAssets } from './routes/app-assets.js';
 import { registerAppDevices } from './routes/app-devices.js';
+import { registerAppErasurePolicy } from './routes/app-erasure-policy.js';
 import { registerAppDownloads } from './routes/app-downloads.js';
 import type { BootImages } from '../adapters/boot-images.js';
 import type { TokenTermsDefaults } from '../domain/devices/token-terms.js';
@@ -130,6 +131,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
     registerAppWipes(web, { db: deps.db, clock: deps.clock, post, outbound: webhooks.manage.outbound, wipeGrid });
     registerAppAssets(web, { db: deps.db, wipeGrid });
     registerAppDevices(web, { db: deps.db, clock: deps.clock });
+    registerAppErasurePolicy(web, { db: deps.db, clock: deps.clock });
     registerAppDownloads(web, {
       db: deps.db,
       clock: deps.clock,

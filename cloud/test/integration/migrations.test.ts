@@ -131,6 +131,21 @@ describe('migration 010_device_token_settings', () => {
   });
 });
 
+describe('migration 016_erasure_policies', () => {
+  it('keeps one erasure policy per account and lets a token carry its own, NULL when it follows its account', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    db.exec(`INSERT INTO accounts (id, public_id, name, created_at, updated_at) VALUES (1, 'acct_1', 'A', 'x', 'x')`);
+    const insert = db.prepare(`INSERT INTO erasure_policies (account_id, policy, created_at, updated_at) VALUES (1, ?, 'x', 'x')`);
+    expect(() => insert.run(null)).toThrow(/NOT NULL/);
+    expect(() => insert.run('{}')).not.toThrow();
+    expect(() => insert.run('{}')).toThrow(/UNIQUE|PRIMARY KEY/);
+    const columns = db.prepare(`SELECT name, "notnull" AS required FROM pragma_table_info('license_tokens')`).all() as { name: string; required: number }[];
+    expect(columns.find((c) => c.name === 'erasure_policy')).toEqual({ name: 'erasure_policy', required: 0 });
+    db.close();
+  });
+});
+
 describe('migration 017_validation_sampling', () => {
   it('keeps one rate per account within 1–100, one row per lot, and picks each wipe result at most once', () => {
     const db = new Database(':memory:');

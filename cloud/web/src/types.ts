@@ -49,6 +49,8 @@ export interface Device {
   expires_at: string | null;
   created_at: string;
   controls: DeviceAction[];
+  /** The token's own erasure policy (a customer's contract); null: the account's applies. */
+  erasure_policy: import('./pages/erasure-policy-form.js').ErasurePolicy | null;
 }
 
 /** A webhook subscription as /app/api/webhooks shows it. */

@@ -1,4 +1,7 @@
 import { runErase, selectDrives, type AgentEnv } from '../agent.js';
+import { planErase } from '../drives/plan-erase.js';
+import { methodFor } from '../session/erasure-policy.js';
+import { readErasurePolicy } from './erasure-policy-client.js';
 import { REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
 import { discoverDrive, type DiscoveredDrive } from '../probes/discover-drives.js';
 import { driveChanged } from '../probes/drive-identity.js';
@@ -40,6 +43,15 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
       emit({ type: 'removed' });
       return;
     }
+    // The station erases under its token's policy (issue 29), read for each drive as its check-in
+    // is: a bay without a policy it can read, or whose default is not allowed, erases nothing.
+    const policy = await readErasurePolicy(env, signal);
+    const method = methodFor(policy, undefined);
+    if (signal.aborted) return;
+    if (!method.ok) {
+      emit({ type: 'refused', reason: method.reason });
+      return;
+    }
     const selection = await selectInserted(env, device);
     if (signal.aborted) return;
     if (!selection.ok) {
@@ -47,9 +59,19 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
       emit(identity && (await driveChanged(env.sys, identity)) ? { type: 'removed' } : { type: 'refused', reason: selection.reason });
       return;
     }
+    // A station erases with its policy's default method, planned for this drive: refused, nothing is erased.
+    const inserted = selection.drives[0];
+    if (inserted && policy.ok) {
+      const planned = planErase(inserted.capabilities, { erasure: policy.policy, methodId: method.method });
+      if (!planned.ok) {
+        emit({ type: 'refused', reason: `${device}: ${planned.reason}` });
+        return;
+      }
+      selection.drives[0] = { ...inserted, plan: planned };
+    }
     // What the bay shows: the technique in words ("Overwrite", "Cryptographic Erase"), not the method id.
     const plan = selection.drives[0]?.plan;
-    const method = plan?.ok ? plan.technique : 'Overwrite';
+    const technique = plan?.ok ? plan.technique : 'Overwrite';
     // A firmware erase runs inside the drive once its command went out: the bay offers no cancel.
     const firmware = plan?.ok === true && plan.method !== 'overwrite';
     let verifying = false;
@@ -85,7 +107,7 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
           }
           const { percent, rate } = measured(p);
           const eta = rate && p.bytesTotal > p.bytesDone ? Math.round((p.bytesTotal - p.bytesDone) / rate) : undefined;
-          const event: BayEvent = { type: 'progress', progress: { method, pass: p.pass, percent, ...(rate ? { bytesPerSecond: rate } : {}), ...(eta !== undefined ? { etaSeconds: eta } : {}) } };
+          const event: BayEvent = { type: 'progress', progress: { method: technique, pass: p.pass, percent, ...(rate ? { bytesPerSecond: rate } : {}), ...(eta !== undefined ? { etaSeconds: eta } : {}) } };
           emit(event);
         },
       },

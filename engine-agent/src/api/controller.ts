@@ -2,6 +2,9 @@ import { EventEmitter } from 'node:events';
 import type { AgentIntent, AgentState, DriveProgress, DriveResult, Fingerprint, ScreenReport, StationView } from '@erasure/shared';
 import { planErase } from '../drives/plan-erase.js';
 import { abortableSleep, exitCodeOf, listDrives, recordIdOf, runErase, selectDrives, type AgentEnv } from '../agent.js';
+import { readErasurePolicy } from '../adapters/erasure-policy-client.js';
+import { methodFor, NO_POLICY_YET, type PolicyState } from '../session/erasure-policy.js';
+import { erasureView } from './erasure-view.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { ipAddresses } from '../probes/ip-addresses.js';
 import { DEFAULT_LIMITS, type Session } from '../session/types.js';
@@ -100,6 +103,10 @@ export class KioskController extends EventEmitter {
   private keptIn: KeptIn | undefined;
   /** The machine's own screen, as the kiosk shell's watchdog reports it. */
   private readonly screen = new ScreenHealth();
+  /** The erasure policy of this boot (issue 29): none until read after verify allowed, and then nothing is erased. */
+  private policy: PolicyState = NO_POLICY_YET;
+  /** The operator's method per drive, where it is not the policy's default. */
+  private chosen = new Map<string, string>();
 
   constructor(
     private readonly env: AgentEnv,
@@ -196,6 +203,7 @@ export class KioskController extends EventEmitter {
         ...(this.job ? { job: jobWire(this.job.job()) } : {}),
       },
       progress: this.progress,
+      ...(unlocked ? { erasure: erasureView(this.policy, this.drives.map((d) => d.device), (d) => this.methodOf(d), (d, m) => this.planRefusal(d, m)) } : {}),
       results,
       ...(erasedEarlier.length > 0 ? { erased_earlier: erasedEarlier } : {}),
       ...this.reporter.view(),
@@ -206,7 +214,7 @@ export class KioskController extends EventEmitter {
         refresh: idle,
         select: idle,
         confirm: idle && this.selected.length > 0 && !this.confirmed,
-        start: idle && this.selected.length > 0 && this.confirmed,
+        start: idle && this.selected.length > 0 && this.confirmed && this.policy.ok,
         set_test_result: unlocked,
         set_notes: unlocked,
         retry: this.gate.canRetry,
@@ -264,7 +272,21 @@ export class KioskController extends EventEmitter {
   /** Unlocks this boot: health, verify and the asset report, once (spec 1.9); see BootGate. */
   async bootUp(): Promise<void> {
     await this.gate.check();
+    await this.readPolicy();
     await this.startStation();
+  }
+
+  /**
+   * Reads the erasure policy this boot erases under (the token's contract, else the account's),
+   * once verify allowed it. Anything but a policy that reads (no answer, a refusal, a garbled
+   * one) leaves the agent without one, and it erases nothing until a later read succeeds.
+   */
+  private async readPolicy(): Promise<PolicyState> {
+    if (!this.gate.unlocked) return this.policy;
+    this.policy = await readErasurePolicy(this.env, this.shutdown.signal);
+    if (!this.policy.ok) process.stdout.write(`erasure-agent: nothing can be erased: ${this.policy.reason}\n`);
+    this.changed();
+    return this.policy;
   }
 
   /** A station starts once this boot is unlocked (at boot, or after a retry that unlocked it). */
@@ -310,7 +332,7 @@ export class KioskController extends EventEmitter {
     const why = locked ? `locked: this boot is not unlocked (${boot.phase}${boot.reason ? `: ${boot.reason}` : ''})` : 'a session is running';
     switch (intent.type) {
       case 'retry':
-        if (!this.gate.retry(() => void this.startStation())) return { ok: false, reason: locked ? `no check to retry now (${boot.phase})` : 'this boot is already unlocked' };
+        if (!this.gate.retry(() => void this.readPolicy().then(() => this.startStation()))) return { ok: false, reason: locked ? `no check to retry now (${boot.phase})` : 'this boot is already unlocked' };
         break;
       case 'station_wizard':
       case 'station_remap':
@@ -351,7 +373,16 @@ export class KioskController extends EventEmitter {
         this.confirmed = true;
         break;
       }
+      case 'choose_method': {
+        if (!can.select) return { ok: false, reason: why };
+        if (!this.drives.some((d) => d.device === intent.device)) return { ok: false, reason: `not a drive of this machine: ${intent.device}` };
+        const method = methodFor(this.policy, intent.method);
+        if (!method.ok) return { ok: false, reason: method.reason };
+        this.chosen.set(intent.device, method.method);
+        break;
+      }
       case 'start':
+        if (!can.start && !locked && !this.running && !this.policy.ok) return { ok: false, reason: `nothing can be erased: ${this.policy.reason}` };
         if (!can.start) return { ok: false, reason: locked || this.running ? why : 'select drives and type the confirmation first' };
         this.running = true; // set before returning, so a second start is refused at once
         // Cancellable from the first moment: a cancel made before the erase phase waits for it.
@@ -484,7 +515,21 @@ export class KioskController extends EventEmitter {
     this.changed();
     let session: Session | undefined;
     try {
-      const selection = await selectDrives(this.env, this.selected, undefined, { methods: this.methods });
+      // The policy is read again now: one changed since the boot (a contract revised, a method
+      // withdrawn) decides, and a drive whose method it no longer allows stops the run before
+      // any check-in, so no quota is spent and nothing is written.
+      const refused = await this.methodsRefused();
+      if (refused) {
+        this.runReason = refused;
+        this.runPhase = 'denied';
+        session = { phase: 'denied', at: 'checkin', reason: refused };
+        this.finished = { session, exitCode: exitCodeOf(session) };
+        return;
+      }
+      // Each drive is planned with its method under the policy read now (the planner refuses a
+      // method that cannot reach every sector of that drive, and nothing starts then).
+      const methods = Object.fromEntries(this.selected.map((d) => [d, this.methodOf(d) ?? (this.policy.ok ? this.policy.policy.default_method : '')]));
+      const selection = await selectDrives(this.env, this.selected, undefined, { ...(this.policy.ok ? { erasure: this.policy.policy } : {}), methods });
       if (!selection.ok) throw new Error(selection.reason);
       this.runDevices = selection.drives.map((d) => d.device);
       const job = new JobProgress(selection.drives.map(driveEstimate), () => performance.now());
@@ -530,6 +575,29 @@ export class KioskController extends EventEmitter {
       this.confirmed = false;
       this.changed();
     }
+  }
+
+  /** The operator's method for a drive: chosen on its row, else with the selection; undefined: the policy's default. */
+  private methodOf(device: string): string | undefined {
+    return this.chosen.get(device) ?? this.methods[device];
+  }
+
+  /** Why the chosen method cannot be erased with on a drive under the policy (the planner's word), or undefined. */
+  private planRefusal(device: string, methodId: string): string | undefined {
+    const drive = this.drives.find((d) => d.device === device);
+    if (!drive || !drive.plan.ok || !this.policy.ok) return undefined;
+    const plan = planErase(drive.capabilities, { erasure: this.policy.policy, methodId });
+    return plan.ok ? undefined : plan.reason;
+  }
+
+  /** Why the selected drives cannot be erased under the policy read now, or undefined when each one's method is allowed. */
+  private async methodsRefused(): Promise<string | undefined> {
+    const policy = await this.readPolicy();
+    for (const device of this.selected) {
+      const method = methodFor(policy, this.methodOf(device));
+      if (!method.ok) return policy.ok ? `${method.reason} (drive ${device}). Choose an allowed method on the Drives step.` : method.reason;
+    }
+    return undefined;
   }
 
   /** Looks up the certificate numbers of the delivered, certifiable results (in the background). */

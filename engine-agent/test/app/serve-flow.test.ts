@@ -136,7 +136,8 @@ describe('serve API: select, typed confirmation, start, live progress and result
     await new Promise((r) => setTimeout(r, 100)); // longer than the test's lookup delays: a third lookup would show
     const paths = sut.gateway.calls.map((c) => c.path);
     const lookups = ['/api/certificates/lookup', '/api/certificates/lookup'];
-    expect(paths).toEqual(['/api/health', '/api/verify', '/api/record', '/api/checkin', '/api/wipe_result', '/api/wipe_result', ...lookups]);
+    // The erasure policy is read once the boot is unlocked, and again right before the check-in (issue 29).
+    expect(paths).toEqual(['/api/health', '/api/verify', '/api/record', '/api/erasure_policy', '/api/erasure_policy', '/api/checkin', '/api/wipe_result', '/api/wipe_result', ...lookups]);
     expect(sut.gateway.calls.at(-1)?.body).toEqual({ job_ids: ['6f1c2b1e-0000-4000-8000-000000000001-0', '6f1c2b1e-0000-4000-8000-000000000001-1'] });
     expect(sut.gateway.calls.filter((c) => c.path === '/api/wipe_result').map((c) => [c.body.job_id, c.body.wipe_status]).sort()).toEqual([
       ['6f1c2b1e-0000-4000-8000-000000000001-0', 'completed'],

@@ -47,7 +47,8 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const paths = () => gateway.calls.map((c) => c.path);
+// The erasure policy read before each bay's work (issue 29) sends and spends nothing: left out here.
+const paths = () => gateway.calls.map((c) => c.path).filter((p) => p !== '/api/erasure_policy');
 const until = async (check: () => boolean, ms = 20_000) => {
   const end = Date.now() + ms;
   while (!check()) {
@@ -241,5 +242,21 @@ describe.skipIf(!fixturesPresent)(`selecting the drive inserted into a bay (${FI
     expect(own.calls[0]).toEqual(['lsblk', '-J', '-b', '-O', device]);
     expect(own.calls.slice(1)).toEqual(whole.calls.filter((c) => c[0] !== 'lsblk' && c.includes(device)));
     expect(whole.calls.length).toBeGreaterThan(own.calls.length);
+  });
+});
+
+describe('a bay under its token’s erasure policy (issue 29)', () => {
+  it.each([
+    ['cannot be read', [503, { error: 'cloud unavailable' }]],
+    ['names a default outside its allowed methods', [200, { erasure_policy: { default_method: 'zeros', verification: 'full', allowed_methods: ['gutmann'] }, source: 'token' }]],
+  ] as const)('is refused in words when the policy %s: no check-in, nothing written', async (_what, answer) => {
+    await gateway.close();
+    gateway = await startFakeGateway({ erasurePolicy: answer });
+    env = { ...env, config: { ...env.config, ERASURE_GATEWAY_URL: gateway.url } };
+    const events: BayEvent[] = [];
+    await stationBayRunner(env, BOOT)({ device: '/dev/loop-not-seated', identity: { device: '/dev/loop-not-seated', devT: '7:99' }, bay: BAY, signal: new AbortController().signal, emit: (e) => events.push(e) });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'refused', reason: expect.stringMatching(/^nothing can be erased: the erasure policy/) });
+    expect(gateway.calls.map((c) => c.path)).toEqual(['/api/erasure_policy']);
   });
 });

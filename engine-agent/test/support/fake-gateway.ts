@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_ERASURE_POLICY } from '@erasure/shared';
 
 /** One request the fake gateway received. */
 export interface GatewayCall {
@@ -19,6 +20,8 @@ export interface GatewayBehaviour {
   certificateSteps?: string[];
   /** Wipe results answer 503 this many times first (the cloud is down after the erase). */
   wipeResultFailures?: number;
+  /** The erasure policy answer (status and body); default 200 with the built-in policy. */
+  erasurePolicy?: readonly [number, unknown];
 }
 
 const readBody = async (req: IncomingMessage) => {
@@ -50,6 +53,8 @@ export async function startFakeGateway(behaviour: GatewayBehaviour = {}): Promis
         const v = behaviour.verify ?? { allow: true, account: 'Acme Refurb' };
         return v.allow ? [200, { allow: true, account: v.account, quota_remaining: 9 }] : [403, { allow: false, reason: v.reason }];
       }
+      case '/api/erasure_policy':
+        return behaviour.erasurePolicy ? [behaviour.erasurePolicy[0], behaviour.erasurePolicy[1]] : [200, { erasure_policy: DEFAULT_ERASURE_POLICY, source: 'default' }];
       case '/api/checkin':
         return [200, { allow: true, job_id: '6f1c2b1e-0000-4000-8000-000000000001', quota_remaining: 8 }];
       case '/api/record':

@@ -2,6 +2,7 @@ import type { Static, TSchema } from '@fastify/type-provider-typebox';
 import {
   CertificatesFound,
   ERRORS,
+  ErasurePolicyGranted,
   ErrorBody,
   InternalAssetAccepted,
   InternalChassisLookupResult,
@@ -175,5 +176,13 @@ export const FORWARDED_ROUTES = {
     internalPath: internalApi.validations.url,
     bodyOptional: false,
     answer: write('validation report', ValidationRecorded),
+  },
+  // Beyond the spec too (issue 29): the policy the device erases under. An answer outside the
+  // contract (a garbled policy) is 502 like any other write's, so the device erases nothing.
+  erasurePolicy: {
+    gateway: gatewayApi.erasurePolicy,
+    internalPath: internalApi.erasurePolicy.url,
+    bodyOptional: true,
+    answer: write('erasure policy', ErasurePolicyGranted),
   },
 } as const satisfies Record<string, ForwardedRoute>;

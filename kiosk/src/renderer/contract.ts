@@ -8,7 +8,7 @@ import { Value } from '@sinclair/typebox/value';
 import { AgentState as AgentStateSchema, DriveProgress as DriveProgressSchema, IntentAccepted as IntentAcceptedSchema } from '@erasure/shared/contracts';
 import type { AgentIntent, AgentState } from '@erasure/shared/contracts';
 
-export type { AgentDrive, AgentIntent, AgentState, BootPhase, DrivePlan, DriveProgress, DriveResult, ReportSync } from '@erasure/shared/contracts';
+export type { AgentDrive, AgentIntent, AgentState, BootPhase, DrivePlan, DriveProgress, DriveResult, ReportSync, ErasureChoice } from '@erasure/shared/contracts';
 export type { Fingerprint, TestResult, TestSnapshot, TestStatus, TestWireId } from '@erasure/shared/contracts';
 export type { BayStateName, GridShape, StationBayView, StationConnector, StationView, WizardAction, WizardView } from '@erasure/shared/contracts';
 

@@ -118,6 +118,33 @@ export const REPORT_SYNC_STATES = ['idle', 'waiting', 'sending', 'sent', 'failed
 export const ReportSync = Type.Union(REPORT_SYNC_STATES.map((s) => Type.Literal(s)));
 export type ReportSync = Static<typeof ReportSync>;
 
+/**
+ * The erasure policy this boot erases under (issue 29 item 2) and the method each drive gets:
+ * `ready` with the methods the operator may choose (contract names) and the choice per drive
+ * (the policy's default until the operator picks another), or `blocked` with why nothing can be
+ * erased (no policy could be read: fail closed).
+ */
+export const ErasureChoice = Type.Union([
+  Type.Object(
+    {
+      status: Type.Literal('ready'),
+      /** Whose policy: "this device token's contract", "the account's policy", "the standard policy". */
+      source: Type.String(),
+      default_method: Type.String(),
+      /** How much is read back, in words. */
+      verification: Type.String(),
+      allowed: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), standard: Type.String() }, { additionalProperties: false })),
+      /** The method id each drive will be erased with, by device. */
+      methods: Type.Record(Type.String(), Type.String()),
+      /** Drives whose chosen method this agent cannot carry out, and why, in words: they are not erased. */
+      refusals: Type.Record(Type.String(), Type.String()),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object({ status: Type.Literal('blocked'), reason: Type.String() }, { additionalProperties: false }),
+]);
+export type ErasureChoice = Static<typeof ErasureChoice>;
+
 /** What the kiosk renders: the whole truth, including which intents are allowed now. */
 export const AgentState = Type.Object(
   {
@@ -199,6 +226,8 @@ export const AgentState = Type.Object(
       { additionalProperties: false },
     ),
     progress: Type.Record(Type.String(), DriveProgress),
+    /** The erasure policy and each drive's method; absent until the boot is unlocked. */
+    erasure: Type.Optional(ErasureChoice),
     results: Type.Array(DriveResult),
     /**
      * Drives this boot erased in runs before the last, newest first: the Drives step marks them
@@ -290,6 +319,8 @@ export const AgentIntent = Type.Union([
   /** `text` must equal `confirmation.phrase` (case and surrounding space ignored). */
   Type.Object({ type: Type.Literal('confirm'), text: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
   Type.Object({ type: Type.Literal('start') }, { additionalProperties: false }),
+  /** The erase method of one drive, among those the erasure policy allows (a method id of the catalogue). */
+  Type.Object({ type: Type.Literal('choose_method'), device: Type.String({ maxLength: 200 }), method: Type.String({ maxLength: 100 }) }, { additionalProperties: false }),
   Type.Object(
     { type: Type.Literal('set_test_result'), id: TestWireIdSchema, status: TestStatus, detail: Type.Optional(Type.String({ maxLength: 4000 })) },
     { additionalProperties: false },

@@ -3,6 +3,7 @@ import { CertificateStatus, DenyReason, ErrorBody, Nullable, Ok, QuotaRemaining 
 import { ChassisMapDraft, Fingerprint, SystemIdentity, TestSnapshot } from './hardware.js';
 import { JobId, WipeResultAccepted, WipeResultRecord } from './wipe.js';
 import { ValidationRecorded, ValidationReportBody } from './validation.js';
+import { ErasurePolicySchema } from '../erasure-methods.js';
 
 /** Route descriptor: one per route, shared by the server that serves it and the client that calls it. */
 export interface RouteDescriptor {
@@ -128,6 +129,20 @@ export const CertificatesFound = Type.Object(
 );
 export type CertificatesFound = Static<typeof CertificatesFound>;
 
+/**
+ * The erasure policy a device erases under (issue 29 item 2; a route beyond the spec, docs/
+ * integrator.md): the token's own policy (a customer's contract), else its account's, else the
+ * built-in default, and which of them it is. The check-in answer stays exactly as spec 4.1 shapes
+ * it, so the device asks for the policy here, once verify allowed it, before any drive is chosen.
+ */
+export const ErasurePolicySource = Type.Union([Type.Literal('token'), Type.Literal('account'), Type.Literal('default')]);
+export type ErasurePolicySource = Static<typeof ErasurePolicySource>;
+export const ErasurePolicyGranted = Type.Object(
+  { erasure_policy: ErasurePolicySchema, source: ErasurePolicySource },
+  { additionalProperties: false },
+);
+export type ErasurePolicyGranted = Static<typeof ErasurePolicyGranted>;
+
 /** Diagnostics: any JSON document up to 16 KiB, logged by the gateway and never stored. */
 export const DIAGNOSTICS_LIMIT_BYTES = 16 * 1024;
 export const DiagnosticsBody = Type.Unknown();
@@ -183,6 +198,12 @@ export const gatewayApi = {
     url: '/api/validation',
     body: ValidationReportBody,
     response: { 200: ValidationRecorded, 201: ValidationRecorded, ...writeErrors, 409: Type.Union([WriteRejected, ErrorBody]) },
+  },
+  erasurePolicy: {
+    method: 'POST',
+    url: '/api/erasure_policy',
+    body: EmptyBody,
+    response: { 200: ErasurePolicyGranted, ...writeErrors },
   },
   diagnostics: { method: 'POST', url: '/api/diagnostics', body: DiagnosticsBody, response: { 200: Ok, 413: ErrorBody } },
 } as const satisfies Record<string, RouteDescriptor>;

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ErrorBody, LADDER_DENY_REASONS, QuotaRemaining, TokenStatus } from './common.js';
 import { ChassisMapDraft, Fingerprint, SystemIdentity, TestSnapshot } from './hardware.js';
-import { CertificatesFound, CertificatesLookupBody, ChassisLookupResult, type RouteDescriptor } from './gateway.js';
+import { CertificatesFound, CertificatesLookupBody, ChassisLookupResult, ErasurePolicyGranted, type RouteDescriptor } from './gateway.js';
 import { JobId, WipeResultAccepted, wipeResultFields } from './wipe.js';
 import { ValidationRecorded, ValidationReportBody } from './validation.js';
 
@@ -197,6 +197,12 @@ export const internalApi = {
     url: '/internal/validations',
     body: InternalValidationRequest,
     response: { 200: ValidationRecorded, 201: ValidationRecorded, ...writeErrors, 409: ErrorBody },
+  },
+  erasurePolicy: {
+    method: 'POST',
+    url: '/internal/tokens/erasure_policy',
+    body: LadderRequest,
+    response: { 200: ErasurePolicyGranted, ...writeErrors },
   },
 } as const satisfies Record<string, RouteDescriptor>;
 

@@ -2,6 +2,7 @@ import type { DeviceStore } from '../../domain/device/deps.js';
 import { findAssetByRecord, setAssetNotes, setAssetTests, upsertAsset } from './assets.js';
 import { findCertificateNumbers } from './certificate-numbers.js';
 import { findChassisMap, saveChassisMap } from './chassis-maps.js';
+import { findAccountPolicyJson, findTokenPolicyJson } from './erasure-policies.js';
 import { findTokenByJti, spendCheckin, spendUnheardCheckin, touchLastSeen } from './tokens.js';
 import { storeWipeResult } from './wipe-results.js';
 
@@ -19,4 +20,6 @@ export const deviceStore: DeviceStore = {
   saveChassisMap,
   storeWipeResult,
   findCertificateNumbers,
+  findTokenPolicyJson,
+  findAccountPolicyJson,
 };

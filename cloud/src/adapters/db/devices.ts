@@ -9,10 +9,12 @@ export interface DeviceRow extends TokenState {
   account_public_id: string;
   account_name: string;
   user_email: string | null;
+  /** The token's own erasure policy as stored JSON (issue 29); null: it follows its account's. */
+  erasure_policy: string | null;
 }
 
 const SELECT_DEVICE = `SELECT t.prefix_id, t.jti, a.public_id AS account_public_id, a.name AS account_name, t.user_email,
-       ${TOKEN_STATE_SQL}
+       t.erasure_policy, ${TOKEN_STATE_SQL}
   FROM license_tokens t JOIN accounts a ON a.id = t.account_id`;
 
 /**

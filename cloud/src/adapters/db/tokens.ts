@@ -65,15 +65,17 @@ export async function createToken(
     /** Optional customer and lot / job reference, carried onto what the token reports (issue 23). */
     customer?: string | null;
     lotReference?: string | null;
+    /** The token's own erasure policy as checked JSON (issue 29); absent: it follows its account's. */
+    erasurePolicyJson?: string | null;
     now: string;
   },
 ): Promise<TokenRow> {
   const jti = newUuid();
   await db.run(
     `INSERT INTO license_tokens (prefix_id, jti, account_id, user_email, product, status, quota_limit,
-                                 expires_at, customer, lot_reference, created_at, updated_at)
+                                 expires_at, customer, lot_reference, erasure_policy, created_at, updated_at)
      VALUES (@prefix_id, @jti, @account_id, @user_email, @product, 'active', @quota_limit, @expires_at,
-             @customer, @lot_reference, @now, @now)`,
+             @customer, @lot_reference, @erasure_policy, @now, @now)`,
     {
       prefix_id: newId('ltok'),
       jti,
@@ -84,6 +86,7 @@ export async function createToken(
       expires_at: input.expiresAt,
       customer: input.customer ?? null,
       lot_reference: input.lotReference ?? null,
+      erasure_policy: input.erasurePolicyJson ?? null,
       now: input.now,
     },
   );

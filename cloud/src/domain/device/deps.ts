@@ -3,6 +3,7 @@ import type { SqlRunner } from '../../adapters/sql/database.js';
 import type * as AssetsDb from '../../adapters/db/assets.js';
 import type * as CertificateNumbersDb from '../../adapters/db/certificate-numbers.js';
 import type * as ChassisMapsDb from '../../adapters/db/chassis-maps.js';
+import type * as ErasurePoliciesDb from '../../adapters/db/erasure-policies.js';
 import type * as TokensDb from '../../adapters/db/tokens.js';
 import type * as WipeResultsDb from '../../adapters/db/wipe-results.js';
 import type { CertificateIssuer } from '../../adapters/db/wipe-results.js';
@@ -17,7 +18,8 @@ export type DeviceStore = Pick<typeof TokensDb, 'findTokenByJti' | 'spendCheckin
   Pick<typeof AssetsDb, 'upsertAsset' | 'findAssetByRecord' | 'setAssetNotes' | 'setAssetTests'> &
   Pick<typeof ChassisMapsDb, 'findChassisMap' | 'saveChassisMap'> &
   Pick<typeof WipeResultsDb, 'storeWipeResult'> &
-  Pick<typeof CertificateNumbersDb, 'findCertificateNumbers'>;
+  Pick<typeof CertificateNumbersDb, 'findCertificateNumbers'> &
+  Pick<typeof ErasurePoliciesDb, 'findTokenPolicyJson' | 'findAccountPolicyJson'>;
 
 /**
  * What the device-facing domain needs: the database adapter and the clock, plus the policies

@@ -5,12 +5,15 @@ import type { Role } from '../../adapters/db/users.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { availableControls, decideControl, DEVICE_ACTIONS, type DeviceAction } from '../../domain/devices/controls.js';
 import { pageEnvelope, parsePage } from '../../domain/public-api/query.js';
+import { readStoredPolicy } from '../../domain/erasure-policy/policy.js';
 import { requireSession, sessionOf, type SignedIn } from '../session.js';
 
 export const DEVICES_PAGE_SIZE = 100;
 
 const view = (row: DeviceRow, role: Role) => ({
   ...row,
+  // The token's own policy (a customer's contract) as an object; null: the account's applies.
+  erasure_policy: row.erasure_policy === null ? null : readStoredPolicy(row.erasure_policy),
   quota_remaining: row.quota_limit === null ? null : Math.max(row.quota_limit - row.use_count, 0),
   controls: availableControls(role, row.status),
 });

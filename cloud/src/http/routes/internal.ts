@@ -10,6 +10,7 @@ import { receiveWipeResult } from '../../domain/device/wipe-results.js';
 import { lookupCertificateNumbers } from '../../domain/device/certificate-numbers.js';
 import { reportValidation } from '../../domain/validation/report.js';
 import { isoNow } from '../../domain/clock.js';
+import { erasurePolicyFor } from '../../domain/device/erasure-policy.js';
 
 type Body = Record<string, unknown>;
 /** What one internal call answers: computed inside the write batch, sent after its COMMIT. */
@@ -115,6 +116,8 @@ const INTERNAL_ANSWERS: Record<string, Route> = {
     );
     return out.ok ? { status: out.created ? 201 : 200, body: out.response } : { status: out.status, body: { error: out.error } };
   }),
+  // Beyond the spec (docs/integrator.md): the policy the device erases under, asked once verify allowed.
+  [internalApi.erasurePolicy.url]: withActiveToken(async (deps, token) => ({ status: 200, body: await erasurePolicyFor(deps, token) })),
 };
 
 /**

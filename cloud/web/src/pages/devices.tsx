@@ -4,6 +4,8 @@ import { Badge, ErrorNote, PageHeader, Pager, type Tone } from '../components/ui
 import { formatDateTime } from '../format.js';
 import { useQueryState } from '../router.js';
 import type { Device, DeviceAction, Me, Page } from '../types.js';
+import { ErasurePolicySettings, type AccountPolicy } from './erasure-policy-settings.js';
+import { TokenPolicyCell, TokenPolicyEditor } from './token-policy.js';
 
 type DevicesData = Page & { devices: Device[]; scope: 'account' | 'all_accounts' };
 
@@ -28,6 +30,8 @@ export function DevicesPage({ me }: { me: Me }) {
   const [data, setData] = useState<DevicesData | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const [account, setAccount] = useState<AccountPolicy | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
 
   const load = () =>
     getJson<DevicesData>(`/app/api/devices?page=${page}&q=${encodeURIComponent(q)}`).then(setData, (e: unknown) =>
@@ -53,6 +57,12 @@ export function DevicesPage({ me }: { me: Me }) {
   };
 
   const staff = me.user.role === 'staff';
+  const admin = me.user.role === 'admin';
+  const columns = staff ? 10 : 9;
+  const policySaved = (jti: string, policy: Device['erasure_policy']) => {
+    setEditing(null);
+    setData((current) => current && { ...current, devices: current.devices.map((d) => (d.jti === jti ? { ...d, erasure_policy: policy } : d)) });
+  };
   const controlsTitle = staff ? 'Kill switch' : 'ISO control';
   return (
     <>
@@ -70,6 +80,7 @@ export function DevicesPage({ me }: { me: Me }) {
         </p>
       )}
       <ErrorNote message={error} />
+      {!staff && <ErasurePolicySettings onLoaded={setAccount} />}
       <div className="toolbar">
         <input
           type="search"
@@ -94,11 +105,12 @@ export function DevicesPage({ me }: { me: Me }) {
               <th className="num">Quota used / limit</th>
               <th>Last seen</th>
               <th>Created</th>
+              <th>Erasure policy</th>
               <th>{controlsTitle}</th>
             </tr>
           </thead>
           <tbody>
-            {data?.devices.map((device) => (
+            {data?.devices.map((device) => [
               <tr key={device.jti} data-jti={device.jti}>
                 <td>
                   <div className="strong mono">{device.prefix_id}</div>
@@ -117,6 +129,14 @@ export function DevicesPage({ me }: { me: Me }) {
                 </td>
                 <td className="nowrap">{device.last_seen_at ? formatDateTime(device.last_seen_at) : <span className="muted">Never</span>}</td>
                 <td className="nowrap">{formatDateTime(device.created_at)}</td>
+                <td>
+                  <TokenPolicyCell policy={device.erasure_policy} methods={account?.methods ?? []} />
+                  {admin && account && (
+                    <button type="button" className="button button-small" onClick={() => setEditing(editing === device.jti ? null : device.jti)} data-testid="token-policy-edit">
+                      {editing === device.jti ? 'Close' : 'Contract…'}
+                    </button>
+                  )}
+                </td>
                 <td className="actions">
                   {device.controls.length === 0 && <span className="muted">{device.status === 'disabled' ? 'Disabled by staff' : '—'}</span>}
                   {device.controls.map((action) => (
@@ -131,8 +151,15 @@ export function DevicesPage({ me }: { me: Me }) {
                     </button>
                   ))}
                 </td>
-              </tr>
-            ))}
+              </tr>,
+              editing === device.jti && account && (
+                <tr key={`${device.jti}-policy`} className="policy-row">
+                  <td colSpan={columns}>
+                    <TokenPolicyEditor device={device} account={account} onSaved={(policy) => policySaved(device.jti, policy)} />
+                  </td>
+                </tr>
+              ),
+            ])}
           </tbody>
         </table>
         {data && data.devices.length === 0 && <p className="empty">No device tokens yet. Download an image on the Downloads page to mint one.</p>}

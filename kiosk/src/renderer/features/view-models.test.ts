@@ -186,6 +186,11 @@ describe('the erase view', () => {
     expect(runHeadline(agentState({ run: { status: 'finished', phase: 'done', exit_code: 0 } })).tone).toBe('ok');
   });
 
+  it('headlines a run the erasure policy stopped in the agent’s words: the method and what is allowed instead', () => {
+    const reason = "DoD 5220.22-M (3 passes) is not allowed by this device token's contract; allowed: NIST 800-88 R2 Clear (drive /dev/sda). Choose an allowed method on the Drives step.";
+    expect(runHeadline(agentState({ run: { status: 'finished', phase: 'denied', exit_code: 2, reason } }))).toEqual({ tone: 'bad', text: `Erasure blocked: nothing was erased. ${reason}` });
+  });
+
   it('shows an erased drive as erased, saved and sending, never as failed, with the internals only under Details', () => {
     const base = { device: '/sim/a.img', method: 'overwrite-1', erased: true, refused: false, passes: 1, verification: 'full read-back (O_DIRECT, fdatasync)', job_id: 'job_1-0', delivered: true, wipe_result_id: 'wr_1', certificate_status: 'pending' };
     const [ok, lost] = resultSummaries(agentState({ drives: [ssd], results: [base, { ...base, device: '/x', delivered: false, error: 'HTTP 503' }] }));

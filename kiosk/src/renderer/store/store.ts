@@ -17,6 +17,8 @@ export interface KioskActions {
   /** Asks the agent to select exactly these drives (Select all / Select none). */
   selectDrives(devices: readonly string[]): void;
   refresh(): void;
+  /** Asks the agent to erase `device` with `method` (an id the erasure policy allows); a refusal shows on the Drives step. */
+  chooseMethod(device: string, method: string): void;
   /** Asks the agent to check a denied boot again (health and licence). */
   retry(): void;
   /** Saves whether frozen drives are unfrozen by a short sleep at start-up (the agent's setting). */
@@ -137,6 +139,7 @@ export function createKioskStore(deps: StoreDeps, initial: KioskData = initialDa
       toggleDrive: (device) => void runDrivesIntent({ type: 'select', devices: r.toggledSelection(get().agent.snapshot?.selected ?? [], device) }),
       selectDrives: (devices) => void runDrivesIntent({ type: 'select', devices: [...devices] }),
       refresh: () => void runDrivesIntent({ type: 'refresh' }),
+      chooseMethod: (device, method) => void runDrivesIntent({ type: 'choose_method', device, method }),
       retry: () => void runDrivesIntent({ type: 'retry' }),
       setUnfreeze: (mode) => void runDrivesIntent({ type: 'set_unfreeze', mode }),
       setConfirmText: (text) => apply((d) => r.setConfirmText(d, text)),

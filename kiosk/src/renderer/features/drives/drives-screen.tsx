@@ -2,6 +2,7 @@ import { useActions, useKiosk } from '../../store/use-kiosk.js';
 import type { AgentState } from '../../contract.js';
 import { NextStep } from '../shell/next-step.js';
 import { driveRows, selectableDevices } from './drive-rows.js';
+import { MethodChoice, PolicyBlocked } from './method-choice.js';
 
 /** Pick drives and read their plans and warnings; the typed confirmation is on the Erase step, where Next leads. */
 export function DrivesScreen() {
@@ -17,6 +18,7 @@ export function DrivesScreen() {
   return (
     <section className="drives">
       {running && <p className="banner info">An erase is running. See the Erase step.</p>}
+      {snap.erasure?.status === 'blocked' && <PolicyBlocked reason={snap.erasure.reason} />}
       {rows.length === 0 && <p>No drives found.</p>}
       <ul className="drive-list" aria-label="Drives">
         {rows.map((d) => (
@@ -32,10 +34,15 @@ export function DrivesScreen() {
               </p>
             )}
             {d.method ? (
-              <p className="plan">
-                <strong>{d.method}</strong>
-                <span className="muted"> · {d.duration}</span>
-              </p>
+              <>
+                {snap.erasure?.status === 'ready' && (
+                  <MethodChoice device={d.device} erasure={snap.erasure} disabled={busy || !snap.can.select} onChoose={actions.chooseMethod} />
+                )}
+                <p className="plan">
+                  <strong>{d.method}</strong>
+                  <span className="muted"> · {d.duration}</span>
+                </p>
+              </>
             ) : (
               <p className="error">Cannot be erased: {d.refusal}</p>
             )}

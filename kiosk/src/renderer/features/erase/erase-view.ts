@@ -2,6 +2,12 @@ import type { DriveProgress, KioskAgentState } from '../../contract.js';
 import { formatBytes, formatDuration, formatRate } from '../../format.js';
 import { plainReason } from '../locked/gate.js';
 
+/**
+ * A run the erasure policy stopped (issue 29): the agent's words are already the operator's (the
+ * method by its contract name, what is allowed instead, or that no policy could be read).
+ */
+const POLICY_REFUSAL = /is not allowed by|erasure policy/;
+
 /** The run's headline, from the agent's `run`. */
 export function runHeadline(snap: KioskAgentState): { tone: 'info' | 'ok' | 'bad'; text: string } {
   const { run } = snap;
@@ -14,6 +20,7 @@ export function runHeadline(snap: KioskAgentState): { tone: 'info' | 'ok' | 'bad
     };
     return { tone: 'info', text: text[run.phase ?? ''] ?? 'Working…' };
   }
+  if (run.phase === 'denied' && run.reason && POLICY_REFUSAL.test(run.reason)) return { tone: 'bad', text: `Erasure blocked: nothing was erased. ${run.reason}` };
   if (run.phase === 'denied') return { tone: 'bad', text: `Erasure blocked: nothing was erased. ${plainReason(run.reason)}` };
   if (run.exit_code === 0) return { tone: 'ok', text: 'All drives erased, verified and reported. The machine can be switched off.' };
   // Erased and verified but not yet delivered is a success still being sent, never a failure.

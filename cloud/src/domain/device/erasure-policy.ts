@@ -1,0 +1,16 @@
+import type { ErasurePolicyGranted } from '@erasure/shared';
+import type { TokenRow } from '../../adapters/db/tokens.js';
+import { policyInForce } from '../erasure-policy/policy.js';
+import type { DeviceDeps } from './deps.js';
+
+/**
+ * The erasure policy a device erases under (issue 29 item 2), for the route beyond the spec that
+ * the device calls once verify allowed it: the token's own policy (a customer's contract), else
+ * its account's, else the built-in default. Reads only; the caller checked the token is active.
+ */
+export async function erasurePolicyFor(deps: Pick<DeviceDeps, 'db' | 'store'>, token: TokenRow): Promise<ErasurePolicyGranted> {
+  const own = await deps.store.findTokenPolicyJson(deps.db, token.jti);
+  const account = await deps.store.findAccountPolicyJson(deps.db, token.account_id);
+  const { policy, source } = policyInForce({ token: own?.erasure_policy, account });
+  return { erasure_policy: policy, source };
+}

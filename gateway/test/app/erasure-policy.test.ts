@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_ERASURE_POLICY } from '@erasure/shared';
+import { SECRET, startGateway, type GatewayUnderTest } from '../support/gateway.js';
+import { ACCOUNT, mintToken, newFleet } from '../support/tokens.js';
+import { startFakeCloud, type FakeCloud } from '../support/upstream.js';
+
+// Issue 29 item 2: the erasure policy reaches the device through the gateway, on a route beyond
+// the spec (docs/integrator.md), over the HMAC channel like every forwarded call. A policy the
+// contract does not describe never reaches the device as a success: the device erases nothing.
+describe('POST /api/erasure_policy', () => {
+  const fleet = newFleet();
+  let cloud: FakeCloud;
+  let sut: GatewayUnderTest;
+  let token: string;
+  let jti: string;
+  const granted = { erasure_policy: DEFAULT_ERASURE_POLICY, source: 'account' };
+
+  beforeAll(async () => {
+    cloud = await startFakeCloud(SECRET);
+    sut = await startGateway({ cloudUrl: cloud.url, publicKey: fleet.publicKey, secret: SECRET, timeoutMs: 300 });
+    ({ token, jti } = await mintToken(fleet));
+  });
+  afterAll(async () => {
+    await sut.close();
+    await cloud.close();
+  });
+  beforeEach(() => cloud.reset());
+
+  it('is forwarded, signed, to /internal/tokens/erasure_policy with the token’s jti and account, and the policy passed through', async () => {
+    cloud.script(() => ({ status: 200, json: granted }));
+    const answer = await sut.call('/api/erasure_policy', { token });
+    expect(answer).toMatchObject({ status: 200, body: granted });
+    expect(cloud.seen.map((s) => `${s.method} ${s.url}`)).toEqual(['POST /internal/tokens/erasure_policy']);
+    expect(cloud.seen[0]?.json).toEqual({ jti, account_id: ACCOUNT });
+    expect(cloud.seen[0]?.signatureValid).toBe(true);
+  });
+
+  it('takes no body beyond an empty object', async () => {
+    cloud.script(() => ({ status: 200, json: granted }));
+    expect((await sut.call('/api/erasure_policy', { token, json: { erasure_policy: granted.erasure_policy } })).status).toBe(400);
+    expect(cloud.seen).toHaveLength(0);
+  });
+
+  it.each([
+    ['a policy without allowed methods', { erasure_policy: { default_method: DEFAULT_ERASURE_POLICY.default_method, verification: 'full' }, source: 'account' }],
+    ['a sample outside 1..100', { erasure_policy: { ...DEFAULT_ERASURE_POLICY, verification: { sample: 400 } }, source: 'account' }],
+    ['an unknown source', { ...granted, source: 'somebody' }],
+    ['extra fields', { ...granted, also: 1 }],
+  ])('answers 502, never 200, when the cloud sends %s', async (_what, garbled) => {
+    cloud.script(() => ({ status: 200, json: garbled }));
+    expect(await sut.call('/api/erasure_policy', { token })).toMatchObject({ status: 502, body: { error: 'cloud answered with an invalid body' } });
+  });
+
+  it('relays a refused token as "cloud rejected erasure policy" with the cloud’s status', async () => {
+    cloud.script(() => ({ status: 403, json: { error: 'token revoked' } }));
+    expect(await sut.call('/api/erasure_policy', { token })).toMatchObject({ status: 403, body: { error: 'cloud rejected erasure policy: token revoked', status: 403 } });
+  });
+
+  it('is 401 without a token, and the cloud is not asked', async () => {
+    expect((await sut.call('/api/erasure_policy')).status).toBe(401);
+    expect(cloud.seen).toHaveLength(0);
+  });
+});
