@@ -12,3 +12,5 @@ export * from './agent-local.js';
 export * from './agent-station.js';
 export * from './agent-screen.js';
 export * from './public-api.js';
+// The method catalogue and erasure policy live beside the contracts so the browser bundles them too.
+export * from '../erasure-methods.js';
