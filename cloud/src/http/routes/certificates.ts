@@ -88,7 +88,7 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
           ]
         : [];
     const category = wipe.record.wipe_method ? deriveNistCategory(wipe.record.wipe_method, wipe.record.technique) : null;
-    return reply.code(200).type('text/html; charset=utf-8').send(verifyPage(answer, { category, technique: wipe.record.technique ?? null, downloads }));
+    return reply.code(200).type('text/html; charset=utf-8').send(verifyPage(answer, { category, technique: wipe.record.technique ?? null, verification: wipe.record.verification_result ?? null, downloads }));
   });
 
   app.get<{ Params: { id: string }; Querystring: { document?: string } }>(
