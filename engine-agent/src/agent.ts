@@ -31,6 +31,11 @@ export interface AgentEnv {
   readonly now: () => Date;
   readonly sleep: (ms: number) => Promise<void>;
   readonly version: string;
+  /**
+   * The agent, image, tool and kernel versions for `tool_components`, read once at start
+   * (adapters/tool-versions.ts); absent, the agent's version alone is named.
+   */
+  readonly toolComponents?: Promise<string>;
   readonly limits?: SessionLimits;
   /**
    * Told when a session ends with a wipe result it could not deliver (kept in the outbox):
@@ -187,7 +192,10 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
     drives: jobs,
     recordId: from.recordId ?? recordIdOf(env.now()),
     engineVersion: env.version,
-    toolComponents: from.bay ? stationToolComponents(`erasure-agent ${env.version}`, from.bay) : `erasure-agent ${env.version}`,
+    toolComponents: await (async () => {
+      const tools = (await env.toolComponents) ?? `erasure-agent ${env.version}`;
+      return from.bay ? stationToolComponents(tools, from.bay) : tools;
+    })(),
     limits: env.limits ?? DEFAULT_LIMITS,
     ...(parallel !== undefined ? { parallel } : {}),
   };

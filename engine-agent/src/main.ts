@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import si from 'systeminformation';
 import { fingerprint, listDrives, openCloud, type AgentEnv } from './agent.js';
 import { createRunner } from './adapters/runner.js';
+import { readToolComponents } from './adapters/tool-versions.js';
 import { nodeSystemView } from './adapters/system-view.js';
 import { runCommand } from './cli/run-command.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -69,10 +70,14 @@ async function main(argv: string[]): Promise<number> {
   });
   const command = positionals[0];
   const config = loadConfig(process.env, { simulate: values.simulate });
+  const run = createRunner();
+  const sys = nodeSystemView();
   const env: AgentEnv = {
     config,
-    run: createRunner(),
-    sys: nodeSystemView(),
+    run,
+    sys,
+    // Read once at start, only for the commands that report wipe results.
+    ...(['run', 'serve', 'headless'].includes(positionals[0] ?? '') ? { toolComponents: readToolComponents({ run, readText: sys.readText, agentVersion: version }) } : {}),
     si,
     now: () => new Date(),
     sleep: (ms) => new Promise((r) => setTimeout(r, ms)),

@@ -108,9 +108,17 @@ describe('deriveNistCategory', () => {
   });
 });
 
-describe('certificate schema versions (v2 adds customer and lot / job reference, v3 the PDF signer)', () => {
-  test('new certificates carry schema v3', () => {
-    expect(CERTIFICATE_SCHEMA).toBe('erasure-certificate/v3');
+describe('certificate schema versions (v2 adds customer and lot / job reference, v3 the PDF signer, v4 the Rev. 2 page)', () => {
+  test('new certificates carry schema v4', () => {
+    expect(CERTIFICATE_SCHEMA).toBe('erasure-certificate/v4');
+  });
+
+  test('a v3 certificate, signed before the Rev. 2 page, still reads and verifies', () => {
+    const { privateKey, publicKey } = testKeys();
+    const { crypto_erase_evidence: _e, validation_status: _v, ...rest } = sampleContent();
+    const v3 = { ...rest, schema: 'erasure-certificate/v3' } as CertificateContent;
+    expect(isKnownCertificateSchema(v3.schema)).toBe(true);
+    expect(verifyContent(publicKey, v3, signContent(privateKey, v3))).toBe(true);
   });
 
   test('a v2 certificate, signed before records named their PDF signer, still reads and verifies', () => {
@@ -132,7 +140,7 @@ describe('certificate schema versions (v2 adds customer and lot / job reference,
   });
 
   test('an unknown schema is refused (fail closed)', () => {
-    expect(isKnownCertificateSchema('erasure-certificate/v4')).toBe(false);
+    expect(isKnownCertificateSchema('erasure-certificate/v5')).toBe(false);
     expect(isKnownCertificateSchema(undefined)).toBe(false);
   });
 });

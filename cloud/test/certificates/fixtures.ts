@@ -2,6 +2,7 @@ import { generateSelfSignedPdfSigner, type PdfSigner } from '../../src/domain/ce
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { CERTIFICATE_SCHEMA, type CertificateContent } from '../../src/domain/certificates/certificate-content.js';
+import { VALIDATION_AT_ISSUE } from '../../src/domain/certificates/rev2-record.js';
 import { DEBIAN_FONT_FILES, loadFontSource, type FontSource } from '../../src/domain/certificates/fonts.js';
 import type { ErasureReportData } from '../../src/domain/certificates/report-data.js';
 
@@ -19,6 +20,12 @@ export function testKeys() {
 /** Operator name in Japanese, Arabic and Cyrillic: the renderer must print every script. */
 export const MIXED_OPERATOR = '山田 太郎 · محمد علي · Иван Петров';
 export const MIXED_ACCOUNT = 'Ωmega Recyclers Κ.Ε. / 東京リサイクル株式会社 / شركة التدوير';
+
+/** What the engine records for an NVMe crypto erase (tool_components and the marker clause of verification_result). */
+export const SAMPLE_COMPONENTS =
+  'erasure-agent 1.4.2; image erasure 1.4.2 (built 2026-11-20); hdparm v9.65; nvme-cli 2.4 (libnvme 1.3); sg3_utils (sg_sanitize 1.19 20220608); kernel 6.1.0-27-amd64; ' +
+  'test patterns: direct-I/O write and read-back of 256 random blocks before the firmware erase, read again after it; nvme sanitize /dev/nvme0n1 --sanact=4; nvme sanitize-log /dev/nvme0n1 -o json';
+export const SAMPLE_MARKERS = '256 of 256 test patterns written before the erase were gone after it (all read back as unrelated data, as a cryptographic erase leaves them)';
 
 export function sampleContent(overrides: Partial<CertificateContent> = {}): CertificateContent {
   return {
@@ -41,11 +48,12 @@ export function sampleContent(overrides: Partial<CertificateContent> = {}): Cert
       passes_completed: null,
       started_at: '2026-11-22T13:01:02Z',
       completed_at: '2026-11-22T13:07:12Z',
+      standard: 'NIST SP 800-88 Rev. 2 / IEEE 2883-2022',
     },
-    tool: { name: 'Erasure Engine', version: '1.4.2', components: 'nvme-cli 2.8; hdparm 9.65; erasure-verify 1.4.2' },
+    tool: { name: 'Erasure Engine', version: '1.4.2', components: SAMPLE_COMPONENTS },
     verification: {
       method: 'Sampled read-back (10 %, 2 samples per subsection)',
-      result: 'Passed: 51,200 sampled sectors read back as the expected pattern; sanitize log SSTAT=1 (completed), PRGD set.',
+      result: `${SAMPLE_MARKERS}; NVMe Sanitize, Crypto Erase: sanitize log SSTAT=1 (completed), PRGD set.`,
       hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
     },
     operator: MIXED_OPERATOR,
@@ -60,6 +68,8 @@ export function sampleContent(overrides: Partial<CertificateContent> = {}): Cert
     signed_at: '2026-11-22T13:07:40Z',
     verify_url: 'https://erasure.example.com/certificates/cert_4k2m9x0q7w1e5r8t3y6u/verify',
     pdf_signer_sha256: '5f0c8a1e2b3d4c6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f',
+    crypto_erase_evidence: { command: 'nvme sanitize /dev/nvme0n1 --sanact=4', marker_readback: SAMPLE_MARKERS },
+    validation_status: VALIDATION_AT_ISSUE,
     ...overrides,
   };
 }
@@ -96,7 +106,7 @@ export function sampleReport(content: CertificateContent, signature: string, lon
       technique: 'NVMe Sanitize, crypto erase (SANACT=4)',
       disposition: 'sanitized',
       markings_removed: true,
-      tool_components: 'nvme-cli 2.8; hdparm 9.65; erasure-verify 1.4.2',
+      tool_components: SAMPLE_COMPONENTS,
       verification_result: content.verification.result ?? undefined,
       certificate_status: 'generating',
     },

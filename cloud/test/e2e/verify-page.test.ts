@@ -28,11 +28,11 @@ describe('the verify page on a phone (spec 4.4, for people)', { timeout: 60_000 
     await sut?.close();
   });
 
-  it('shows a genuine certificate as valid, with its number, drive, method, category, dates and who processed it', async () => {
+  it('shows a genuine certificate as valid, with its number, drive, method, IEEE 2883 technique, Rev. 2 level and verification, dates and who processed it', async () => {
     await browser.page.goto(`${base}/certificates/${certId}/verify`);
     expect(await browser.page.locator('[data-testid="verdict"] h1').innerText()).toBe('Valid certificate');
     const text = await browser.page.locator('body').innerText();
-    for (const expected of ['CW-000001', 'SAMSUNG MZVLB512HAJQ', 'S4DYNX0M123456', '512 GB', 'NIST 800-88 R2 Purge · NVMe Sanitize (crypto erase)', 'NIST SP 800-88 category', 'Processed by', 'Acme Refurb', '2026-11-22 10:12:30 UTC']) {
+    for (const expected of ['CW-000001', 'SAMSUNG MZVLB512HAJQ', 'S4DYNX0M123456', '512 GB', 'NIST 800-88 R2 Purge', 'Technique (IEEE 2883-2022)\tNVMe Sanitize (crypto erase)', 'Sanitization level (NIST SP 800-88 Rev. 2)\tPurge', 'Verification (the technique completed as intended)', 'validation is a separate, independent check of the outcome', 'Processed by', 'Acme Refurb', '2026-11-22 10:12:30 UTC']) {
       expect(text).toContain(expected);
     }
     // Downloads are for signed-in users of the owning account only.

@@ -2,6 +2,7 @@ import type { Fingerprint, PrefixedId, TestSnapshot, WipeResultRecord } from '@e
 import { driveVendor } from '../wipes/vendor.js';
 import { CERTIFICATE_SCHEMA, deriveNistCategory, type CertificateContent, type NistCategory } from './certificate-content.js';
 import { erasedDriveEntry, type ErasureReportData } from './report-data.js';
+import { cryptoEraseEvidence, methodStandard, VALIDATION_AT_ISSUE } from './rev2-record.js';
 
 /** The tool named on every certificate; its version is the engine that reported the machine. */
 export const TOOL_NAME = 'Erasure Engine';
@@ -139,6 +140,7 @@ export function buildCertificateContent(input: CertificateInputs): CertificateCo
       passes_completed: facts.passes_completed,
       started_at: facts.started_at,
       completed_at: facts.completed_at,
+      standard: methodStandard(facts.wipe_method),
     },
     tool: { name: TOOL_NAME, version: m?.engine_version ?? null, components: facts.tool_components },
     verification: {
@@ -156,6 +158,9 @@ export function buildCertificateContent(input: CertificateInputs): CertificateCo
     signed_at: input.signedAt,
     verify_url: verifyUrl(input.publicBaseUrl, input.certificate.public_id),
     pdf_signer_sha256: input.pdfSignerSha256,
+    crypto_erase_evidence: cryptoEraseEvidence(facts.technique, facts.tool_components, facts.verification_result),
+    // Signed when the wipe result arrives: no independent validation can have been made yet.
+    validation_status: VALIDATION_AT_ISSUE,
   };
 }
 

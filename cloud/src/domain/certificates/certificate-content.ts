@@ -9,11 +9,17 @@ export type NistCategory = 'Clear' | 'Purge';
  * v2 (issue 23) adds `customer` and `lot_reference`; v1 certificates lack both and still verify.
  * v3 (issue 28) adds `pdf_signer_sha256`: the record names the certificate that signs its PDFs, so
  * a verifier holding only the Ed25519 public key can refuse a PDF anyone else signed.
+ * v4 (issue 29) adds `wipe.standard`, `crypto_erase_evidence` and `validation_status`, and selects
+ * the NIST SP 800-88 Rev. 2 / IEEE 2883 page; v1-v3 records keep rendering the page they were
+ * issued with, since `verify-pdf` regenerates that page from the record and compares it.
  */
-export const CERTIFICATE_SCHEMA = 'erasure-certificate/v3';
+export const CERTIFICATE_SCHEMA = 'erasure-certificate/v4';
+
+/** The schemas whose page is the Rev. 1-worded layout they were issued with. */
+export const REV1_LAYOUT_SCHEMAS: readonly string[] = ['erasure-certificate/v1', 'erasure-certificate/v2', 'erasure-certificate/v3'];
 
 /** Every schema a signed certificate may carry: the current one and those issued before it. */
-export const KNOWN_CERTIFICATE_SCHEMAS: readonly string[] = ['erasure-certificate/v1', 'erasure-certificate/v2', CERTIFICATE_SCHEMA];
+export const KNOWN_CERTIFICATE_SCHEMAS: readonly string[] = [...REV1_LAYOUT_SCHEMAS, CERTIFICATE_SCHEMA];
 
 /** Whether signed content names a schema this code can read (fail closed on anything else). */
 export function isKnownCertificateSchema(schema: unknown): boolean {
@@ -29,8 +35,8 @@ export function isKnownCertificateSchema(schema: unknown): boolean {
  * blank line for an unknown field instead of leaving it out).
  */
 export interface CertificateContent {
-  /** Stored content of a certificate issued before v3 reads as v2 (no PDF signer) or v1 (nor customer and lot). */
-  schema: typeof CERTIFICATE_SCHEMA | 'erasure-certificate/v2' | 'erasure-certificate/v1';
+  /** Content issued before v4 reads as v3 (Rev. 1 page), v2 (nor PDF signer) or v1 (nor customer and lot). */
+  schema: typeof CERTIFICATE_SCHEMA | 'erasure-certificate/v3' | 'erasure-certificate/v2' | 'erasure-certificate/v1';
   certificate_id: PrefixedId<'cert'>;
   /** `CW-000001`: the account-scoped number printed on both documents. */
   certificate_number: string;
@@ -59,6 +65,12 @@ export interface CertificateContent {
     passes_completed: number | null;
     started_at: string | null;
     completed_at: string | null;
+    /**
+     * The document the method comes from, e.g. `US DoD 5220.22-M (NISPOM 1995) §8-306`, as the
+     * method catalogue named it when the certificate was signed; null for a method it does not
+     * list (v4; absent before).
+     */
+    standard?: string | null;
   };
   tool: {
     name: string | null;
@@ -89,6 +101,14 @@ export interface CertificateContent {
    * record says whose PDF signature counts (v3; absent before). Null where no PDF is made (sandbox).
    */
   pdf_signer_sha256?: string | null;
+  /**
+   * For a cryptographic erase, what shows the media encryption key was changed (NIST SP 800-88
+   * Rev. 2): the erase command as issued and the marker read-back after it, each as the device
+   * recorded it, or null where the record holds none. Null for any other technique (v4).
+   */
+  crypto_erase_evidence?: { command: string | null; marker_readback: string | null } | null;
+  /** Whether an independent validation (Rev. 2) of the outcome was made when this was signed (v4). */
+  validation_status?: string | null;
 }
 
 /** The attachment names both PDFs carry, so `verify-pdf` knows what to look for. */
@@ -109,10 +129,24 @@ export function deriveNistCategory(method: string | null | undefined, technique:
   const m = method ?? '';
   if (/\bpurge\b/i.test(m)) return 'Purge';
   if (/\bclear\b/i.test(m)) return 'Clear';
-  const text = `${m} ${technique ?? ''}`;
+  // Issue 29: a named method's technique names its IEEE 2883 level; a firmware step that failed
+  // its check ("…, after NVMe Sanitize, Crypto Erase failed its check") reached nothing.
+  const done = techniqueDone(technique);
+  const ieee = /IEEE\s*2883(?:-2022)?\W+(Purge|Clear)\b/i.exec(done)?.[1];
+  if (ieee) return ieee.toLowerCase() === 'purge' ? 'Purge' : 'Clear';
+  const text = `${m} ${done}`;
   if (PURGE_TECHNIQUES.test(text)) return 'Purge';
   if (CLEAR_TECHNIQUES.test(text)) return 'Clear';
   return 'Clear';
+}
+
+/**
+ * The technique without a firmware step the engine reports as failed ("…, after X failed its
+ * check"): what was done is the part before it. Records before issue 29 name the category in
+ * their method, so this never changes the category of a certificate already issued.
+ */
+export function techniqueDone(technique: string | null | undefined): string {
+  return (technique ?? '').replace(/,?\s*after\b[^;]*\bfailed\b.*$/i, '');
 }
 
 /**

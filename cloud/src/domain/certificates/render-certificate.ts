@@ -1,4 +1,5 @@
-import { signatureFingerprint, type CertificateContent } from './certificate-content.js';
+import { REV1_LAYOUT_SCHEMAS, signatureFingerprint, type CertificateContent } from './certificate-content.js';
+import { drawRev2Header, drawRev2Sections, REV2_BAND } from './certificate-page-rev2.js';
 import type { FontSource } from './fonts.js';
 import { formatCapacityGb, formatTimestamp, formatYesNo, titleize } from './format.js';
 import { drawFieldGrid, drawSectionHeading, type Field } from './layout-blocks.js';
@@ -45,23 +46,26 @@ const MARGIN = { top: 40, bottom: 36, side: 50 };
  */
 export async function renderCertificatePdf(content: CertificateContent, deps: CertificateRenderDeps): Promise<Uint8Array> {
   const frame = layoutCertificatePage(content, deps);
+  const standard = REV1_LAYOUT_SCHEMAS.includes(content.schema) ? 'NIST SP 800-88' : 'NIST SP 800-88 Rev. 2 / IEEE 2883-2022';
   return paintDocument(frame, content, deps.signature, {
     title: `Certificate of Sanitization ${content.certificate_number}`,
-    subject: `NIST SP 800-88 ${content.wipe.nist_category} of drive ${content.drive.serial ?? 'unknown serial'}`,
+    subject: `${standard} ${content.wipe.nist_category} of drive ${content.drive.serial ?? 'unknown serial'}`,
     keywords: [content.certificate_number, content.certificate_id, 'NIST SP 800-88', content.wipe.nist_category],
   }, deps.pdfSigner);
 }
 
 /**
  * The certificate's one page as drawing operations, from the signed record and its signature
- * alone: what `verify-pdf` regenerates to compare a file's page with (page-check.ts).
+ * alone: what `verify-pdf` regenerates to compare a file's page with (page-check.ts). The record's
+ * schema picks the layout: v1-v3 records draw the Rev. 1-worded page they were issued with, to
+ * the operation, and v4 records the NIST SP 800-88 Rev. 2 / IEEE 2883 page.
  */
 export function layoutCertificatePage(content: CertificateContent, deps: Omit<CertificateRenderDeps, 'pdfSigner'>): Frame {
   // Values get two lines each and the verification result four, across the page. When that
   // overflows, the result gives up lines first (the Erasure Report prints it whole), and only
   // then do the other values drop to one line each.
   let frame: Frame | undefined;
-  for (const [maxLines, resultLines] of LAYOUT_ATTEMPTS) {
+  for (const [maxLines, resultLines] of REV1_LAYOUT_SCHEMAS.includes(content.schema) ? LAYOUT_ATTEMPTS : REV2_LAYOUT_ATTEMPTS) {
     frame = layoutBody(content, deps.fonts, maxLines, resultLines);
     if (frame.pages.length === 1) break;
   }
@@ -73,17 +77,31 @@ export function layoutCertificatePage(content: CertificateContent, deps: Omit<Ce
 
 /** `[lines per value, lines of the verification result]`, tried in order until the page fits. */
 const LAYOUT_ATTEMPTS: readonly (readonly [number, number])[] = [[2, 4], [2, 3], [2, 2], [1, 2], [1, 1]];
+/** v4: the verification result (Rev. 2's per-drive verification) keeps its lines before the other values do. */
+const REV2_LAYOUT_ATTEMPTS: readonly (readonly [number, number])[] = [[2, 4], [1, 4], [2, 3], [1, 3], [1, 2], [1, 1]];
 
 function layoutBody(content: CertificateContent, fonts: FontSource, maxLines: number, resultLines: number): Frame {
   // The flowing part stops above the signature block, which is pinned to the foot of the page.
   const frame = createFrame(fonts, { ...MARGIN, bottom: MARGIN.bottom + FOOTER_HEIGHT + SIGNATURE_BLOCK_HEIGHT + 4 });
-  drawHeader(frame, content);
-  drawSummaryBand(frame, content);
-  drawSections(frame, content, maxLines, resultLines);
+  if (REV1_LAYOUT_SCHEMAS.includes(content.schema)) {
+    drawHeader(frame, content);
+    drawSummaryBand(frame, content);
+    drawSections(frame, content, maxLines, resultLines);
+    return frame;
+  }
+  drawRev2Header(frame, content);
+  drawSummaryBand(frame, content, REV2_BAND);
+  drawRev2Sections(frame, content, maxLines, resultLines);
   return frame;
 }
 
-function drawHeader(frame: Frame, content: CertificateContent): void {
+/** The Rev. 1-worded statement under the title of a v1-v3 certificate. */
+const rev1Statement = (content: CertificateContent) =>
+  `This certifies that the storage device described below, processed by ${content.account_name}${customerClause(content)}, was sanitized ` +
+  `to the NIST SP 800-88 ${content.wipe.nist_category} level and that the result was verified as recorded. ` +
+  'This record is digitally signed; its authenticity can be checked with the QR code below.';
+
+export function drawHeader(frame: Frame, content: CertificateContent, statement = rev1Statement(content)): void {
   const page = currentPage(frame);
   page.push({ kind: 'rect', x: 0, y: frame.height - 10, width: frame.width, height: 10, fill: ACCENT });
   const top = frame.y;
@@ -98,10 +116,6 @@ function drawHeader(frame: Frame, content: CertificateContent): void {
   frame.y = top - 46;
   drawText(frame, 'Certificate of Sanitization', { role: 'bold', size: 24 }, frame.left, frame.y);
   frame.y -= 32;
-  const statement =
-    `This certifies that the storage device described below, processed by ${content.account_name}${customerClause(content)}, was sanitized ` +
-    `to the NIST SP 800-88 ${content.wipe.nist_category} level and that the result was verified as recorded. ` +
-    'This record is digitally signed; its authenticity can be checked with the QR code below.';
   const style: TextStyle = { role: 'regular', size: 9, color: MUTED };
   for (const line of clampLines(frame.fonts, wrapText(frame.fonts, statement, style, contentWidth(frame)), 3, style, contentWidth(frame))) {
     drawText(frame, line, style, frame.left, frame.y);
@@ -110,26 +124,40 @@ function drawHeader(frame: Frame, content: CertificateContent): void {
   frame.y -= 8;
 }
 
+/** How the summary band is drawn: v1-v3 pages keep theirs to the point; v4 pages draw a slimmer one. */
+export interface BandStyle {
+  readonly levelLabel: string;
+  readonly height: number;
+  readonly gap: number;
+  readonly levelSize: number;
+  readonly valueSize: number;
+  /** How far below the band's top the level and the other values are drawn. */
+  readonly levelY: number;
+  readonly valueY: number;
+}
+
+const REV1_BAND: BandStyle = { levelLabel: 'NIST 800-88 category', height: 42, gap: 14, levelSize: 15, valueSize: 11, levelY: 19, valueY: 21 };
+
 /** The four facts a reader looks for first, in a tinted band. */
-function drawSummaryBand(frame: Frame, content: CertificateContent): void {
+export function drawSummaryBand(frame: Frame, content: CertificateContent, band: BandStyle = REV1_BAND): void {
   const cells: [label: string, value: string, share: number][] = [
-    ['NIST 800-88 category', content.wipe.nist_category.toUpperCase(), 0.24],
+    [band.levelLabel, content.wipe.nist_category.toUpperCase(), 0.24],
     ['Drive serial number', content.drive.serial ?? '—', 0.4],
     ['Completed (UTC)', formatTimestamp(content.wipe.completed_at, false) ?? '—', 0.36],
   ];
-  const height = 42;
+  const height = band.height;
   currentPage(frame).push({ kind: 'rect', x: frame.left, y: frame.y - height, width: contentWidth(frame), height, fill: TINT });
   currentPage(frame).push({ kind: 'rect', x: frame.left, y: frame.y - height, width: 3, height, fill: ACCENT });
   let x = frame.left + 14;
   cells.forEach(([label, value, share], i) => {
     const width = share * contentWidth(frame) - 14;
-    const style: TextStyle = i === 0 ? { role: 'bold', size: 15, color: ACCENT } : { role: 'bold', size: 11 };
+    const style: TextStyle = i === 0 ? { role: 'bold', size: band.levelSize, color: ACCENT } : { role: 'bold', size: band.valueSize };
     const line = clampLines(frame.fonts, wrapText(frame.fonts, value, style, width), 1, style, width)[0] ?? '';
     drawText(frame, label.toUpperCase(), { role: 'regular', size: 7, color: MUTED }, x, frame.y - 8);
-    drawText(frame, line, style, x, frame.y - (i === 0 ? 19 : 21));
+    drawText(frame, line, style, x, frame.y - (i === 0 ? band.levelY : band.valueY));
     x += width + 14;
   });
-  frame.y -= height + 14;
+  frame.y -= height + band.gap;
 }
 
 function drawSections(frame: Frame, content: CertificateContent, maxLines: number, resultLines: number): void {
@@ -190,7 +218,7 @@ const RESULT_STYLE: TextStyle = { role: 'regular', size: 9.5 };
  * The verification result as printed: whole when it fits its lines across the page, otherwise
  * cut at a word with a pointer to the Erasure Report, which always prints it in full.
  */
-function verificationText(frame: Frame, result: string | null, limit: number): string | null {
+export function verificationText(frame: Frame, result: string | null, limit: number): string | null {
   if (result === null) return null;
   const width = contentWidth(frame);
   const lines = wrapText(frame.fonts, result, RESULT_STYLE, width);
@@ -204,7 +232,7 @@ function verificationText(frame: Frame, result: string | null, limit: number): s
 }
 
 /** `, for customer X (lot L)` when the token or machine named a customer or lot. */
-function customerClause(content: CertificateContent): string {
+export function customerClause(content: CertificateContent): string {
   const customer = content.customer ?? null;
   const lot = content.lot_reference ?? null;
   if (customer && lot) return ` for ${customer} (lot ${lot})`;

@@ -1,5 +1,6 @@
 import { stationBayOf } from '@erasure/shared';
-import { signatureFingerprint } from './certificate-content.js';
+import { REV1_LAYOUT_SCHEMAS, signatureFingerprint } from './certificate-content.js';
+import { standardAndLevel } from './rev2-record.js';
 import type { FontSource } from './fonts.js';
 import { formatBytes, formatCapacityWithBytes, formatDuration, formatTimestamp, formatUnknown } from './format.js';
 import { driveVendor } from '../wipes/vendor.js';
@@ -55,6 +56,8 @@ export async function renderErasureReportPdf(report: ErasureReportData, deps: Re
   drawParagraph(frame, subtitle, { role: 'regular', size: 10, color: MUTED });
   frame.y -= 10;
 
+  // A v4 record speaks NIST SP 800-88 Rev. 2 / IEEE 2883 (issue 29); older ones keep their words.
+  const rev2 = !REV1_LAYOUT_SCHEMAS.includes(c.schema);
   drawSectionHeading(frame, 'Summary');
   drawFieldGrid(frame, [
     { label: 'Processed by', value: c.account_name, span: 2 },
@@ -63,15 +66,29 @@ export async function renderErasureReportPdf(report: ErasureReportData, deps: Re
     { label: 'Lot / job reference', value: c.lot_reference ?? null, span: 2 },
     { label: 'Certificate no.', value: c.certificate_number },
     { label: 'Certificate ID', value: c.certificate_id, mono: true, span: 2 },
-    { label: 'NIST 800-88 category', value: c.wipe.nist_category },
+    { label: rev2 ? 'Sanitization level' : 'NIST 800-88 category', value: rev2 ? `${c.wipe.nist_category} (NIST SP 800-88 Rev. 2)` : c.wipe.nist_category },
     { label: 'Drive manufacturer', value: c.drive.manufacturer ?? driveVendor(c.drive.model) },
     { label: 'Drive model', value: c.drive.model, span: 2 },
     { label: 'Drive serial', value: c.drive.serial, mono: true },
     { label: 'Capacity', value: capacity, span: 2 },
     { label: 'Method', value: c.wipe.method, span: 2 },
-    { label: 'Technique', value: c.wipe.technique, span: 2 },
+    { label: rev2 ? 'Technique (IEEE 2883-2022) and command' : 'Technique', value: c.wipe.technique, span: 2 },
+    ...(rev2
+      ? [
+          { label: 'Standard and level the method meets', value: standardAndLevel(c.wipe), span: 4 },
+          { label: 'Validation (independent check of the outcome)', value: c.validation_status ?? null, span: 4 },
+        ]
+      : []),
   ], 4, 3);
   frame.y -= 6;
+  if (c.crypto_erase_evidence) {
+    drawSectionHeading(frame, 'Cryptographic erase: what shows the key was changed');
+    drawFieldGrid(frame, [
+      { label: 'Command issued', value: c.crypto_erase_evidence.command, mono: true, span: 4 },
+      { label: 'Marker read-back after it', value: c.crypto_erase_evidence.marker_readback, span: 4 },
+    ], 4, 6);
+    frame.y -= 6;
+  }
 
   drawSectionHeading(frame, 'Timeline');
   const started = c.wipe.started_at;
@@ -81,7 +98,7 @@ export async function renderErasureReportPdf(report: ErasureReportData, deps: Re
     ['Certified (signed)', formatTimestamp(c.signed_at, false) ?? '', formatDuration(started, c.signed_at) ?? ''],
   ]);
 
-  drawSectionHeading(frame, 'Verification result');
+  drawSectionHeading(frame, rev2 ? 'Verification result: the technique completed as intended' : 'Verification result');
   drawParagraph(frame, c.verification.result?.trim() ? c.verification.result : 'No verification result was reported.', BODY);
   frame.y -= 10;
 

@@ -96,6 +96,7 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
     return reply.code(200).type('text/html; charset=utf-8').send(verifyPage(answer, {
       category,
       technique: wipe.record.technique ?? null,
+      verification: wipe.record.verification_result ?? null,
       downloads,
       rejection: rejection ? { reason: rejection.reason, validatedAt: rejection.validated_at } : null,
     }));

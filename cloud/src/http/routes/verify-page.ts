@@ -7,6 +7,8 @@ export interface VerifyPageExtras {
   category: string | null;
   /** How the drive was erased, in the engine's words (e.g. "NVMe Sanitize (crypto erase)"). */
   technique: string | null;
+  /** The engine's per-drive verification outcome (`verification_result`), in its words. */
+  verification?: string | null;
   /** The PDFs, for a signed-in user of the account that owns the certificate; none for anyone else. */
   downloads: { label: string; href: string }[];
   /** A failed independent validation of the drive (issue 29): the certificate is not to be relied on. */
@@ -35,7 +37,6 @@ export function verifyPage(answer: VerifyAnswer, extras: VerifyPageExtras): stri
         title: 'Not valid',
         text: 'This certificate does not match what the erasure service issued, or it is not complete. Do not rely on it; ask the company that processed the device.',
       };
-  const method = [answer.wipe_method, extras.technique].filter(Boolean).join(' · ');
   const downloads = extras.downloads.length
     ? `<p class="downloads">${extras.downloads.map((d) => `<a class="button" href="${escape(d.href)}">${escape(d.label)}</a>`).join(' ')}</p>`
     : '';
@@ -47,8 +48,10 @@ export function verifyPage(answer: VerifyAnswer, extras: VerifyPageExtras): stri
 <table>
 ${row('Drive', [answer.drive_model, answer.drive_serial ? `serial ${answer.drive_serial}` : null].filter(Boolean).join(' · '))}
 ${row('Capacity', formatCapacityGb(answer.drive_capacity_gb))}
-${row('Erasure method', method)}
-${row('NIST SP 800-88 category', extras.category)}
+${row('Erasure method', answer.wipe_method)}
+${row('Technique (IEEE 2883-2022)', extras.technique)}
+${row('Sanitization level (NIST SP 800-88 Rev. 2)', extras.category)}
+${row('Verification (the technique completed as intended)', extras.verification ?? null)}
 ${row('Passes', answer.passes_completed === null ? null : String(answer.passes_completed))}
 ${row('Erased', formatTimestamp(answer.completed_at))}
 ${row('Signed', formatTimestamp(answer.signed_at))}
@@ -56,7 +59,7 @@ ${row('Processed by', answer.account)}
 ${extras.rejection ? row('Validation', `Failed on ${formatTimestamp(extras.rejection.validatedAt) ?? extras.rejection.validatedAt}: ${extras.rejection.reason ?? 'no reason given'}`) : ''}
 </table>
 ${downloads}
-<p class="muted">Checked just now against the erasure service's records. API clients get this answer as JSON from the same address.</p>`,
+<p class="muted">Under NIST SP 800-88 Rev. 2, verification confirms on each drive that the sanitization technique completed as intended; validation is a separate, independent check of the outcome. Checked just now against the erasure service's records. API clients get this answer as JSON from the same address.</p>`,
   );
 }
 
