@@ -61,6 +61,8 @@ describe('kiosk: the erase method of each drive', { timeout: 180_000 }, () => {
     await select.selectOption('dod-5220.22-m-3');
     await expect.poll(async () => (await agentState(agent)).erasure.methods[device]).toBe('dod-5220.22-m-3');
     expect(await select.locator('option:checked').innerText()).toBe('DoD 5220.22-M (3 passes)');
+    // The plan under the choice is the chosen method's, not the listing's NIST plan.
+    await expect.poll(() => page.locator('.drive [data-testid="plan-chosen"]').first().innerText()).toBe('DoD 5220.22-M (3 passes): 3 passes written over the whole drive');
     // A method this drive's plan would not carry out is said under the choice (it is not erased under that name).
     const refusal = (await agentState(agent)).erasure.refusals[device] as string | undefined;
     if (refusal) expect(await choice.locator('[data-testid="method-refused"]').innerText()).toBe(`Not erased with this method: ${refusal}.`);

@@ -1,5 +1,6 @@
 import { useActions, useKiosk } from '../../store/use-kiosk.js';
-import type { AgentState } from '../../contract.js';
+import { DEFAULT_METHOD_ID, findMethod } from '@erasure/shared/contracts';
+import type { AgentState, ErasureChoice } from '../../contract.js';
 import { NextStep } from '../shell/next-step.js';
 import { driveRows, selectableDevices } from './drive-rows.js';
 import { MethodChoice, PolicyBlocked } from './method-choice.js';
@@ -38,10 +39,16 @@ export function DrivesScreen() {
                 {snap.erasure?.status === 'ready' && (
                   <MethodChoice device={d.device} erasure={snap.erasure} disabled={busy || !snap.can.select} onChoose={actions.chooseMethod} />
                 )}
-                <p className="plan">
-                  <strong>{d.method}</strong>
-                  <span className="muted"> · {d.duration}</span>
-                </p>
+                {plannedAsListed(snap.erasure, d.device) ? (
+                  <p className="plan">
+                    <strong>{d.method}</strong>
+                    <span className="muted"> · {d.duration}</span>
+                  </p>
+                ) : (
+                  <p className="plan" data-testid="plan-chosen">
+                    <strong>{chosenPlan(snap.erasure, d.device)}</strong>
+                  </p>
+                )}
               </>
             ) : (
               <p className="error">Cannot be erased: {d.refusal}</p>
@@ -104,4 +111,24 @@ function UnfreezeSetting({ unfreeze, disabled, onChange }: { unfreeze: NonNullab
       <p className="muted small">Takes effect at the next start. Set by: {unfreeze.source}.</p>
     </details>
   );
+}
+
+/**
+ * The drive's listed plan (and its time) is the NIST Purge plan: it is what will run only while
+ * that method is the drive's. Any other method is planned when the erase starts.
+ */
+function plannedAsListed(erasure: ErasureChoice | undefined, device: string): boolean {
+  if (erasure?.status !== 'ready') return true;
+  return (erasure.methods[device] ?? erasure.default_method) === DEFAULT_METHOD_ID;
+}
+
+/** The chosen method's passes in words, from the catalogue ("3 passes: zeros, their complement, random data"). */
+function chosenPlan(erasure: ErasureChoice | undefined, device: string): string {
+  const id = erasure?.status === 'ready' ? (erasure.methods[device] ?? erasure.default_method) : DEFAULT_METHOD_ID;
+  const method = findMethod(id);
+  if (!method) return id;
+  const passes = `${method.passes.length} ${method.passes.length === 1 ? 'pass' : 'passes'} written over the whole drive`;
+  if (method.technique === 'firmware') return `${method.name}: the drive's own firmware erase`;
+  if (method.technique === 'firmware+overwrite') return `${method.name}: ${passes}, then the drive's own firmware erase`;
+  return `${method.name}: ${passes}`;
 }
