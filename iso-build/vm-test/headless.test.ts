@@ -1,4 +1,4 @@
-import { copyFileSync } from 'node:fs';
+import { closeSync, copyFileSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,26 +6,79 @@ import { startStack } from '../../test/support/stack.js';
 import { BASE_ISO, personalizedIso, SCREENS_DIR, SLOW, stickFrom, vmIdentity, workDir } from './harness.js';
 import { dataPartitionOf } from '../src/data-partition.js';
 import { sha256File, survivingSectors, writeSectorPattern } from './pattern.js';
-import { Vm, vmSkipReason } from './qemu.js';
+import { Vm, vmSkipReason, type VmDrive } from './qemu.js';
 
 const MiB = 1024 * 1024;
 const skip = vmSkipReason(BASE_ISO);
 if (skip) console.warn(`[iso] skipped: ${skip}`);
 
 /**
- * erasure.mode=headless on SeaBIOS, booted from a USB stick written with the image: every target
- * drive is erased by its plan's method and certified; the stick itself is never touched. The four
- * targets (NVMe, SATA, virtio-scsi, virtio-blk) are each throttled like a slow disk and erased at
- * once: each wipe result reaches the cloud as its drive finishes.
+ * Whether the ext4 filesystem at `offset` of `file` was left mounted: ext4 sets its journal's
+ * needs_recovery flag (incompat 0x4) when mounted and clears it on a clean unmount.
  */
-describe.skipIf(Boolean(skip))('headless run of the boot image in QEMU (SeaBIOS, USB stick)', () => {
+function leftMounted(file: string, offset: number): boolean {
+  const sb = Buffer.alloc(1024);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, sb, 0, sb.length, offset + 1024);
+  } finally {
+    closeSync(fd);
+  }
+  if (sb.readUInt16LE(0x38) !== 0xef53) throw new Error(`no ext4 superblock at ${offset} of ${file}`);
+  return (sb.readUInt32LE(0x60) & 0x4) !== 0;
+}
+
+/**
+ * Freezes the guest's CPUs (QMP `stop`) as soon as its console matches, so nothing it would do
+ * next runs: with erasure.after=poweroff the line asked for is followed at once by a shutdown
+ * that unmounts the volumes. Reads only what the console added, every 50 ms.
+ */
+async function freezeOnSerial(vm: Vm, pattern: RegExp, timeoutMs: number): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  const fd = openSync(vm.serialLog, 'r');
+  const chunk = Buffer.alloc(1 << 16);
+  let log = '';
+  try {
+    for (;;) {
+      let n: number;
+      while ((n = readSync(fd, chunk, 0, chunk.length, null)) > 0) log += chunk.toString('latin1', 0, n);
+      if (pattern.test(log)) break;
+      const dead = vm.dead();
+      if (dead) throw new Error(`${vm.opts.name}: ${dead} before the serial log showed ${pattern}\n${log.slice(-4000)}`);
+      if (Date.now() > deadline) throw new Error(`${vm.opts.name}: no ${pattern} on the serial console within ${timeoutMs / 1000} s\n${log.slice(-4000)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  const exited = vm.waitForExit(Number.MAX_SAFE_INTEGER).then((code) => {
+    throw new Error(`${vm.opts.name}: QEMU exited (${code}) before it could be frozen: the guest shut down first`);
+  });
+  await Promise.race([vm.qmp('stop'), exited]);
+  exited.catch(() => undefined);
+  return log;
+}
+
+/**
+ * erasure.mode=headless on SeaBIOS, booted twice from one USB stick written with the image, on one
+ * machine. Boot 1: the machine is allowed and erases a drive; the gateway goes away mid-erase, so
+ * the result cannot be delivered and is kept on the stick's own ERASURE-DATA partition; the power
+ * is then cut (the guest frozen the moment it says so, QEMU killed: nothing unmounted). Boot 2,
+ * the gateway back and four other drives in: the kept result is delivered before anything else,
+ * then every target drive is erased by its plan's method and certified, and the machine powers
+ * off (erasure.after=poweroff). The stick's image part is never touched. The four targets (NVMe,
+ * SATA, virtio-scsi, virtio-blk) are each throttled like a slow disk and erased at once: each
+ * wipe result reaches the cloud as its drive finishes.
+ */
+describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS, USB stick): a result kept through a power cut, then four drives', () => {
   const work = workDir();
   let stack: Awaited<ReturnType<typeof startStack>>;
-  let vm: Vm;
   const identity = vmIdentity('QEMU-HL-0001');
-  // Sizes differ so the drives finish in a clear order; the SATA disk's is not a multiple of 4 KiB.
-  // The NVMe disk is small: QEMU's emulated NVMe reads at well under 1 MB/s under TCG, and the
-  // read-back sample after its Format covers the whole of a small disk.
+  // Boot 1's drive; the power is cut after its erase.
+  const cutDrive = { serial: 'VIRTIO-PC-01', file: join(work.dir, 'virtio-pc.img'), bytes: 8 * MiB };
+  // Boot 2's drives. Sizes differ so they finish in a clear order; the SATA disk's is not a
+  // multiple of 4 KiB. The NVMe disk is small: QEMU's emulated NVMe reads at well under 1 MB/s
+  // under TCG, and the read-back sample after its Format covers the whole of a small disk.
   const drives = [
     { kind: 'nvme' as const, serial: 'NVME-HL-01', file: join(work.dir, 'nvme.img'), bytes: 16 * MiB, bytesPerSecond: 2 * MiB },
     { kind: 'sata' as const, serial: 'SATA-HL-01', file: join(work.dir, 'sata.img'), bytes: 14 * MiB + 1536, bytesPerSecond: 2 * MiB },
@@ -34,127 +87,212 @@ describe.skipIf(Boolean(skip))('headless run of the boot image in QEMU (SeaBIOS,
   ];
   let stick = '';
   let stickHash = '';
-  let imageBytes = 0;
-  let serial = '';
+  let dataPart = { offset: 0, bytes: 0 };
   let accountId = '';
+  const vms: Vm[] = [];
+
+  const boot = (name: string, bootDrives: readonly VmDrive[]) => {
+    const vm = new Vm({
+      name,
+      workDir: work.dir,
+      firmware: 'bios',
+      smbios: identity,
+      gatewayPort: Number(new URL(stack.gateway.url).port),
+      drives: [{ kind: 'usb-stick', file: stick, serial: 'STICK-01', boot: true }, ...bootDrives],
+    });
+    vms.push(vm);
+    vm.start();
+    return vm;
+  };
 
   beforeAll(async () => {
     stack = await startStack();
     const account = await stack.cli('admin', 'create-account', '--name', 'VM Headless Refurb');
     accountId = String(account.id);
-    const token = await stack.cli('admin', 'mint-device-token', '--account', String(account.id), '--quota', '10');
+    const token = await stack.cli('admin', 'mint-device-token', '--account', accountId, '--quota', '10');
+    // Baked in once, so both boots run with it: boot 1 never gets to power off (it is frozen
+    // first), boot 2 must.
     const iso = await personalizedIso(work.dir, 'headless', String(token.token), 'erasure.mode=headless erasure.devices=all erasure.confirm=yes erasure.after=poweroff');
     stick = stickFrom(iso, work.dir);
     // The image part of the stick; its ERASURE-DATA partition after it is the agent's to write.
-    imageBytes = dataPartitionOf(stick)?.offset ?? 0;
-    stickHash = sha256File(stick, imageBytes);
+    dataPart = dataPartitionOf(stick) ?? dataPart;
+    stickHash = sha256File(stick, dataPart.offset);
+    writeSectorPattern(cutDrive.file, cutDrive.serial, cutDrive.bytes);
     for (const d of drives) writeSectorPattern(d.file, d.serial, d.bytes);
-    vm = new Vm({
-      name: 'headless',
-      workDir: work.dir,
-      firmware: 'bios',
-      smbios: identity,
-      gatewayPort: Number(new URL(stack.gateway.url).port),
-      drives: [{ kind: 'usb-stick', file: stick, serial: 'STICK-01', boot: true }, ...drives.map(({ kind, file, serial, bytesPerSecond }) => ({ kind, file, serial, bytesPerSecond }))],
-    });
-    vm.start();
-    // The run ends with erasure.after=poweroff: QEMU exits when the guest powers off.
-    await vm.waitForSerial(/headless run finished/, 25 * 60_000 * (SLOW / 4 + 0.25));
-    await vm.waitForExit(5 * 60_000);
-    serial = vm.serial();
-  }, 40 * 60_000);
+  }, 5 * 60_000);
 
   afterAll(async () => {
-    vm?.stop();
-    // The serial console of the run, kept for a person to read beside the screenshots.
-    if (vm) copyFileSync(vm.serialLog, join(SCREENS_DIR, 'headless-serial.log'));
+    for (const vm of vms) {
+      vm.stop();
+      // The serial console of each boot, kept for a person to read beside the screenshots.
+      copyFileSync(vm.serialLog, join(SCREENS_DIR, `${vm.opts.name}-serial.log`));
+    }
     await stack?.stop();
     work.cleanup();
   });
 
-  it('boots, reads the token and gateway from the medium, and runs headless', () => {
-    expect(serial).toMatch(/erasure: mode headless, gateway http:\/\/10\.0\.2\.100:8787 \(from medium\), device token from medium/);
+  describe('boot 1: the gateway goes away mid-erase, then the power is cut', () => {
+    let serial = '';
+    let statusAtCut: unknown;
+    let mountedAtCut = false;
+
+    beforeAll(async () => {
+      const started = Date.now();
+      const vm = boot('headless-1', [{ kind: 'virtio', file: cutDrive.file, serial: cutDrive.serial, bytesPerSecond: 1 * MiB }]);
+      await vm.waitForSerial(/start \/dev\/vd[a-z]:/, 15 * 60_000 * (SLOW / 4 + 0.25));
+      await stack.stopGateway();
+      await vm.qmp('query-status'); // the QMP connection, open before the moment it is needed
+      await freezeOnSerial(vm, /not delivered yet, kept on the ERASURE-DATA volume/, 10 * 60_000 * (SLOW / 4 + 0.25));
+      statusAtCut = await vm.qmp('query-status');
+      // The power cut: QEMU killed, nothing flushed or unmounted by the guest.
+      vm.stop();
+      await vm.waitForExit(30_000);
+      serial = vm.serial();
+      mountedAtCut = leftMounted(stick, dataPart.offset);
+      console.info(`boot 1 (power cut) took ${Math.round((Date.now() - started) / 1000)} s`);
+    }, 30 * 60_000);
+
+    it('boots, reads the token and gateway from the medium, and runs headless', () => {
+      expect(serial).toMatch(/erasure: mode headless, gateway http:\/\/10\.0\.2\.100:8787 \(from medium\), device token from medium/);
+    });
+
+    it("mounts the stick's own ERASURE-DATA partition and binds it to this machine", () => {
+      expect(serial).toMatch(/ERASURE-DATA volume \/dev\/sd[a-z]\d+ mounted at \/var\/lib\/erasure through a loop device \(a partition of the boot stick\) \(bound to this machine now\)/);
+    });
+
+    it("keeps the result on the stick's ERASURE-DATA partition when the gateway is unreachable after the erase", () => {
+      expect(serial).toMatch(/result \/dev\/vd[a-z]: erased by overwrite, wipe result not delivered/);
+      expect(serial).toMatch(/1 wipe result\(s\) not delivered yet, kept on the ERASURE-DATA volume/);
+      expect(survivingSectors(cutDrive.file, cutDrive.serial)).toEqual({ survivors: 0, sectors: cutDrive.bytes / 512 });
+    });
+
+    it('cuts the power while the machine still runs: the ERASURE-DATA volume is still mounted, its journal not closed', () => {
+      expect(statusAtCut).toMatchObject({ running: false, status: 'paused' });
+      expect(mountedAtCut).toBe(true);
+    });
   });
 
-  it('refuses the USB stick it booted from, which shows up as an ordinary disk, and leaves its image part untouched', () => {
-    expect(serial).toMatch(/skip \/dev\/sd[a-z]: \/dev\/sd[a-z] (holds an erasure boot image|carries the running system)[^\n]*\(boot_medium\)/);
-    expect(imageBytes).toBeGreaterThan(0);
-    expect(sha256File(stick, imageBytes)).toBe(stickHash);
-  });
+  describe('boot 2: the gateway back, four drives in', () => {
+    let serial = '';
+    let exitCode: number | null = null;
+    let mountedAfter = true;
 
-  it("mounts the stick's own ERASURE-DATA partition and binds it to this machine", () => {
-    expect(serial).toMatch(/ERASURE-DATA volume \/dev\/sd[a-z]\d+ mounted at \/var\/lib\/erasure through a loop device \(a partition of the boot stick\) \(bound to this machine now\)/);
-  });
+    beforeAll(async () => {
+      const started = Date.now();
+      await stack.restartGateway();
+      const vm = boot('headless-2', drives.map(({ kind, file, serial: s, bytesPerSecond }) => ({ kind, file, serial: s, bytesPerSecond })));
+      await vm.waitForSerial(/kept wipe results from an earlier run: \d+ delivered/, 15 * 60_000 * (SLOW / 4 + 0.25));
+      // The run ends with erasure.after=poweroff: QEMU exits when the guest powers off.
+      await vm.waitForSerial(/headless run finished/, 25 * 60_000 * (SLOW / 4 + 0.25));
+      exitCode = await vm.waitForExit(5 * 60_000);
+      serial = vm.serial();
+      mountedAfter = leftMounted(stick, dataPart.offset);
+      console.info(`boot 2 (headless, four drives) took ${Math.round((Date.now() - started) / 1000)} s`);
+    }, 40 * 60_000);
 
-  it('erases the NVMe drive by Format with User Data Erase, as its plan names', () => {
-    expect(serial).toMatch(/plan \/dev\/nvme0n1: [^\n]*NVME-HL-01[^\n]*-> nvme-format-user-data/);
-  });
+    it('boots, reads the token and gateway from the medium, and runs headless', () => {
+      expect(serial).toMatch(/erasure: mode headless, gateway http:\/\/10\.0\.2\.100:8787 \(from medium\), device token from medium/);
+    });
 
-  it('says why the SATA and SCSI disks have no firmware erase, and overwrites them and the virtio disk', () => {
-    expect(serial).toMatch(/plan \/dev\/sd[a-z]: [^\n]*SATA-HL-01[^\n]*-> overwrite/);
-    expect(serial).toMatch(/not ata-secure-erase: ATA Security feature set not supported/);
-    expect(serial).toMatch(/plan \/dev\/sd[a-z]: [^\n]*SCSI-HL-01[^\n]*-> overwrite/);
-    expect(serial).toMatch(/not scsi-sanitize-overwrite: SCSI SANITIZE[^\n]*not supported/);
-    expect(serial).toMatch(/plan \/dev\/vd[a-z]: [^\n]*VIRTIO-HL-01[^\n]*-> overwrite/);
-  });
+    it('finds the same volume bound to this machine after the power cut', () => {
+      expect(serial).toMatch(/ERASURE-DATA volume \/dev\/sd[a-z]\d+ mounted at \/var\/lib\/erasure through a loop device \(a partition of the boot stick\): /);
+      expect(serial).not.toMatch(/bound to this machine now/);
+    });
 
-  it("prints each drive's progress as pass n of N with rate and time left, and its finish with the job's count", () => {
-    expect(serial).toMatch(/plan \/dev\/vd[a-z]: [^\n]*-> overwrite[^\n]*; about \d+ (s|min) \(from its size\)/);
-    expect(serial).toMatch(/progress \/dev\/\w+: pass 1 of 1, writing, \d+%, [^;\n]*MB\/s, \d+ s elapsed, [^;\n]* left; job: \d of 4 drives done/);
-    const finished = serial.match(/finished \/dev\/\w+: erased after [^;\n]+; job: \d of 4 drives done/g) ?? [];
-    expect(finished).toHaveLength(4);
-    expect(finished.at(-1)).toMatch(/job: 4 of 4 drives done/);
-  });
+    it('delivers the kept result before anything else at the next boot', () => {
+      expect(serial).toMatch(/kept result [0-9a-f-]+-\d+: delivered, wipe result \S+/);
+      expect(serial).toMatch(/kept wipe results from an earlier run: 1 delivered, 0 refused, 0 still waiting/);
+      expect(serial.indexOf('kept wipe results from an earlier run')).toBeLessThan(serial.indexOf('session health'));
+      expect(serial.indexOf('kept wipe results from an earlier run')).toBeLessThan(serial.indexOf('plan /dev/'));
+    });
 
-  it('leaves no 512-byte sector of the original pattern on any drive, the tail of a size that is not a multiple of 4 KiB included', () => {
-    expect(drives.some((d) => d.bytes % 4096 !== 0)).toBe(true);
-    for (const d of drives) expect({ drive: d.serial, ...survivingSectors(d.file, d.serial) }).toEqual({ drive: d.serial, survivors: 0, sectors: d.bytes / 512 });
-  });
+    it('refuses the USB stick it booted from, which shows up as an ordinary disk, and leaves its image part untouched across both boots', () => {
+      expect(serial).toMatch(/skip \/dev\/sd[a-z]: \/dev\/sd[a-z] (holds an erasure boot image|carries the running system)[^\n]*\(boot_medium\)/);
+      expect(dataPart.offset).toBeGreaterThan(0);
+      expect(sha256File(stick, dataPart.offset)).toBe(stickHash);
+    });
 
-  it('erases the four drives at once, and each wipe result reaches the cloud in the order the drives finished', () => {
-    const db = new Database(join(stack.dataDir, 'cloud.sqlite'), { readonly: true });
-    try {
-      const rows = db.prepare('SELECT drive_serial, started_at, completed_at FROM wipe_results ORDER BY id').all() as Array<{ drive_serial: string; started_at: string; completed_at: string }>;
-      expect(rows).toHaveLength(4);
-      // Overlap: every drive started before any drive finished (the agent's own times, on the results).
-      const lastStart = rows.map((r) => r.started_at).sort().at(-1) ?? '';
-      const firstEnd = rows.map((r) => r.completed_at).sort()[0] ?? '';
-      expect(lastStart < firstEnd, `last start ${lastStart}, first end ${firstEnd}`).toBe(true);
-      // Arrival (row order) is finishing order: no result waited for a slower drive.
-      expect(rows.map((r) => r.drive_serial)).toEqual([...rows].sort((a, b) => a.completed_at.localeCompare(b.completed_at)).map((r) => r.drive_serial));
-    } finally {
-      db.close();
-    }
-  });
+    it('erases the NVMe drive by Format with User Data Erase, as its plan names', () => {
+      expect(serial).toMatch(/plan \/dev\/nvme0n1: [^\n]*NVME-HL-01[^\n]*-> nvme-format-user-data/);
+    });
 
-  it('has the cloud hold the asset with the VM DMI identity, one wipe result per drive, and certificates', async () => {
-    const db = new Database(join(stack.dataDir, 'cloud.sqlite'), { readonly: true });
-    try {
-      const asset = db.prepare('SELECT manufacturer, model, serial_number FROM assets').all();
-      expect(asset).toEqual([{ manufacturer: identity.manufacturer, model: identity.product, serial_number: identity.serial }]);
-      const results = db.prepare('SELECT drive_serial, wipe_method, wipe_status, validation, certifiable FROM wipe_results ORDER BY drive_serial').all() as Array<Record<string, unknown>>;
-      expect(results.map((r) => r.drive_serial)).toEqual(['NVME-HL-01', 'SATA-HL-01', 'SCSI-HL-01', 'VIRTIO-HL-01']);
-      expect(results.map((r) => [r.wipe_method, r.wipe_status, r.certifiable])).toEqual([
-        ['NIST 800-88 R2 Purge', 'completed', 1],
-        ['NIST 800-88 R2 Clear', 'completed', 1],
-        ['NIST 800-88 R2 Clear', 'completed', 1],
-        ['NIST 800-88 R2 Clear', 'completed', 1],
+    it('says why the SATA and SCSI disks have no firmware erase, and overwrites them and the virtio disk', () => {
+      expect(serial).toMatch(/plan \/dev\/sd[a-z]: [^\n]*SATA-HL-01[^\n]*-> overwrite/);
+      expect(serial).toMatch(/not ata-secure-erase: ATA Security feature set not supported/);
+      expect(serial).toMatch(/plan \/dev\/sd[a-z]: [^\n]*SCSI-HL-01[^\n]*-> overwrite/);
+      expect(serial).toMatch(/not scsi-sanitize-overwrite: SCSI SANITIZE[^\n]*not supported/);
+      expect(serial).toMatch(/plan \/dev\/vd[a-z]: [^\n]*VIRTIO-HL-01[^\n]*-> overwrite/);
+    });
+
+    it("prints each drive's progress as pass n of N with rate and time left, and its finish with the job's count", () => {
+      expect(serial).toMatch(/plan \/dev\/vd[a-z]: [^\n]*-> overwrite[^\n]*; about \d+ (s|min) \(from its size\)/);
+      expect(serial).toMatch(/progress \/dev\/\w+: pass 1 of 1, writing, \d+%, [^;\n]*MB\/s, \d+ s elapsed, [^;\n]* left; job: \d of 4 drives done/);
+      const finished = serial.match(/finished \/dev\/\w+: erased after [^;\n]+; job: \d of 4 drives done/g) ?? [];
+      expect(finished).toHaveLength(4);
+      expect(finished.at(-1)).toMatch(/job: 4 of 4 drives done/);
+    });
+
+    it('leaves no 512-byte sector of the original pattern on any drive, the tail of a size that is not a multiple of 4 KiB included', () => {
+      expect(drives.some((d) => d.bytes % 4096 !== 0)).toBe(true);
+      for (const d of drives) expect({ drive: d.serial, ...survivingSectors(d.file, d.serial) }).toEqual({ drive: d.serial, survivors: 0, sectors: d.bytes / 512 });
+    });
+
+    it('erases the four drives at once, and each wipe result reaches the cloud in the order the drives finished, after the kept one', () => {
+      const db = new Database(join(stack.dataDir, 'cloud.sqlite'), { readonly: true });
+      try {
+        const all = db.prepare('SELECT drive_serial, started_at, completed_at FROM wipe_results ORDER BY id').all() as Array<{ drive_serial: string; started_at: string; completed_at: string }>;
+        expect(all).toHaveLength(5);
+        // The kept result of boot 1 arrived first, before any of boot 2's.
+        expect(all[0]?.drive_serial).toBe(cutDrive.serial);
+        const rows = all.slice(1);
+        // Overlap: every drive started before any drive finished (the agent's own times, on the results).
+        const lastStart = rows.map((r) => r.started_at).sort().at(-1) ?? '';
+        const firstEnd = rows.map((r) => r.completed_at).sort()[0] ?? '';
+        expect(lastStart < firstEnd, `last start ${lastStart}, first end ${firstEnd}`).toBe(true);
+        // Arrival (row order) is finishing order: no result waited for a slower drive.
+        expect(rows.map((r) => r.drive_serial)).toEqual([...rows].sort((a, b) => a.completed_at.localeCompare(b.completed_at)).map((r) => r.drive_serial));
+      } finally {
+        db.close();
+      }
+    });
+
+    it('has the cloud hold the asset with the VM DMI identity, exactly one wipe result per drive of both boots, and certificates', async () => {
+      const db = new Database(join(stack.dataDir, 'cloud.sqlite'), { readonly: true });
+      try {
+        const asset = db.prepare('SELECT manufacturer, model, serial_number FROM assets').all();
+        expect(asset).toEqual([{ manufacturer: identity.manufacturer, model: identity.product, serial_number: identity.serial }]);
+        const results = db.prepare('SELECT drive_serial, wipe_method, wipe_status, validation, certifiable FROM wipe_results ORDER BY drive_serial').all() as Array<Record<string, unknown>>;
+        expect(results.map((r) => r.drive_serial)).toEqual(['NVME-HL-01', 'SATA-HL-01', 'SCSI-HL-01', 'VIRTIO-HL-01', 'VIRTIO-PC-01']);
+        expect(results.map((r) => [r.wipe_method, r.wipe_status, r.certifiable])).toEqual([
+          ['NIST 800-88 R2 Purge', 'completed', 1],
+          ['NIST 800-88 R2 Clear', 'completed', 1],
+          ['NIST 800-88 R2 Clear', 'completed', 1],
+          ['NIST 800-88 R2 Clear', 'completed', 1],
+          ['NIST 800-88 R2 Clear', 'completed', 1],
+        ]);
+      } finally {
+        db.close();
+      }
+      const deadline = Date.now() + 120_000;
+      let certificates: Array<{ drive_serial: string; status: string }> = [];
+      while (Date.now() < deadline) {
+        certificates = (await stack.cli('admin', 'list-certificates', '--account', accountId)) as typeof certificates;
+        if (certificates.length === 5 && certificates.every((c) => c.status === 'complete')) break;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      expect(certificates.map((c) => [c.drive_serial, c.status]).sort()).toEqual([
+        ['NVME-HL-01', 'complete'],
+        ['SATA-HL-01', 'complete'],
+        ['SCSI-HL-01', 'complete'],
+        ['VIRTIO-HL-01', 'complete'],
+        ['VIRTIO-PC-01', 'complete'],
       ]);
-    } finally {
-      db.close();
-    }
-    const deadline = Date.now() + 120_000;
-    let certificates: Array<{ drive_serial: string; status: string }> = [];
-    while (Date.now() < deadline) {
-      certificates = (await stack.cli('admin', 'list-certificates', '--account', accountId)) as typeof certificates;
-      if (certificates.length === 4 && certificates.every((c) => c.status === 'complete')) break;
-      await new Promise((r) => setTimeout(r, 1000));
-    }
-    expect(certificates.map((c) => [c.drive_serial, c.status]).sort()).toEqual([
-      ['NVME-HL-01', 'complete'],
-      ['SATA-HL-01', 'complete'],
-      ['SCSI-HL-01', 'complete'],
-      ['VIRTIO-HL-01', 'complete'],
-    ]);
+    });
+
+    it('powers off when the run is done (erasure.after=poweroff), the ERASURE-DATA volume unmounted cleanly', () => {
+      expect(exitCode).toBe(0);
+      expect(serial).not.toMatch(/the machine waits/);
+      expect(mountedAfter).toBe(false);
+    });
   });
 });
