@@ -83,7 +83,8 @@ describe('the delivery ledger over a real store (a SQLite file, or a PostgreSQL 
     await a.subscribe(account.id, 'wipe_session_ready', receiver.url);
     await new Promise((resolve) => setTimeout(resolve, 200)); // b's worker has looked, found nothing and sleeps
     expect((await a.post('/internal/tokens/validate', { jti: (await a.token(account.id)).jti })).status).toBe(200);
-    await waitFor(() => receiver!.requests.length === 1, 3000, "delivery by the other host's worker");
+    // Well inside b's 60-s poll, so only the NOTIFY can have woken it; generous for a loaded machine.
+    await waitFor(() => receiver!.requests.length === 1, 30_000, "delivery by the other host's worker");
     expect(await b.deliveries()).toMatchObject([{ status: 'delivered', attempts: 1 }]);
   });
 
