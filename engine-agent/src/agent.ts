@@ -46,11 +46,21 @@ export interface AgentEnv {
 
 /** The drives of this machine (or of the simulated one), each with capabilities and plan. */
 export async function listDrives(env: AgentEnv, policy: ErasePolicy = {}): Promise<DiscoveredDrive[]> {
-  // A simulated drive erases at ERASURE_SIMULATE_MBPS, not at a real disk's speed: its plan (and so the first time left) says so.
+  const base = await machinePolicy(env);
+  if (env.config.ERASURE_SIMULATE) return simulatedDrives(env.config.DATA_DIR, { ...base, ...policy });
+  return discoverDrives(env.run, { ...base, ...policy });
+}
+
+/**
+ * What this machine adds to every plan: a simulated drive erases at ERASURE_SIMULATE_MBPS, not at
+ * a real disk's speed (its plan, and so the first time left, says so); a frozen drive's plan says
+ * what this boot's freeze lock removal did (boot-prep). A drive planned again for the operator's
+ * method keeps them.
+ */
+async function machinePolicy(env: AgentEnv): Promise<ErasePolicy> {
   const mbps = env.config.ERASURE_SIMULATE_MBPS;
-  if (env.config.ERASURE_SIMULATE) return simulatedDrives(env.config.DATA_DIR, { ...(mbps ? { overwriteBytesPerSecond: mbps * 1e6 } : {}), ...policy });
-  // A frozen drive's plan says what this boot's freeze lock removal did (boot-prep).
-  return discoverDrives(env.run, { ...(await bootPolicy(env.sys, env.config.DATA_DIR)), ...policy });
+  if (env.config.ERASURE_SIMULATE) return mbps ? { overwriteBytesPerSecond: mbps * 1e6 } : {};
+  return bootPolicy(env.sys, env.config.DATA_DIR);
 }
 
 /** The fingerprint document this device reports. */
@@ -95,7 +105,7 @@ export async function selectDrives(
     if (!found) return { ok: false, reason: `${device} is not a drive of this machine`, unknownDevice: true };
     // The operator's method for this drive is planned on its own (issue 29); refused, nothing starts.
     const own = choice.methods?.[device];
-    const drive = own !== undefined ? { ...found, plan: planErase(found.capabilities, { ...policy, methodId: own }) } : found;
+    const drive = own !== undefined ? { ...found, plan: planErase(found.capabilities, { ...(await machinePolicy(env)), ...policy, methodId: own }) } : found;
     if (!drive.plan.ok) return { ok: false, reason: `${device}: ${drive.plan.reason}`, unknownDevice: false };
     chosen.push({ ...drive, device });
   }

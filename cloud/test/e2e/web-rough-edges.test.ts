@@ -167,16 +167,16 @@ describe('web app rough edges (issue 28, items 14 and 16)', { timeout: 90_000 },
     await screenshot(page, '45-webhooks-empty-url');
   });
 
-  it('subscribes one webhook to all six events', async () => {
-    await page.locator('[data-testid="more-events"] button', { hasText: 'All six events' }).click();
-    expect(await page.locator('[data-testid="more-events"] input[type="checkbox"]:checked').count()).toBe(5);
+  it('subscribes one webhook to every event: the spec’s six and validation_rejected', async () => {
+    await page.locator('[data-testid="more-events"] button', { hasText: 'All 7 events' }).click();
+    expect(await page.locator('[data-testid="more-events"] input[type="checkbox"]:checked').count()).toBe(6);
     await page.fill('input[placeholder="https://example.com/hooks/erasure"]', 'http://127.0.0.1:9/all-events');
     await screenshot(page, '47-webhooks-all-six-form');
     await page.click('button:has-text("Add webhook")');
     const events = page.locator('[data-testid="webhooks-table"] tbody tr', { hasText: '/all-events' }).locator('[data-testid="webhook-events"]');
     await events.waitFor();
     expect((await events.innerText()).split('\n').map((line) => line.trim())).toEqual([
-      'wipe_session_ready', 'wipe_session_blocked', 'asset_reported', 'hardware_tests_completed', 'wipe_session_completed', 'certificate_generated',
+      'wipe_session_ready', 'wipe_session_blocked', 'asset_reported', 'hardware_tests_completed', 'wipe_session_completed', 'certificate_generated', 'validation_rejected',
     ]);
     await screenshot(page, '48-webhooks-all-six');
   });

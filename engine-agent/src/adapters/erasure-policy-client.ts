@@ -10,5 +10,15 @@ import { denialReason } from './cloud-client.js';
 export async function readErasurePolicy(env: AgentEnv, signal?: AbortSignal): Promise<PolicyState> {
   const client = await openCloud(env, signal);
   const answer = await client.call('erasurePolicy', {});
-  return answer.ok ? acceptPolicy(answer.value) : { ok: false, reason: `the erasure policy could not be read (${denialReason(answer.error)})` };
+  if (answer.ok) return acceptPolicy(answer.value);
+  const reason = `the erasure policy could not be read (${denialReason(answer.error)})`;
+  // No gateway: the denial a check-in would get, in its words.
+  if (answer.error.kind === 'transport') return { ok: false, reason, denial: denialReason(answer.error) };
+  // The token itself was refused (403 not active, 404 unknown): verify, which spends nothing, says
+  // why in the ladder's words (`revoked`, `suspended`…), as a check-in would have.
+  if (answer.error.kind === 'status' && (answer.error.status === 403 || answer.error.status === 404)) {
+    const verify = await client.call('verify', {});
+    if (!verify.ok) return { ok: false, reason, denial: denialReason(verify.error) };
+  }
+  return { ok: false, reason };
 }

@@ -48,6 +48,11 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
     const policy = await readErasurePolicy(env, signal);
     const method = methodFor(policy, undefined);
     if (signal.aborted) return;
+    // A token or gateway that says no to the policy read is the denial a check-in would get: the bay says it the same way.
+    if (!policy.ok && policy.denial) {
+      emit({ type: 'checkin_denied', reason: policy.denial });
+      return;
+    }
     if (!method.ok) {
       emit({ type: 'refused', reason: method.reason });
       return;

@@ -12,7 +12,11 @@ import { findMethod, formatVerificationLevel, type ErasurePolicy, type ErasurePo
  */
 export type PolicyState =
   | { readonly ok: true; readonly policy: ErasurePolicy; readonly source: ErasurePolicySource }
-  | { readonly ok: false; readonly reason: string };
+  /**
+   * `denial`: the gateway's own refusal (a ladder reason such as `revoked`, or `gateway unreachable: …`)
+   * when there was no policy to read because the token or the gateway said no, as a check-in would.
+   */
+  | { readonly ok: false; readonly reason: string; readonly denial?: string };
 
 /** The state before any answer: nothing may be erased. */
 export const NO_POLICY_YET: PolicyState = { ok: false, reason: 'the erasure policy has not been read yet' };

@@ -39,7 +39,10 @@ describe('serve API: checking a denied boot again (retry)', () => {
     expect((await intent(s, { type: 'retry' })).status).toBe(200);
     await until(() => s.controller.snapshot().boot.asset_id !== undefined);
     expect(s.controller.snapshot()).toMatchObject({ locked: false, boot: { phase: 'unlocked', account: 'Acme Refurb', asset_id: 'asset_1' }, can: { retry: false, select: true } });
-    expect(paths(s)).toEqual(['/api/health', '/api/verify', '/api/health', '/api/verify', '/api/health', '/api/verify', '/api/health', '/api/verify', '/api/record']);
+    // The erasure policy is read once verify allowed (issue 29), beside the record, in either order.
+    await until(() => paths(s).includes('/api/erasure_policy'));
+    expect(paths(s).filter((p) => p !== '/api/erasure_policy')).toEqual(['/api/health', '/api/verify', '/api/health', '/api/verify', '/api/health', '/api/verify', '/api/health', '/api/verify', '/api/record']);
+    expect(paths(s).indexOf('/api/erasure_policy')).toBeGreaterThan(paths(s).lastIndexOf('/api/verify'));
     // The same boot: one record id for every check.
     expect(s.gateway.calls.find((c) => c.path === '/api/record')?.body.record_id).toBe(s.controller.record);
     expect(await intent(s, { type: 'retry' })).toMatchObject({ status: 409, json: { error: 'this boot is already unlocked' } });

@@ -182,7 +182,7 @@ export function WebhooksPage() {
                   </label>
                 ))}
               <button type="button" className="link-button" onClick={() => setAlso(data.event_types.filter((type) => type !== form.event_type))}>
-                All six events
+                All {data.event_types.length} events
               </button>
             </fieldset>
           </form>
