@@ -3,7 +3,7 @@ import type { CertificateContent } from './certificate-content.js';
 import { formatCapacityGb, formatTimestamp, titleize } from './format.js';
 import { drawFieldGrid, drawSectionHeading, type Field } from './layout-blocks.js';
 import type { Frame } from './layout.js';
-import { customerClause, drawHeader, verificationText, type BandStyle } from './render-certificate.js';
+import { customerClause, drawHeader, verificationText, type BandStyle } from './certificate-page-head.js';
 import { standardAndLevel } from './rev2-record.js';
 import { driveVendor } from '../wipes/vendor.js';
 
