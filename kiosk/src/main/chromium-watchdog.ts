@@ -36,7 +36,7 @@ export interface WatchdogOptions extends JudgeLimits {
  * The defaults of the image: a crash is reloaded at once, a window that never got the kiosk page
  * after 5 s, a page blank for a minute or silent for 30 s is brought back.
  */
-export const WATCHDOG_DEFAULTS = { blankMs: 60_000, silentMs: 30_000, unloadedMs: 5_000, lookEveryMs: 5_000, memoryEveryMs: 60_000, relaunchDelayMs: 2_000 } as const;
+export const WATCHDOG_DEFAULTS = { blankMs: 60_000, silentMs: 30_000, unloadedMs: 5_000, busyLoadMs: 180_000, lookEveryMs: 5_000, memoryEveryMs: 60_000, relaunchDelayMs: 2_000 } as const;
 
 /**
  * Whether the kiosk is drawn: the page is the agent's, React mounted something in #root, and it

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { judge, type JudgeState, type PageLook } from './screen-judge.js';
 
-const limits = { blankMs: 60_000, silentMs: 30_000, unloadedMs: 5_000 };
+const limits = { blankMs: 60_000, silentMs: 30_000, unloadedMs: 5_000, busyLoadMs: 180_000 };
 const unloaded: PageLook = { kind: 'unloaded', detail: 'not the kiosk page: about:blank' };
 const blank: PageLook = { kind: 'blank', detail: 'nothing in #root, document complete' };
 const silent: PageLook = { kind: 'silent', detail: 'Runtime.evaluate did not answer within 5 s' };
@@ -35,10 +35,17 @@ describe('the watchdog’s judgement of one look at the page', () => {
     expect(judge(judge(shown, blank, 300_000, limits).next, blank, 360_000, limits).action.kind).toBe('reload');
   });
 
-  it('takes a page that does not answer before it first showed for one still loading: reloaded after the blank limit, never a new Chromium', () => {
+  it('takes a page that does not answer before it first showed for one still loading: left to load for the busy-load limit, then reloaded, never a new Chromium', () => {
     expect(judge({ status: undefined }, silent, 0, limits).action).toEqual({ kind: 'report', status: 'blank' });
     expect(judge({ status: 'blank', blankSince: 0 }, silent, 30_000, limits).action).toEqual({ kind: 'none' });
-    expect(judge({ status: 'blank', blankSince: 0 }, silent, 60_000, limits).action).toEqual({ kind: 'reload', reason: 'the page showed nothing for 60 s (Runtime.evaluate did not answer within 5 s)' });
+    // A reload at the blank limit would start the busy load again (the soak's start-up reloads).
+    expect(judge({ status: 'blank', blankSince: 0 }, silent, 60_000, limits).action).toEqual({ kind: 'none' });
+    expect(judge({ status: 'blank', blankSince: 0 }, silent, 179_999, limits).action).toEqual({ kind: 'none' });
+    expect(judge({ status: 'blank', blankSince: 0 }, silent, 180_000, limits).action).toEqual({ kind: 'reload', reason: 'the page showed nothing for 180 s (Runtime.evaluate did not answer within 5 s)' });
+  });
+
+  it('still reloads a page that answers but has drawn nothing at the blank limit, not the busy-load limit', () => {
+    expect(judge({ status: 'blank', blankSince: 0 }, blank, 60_000, limits).action.kind).toBe('reload');
   });
 
   it('loads the kiosk page in a window that never got it (about:blank after a lost first load) once the short limit has passed, not the blank limit', () => {

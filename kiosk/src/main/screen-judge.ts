@@ -23,6 +23,11 @@ export interface JudgeLimits {
   readonly silentMs: number;
   /** How long a window that never got the kiosk page is left before the shell loads it (doubling per load). */
   readonly unloadedMs: number;
+  /**
+   * How long a page that has not drawn yet and is too busy to answer is left to finish its load.
+   * Longer than `blankMs`: reloading a page busy loading starts that load again from the start.
+   */
+  readonly busyLoadMs: number;
 }
 
 /** What the watchdog remembers between looks. */
@@ -88,8 +93,10 @@ export function judge(state: JudgeState, look: PageLook, now: number, limits: Ju
       return { next: { status: report ? 'blank' : state.status, blankSince: since, blankReloads: reloads }, action: report ? { kind: 'report', status: 'blank' } : { kind: 'none' } };
     }
     case 'silent': {
-      // Before its first draw a page busy loading may not answer either: that is loading, judged as a blank page.
-      if (state.status !== 'showing' && state.silentSince === undefined) return judge(state, { kind: 'blank', detail: look.detail }, now, limits);
+      // Before its first draw a page busy loading may not answer either: that is loading, judged as a
+      // blank page, but given `busyLoadMs`. On a starved guest (issue 34's soak, TCG at load 15) the
+      // page took over a minute to load, and each reload at the blank limit began the load again.
+      if (state.status !== 'showing' && state.silentSince === undefined) return judge(state, { kind: 'blank', detail: look.detail }, now, { ...limits, blankMs: limits.busyLoadMs });
       const since = state.silentSince ?? now;
       if (now - since >= limits.silentMs) return { next: { status: 'reloaded', blankSince: now }, action: { kind: 'relaunch', reason: `the page did not answer for ${seconds(now - since)} (${look.detail})` } };
       return { next: { ...state, silentSince: since }, action: { kind: 'none' } };
