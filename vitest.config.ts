@@ -28,6 +28,9 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: a single worker on the 2-core CI
+    // machine, where most test time is spent waiting on browsers, servers and child processes.
+    maxWorkers: 2,
     // Browser and stack tests poll the page; on a loaded 2-core CI machine a second is not enough.
     expect: { poll: { timeout: 15_000 } },
     projects: [
