@@ -80,8 +80,10 @@ export function createExecutors(ctx: SessionContext, deps: ExecutorDeps): Execut
         const at = deps.erase.now().toISOString();
         return { device: e.drive.device, method: e.drive.method, ok: false, refused: false, failureCode: 'error', startedAt, completedAt: at, passes: null, verification: `the erase stopped on an error: ${(error as Error).message}`, commands: [] } satisfies EraseOutcome;
       });
-      // SMART before and after, and the resale grade of an erased drive (issue 30 item 6).
-      const outcome: EraseOutcome = await eraseWithHealth(run, deps.simulated ? undefined : () => readSmartHealth(deps.erase.run, e.drive.device));
+      // SMART before and after, and the resale grade of an erased drive (issue 30 item 6). A
+      // simulated drive is asked too: smartctl on its file says it has none, or a test's fake
+      // smartctl answers for it.
+      const outcome: EraseOutcome = await eraseWithHealth(run, () => readSmartHealth(deps.erase.run, e.drive.device));
       return { type: 'erased', index: e.index, outcome };
     },
     stopErase: async (e) => {
