@@ -8,3 +8,5 @@ export * from './signing/device-token.js';
 export * from './image-layout.js';
 export * from './station-components.js';
 export * from './cli-help.js';
+export * from './health-evidence.js';
+export * from './health-grade.js';

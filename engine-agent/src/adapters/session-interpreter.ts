@@ -3,6 +3,7 @@ import { denialReason, type CloudClient } from './cloud-client.js';
 import type { EraseDeps, EraseOutcome } from '../erase/erase-drive.js';
 import { eraseDrive, REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
 import { driveChanged } from '../probes/drive-identity.js';
+import { eraseWithHealth, readSmartHealth } from '../health/erase-health.js';
 import type { OverwriteScheme } from '../erase/overwrite-verify.js';
 import { passPatterns } from '../erase/pattern.js';
 import { initialSession, step, type Transition } from '../session/machine.js';
@@ -60,7 +61,7 @@ export function createExecutors(ctx: SessionContext, deps: ExecutorDeps): Execut
       const whole = deps.erase.signal;
       const signal = own && whole ? AbortSignal.any([whole, own]) : (own ?? whole);
       const startedAt = deps.erase.now().toISOString();
-      const outcome: EraseOutcome = await eraseDrive(
+      const run = () => eraseDrive(
         {
           device: e.drive.device,
           method: e.drive.method,
@@ -77,8 +78,12 @@ export function createExecutors(ctx: SessionContext, deps: ExecutorDeps): Execut
       ).catch((error: unknown) => {
         // A broken invariant in one drive's erase fails that drive; the others carry on.
         const at = deps.erase.now().toISOString();
-        return { device: e.drive.device, method: e.drive.method, ok: false, refused: false, failureCode: 'error', startedAt, completedAt: at, passes: null, verification: `the erase stopped on an error: ${(error as Error).message}`, commands: [] };
+        return { device: e.drive.device, method: e.drive.method, ok: false, refused: false, failureCode: 'error', startedAt, completedAt: at, passes: null, verification: `the erase stopped on an error: ${(error as Error).message}`, commands: [] } satisfies EraseOutcome;
       });
+      // SMART before and after, and the resale grade of an erased drive (issue 30 item 6). A
+      // simulated drive is asked too: smartctl on its file says it has none, or a test's fake
+      // smartctl answers for it.
+      const outcome: EraseOutcome = await eraseWithHealth(run, () => readSmartHealth(deps.erase.run, e.drive.device));
       return { type: 'erased', index: e.index, outcome };
     },
     stopErase: async (e) => {

@@ -1,4 +1,5 @@
 import type { AgentDrive, AgentState, DriveProgress, DriveResult, Fingerprint } from '@erasure/shared';
+import { healthView } from '../health/health-view.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import type { DriveEstimate, DriveProgressView, JobProgressView } from '../session/job-progress.js';
 import type { DriveReport } from '../session/types.js';
@@ -97,5 +98,6 @@ export function resultView(r: DriveReport, certificate?: CertificateView): Drive
     ...(certificate ? { certificate_status: certificate.certificate_status, certificate_number: certificate.certificate_number } : r.certificateStatus !== undefined ? { certificate_status: r.certificateStatus } : {}),
     ...(r.error ? { error: r.error } : {}),
     ...(r.deliveryRefused ? { delivery_refused: true } : {}),
+    ...(o.ok && o.health ? { health: healthView(o.health) } : {}),
   };
 }

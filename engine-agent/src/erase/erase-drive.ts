@@ -15,7 +15,7 @@ import { overwriteAndVerify, type OverwriteScheme } from './overwrite-verify.js'
 import { writePass } from './overwrite.js';
 import type { Pattern } from './pattern.js';
 import { readBackAfterFirmware } from './firmware-readback.js';
-import type { VerificationLevel } from '@erasure/shared';
+import type { DriveHealth, ThroughputProfile, VerificationLevel } from '@erasure/shared';
 import type { IoTuning, ProgressSink } from './progress.js';
 import { scsiSanitize } from './scsi.js';
 
@@ -96,6 +96,10 @@ export interface EraseOutcome {
   readonly certifiedAs?: { readonly label: string; readonly technique: string };
   /** The drive's size once an HPA/DCO was removed (the certificate's capacity is then this one). */
   readonly restoredSizeBytes?: number;
+  /** The overwrite's speed profile (first pass) and write errors of all passes: the health grade's evidence. */
+  readonly writeProfile?: ThroughputProfile;
+  /** An erased drive's SMART before and after, and its resale grade (added by health/erase-health.ts). */
+  readonly health?: DriveHealth;
 }
 
 /** How the marker step shows among the commands (the wipe result's tool components). */
@@ -202,6 +206,11 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
   // The overwrite, as the plan's method or as the fallback of a disproved firmware erase. A drive
   // that supports discard is then discarded as a whole (not part of the sanitization).
   const overwrite = async (): Promise<EraseOutcome> => {
+    const profiles: ThroughputProfile[] = [];
+    const outcome = await overwriteRun((_pass, p) => profiles.push(p));
+    return profiles.length > 0 ? { ...outcome, writeProfile: firstPassProfile(profiles) } : outcome;
+  };
+  const overwriteRun = async (onProfile: (pass: number, p: ThroughputProfile) => void): Promise<EraseOutcome> => {
     const done = [...commands, METHOD_INFO.overwrite.command];
     // Asked on the opened device, which the overwrite holds O_EXCL: only to say it was not used.
     let secure: boolean | undefined;
@@ -217,6 +226,7 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
         ...(req.verification ? { verification: req.verification } : {}),
         ...(deps.afterPass ? { afterPass: deps.afterPass } : {}),
         beforeWrite,
+        onPassProfile: onProfile,
       });
       if (deps.signal?.aborted) return stopped(done);
       const discard = r.verified && kernelName ? await discardAfterOverwrite(deps, req.device, kernelName, secure) : undefined;
@@ -296,6 +306,13 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
     certifiedAs: { label: nistLabel(METHOD_INFO.overwrite.category), technique: `${METHOD_INFO.overwrite.technique}, after ${technique} failed its check` },
     verification: `${fallback.ok ? 'Firmware erase failed: overwritten.' : 'Firmware erase failed, and the overwrite that followed failed too.'} ${disproved}. Overwrite: ${fallback.verification}`,
   };
+}
+
+/** The first pass's rates (the drive as it came in), with the write errors of every pass. */
+function firstPassProfile(profiles: readonly ThroughputProfile[]): ThroughputProfile {
+  const first = profiles[0] as ThroughputProfile;
+  const sum = (key: 'ioErrors' | 'retries') => profiles.reduce((n, p) => n + p[key], 0);
+  return { ...first, ioErrors: sum('ioErrors'), retries: sum('retries') };
 }
 
 /** The reason a drive that left mid-erase is reported with. */

@@ -1,4 +1,4 @@
-import type { VerificationLevel } from '@erasure/shared';
+import type { ThroughputProfile, VerificationLevel } from '@erasure/shared';
 import { openMedium, type Medium } from './medium.js';
 import { writePass } from './overwrite.js';
 import { fillPattern, patternLabel, prngPattern, ZERO, type Pattern } from './pattern.js';
@@ -35,6 +35,8 @@ export interface OverwriteOptions {
    * final verification) starts, so a test reads the device between passes without timing.
    */
   readonly afterPass?: (pass: number, pattern: Pattern) => Promise<void>;
+  /** Receives each pass's speed profile (see `PassOptions.onProfile`). */
+  readonly onPassProfile?: (pass: number, profile: ThroughputProfile) => void;
 }
 
 /** One pass's read-back, in the words the report uses. */
@@ -98,7 +100,8 @@ export async function overwriteAndVerify(path: string, passes: OverwriteScheme |
     const checked: string[] = [];
     let last: PassCheck | undefined;
     for (const [index, pattern] of patterns.entries()) {
-      const pass = await writePass(medium, pattern, { ...counted, pass: index + 1 });
+      const onProfile = options.onPassProfile ? (p: ThroughputProfile) => options.onPassProfile?.(index + 1, p) : undefined;
+      const pass = await writePass(medium, pattern, { ...counted, pass: index + 1, ...(onProfile ? { onProfile } : {}) });
       written += pass.bytes;
       await options.afterPass?.(index + 1, pattern);
       if (level === 'every-pass' || index === patterns.length - 1) {

@@ -3,6 +3,7 @@ import { settle, type Medium } from './medium.js';
 import { defaultKeystreamWorkers, KeystreamPool, sharedSlots } from './keystream-pool.js';
 import { fixedBuffers, type Pattern } from './pattern.js';
 import { DEFAULT_TUNING, paceTo, throttle, type IoTuning, type ProgressSink } from './progress.js';
+import { ProfileRecorder, type ProfileSink } from './throughput-profile.js';
 
 /** A write returned fewer bytes than asked: the medium ended early or failed. */
 export class ShortWriteError extends Error {
@@ -28,6 +29,8 @@ export interface PassOptions {
   readonly tuning?: Partial<IoTuning>;
   readonly onProgress?: ProgressSink;
   readonly signal?: AbortSignal;
+  /** Receives the pass's speed profile and write errors when the pass ends (the health grade's evidence); absent: not recorded. */
+  readonly onProfile?: ProfileSink;
 }
 
 /**
@@ -52,6 +55,7 @@ export async function writePass(medium: Medium, pattern: Pattern, options: PassO
   const report = throttle(options.onProgress, tuning.progressEveryMs);
   const pass = options.pass ?? 1;
   const started = performance.now();
+  const profile = options.onProfile ? new ProfileRecorder(medium.sizeBytes, chunk, started) : undefined;
   const pending: Array<Promise<void>> = [];
   let done = 0;
   let slot = 0;
@@ -73,18 +77,20 @@ export async function writePass(medium: Medium, pattern: Pattern, options: PassO
           .then(() => medium.handle.write(buffer, 0, length, at))
           .then(({ bytesWritten }) => {
             if (bytesWritten !== length) throw new ShortWriteError(at, length, bytesWritten);
+            profile?.wrote(at, length, performance.now());
             done += length;
             report({ device: medium.path, stage: 'write', pass, bytesDone: done, bytesTotal: medium.sizeBytes });
           }),
       );
       // An early failure must not wait for the whole device: surface it on the next turn.
-      pending.at(-1)?.catch(() => undefined);
+      pending.at(-1)?.catch(() => profile?.failed());
     }
     await Promise.all(pending);
   } finally {
     // Settle every request before the slots go away, even when one failed.
     await Promise.allSettled(pending);
     await pool?.close();
+    if (profile) options.onProfile?.(profile.result());
   }
   await settle(medium);
   const ms = performance.now() - started;

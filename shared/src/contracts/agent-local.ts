@@ -86,6 +86,19 @@ export const DriveProgress = Type.Object(
 );
 export type DriveProgress = Static<typeof DriveProgress>;
 
+/** An erased drive's health grade for resale (issue 30): beside the result, never instead of it. */
+export const DriveHealthView = Type.Object(
+  {
+    grade: Type.Union([Type.Literal('A'), Type.Literal('B'), Type.Literal('C'), Type.Literal('F')]),
+    label: Type.String(),
+    reasons: Type.Array(Type.Object({ grade: Type.String(), text: Type.String() }, { additionalProperties: false })),
+    /** SMART before/after and the write speed, for the Details disclosure. */
+    facts: Type.Array(Type.Object({ label: Type.String(), value: Type.String() }, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+export type DriveHealthView = Static<typeof DriveHealthView>;
+
 /** One drive's outcome once the run ended, with the cloud's certificate status. */
 export const DriveResult = Type.Object(
   {
@@ -108,6 +121,8 @@ export const DriveResult = Type.Object(
     error: Type.Optional(Type.String()),
     /** Not delivered and never will be: the service refused the result for good (a 4xx), so it is not being sent any more. */
     delivery_refused: Type.Optional(Type.Boolean()),
+    /** The erased drive's health grade for resale (absent when not graded). */
+    health: Type.Optional(DriveHealthView),
   },
   { additionalProperties: false },
 );

@@ -214,6 +214,16 @@ describe('the erase view', () => {
     expect(deliveryNotice(snap)).toBeUndefined();
   });
 
+  it('shows an erased drive graded F (do not resell) as erased and verified, with its grade, reasons, and the numbers under Details', () => {
+    const health = { grade: 'F' as const, label: 'do not resell', reasons: [{ grade: 'F', text: 'the drive fails its own SMART health check' }], facts: [{ label: 'Write speed', value: '90–120 MB/s, median 110 MB/s over 64 regions; 0 write error(s)' }] };
+    const r = { device: '/sim/a.img', method: 'overwrite-1', erased: true, refused: false, passes: 1, verification: 'ok', job_id: 'j', delivered: true, certificate_status: 'complete', health };
+    const [row] = resultSummaries(agentState({ results: [r] }));
+    expect(row).toMatchObject({ tone: 'ok', verdict: 'Erased and verified', health: { grade: 'F', headline: 'Health grade F: do not resell', reasons: ['the drive fails its own SMART health check'] } });
+    expect(row?.details).toContainEqual(['Write speed', '90–120 MB/s, median 110 MB/s over 64 regions; 0 write error(s)']);
+    // A drive that was not erased has no grade to show, whatever the agent sent.
+    expect(resultSummaries(agentState({ results: [{ ...r, erased: false, failure_code: 'io_error' }] }))[0]?.health).toBeUndefined();
+  });
+
   it('shows a drive that was not erased as failed, with what to do', () => {
     const failed = { device: '/sim/a.img', method: 'overwrite-1', erased: false, refused: false, failure_code: 'verify_mismatch', passes: 1, verification: 'mismatch', job_id: 'j', delivered: true };
     expect(resultSummaries(agentState({ results: [failed] }))[0]).toMatchObject({ tone: 'bad', verdict: 'Erase failed — the drive is not certified', advice: expect.stringMatching(/Erase it again/) });

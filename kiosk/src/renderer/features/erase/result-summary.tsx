@@ -45,6 +45,21 @@ export function ResultSummaryList() {
               <strong>{r.title}</strong> — <span className="verdict-text">{r.verdict}</span>
               <div className="certificate">{r.certificate}</div>
               {r.advice && <div className="advice">{r.advice}</div>}
+              {r.health && (
+                <div className={`health-grade grade-${r.health.grade}`} data-testid="health-grade">
+                  <span className="grade-badge" aria-hidden="true">{r.health.grade}</span>
+                  <div>
+                    <span className="grade-headline">{r.health.headline}</span>
+                    {r.health.reasons.length > 0 && (
+                      <ul className="grade-reasons">
+                        {r.health.reasons.map((text) => (
+                          <li key={text}>{text}</li>
+                        ))}
+                      </ul>
+                    )}
+                  </div>
+                </div>
+              )}
               <details className="result-details">
                 <summary>Details</summary>
                 <dl>

@@ -15,6 +15,8 @@ export interface ResultSummary {
   /** What to do next, when something is left to do. */
   readonly advice: string | undefined;
   readonly details: ReadonlyArray<readonly [label: string, value: string]>;
+  /** The erased drive's health grade for resale: beside the verdict, never instead of it (an F drive is still erased). */
+  readonly health: { readonly grade: string; readonly headline: string; readonly reasons: readonly string[] } | undefined;
 }
 
 /** Spec 3 "Certificate status"; a null status means the result is not certifiable. */
@@ -82,6 +84,7 @@ export function resultSummaries(snap: KioskAgentState): ResultSummary[] {
       ['Job', r.job_id],
       ['Failure code', r.failure_code],
       ['Error', r.error],
+      ...(r.health?.facts.map((f): [string, string] => [f.label, f.value]) ?? []),
     ];
     return {
       device: r.device,
@@ -91,6 +94,7 @@ export function resultSummaries(snap: KioskAgentState): ResultSummary[] {
       certificate: certificateLine(r),
       advice: adviceOf(r),
       details: details.filter((d): d is [string, string] => d[1] !== undefined && d[1] !== ''),
+      health: r.erased && r.health ? { grade: r.health.grade, headline: `Health grade ${r.health.grade}: ${r.health.label}`, reasons: r.health.reasons.map((x) => x.text) } : undefined,
     };
   });
 }
