@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { AgentIntent, AgentState, Fingerprint, ScreenReport } from '@erasure/shared';
-import { abortableSleep, listDrives, recordIdOf, selectDrives, type AgentEnv } from '../agent.js';
+import { abortableSleep, listDrives, machinePolicy, recordIdOf, selectDrives, type AgentEnv } from '../agent.js';
 import { readErasurePolicy } from '../adapters/erasure-policy-client.js';
 import { NO_POLICY_YET, type PolicyState } from '../session/erasure-policy.js';
 import { erasureView } from './erasure-view.js';
@@ -13,6 +13,7 @@ import { HardwareReporter, type ReportPorts } from './hardware-report.js';
 import { driveView } from './state-view.js';
 import { StationController, type StationRuntimePorts } from './station-controller.js';
 import type { ErasePolicy } from '../station/station.js';
+import type { ErasePolicy as PlanAdditions } from '../drives/plan-erase.js';
 import type { SettledResult } from '../adapters/result-outbox.js';
 import { ScreenHealth } from './screen-health.js';
 import { DrivePreparation } from './drive-preparation.js';
@@ -62,6 +63,8 @@ export class KioskController extends EventEmitter {
   private readonly power: PowerControl;
   private readonly run: EraseRun;
   private drives: DiscoveredDrive[] = [];
+  /** What this machine adds to every plan (agent.ts `machinePolicy`), read with the drives: a method is checked with it. */
+  private machine: PlanAdditions = {};
   private selected: string[] = [];
   /** The operator's method per drive (issue 29); a drive without one gets the policy's default. */
   private readonly choices = new MethodChoices();
@@ -85,7 +88,7 @@ export class KioskController extends EventEmitter {
     this.gate = new BootGate(env, this.recordId, this.shutdown.signal, {
       changed: () => this.changed(),
       // A station lists no drives up front: its bays show them as they are seated.
-      beforeCheck: async () => void (this.drives = ports.station ? [] : await this.preparation.drives()),
+      beforeCheck: async () => this.listed(ports.station ? [] : await this.preparation.drives()),
       recordAcknowledged: () => this.reporter.recordAcknowledged(),
       recordFailed: () => this.reporter.recordFailed(),
       ...(ports.station?.chassis ? { chassis: ports.station.chassis } : {}),
@@ -132,7 +135,7 @@ export class KioskController extends EventEmitter {
       confirmation: { phrase: this.selected.length > 0 ? confirmationPhrase(this.selected.length) : null, confirmed: this.confirmed },
       run,
       progress,
-      ...(unlocked ? { erasure: erasureView(this.policy, this.drives.map((d) => d.device), (d) => this.choices.methodOf(d), (d, m) => this.choices.planRefusal(this.drives, this.policy, d, m)) } : {}),
+      ...(unlocked ? { erasure: erasureView(this.policy, this.drives.map((d) => d.device), (d) => this.choices.methodOf(d), (d, m) => this.choices.refusal(this.drives, this.policy, d, m, this.machine)) } : {}),
       results,
       ...(erased_earlier ? { erased_earlier } : {}),
       ...this.reporter.view(),
@@ -236,7 +239,7 @@ export class KioskController extends EventEmitter {
         return locked ? { ok: false, reason: why } : applyStationIntent(this.station, this.ports.station !== undefined, intent);
       case 'refresh':
         if (!can.refresh) return { ok: false, reason: why };
-        this.drives = await listDrives(this.env);
+        await this.listed(await listDrives(this.env));
         this.selected = this.selected.filter((d) => this.drives.some((x) => x.device === d));
         break;
       case 'select': {
@@ -246,9 +249,6 @@ export class KioskController extends EventEmitter {
         if (unknown.length > 0) return { ok: false, reason: `not drives of this machine: ${unknown.join(', ')}` };
         const unplanned = intent.devices.filter((d) => byDevice.get(d)?.plan.ok === false);
         if (unplanned.length > 0) return { ok: false, reason: `no erase method can run on: ${unplanned.join(', ')}` };
-        // The operator's method per drive (issue 29): refused for a drive, nothing is selected.
-        const methods = this.choices.select(this.drives, intent.devices, intent.methods ?? {});
-        if (!methods.ok) return methods;
         this.selected = [...new Set(intent.devices)];
         this.confirmed = false; // a new selection needs a new confirmation
         break;
@@ -262,8 +262,9 @@ export class KioskController extends EventEmitter {
       }
       case 'choose_method': {
         if (!can.select) return { ok: false, reason: why };
-        const chosen = this.choices.choose(this.drives, this.policy, intent.device, intent.method);
-        if (!chosen.ok) return chosen;
+        // Refused (not allowed by the policy, or unable to reach every sector of this drive): said, nothing kept.
+        const chosen = this.choices.choose(this.drives, this.policy, intent.device, intent.method, this.machine);
+        if (!chosen.ok) return { ok: false, reason: chosen.reason };
         break;
       }
       case 'start':
@@ -330,6 +331,12 @@ export class KioskController extends EventEmitter {
         this.confirmed = false;
       },
     };
+  }
+
+  /** The drives as listed now, with what the machine adds to their plans. */
+  private async listed(drives: DiscoveredDrive[]): Promise<void> {
+    this.drives = drives;
+    this.machine = await machinePolicy(this.env);
   }
 
   /** Server shutdown: aborts gateway calls and waits of the boot and the lookups, stops timers. */
