@@ -7,11 +7,11 @@ import { deliverPending, resultOutbox, type SettledResult } from './adapters/res
 import type { Runner } from './adapters/runner.js';
 import type { SystemView } from './adapters/system-view.js';
 import type { AgentConfig } from './config.js';
-import { buildCapabilities } from './drives/capabilities.js';
+import { buildCapabilities, type DriveCapabilities } from './drives/capabilities.js';
 import { discoverDrives, probeDrive, type DiscoveredDrive } from './probes/discover-drives.js';
 import type { DriveIdentity } from './probes/drive-identity.js';
 import type { EraseMethod } from './drives/erase-methods.js';
-import { planErase, type ErasePlan, type ErasePolicy } from './drives/plan-erase.js';
+import { planErase, type ErasePlan, type ErasePolicy, type NoErasePlan } from './drives/plan-erase.js';
 import type { ProgressSink } from './erase/progress.js';
 import { collectFingerprint, type SystemInfoPort } from './fingerprint/collect.js';
 import { parseLsblkJson } from './probes/lsblk.js';
@@ -57,10 +57,18 @@ export async function listDrives(env: AgentEnv, policy: ErasePolicy = {}): Promi
  * what this boot's freeze lock removal did (boot-prep). A drive planned again for the operator's
  * method keeps them.
  */
-async function machinePolicy(env: AgentEnv): Promise<ErasePolicy> {
+export async function machinePolicy(env: AgentEnv): Promise<ErasePolicy> {
   const mbps = env.config.ERASURE_SIMULATE_MBPS;
   if (env.config.ERASURE_SIMULATE) return mbps ? { overwriteBytesPerSecond: mbps * 1e6 } : {};
   return bootPolicy(env.sys, env.config.DATA_DIR);
+}
+
+/**
+ * A drive planned for a method (the operator's, or a policy's default) with what the machine adds
+ * to every plan (`machinePolicy`): every place that plans for a chosen method plans through here.
+ */
+export function planForMethod(caps: DriveCapabilities, machine: ErasePolicy, policy: ErasePolicy & { readonly methodId: string }): ErasePlan | NoErasePlan {
+  return planErase(caps, { ...machine, ...policy });
 }
 
 /** The fingerprint document this device reports. */
@@ -105,7 +113,7 @@ export async function selectDrives(
     if (!found) return { ok: false, reason: `${device} is not a drive of this machine`, unknownDevice: true };
     // The operator's method for this drive is planned on its own (issue 29); refused, nothing starts.
     const own = choice.methods?.[device];
-    const drive = own !== undefined ? { ...found, plan: planErase(found.capabilities, { ...(await machinePolicy(env)), ...policy, methodId: own }) } : found;
+    const drive = own !== undefined ? { ...found, plan: planForMethod(found.capabilities, await machinePolicy(env), { ...policy, methodId: own }) } : found;
     if (!drive.plan.ok) return { ok: false, reason: `${device}: ${drive.plan.reason}`, unknownDevice: false };
     chosen.push({ ...drive, device });
   }

@@ -1,5 +1,4 @@
-import { runErase, selectDrives, type AgentEnv } from '../agent.js';
-import { planErase } from '../drives/plan-erase.js';
+import { machinePolicy, planForMethod, runErase, selectDrives, type AgentEnv } from '../agent.js';
 import { methodFor } from '../session/erasure-policy.js';
 import { readErasurePolicy } from './erasure-policy-client.js';
 import { REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
@@ -64,10 +63,11 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
       emit(identity && (await driveChanged(env.sys, identity)) ? { type: 'removed' } : { type: 'refused', reason: selection.reason });
       return;
     }
-    // A station erases with its policy's default method, planned for this drive: refused, nothing is erased.
+    // A station erases with its policy's default method, planned for this drive with what the
+    // machine adds to every plan (a simulated rate, this boot's freeze lock removal): refused, nothing is erased.
     const inserted = selection.drives[0];
     if (inserted && policy.ok) {
-      const planned = planErase(inserted.capabilities, { erasure: policy.policy, methodId: method.method });
+      const planned = planForMethod(inserted.capabilities, await machinePolicy(env), { erasure: policy.policy, methodId: method.method });
       if (!planned.ok) {
         emit({ type: 'refused', reason: `${device}: ${planned.reason}` });
         return;

@@ -18,6 +18,8 @@ import { DEFAULT_LIMITS } from '../../src/session/types.js';
 import { startFakeGateway } from '../support/fake-gateway.js';
 import { FIXTURES_SKIP_NOTE, fixtureText, fixturesPresent } from '../support/fixtures.js';
 import { detachLoop, loopSkipReason, loopWith, makeWorkDir, removeDir } from '../support/loop.js';
+import { frozenLaptop } from '../support/frozen-laptop.js';
+import { currentBootId, writeBootState } from '../../src/boot-prep/boot-state.js';
 
 const MiB = 1024 * 1024;
 const BOOT = { account: 'Station Refurb', recordId: 'CW-20261125-010000' };
@@ -258,5 +260,24 @@ describe('a bay under its token’s erasure policy (issue 29)', () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'refused', reason: expect.stringMatching(/^nothing can be erased: the erasure policy/) });
     expect(gateway.calls.map((c) => c.path)).toEqual(['/api/erasure_policy']);
+  });
+});
+
+describe.skipIf(!fixturesPresent)(`a bay planned for its token policy's method (a frozen SATA SSD replayed from ${FIXTURES_SKIP_NOTE})`, () => {
+  it('keeps what the machine adds to every plan: BSI-GS is refused saying this boot’s freeze lock removal was off, and nothing is checked in', async () => {
+    await gateway.close();
+    gateway = await startFakeGateway({ erasurePolicy: [200, { erasure_policy: { default_method: 'bsi-gs', verification: 'full', allowed_methods: ['bsi-gs'] }, source: 'token' }] });
+    const machineEnv: AgentEnv = { ...env, config: { ...env.config, ERASURE_GATEWAY_URL: gateway.url }, run: frozenLaptop().run };
+    // What this boot's drive preparation recorded: the freeze lock removal was switched off.
+    await writeBootState(env.config.DATA_DIR, { bootId: await currentBootId(env.sys), unfreeze: { kind: 'off', source: 'erasure.unfreeze=off' }, failureModeExited: [] });
+    const events: BayEvent[] = [];
+    await stationBayRunner(machineEnv, BOOT)({ device: '/dev/sda', identity: { device: '/dev/sda', devT: '8:0' }, bay: BAY, signal: new AbortController().signal, emit: (e) => events.push(e) });
+    expect(events).toEqual([
+      {
+        type: 'refused',
+        reason: '/dev/sda: BSI-GS needs a firmware erase after its overwrite, and none can run on this drive: the drive is frozen by the BIOS (freeze lock) and freeze lock removal is off (erasure.unfreeze=off), so Clear by overwrite',
+      },
+    ]);
+    expect(paths()).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import si from 'systeminformation';
 import type { AgentEnv } from '../../src/agent.js';
-import { createRunner } from '../../src/adapters/runner.js';
+import { createRunner, type Runner } from '../../src/adapters/runner.js';
 import { nodeSystemView } from '../../src/adapters/system-view.js';
 import { buildServe, type RedeliveryTiming } from '../../src/api/serve.js';
 import { loadConfig } from '../../src/config.js';
@@ -12,9 +12,10 @@ import { startFakeGateway, type GatewayBehaviour } from './fake-gateway.js';
 
 /**
  * `erasure-agent serve` in simulate mode (file-backed drives that are really overwritten and
- * verified) against a fake gateway on a real port, with short retry delays.
+ * verified) against a fake gateway on a real port, with short retry delays. `run` replaces the
+ * tool runner, for a test that plays a real machine (`ERASURE_SIMULATE: '0'`) from captures.
  */
-export async function simulatedServe(options: { gateway?: GatewayBehaviour; env?: Record<string, string>; notesDebounceMs?: number; limits?: Partial<SessionLimits>; redelivery?: RedeliveryTiming } = {}) {
+export async function simulatedServe(options: { gateway?: GatewayBehaviour; env?: Record<string, string>; notesDebounceMs?: number; limits?: Partial<SessionLimits>; redelivery?: RedeliveryTiming; run?: Runner } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'agent-serve-'));
   const gateway = await startFakeGateway(options.gateway);
   const tokenFile = join(dir, 'device-token');
@@ -22,7 +23,7 @@ export async function simulatedServe(options: { gateway?: GatewayBehaviour; env?
   const config = loadConfig({ DATA_DIR: join(dir, 'data'), ERASURE_SIMULATE: '1', ERASURE_GATEWAY_URL: gateway.url, ERASURE_DEVICE_TOKEN_FILE: tokenFile, PORT: '0', KIOSK_RENDERER_DIR: join(dir, 'no-renderer'), ...options.env });
   const env: AgentEnv = {
     config,
-    run: createRunner(),
+    run: options.run ?? createRunner(),
     sys: nodeSystemView(),
     si,
     now: () => new Date(),

@@ -37,7 +37,7 @@ describe('kiosk: the erase method of each drive', { timeout: 180_000 }, () => {
     await stack.cli('admin', 'create-user', '--account', stack.accountId, '--email', 'admin@kiosk.test', '--password', PASSWORD, '--role', 'admin');
     const minted = (await stack.cli(
       'admin', 'mint-device-token', '--account', stack.accountId, '--quota', '5',
-      '--erasure-method', 'nist-800-88-clear', '--allowed-methods', 'nist-800-88-clear,dod-5220.22-m-3', '--verification', 'sample:10',
+      '--erasure-method', 'nist-800-88-clear', '--allowed-methods', 'nist-800-88-clear,dod-5220.22-m-3,bsi-gs', '--verification', 'sample:10',
     )) as { token: string; jti: string };
     jti = minted.jti;
     agent = await session.startAgent(stack.gateway.url, minted.token);
@@ -52,7 +52,7 @@ describe('kiosk: the erase method of each drive', { timeout: 180_000 }, () => {
     await choice.waitFor();
     const select = choice.locator('select');
     expect(await select.locator('option:checked').innerText()).toBe('NIST 800-88 R2 Clear (default)');
-    expect(await select.locator('option').allInnerTexts()).toEqual(['NIST 800-88 R2 Clear (default)', 'DoD 5220.22-M (3 passes)']);
+    expect(await select.locator('option').allInnerTexts()).toEqual(['NIST 800-88 R2 Clear (default)', 'DoD 5220.22-M (3 passes)', 'BSI-GS']);
     expect(await choice.innerText()).toContain("10% of each drive is read back (sample:10) · set by this device token's contract");
     await shoot(page, '40-drives-method-default');
 
@@ -67,6 +67,18 @@ describe('kiosk: the erase method of each drive', { timeout: 180_000 }, () => {
     const refusal = (await agentState(agent)).erasure.refusals[device] as string | undefined;
     if (refusal) expect(await choice.locator('[data-testid="method-refused"]').innerText()).toBe(`Not erased with this method: ${refusal}.`);
     await shoot(page, '40-drives-method-chosen');
+  });
+
+  it('refuses, in plain words, a method the contract allows but this drive cannot be erased with, and keeps the drive’s method', async () => {
+    const device = (await agentState(agent)).drives[0].device as string;
+    const choice = page.locator('.drive [data-testid="method-choice"]').first();
+    const select = choice.locator('select');
+    // A simulated drive has no firmware erase, which BSI-GS needs after its overwrite.
+    await select.selectOption('bsi-gs');
+    await expect.poll(() => page.locator('[data-screen="drives"] p.error[role="alert"]').innerText()).toMatch(/^The agent refused: BSI-GS needs a firmware erase after its overwrite, and none can run on this drive: /);
+    expect((await agentState(agent)).erasure.methods[device]).toBe('dod-5220.22-m-3');
+    await expect.poll(() => select.locator('option:checked').innerText()).toBe('DoD 5220.22-M (3 passes)');
+    await shoot(page, '40-drives-method-refused');
   });
 
   it('refuses the chosen method in plain words when the contract no longer allows it at Erase, and erases nothing', async () => {

@@ -318,23 +318,16 @@ export const TestWireIdSchema = Type.Union(TEST_WIRE_IDS.map((id) => Type.Litera
 /** Operator intents (POST /api/intents). The agent refuses what its state does not allow with 409. */
 export const AgentIntent = Type.Union([
   Type.Object({ type: Type.Literal('refresh') }, { additionalProperties: false }),
-  /**
-   * `methods`: the catalogue method the operator chose per device (issue 29), by id; a device
-   * left out gets the policy's default. A method the policy does not allow, or one that cannot
-   * run on the drive, is refused with the reason and nothing is selected.
-   */
-  Type.Object(
-    {
-      type: Type.Literal('select'),
-      devices: Type.Array(Type.String(), { maxItems: 64 }),
-      methods: Type.Optional(Type.Record(Type.String({ maxLength: 256 }), Type.String({ minLength: 1, maxLength: 64 }), { maxProperties: 64 })),
-    },
-    { additionalProperties: false },
-  ),
+  Type.Object({ type: Type.Literal('select'), devices: Type.Array(Type.String(), { maxItems: 64 }) }, { additionalProperties: false }),
   /** `text` must equal `confirmation.phrase` (case and surrounding space ignored). */
   Type.Object({ type: Type.Literal('confirm'), text: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
   Type.Object({ type: Type.Literal('start') }, { additionalProperties: false }),
-  /** The erase method of one drive, among those the erasure policy allows (a method id of the catalogue). */
+  /**
+   * The erase method of one drive (issue 29), by catalogue id: the one intent that chooses a
+   * method, before or after the drive is selected; a drive never chosen for gets the policy's
+   * default. A method the policy does not allow, or one that cannot reach every sector of that
+   * drive, is refused with the reason in words and nothing changes.
+   */
   Type.Object({ type: Type.Literal('choose_method'), device: Type.String({ maxLength: 200 }), method: Type.String({ maxLength: 100 }) }, { additionalProperties: false }),
   Type.Object(
     { type: Type.Literal('set_test_result'), id: TestWireIdSchema, status: TestStatus, detail: Type.Optional(Type.String({ maxLength: 4000 })) },
