@@ -110,7 +110,9 @@ async function watchOne(browser: WatchedBrowser, opts: WatchdogOptions, deps: Wa
     }
     if (!pageTarget) return ended ?? 'stopped';
     session = String((await cdp.send('Target.attachToTarget', { targetId: pageTarget, flatten: true }, { timeoutMs: startupMs })).sessionId);
-    await cdp.send('Inspector.enable', {}, { sessionId: session, timeoutMs: commandMs });
+    // Still starting: the page's first answer gets the start-up limit too (the soak's guest took
+    // more than 5 s, and each new Chromium only began the slow start again).
+    await cdp.send('Inspector.enable', {}, { sessionId: session, timeoutMs: startupMs });
   } catch (error) {
     return ended ?? `DevTools did not answer (${(error as Error).message})`;
   }

@@ -69,7 +69,7 @@ afterEach(async () => {
 });
 
 /** A real headless Chromium on a real page, watched by the shell's watchdog; reports collected as the agent would get them. */
-async function startRig(opts: Partial<WatchdogOptions> & { blank?: boolean; holdFirstLoad?: Promise<void> } = {}): Promise<Rig> {
+async function startRig(opts: Partial<WatchdogOptions> & { blank?: boolean; holdFirstLoad?: Promise<void>; freezeFirstBrowserAtAttachMs?: number } = {}): Promise<Rig> {
   let loads = 0;
   const server: Server = createServer((req, res) => {
     if (req.url === '/') loads++;
@@ -95,7 +95,21 @@ async function startRig(opts: Partial<WatchdogOptions> & { blank?: boolean; hold
       launch: () => {
         const child = launchChromium({ agentUrl: new URL(url), windowed: true, chromiumPath: '/usr/bin/chromium', profileDir: profile }, systemChromiumDeps, ['--headless=new']);
         browsers.push(child);
-        return watchedChromium(child);
+        const watched = watchedChromium(child);
+        const freezeMs = opts.freezeFirstBrowserAtAttachMs;
+        if (freezeMs === undefined || browsers.length > 1) return watched;
+        // A starved guest, for real: the first Chromium's browser process is stopped (SIGSTOP) the
+        // moment the watchdog asks its freshly attached page for DevTools, and let go after freezeMs.
+        let frozen = false;
+        const send: typeof watched.cdp.send = (method, params, sendOpts) => {
+          if (method === 'Inspector.enable' && !frozen && child.pid !== undefined) {
+            frozen = true;
+            process.kill(child.pid, 'SIGSTOP');
+            setTimeout(() => child.pid !== undefined && process.kill(child.pid, 'SIGCONT'), freezeMs);
+          }
+          return watched.cdp.send(method, params, sendOpts);
+        };
+        return { pid: watched.pid, exited: watched.exited, kill: watched.kill, cdp: { send, onEvent: (l) => watched.cdp.onEvent(l), close: (why) => watched.cdp.close(why) } };
       },
       report: async (r) => void reports.push(r),
       log: (line) => void logs.push(line),
@@ -188,6 +202,14 @@ describe('the kiosk shell’s watchdog on a real Chromium', { timeout: 300_000 }
     expect(r.logs).toContainEqual(expect.stringMatching(/^reload: the window had not loaded the kiosk page/));
     // The same Chromium: its page was loaded again, nothing was relaunched.
     expect(r.browsers).toHaveLength(1);
+  });
+
+  it('waits for a starting Chromium that is too busy to answer for a while (stopped 8 s at the first DevTools look), instead of starting another one', async () => {
+    const r = (rig = await startRig({ freezeFirstBrowserAtAttachMs: 8_000 }));
+    await until(() => showingReports(r) >= 1, 120_000, 'the page showing after the browser was let go');
+    // Starting another Chromium would begin the slow start again (the soak's start-up, issue 34).
+    expect(r.browsers).toHaveLength(1);
+    expect(r.logs.filter((line) => line.startsWith('reload: '))).toEqual([]);
   });
 
   it('starts a new Chromium when the browser itself is killed, and says so', async () => {
