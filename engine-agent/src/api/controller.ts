@@ -25,6 +25,7 @@ import { outboxKeptIn, type KeptIn } from '../adapters/outbox-storage.js';
 import { CANCELLED_BY_OPERATOR } from '../erase/erase-drive.js';
 import { cancelView, powerCommand, type PowerAction } from './cancel-power.js';
 import { ScreenHealth } from './screen-health.js';
+import { ValidationDesk } from './validate-intent.js';
 
 /** The gateway calls of serve besides the session's own: the hardware reports and the certificate lookup. */
 export interface ControllerPorts extends ReportPorts {
@@ -107,6 +108,7 @@ export class KioskController extends EventEmitter {
   private policy: PolicyState = NO_POLICY_YET;
   /** The operator's method per drive, where it is not the policy's default. */
   private chosen = new Map<string, string>();
+  private readonly validation = new ValidationDesk({ env: () => this.env, signal: () => this.shutdown.signal, changed: () => this.changed() });
 
   constructor(
     private readonly env: AgentEnv,
@@ -210,6 +212,7 @@ export class KioskController extends EventEmitter {
       ...(this.unfreeze ? { unfreeze: this.unfreeze } : {}),
       ...this.screen.view(),
       ...(this.ports.station ? { station: this.station?.view() ?? stationBeforeStart(this.ports.station) } : {}),
+      ...this.validation.view(),
       can: {
         refresh: idle,
         select: idle,
@@ -331,6 +334,8 @@ export class KioskController extends EventEmitter {
     const boot = this.gate.view();
     const why = locked ? `locked: this boot is not unlocked (${boot.phase}${boot.reason ? `: ${boot.reason}` : ''})` : 'a session is running';
     switch (intent.type) {
+      case 'validate_drive':
+        return this.validation.apply(intent, locked ? why : this.running ? 'an erase is running: validate a drive once it has finished' : undefined);
       case 'retry':
         if (!this.gate.retry(() => void this.readPolicy().then(() => this.startStation()))) return { ok: false, reason: locked ? `no check to retry now (${boot.phase})` : 'this boot is already unlocked' };
         break;
