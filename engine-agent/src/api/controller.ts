@@ -22,6 +22,7 @@ import { EraseRun } from './erase-run.js';
 import { MethodChoices } from './method-choices.js';
 import { applyStationIntent, stationBeforeStart } from './station-intents.js';
 import type { IntentOutcome } from './intent-outcome.js';
+import { ValidationDesk } from './validate-intent.js';
 
 /** The gateway calls of serve besides the session's own: the hardware reports and the certificate lookup. */
 export interface ControllerPorts extends ReportPorts {
@@ -75,6 +76,7 @@ export class KioskController extends EventEmitter {
   private readonly screen = new ScreenHealth();
   /** The erasure policy of this boot (issue 29): none until read after verify allowed, and then nothing is erased. */
   private policy: PolicyState = NO_POLICY_YET;
+  private readonly validation = new ValidationDesk({ env: () => this.env, signal: () => this.shutdown.signal, changed: () => this.changed() });
 
   constructor(
     private readonly env: AgentEnv,
@@ -142,6 +144,7 @@ export class KioskController extends EventEmitter {
       ...(unfreeze ? { unfreeze } : {}),
       ...this.screen.view(),
       ...(this.ports.station ? { station: this.station?.view() ?? stationBeforeStart(this.ports.station) } : {}),
+      ...this.validation.view(),
       can: {
         refresh: idle,
         select: idle,
@@ -227,6 +230,8 @@ export class KioskController extends EventEmitter {
     const boot = this.gate.view();
     const why = locked ? `locked: this boot is not unlocked (${boot.phase}${boot.reason ? `: ${boot.reason}` : ''})` : 'a session is running';
     switch (intent.type) {
+      case 'validate_drive':
+        return this.validation.apply(intent, locked ? why : running ? 'an erase is running: validate a drive once it has finished' : undefined);
       case 'retry':
         if (!this.gate.retry(() => void this.readPolicy().then(() => this.startStation()))) return { ok: false, reason: locked ? `no check to retry now (${boot.phase})` : 'this boot is already unlocked' };
         break;
@@ -268,6 +273,7 @@ export class KioskController extends EventEmitter {
         break;
       }
       case 'start':
+        if (this.validation.readingDevice()) return { ok: false, reason: `${this.validation.readingDevice()} is being read for validation: erase once its outcome is shown` };
         if (!can.start && !locked && !running && !this.policy.ok) return { ok: false, reason: `nothing can be erased: ${this.policy.reason}` };
         if (!can.start) return { ok: false, reason: locked || running ? why : 'select drives and type the confirmation first' };
         this.power.forgetLast();

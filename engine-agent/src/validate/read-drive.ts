@@ -51,8 +51,11 @@ export async function readAndCheckDrive(options: ReadOptions): Promise<Validatio
   const addon = blockdev();
   const handle = await open(options.device, constants.O_RDONLY | constants.O_DIRECT);
   try {
-    const total = addon.deviceSize(handle.fd);
-    const sectorSize = addon.sectorSize(handle.fd);
+    // A simulated machine's drives are image files: their size is the file's, in 512-byte sectors.
+    const stat = await handle.stat();
+    const file = stat.isFile();
+    const total = file ? stat.size : addon.deviceSize(handle.fd);
+    const sectorSize = file ? 512 : addon.sectorSize(handle.fd);
     const buffers = [addon.alignedBuffer(chunkBytes, 4096), addon.alignedBuffer(chunkBytes, 4096)];
     const fixedReference = options.expected.kind === 'pattern' ? undefined : referenceChunk(options.expected, chunkBytes);
     const findings: Finding[] = [];

@@ -3,6 +3,7 @@ import { ErrorBody, Nullable } from './common.js';
 import type { RouteDescriptor } from './gateway.js';
 import { ScreenReport, ScreenView } from './agent-screen.js';
 import { StationIntents, StationView } from './agent-station.js';
+import { ValidationDeskView, ValidationIntents } from './agent-validation.js';
 import { Fingerprint, TEST_WIRE_IDS, TestSnapshot, TestStatus } from './hardware.js';
 
 /**
@@ -254,6 +255,8 @@ export const AgentState = Type.Object(
     reports: Type.Object({ tests: ReportSync, notes: ReportSync }, { additionalProperties: false }),
     /** Present on a hotswap station (a `hotswap` token, or `serve --station`): the wizard or the bay view. */
     station: Type.Optional(StationView),
+    /** The "Validate a drive" action (issue 29): absent until the operator opened it this boot. */
+    validation: Type.Optional(ValidationDeskView),
     /** The machine's own screen as the kiosk shell's watchdog reported it: shown, blank, reloads and why. */
     screen: Type.Optional(ScreenView),
     /**
@@ -349,6 +352,7 @@ export const AgentIntent = Type.Union([
   Type.Object({ type: Type.Literal('shutdown'), pending_ok: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
   Type.Object({ type: Type.Literal('restart'), pending_ok: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
   ...StationIntents,
+  ...ValidationIntents,
 ]);
 export type AgentIntent = Static<typeof AgentIntent>;
 export type AgentIntentType = AgentIntent['type'];

@@ -11,6 +11,7 @@ export * from './internal.js';
 export * from './validation.js';
 export * from './agent-local.js';
 export * from './agent-station.js';
+export * from './agent-validation.js';
 export * from './agent-screen.js';
 export * from './public-api.js';
 // The method catalogue and erasure policy live beside the contracts so the browser bundles them too.

@@ -5,7 +5,8 @@ import type { ConnectionStatus } from '../api-client.js';
 export const STEPS = ['machine', 'tests', 'notes', 'drives', 'erase'] as const;
 /** A hotswap station's steps: the station first. Its drives are erased bay by bay, so it has no Drives or Erase step. */
 export const STATION_STEPS = ['station', 'settings', 'machine', 'tests', 'notes'] as const;
-export type Step = (typeof STEPS)[number] | (typeof STATION_STEPS)[number];
+/** Not in the step list: "Validate a drive" opens from the Drives step (issue 29). */
+export type Step = (typeof STEPS)[number] | (typeof STATION_STEPS)[number] | 'validate';
 
 /** What the agent said, as it said it (STYLE C: the kiosk only mirrors). */
 export interface AgentSlice {

@@ -44,6 +44,8 @@ export interface KioskActions {
   remap(): Promise<void>;
   /** "Send now": the agent offers the results kept on this machine to the service at once. */
   sendResults(): Promise<IntentResult>;
+  /** "Validate a drive": list the drives and ask which were picked (`look`), or read one picked drive (`read`). */
+  validate(intent: Extract<AgentIntent, { type: 'validate_drive' }>): Promise<IntentResult>;
 }
 
 export type KioskState = KioskData & { readonly actions: KioskActions };
@@ -178,6 +180,7 @@ export function createKioskStore(deps: StoreDeps, initial: KioskData = initialDa
       },
       // What the round did shows in the agent's state (results flip to delivered); a refusal says the service is still away.
       sendResults: () => deps.api.send({ type: 'send_results' }),
+      validate: (intent) => deps.api.send(intent),
     };
     return { ...initial, actions };
   });

@@ -72,6 +72,9 @@ export function DrivesScreen() {
         <button type="button" onClick={() => actions.refresh()} disabled={busy || !snap.can.refresh}>
           Look for drives again
         </button>
+        <button type="button" data-testid="open-validate" onClick={() => actions.goTo('validate')} disabled={running}>
+          Validate a drive…
+        </button>
       </div>
       {snap.unfreeze && <UnfreezeSetting unfreeze={snap.unfreeze} disabled={busy || running} onChange={actions.setUnfreeze} />}
       {snap.selected.length > 0 && !running && (

@@ -8,6 +8,7 @@ import { MachineScreen } from '../machine/machine-screen.js';
 import { NotesScreen } from '../notes/notes-screen.js';
 import { StationScreen } from '../station/station-screen.js';
 import { StationSettings } from '../station/station-settings.js';
+import { ValidateScreen } from '../validate/validate-screen.js';
 import { STEP_LABELS, shownStep, stepsFor } from './steps.js';
 
 /**
@@ -62,6 +63,7 @@ export function Workspace() {
         {step === 'notes' && <NotesScreen />}
         {step === 'drives' && <DrivesScreen />}
         {step === 'erase' && <EraseScreen />}
+        {step === 'validate' && <ValidateScreen />}
       </main>
     </div>
   );
