@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <malloc.h>
+#include <math.h>
 #include <node_api.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -196,6 +197,63 @@ static napi_value tune_heap(napi_env env, napi_callback_info info) {
   return out;
 }
 
+/*
+ * blockEntropy(buffer, blockSize, out): Shannon entropy in bits per byte of each blockSize block
+ * of buffer (the last may be shorter), into the Float64Array out; returns the number of blocks.
+ * The validate reader checks every 4 KiB block of a drive a crypto erase or a random pass left
+ * this way: the byte histogram in C keeps up with the drive, where the same loop in JS read a
+ * fraction of dd's speed. Four histograms side by side keep the increments independent.
+ */
+static napi_value block_entropy(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  if (!get_args(env, info, 3, argv)) return NULL;
+  void *data;
+  size_t length;
+  CHECK(napi_get_buffer_info(env, argv[0], &data, &length));
+  uint64_t block;
+  if (!get_u64(env, argv[1], &block)) return NULL;
+  napi_typedarray_type type;
+  size_t count;
+  void *outData;
+  CHECK(napi_get_typedarray_info(env, argv[2], &type, &count, &outData, NULL, NULL));
+  if (block == 0 || type != napi_float64_array) {
+    napi_throw_type_error(env, "EARGS", "blockEntropy(buffer, blockSize > 0, Float64Array)");
+    return NULL;
+  }
+  size_t blocks = (length + block - 1) / block;
+  if (blocks > count) {
+    napi_throw_range_error(env, "EARGS", "out holds fewer entries than the buffer has blocks");
+    return NULL;
+  }
+  const uint8_t *bytes = data;
+  double *out = outData;
+  for (size_t b = 0; b < blocks; b++) {
+    const uint8_t *p = bytes + b * block;
+    size_t n = length - b * block < block ? length - b * block : block;
+    uint32_t h[4][256];
+    memset(h, 0, sizeof h);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      h[0][p[i]]++;
+      h[1][p[i + 1]]++;
+      h[2][p[i + 2]]++;
+      h[3][p[i + 3]]++;
+    }
+    for (; i < n; i++) h[0][p[i]]++;
+    double bits = 0;
+    for (int k = 0; k < 256; k++) {
+      uint32_t c = h[0][k] + h[1][k] + h[2][k] + h[3][k];
+      if (c == 0) continue;
+      double q = (double)c / (double)n;
+      bits -= q * log2(q);
+    }
+    out[b] = bits;
+  }
+  napi_value result;
+  CHECK(napi_create_double(env, (double)blocks, &result));
+  return result;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"alignedBuffer", NULL, aligned_buffer, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -207,6 +265,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"zeroOut", NULL, zero_out, NULL, NULL, NULL, napi_enumerable, NULL},
       {"secureDiscardSupported", NULL, secure_discard_supported, NULL, NULL, NULL, napi_enumerable, NULL},
       {"tuneHeap", NULL, tune_heap, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"blockEntropy", NULL, block_entropy, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   CHECK(napi_define_properties(env, exports, sizeof props / sizeof props[0], props));
   return exports;
