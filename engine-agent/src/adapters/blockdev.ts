@@ -31,6 +31,8 @@ export interface BlockDevAddon {
    * block count. Optional: an addon built before it has none, and its callers then compute it in JS.
    */
   blockEntropy?(buffer: Buffer, blockSize: number, out: Float64Array): number;
+  /** `blockEntropy` on libuv's thread pool (buffer and out must stay untouched until it resolves). */
+  blockEntropyAsync?(buffer: Buffer, blockSize: number, out: Float64Array): Promise<number>;
 }
 
 /** The addon was not built or cannot load: erase and verify refuse to run (fail closed). */

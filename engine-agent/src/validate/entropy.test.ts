@@ -14,6 +14,13 @@ describe('the entropy of each 4 KiB block, measured in the addon for the validat
     expect([...out].slice(0, 5).map((bits) => bits >= MIN_RANDOM_ENTROPY)).toEqual([true, true, true, false, false]);
   });
 
+  it('measures the same on the thread pool, into the part of the output it is given', async () => {
+    const chunk = Buffer.concat([Buffer.alloc(4096, 1), randomBytes(2 * 4096)]);
+    const out = new Float64Array(4).fill(-1);
+    expect(await blockdev().blockEntropyAsync?.(chunk.subarray(4096), 4096, out.subarray(2))).toBe(2);
+    expect([...out]).toEqual([-1, -1, entropyBitsPerByte(chunk.subarray(4096, 8192)), entropyBitsPerByte(chunk.subarray(8192))]);
+  });
+
   it('refuses an output too small for the buffer', () => {
     expect(() => blockdev().blockEntropy?.(Buffer.alloc(8192), 4096, new Float64Array(1))).toThrow(/fewer entries/);
   });
