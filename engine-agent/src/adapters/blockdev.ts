@@ -26,6 +26,13 @@ export interface BlockDevAddon {
   zeroOut(fd: number, offset: number, length: number): void;
   /** glibc M_TRIM_THRESHOLD / M_MMAP_THRESHOLD: keeps freed cipher output in the heap (see blockdev.c). */
   tuneHeap(trimBytes: number, mmapBytes: number): boolean;
+  /**
+   * Shannon entropy (bits per byte) of each `blockSize` block of `buffer` into `out`; returns the
+   * block count. Optional: an addon built before it has none, and its callers then compute it in JS.
+   */
+  blockEntropy?(buffer: Buffer, blockSize: number, out: Float64Array): number;
+  /** `blockEntropy` on libuv's thread pool (buffer and out must stay untouched until it resolves). */
+  blockEntropyAsync?(buffer: Buffer, blockSize: number, out: Float64Array): Promise<number>;
 }
 
 /** The addon was not built or cannot load: erase and verify refuse to run (fail closed). */

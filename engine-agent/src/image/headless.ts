@@ -4,7 +4,10 @@ import { runSummary } from '../cli/run-command.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { guardTarget } from '../safety/guard.js';
 import { prepareDrives } from '../boot-prep/prepare-drives.js';
-import { bootMethodPolicy, type BootOptions } from './boot-options.js';
+import type { BootOptions } from './boot-options.js';
+import type { ErasePolicy } from '../drives/plan-erase.js';
+import { readErasurePolicy } from '../adapters/erasure-policy-client.js';
+import { headlessPolicy } from './headless-policy.js';
 import { formatVerificationLevel } from '@erasure/shared';
 import { driveEstimate } from '../api/state-view.js';
 import { JobProgress } from '../session/job-progress.js';
@@ -26,11 +29,12 @@ const gib = (bytes: number | undefined) => (bytes === undefined ? '?' : `${(byte
 /**
  * The drives a headless run erases: those the boot options name (or every disk for `all`), less
  * any the safety guard refuses (the boot medium, anything mounted or held) and any without a
- * usable erase plan. Each one left out is said, with why.
+ * usable erase plan under `policy` (the cloud's, with the boot options' choice). Each one left out
+ * is said, with why.
  */
-export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 'devices' | 'method' | 'verify'>, say: Say): Promise<DiscoveredDrive[]> {
-  // `erasure.method=`/`erasure.verify=`: a method the planner refuses leaves the drive out, unwritten.
-  const drives = await listDrives(env, bootMethodPolicy(options));
+export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 'devices'>, policy: ErasePolicy, say: Say): Promise<DiscoveredDrive[]> {
+  // A method the planner refuses for a drive leaves that drive out, unwritten.
+  const drives = await listDrives(env, policy);
   const named = options.devices === 'all' ? drives.map((d) => d.device) : options.devices;
   const targets: DiscoveredDrive[] = [];
   for (const device of named) {
@@ -39,7 +43,9 @@ export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 
       say(`skip ${device}: not a drive of this machine`);
       continue;
     }
-    const verdict = await guardTarget(env.sys, device, named);
+    // A simulated drive is one of the agent's own files, never a disk: there is nothing to guard,
+    // as the erase itself (erase-drive.ts) does not guard it either.
+    const verdict = env.config.ERASURE_SIMULATE ? ({ ok: true } as const) : await guardTarget(env.sys, device, named);
     if (!verdict.ok) {
       say(`skip ${device}: ${verdict.reason} (${verdict.code})`);
       continue;
@@ -66,7 +72,11 @@ export async function runHeadless(env: AgentEnv, options: BootOptions, say: Say)
     const unfreeze = { mode: options.unfreeze ?? 'auto', source: `erasure.unfreeze=${options.unfreeze ?? 'auto'}` } as const;
     await prepareDrives({ run: env.run, sys: env.sys, now: env.now, dataDir: env.config.DATA_DIR, unfreeze, list: (policy) => listDrives(env, policy), say });
   }
-  const targets = await headlessTargets(env, options, say);
+  // The cloud's policy for this token, as the kiosk and the station erase under: without one, or
+  // with a boot option outside it, the run erases nothing (the machine is still reported).
+  const policy = headlessPolicy(await readErasurePolicy(env), options);
+  say(policy.ok ? policy.words : `refused: ${policy.reason}`);
+  const targets = policy.ok ? await headlessTargets(env, options, policy.plan, say) : [];
   for (const d of targets) {
     const plan = d.plan.ok ? d.plan : undefined;
     const estimate = plan?.expectedMinutes !== undefined ? `; about ${aboutTime(plan.expectedMinutes)} (${plan.durationSource === 'drive' ? "the drive's own estimate" : 'from its size'})` : '';
@@ -111,7 +121,8 @@ export async function runHeadless(env: AgentEnv, options: BootOptions, say: Say)
     say(`result ${String(d.device)}: ${d.erased ? 'erased' : 'FAILED'} by ${String(d.method)}${d.failure_code ? ` (${String(d.failure_code)})` : ''}, wipe result ${String(d.wipe_result_id ?? 'not delivered')}, certificate ${String(d.certificate_status ?? '-')}`);
   }
   say(`summary ${JSON.stringify(summary)}`);
-  const code = exitCodeOf(session);
+  // A policy refusal erased nothing the operator asked for: the run did not do its job.
+  const code = !policy.ok && options.confirm && exitCodeOf(session) === 0 ? 2 : exitCodeOf(session);
   say(`headless run finished: exit ${code}`);
   return code;
 }

@@ -65,7 +65,7 @@ export interface CloudStack {
   /** The cloud's SQLite file, for reading back what arrived. */
   readonly cloudDb: string;
   /** Creates an account and mints it a device token, written to `file` as the agent reads it. */
-  mintToken(file: string, opts: { account: string; product?: string; quota?: number }): { accountId: string; jti: string };
+  mintToken(file: string, opts: { account: string; product?: string; quota?: number; /** More `mint-device-token` flags, e.g. the token's own erasure policy. */ args?: readonly string[] }): { accountId: string; jti: string };
   /** Starts one more gateway in front of the same cloud (a test may stop it to cut a station off). */
   startGateway(): Promise<Service>;
   /** Stops every service it started and waits for them to exit. */
@@ -115,6 +115,7 @@ export async function startCloudStack(work: string): Promise<CloudStack> {
         String(account.id),
         ...(opts.product !== undefined ? ['--product', opts.product] : []),
         ...(opts.quota !== undefined ? ['--quota', String(opts.quota)] : []),
+        ...(opts.args ?? []),
       ]);
       writeFileSync(file, `${String(token.token)}\n`);
       return { accountId: String(account.id), jti: String(token.jti) };
