@@ -57,7 +57,7 @@ export async function listDrives(env: AgentEnv, policy: ErasePolicy = {}): Promi
  * what this boot's freeze lock removal did (boot-prep). A drive planned again for the operator's
  * method keeps them.
  */
-async function machinePolicy(env: AgentEnv): Promise<ErasePolicy> {
+export async function machinePolicy(env: AgentEnv): Promise<ErasePolicy> {
   const mbps = env.config.ERASURE_SIMULATE_MBPS;
   if (env.config.ERASURE_SIMULATE) return mbps ? { overwriteBytesPerSecond: mbps * 1e6 } : {};
   return bootPolicy(env.sys, env.config.DATA_DIR);

@@ -1,4 +1,6 @@
-import { deliverKeptResults, listDrives, runErase, exitCodeOf, type AgentEnv } from '../agent.js';
+import { deliverKeptResults, listDrives, machinePolicy, runErase, exitCodeOf, type AgentEnv } from '../agent.js';
+import { planErase } from '../drives/plan-erase.js';
+import type { ErasePolicy } from '../drives/plan-types.js';
 import { resultOutbox, type SettledResult } from '../adapters/result-outbox.js';
 import { runSummary } from '../cli/run-command.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
@@ -28,9 +30,12 @@ const gib = (bytes: number | undefined) => (bytes === undefined ? '?' : `${(byte
  * any the safety guard refuses (the boot medium, anything mounted or held) and any without a
  * usable erase plan. Each one left out is said, with why.
  */
-export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 'devices' | 'method' | 'verify'>, say: Say): Promise<DiscoveredDrive[]> {
+export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 'devices' | 'method' | 'methods' | 'verify'>, say: Say): Promise<DiscoveredDrive[]> {
   // `erasure.method=`/`erasure.verify=`: a method the planner refuses leaves the drive out, unwritten.
-  const drives = await listDrives(env, bootMethodPolicy(options));
+  const policy = bootMethodPolicy(options);
+  const listed = await listDrives(env, policy);
+  const base = options.methods ? await machinePolicy(env) : {};
+  const drives = withOwnMethods(listed, options.methods ?? {}, { ...base, ...policy });
   const named = options.devices === 'all' ? drives.map((d) => d.device) : options.devices;
   const targets: DiscoveredDrive[] = [];
   for (const device of named) {
@@ -54,12 +59,21 @@ export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 
 }
 
 /**
+ * `erasure.method=<device>:<id>`: each drive named there planned again for its own method, on
+ * top of `policy` (the machine's and the boot's); a method the planner refuses leaves that drive
+ * without a plan, so it is skipped unwritten with the reason.
+ */
+export function withOwnMethods(drives: readonly DiscoveredDrive[], methods: Readonly<Record<string, string>>, policy: ErasePolicy): DiscoveredDrive[] {
+  return drives.map((d) => (methods[d.device] !== undefined ? { ...d, plan: planErase(d.capabilities, { ...policy, methodId: methods[d.device] }) } : d));
+}
+
+/**
  * `erasure.mode=headless`: one session over the chosen drives, progress on the console. Without
  * `erasure.confirm=yes` the session carries no drives, so the machine is only fingerprinted and
  * reported. Resolves to the exit code of `erasure-agent run`.
  */
 export async function runHeadless(env: AgentEnv, options: BootOptions, say: Say): Promise<number> {
-  say(`erasure ${env.version}: headless run, devices=${options.devices === 'all' ? 'all' : options.devices.join(',')}, confirm=${options.confirm ? 'yes' : 'no'}, after=${options.after}${options.method ? `, method=${options.method}` : ''}${options.verify ? `, verify=${formatVerificationLevel(options.verify)}` : ''}`);
+  say(`erasure ${env.version}: headless run, devices=${options.devices === 'all' ? 'all' : options.devices.join(',')}, confirm=${options.confirm ? 'yes' : 'no'}, after=${options.after}${options.method ? `, method=${options.method}` : ''}${options.methods ? `, ${Object.entries(options.methods).map(([d, m]) => `method ${d}=${m}`).join(', ')}` : ''}${options.verify ? `, verify=${formatVerificationLevel(options.verify)}` : ''}`);
   await deliverEarlierResults(env, say);
   // Before any erase: sanitizes left running or failed are said, frozen drives unfrozen (once per boot).
   if (!env.config.ERASURE_SIMULATE) {
