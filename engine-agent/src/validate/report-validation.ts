@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallResult, CloudClient } from '../adapters/cloud-client.js';
 import type { Expected } from './expected.js';
-import { readAndCheckDrive, type ValidationRead } from './read-drive.js';
+import { readAndCheckDrive, type ReadOptions, type ValidationRead } from './read-drive.js';
 import { describeValidation } from './words.js';
 
 /** A drive the cloud picked for validation, as the Validation list names it. */
@@ -19,10 +19,10 @@ export interface PickedDrive {
  * One `validation_id` per run, so a retry of the report after a lost answer is the same report.
  */
 export async function validateAndReport(
-  deps: { cloud: CloudClient; newId?: () => string },
+  deps: { cloud: CloudClient; newId?: () => string; onProgress?: ReadOptions['onProgress'] },
   drive: PickedDrive,
 ): Promise<{ read: ValidationRead; findings: string; reason: string | null; report: CallResult<'validationReport'> }> {
-  const read = await readAndCheckDrive({ device: drive.device, expected: drive.expected });
+  const read = await readAndCheckDrive({ device: drive.device, expected: drive.expected, ...(deps.onProgress ? { onProgress: deps.onProgress } : {}) });
   const words = describeValidation(read, drive.expected);
   const report = await deps.cloud.call('validationReport', {
     validation_id: `val-${(deps.newId ?? randomUUID)()}`,

@@ -12,6 +12,7 @@ import {
   InternalValidateAllow,
   InternalVerifyAllow,
   WRITE_REJECTED_PREFIX,
+  ValidationPickAnswer,
   ValidationRecorded,
   WipeResultAccepted,
   conforms,
@@ -176,6 +177,14 @@ export const FORWARDED_ROUTES = {
     internalPath: internalApi.validations.url,
     bodyOptional: false,
     answer: write('validation report', ValidationRecorded),
+  },
+  // Beyond the spec (issue 29): whether the cloud picked a drive for validation, and what its
+  // method left. A garbled answer is 502, so the device reads nothing against a guess.
+  validationPick: {
+    gateway: gatewayApi.validationPick,
+    internalPath: internalApi.validationPick.url,
+    bodyOptional: false,
+    answer: write('validation pick', ValidationPickAnswer),
   },
   // Beyond the spec too (issue 29): the policy the device erases under. An answer outside the
   // contract (a garbled policy) is 502 like any other write's, so the device erases nothing.

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { CertificateStatus, DenyReason, ErrorBody, Nullable, Ok, QuotaRemaining } from './common.js';
 import { ChassisMapDraft, Fingerprint, SystemIdentity, TestSnapshot } from './hardware.js';
 import { JobId, WipeResultAccepted, WipeResultRecord } from './wipe.js';
-import { ValidationRecorded, ValidationReportBody } from './validation.js';
+import { ValidationPickAnswer, ValidationPickBody, ValidationRecorded, ValidationReportBody } from './validation.js';
 import { ErasurePolicySchema } from '../erasure-methods.js';
 
 /** Route descriptor: one per route, shared by the server that serves it and the client that calls it. */
@@ -198,6 +198,13 @@ export const gatewayApi = {
     url: '/api/validation',
     body: ValidationReportBody,
     response: { 200: ValidationRecorded, 201: ValidationRecorded, ...writeErrors, 409: Type.Union([WriteRejected, ErrorBody]) },
+  },
+  /** Beyond the spec (issue 29): whether the cloud picked a drive (by serial) for validation. */
+  validationPick: {
+    method: 'POST',
+    url: '/api/validation_pick',
+    body: ValidationPickBody,
+    response: { 200: ValidationPickAnswer, ...writeErrors },
   },
   erasurePolicy: {
     method: 'POST',

@@ -3,7 +3,7 @@ import { ErrorBody, LADDER_DENY_REASONS, QuotaRemaining, TokenStatus } from './c
 import { ChassisMapDraft, Fingerprint, SystemIdentity, TestSnapshot } from './hardware.js';
 import { CertificatesFound, CertificatesLookupBody, ChassisLookupResult, ErasurePolicyGranted, type RouteDescriptor } from './gateway.js';
 import { JobId, WipeResultAccepted, wipeResultFields } from './wipe.js';
-import { ValidationRecorded, ValidationReportBody } from './validation.js';
+import { ValidationPickAnswer, ValidationPickBody, ValidationRecorded, ValidationReportBody } from './validation.js';
 
 /**
  * Bodies of the internal API (spec 4.2). The gateway adds `jti` and `account_id`
@@ -116,6 +116,13 @@ export const InternalValidationRequest = Type.Object(
 );
 export type InternalValidationRequest = Static<typeof InternalValidationRequest>;
 
+/** Whether a drive was picked for validation (gateway `validationPick`), within the token's account. */
+export const InternalValidationPickRequest = Type.Object(
+  { ...forwarded, ...ValidationPickBody.properties },
+  { additionalProperties: false },
+);
+export type InternalValidationPickRequest = Static<typeof InternalValidationPickRequest>;
+
 export const InternalAssetAccepted = Type.Object(
   { ok: Type.Literal(true), asset_id: Type.String() },
   { additionalProperties: false },
@@ -197,6 +204,12 @@ export const internalApi = {
     url: '/internal/validations',
     body: InternalValidationRequest,
     response: { 200: ValidationRecorded, 201: ValidationRecorded, ...writeErrors, 409: ErrorBody },
+  },
+  validationPick: {
+    method: 'POST',
+    url: '/internal/validations/pick',
+    body: InternalValidationPickRequest,
+    response: { 200: ValidationPickAnswer, ...writeErrors },
   },
   erasurePolicy: {
     method: 'POST',

@@ -37,3 +37,50 @@ export const ValidationRecorded = Type.Object(
   { additionalProperties: false },
 );
 export type ValidationRecorded = Static<typeof ValidationRecorded>;
+
+/**
+ * Whether the cloud picked a drive for validation (issue 29, a device route beyond the spec),
+ * asked by the boot image's validate mode with only the drive's serial, so nobody types a
+ * certificate number or a pattern. Spends no quota.
+ */
+export const ValidationPickBody = Type.Object(
+  { drive_serial: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+);
+export type ValidationPickBody = Static<typeof ValidationPickBody>;
+
+/**
+ * What the erasure method left on the drive, as the cloud derives it from the method catalogue:
+ * zeros, a repeating fixed pattern (hex, from the drive's first byte), or high-entropy data
+ * (a cryptographic erase or a random last pass).
+ */
+export const ExpectedContent = Type.Union([
+  Type.Object({ kind: Type.Literal('zeros') }, { additionalProperties: false }),
+  Type.Object({ kind: Type.Literal('random') }, { additionalProperties: false }),
+  Type.Object({ kind: Type.Literal('pattern'), hex: Type.String({ pattern: '^(?:[0-9a-f]{2}){1,64}$' }) }, { additionalProperties: false }),
+]);
+export type ExpectedContent = Static<typeof ExpectedContent>;
+
+export const ValidationPicked = Type.Object(
+  {
+    picked: Type.Literal(true),
+    certificate_number: Type.String({ minLength: 1, maxLength: 64 }),
+    lot_id: Type.String({ minLength: 1 }),
+    wipe_method: Type.String({ maxLength: 200 }),
+    expect: ExpectedContent,
+    /** The outcome already recorded for this drive, or null while it waits for its validation. */
+    validation: Type.Union([...VALIDATION_OUTCOMES.map((o) => Type.Literal(o)), Type.Null()]),
+  },
+  { additionalProperties: false },
+);
+export type ValidationPicked = Static<typeof ValidationPicked>;
+
+/** Not picked, and why in plain words (not erased with this account, erased but not picked). */
+export const ValidationNotPicked = Type.Object(
+  { picked: Type.Literal(false), reason: Type.String({ minLength: 1, maxLength: 500 }) },
+  { additionalProperties: false },
+);
+export type ValidationNotPicked = Static<typeof ValidationNotPicked>;
+
+export const ValidationPickAnswer = Type.Union([ValidationPicked, ValidationNotPicked]);
+export type ValidationPickAnswer = Static<typeof ValidationPickAnswer>;

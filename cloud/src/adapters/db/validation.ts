@@ -259,3 +259,46 @@ export async function lotsOfWipes(db: SqlRunner, accountId: number, wipePublicId
   );
   return lots.filter((lot) => named.has(`${lot.customer}\u0000${lot.lot_reference}`));
 }
+
+/**
+ * The latest certified wipe of a drive serial in the account (the one a validation checks), with
+ * its certificate and, if it was picked, its sample's lot and outcome. Undefined when the
+ * account has no certified wipe of that serial.
+ */
+export async function findLatestCertifiedWipeBySerial(
+  db: SqlRunner,
+  accountId: number,
+  driveSerial: string,
+): Promise<
+  | {
+      wipe_result_id: number;
+      wipe_method: string | null;
+      technique: string | null;
+      certificate_number: string | null;
+      lot_public_id: string | null;
+      sampled: number;
+      outcome: 'approved' | 'rejected' | null;
+    }
+  | undefined
+> {
+  const row = await db.one<{
+    wipe_result_id: number;
+    wipe_method: string | null;
+    technique: string | null;
+    certificate_number: string | null;
+    lot_public_id: string | null;
+    sampled: number;
+    outcome: 'approved' | 'rejected' | null;
+  }>(
+    `SELECT w.id AS wipe_result_id, w.wipe_method, w.technique, c.certificate_number, l.public_id AS lot_public_id,
+            CASE WHEN s.id IS NULL THEN 0 ELSE 1 END AS sampled, s.outcome
+       FROM wipe_results w
+       LEFT JOIN certificates c ON c.wipe_result_id = w.id
+       LEFT JOIN validation_samples s ON s.wipe_result_id = w.id
+       LEFT JOIN validation_lots l ON l.id = s.lot_id
+      WHERE w.account_id = @accountId AND w.certifiable = 1 AND TRIM(w.drive_serial) = @driveSerial
+      ORDER BY w.id DESC LIMIT 1`,
+    { accountId, driveSerial },
+  );
+  return row && { ...row, sampled: Number(row.sampled) };
+}

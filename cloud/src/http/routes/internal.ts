@@ -9,6 +9,7 @@ import type { TokenRow } from '../../adapters/db/tokens.js';
 import { receiveWipeResult } from '../../domain/device/wipe-results.js';
 import { lookupCertificateNumbers } from '../../domain/device/certificate-numbers.js';
 import { reportValidation } from '../../domain/validation/report.js';
+import { pickForValidation } from '../../domain/validation/pick.js';
 import { isoNow } from '../../domain/clock.js';
 import { erasurePolicyFor } from '../../domain/device/erasure-policy.js';
 
@@ -115,6 +116,12 @@ const INTERNAL_ANSWERS: Record<string, Route> = {
       body,
     );
     return out.ok ? { status: out.created ? 201 : 200, body: out.response } : { status: out.status, body: { error: out.error } };
+  }),
+  // Beyond the spec (issue 29): whether a drive (by serial) was picked for validation; reads only.
+  [internalApi.validationPick.url]: withActiveToken(async (deps, token, body) => {
+    if (!deps.validation) return { status: 404, body: { error: 'validation picks are not answered here' } };
+    const out = await pickForValidation({ db: deps.db, store: deps.validation.store }, token, body);
+    return out.ok ? { status: 200, body: out.answer } : { status: out.status, body: { error: out.error } };
   }),
   // Beyond the spec (docs/integrator.md): the policy the device erases under, asked once verify allowed.
   [internalApi.erasurePolicy.url]: withActiveToken(async (deps, token) => ({ status: 200, body: await erasurePolicyFor(deps, token) })),
