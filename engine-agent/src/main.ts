@@ -26,7 +26,7 @@ const AGENT_HELP: ProgramHelp = {
       summary: 'loopback API and the kiosk page; --station (or a hotswap token): a hotswap station,\nerasing on insert (auto) or per drive once confirmed',
     },
     { name: 'image-env', summary: 'boot image: token and gateway from the medium into /run/erasure,\nthe ERASURE-DATA volume (if any) mounted at DATA_DIR' },
-    { name: 'headless', summary: 'boot image: the erasure.mode=headless run, then erasure.after' },
+    { name: 'headless', summary: 'boot image: the erasure.mode=headless run (or =validate: read the drives picked\nfor validation), then erasure.after' },
     { name: 'remote-kiosk', summary: 'boot image (erasure.agent_listen): the kiosk on port 7071 for a browser on another machine,\npaired with the code the console shows' },
     {
       name: 'validate',
@@ -118,8 +118,15 @@ async function main(argv: string[]): Promise<number> {
       const { dataVolumeMounted } = await import('./image/data-volume.js');
       const options = parseBootOptions(readFileSync('/proc/cmdline', 'utf8'));
       const say = (line: string) => process.stdout.write(`erasure: ${line}\n`);
-      const code = await runHeadless(env, options, say);
-      await settleKeptResults(env, { persistent: await dataVolumeMounted(env.sys, config.DATA_DIR), after: options.after }, say);
+      const { runValidateMode } = await import('./image/validate-run.js');
+      let code = 0;
+      if (options.mode === 'validate') code = await runValidateMode(env, options, say);
+      else {
+        code = await runHeadless(env, options, say);
+        await settleKeptResults(env, { persistent: await dataVolumeMounted(env.sys, config.DATA_DIR), after: options.after }, say);
+        // erasure.validate=yes: once the results are in the cloud, the drives it picked are read.
+        if (options.validate) code = Math.max(code, await runValidateMode(env, options, say));
+      }
       if (options.after === 'poweroff') await env.run('systemctl', ['poweroff', '--no-block'], { timeoutMs: 30_000 });
       else process.stdout.write('erasure: finished; the machine waits (erasure.after=wait)\n');
       return code;

@@ -1,4 +1,4 @@
-import { closeSync, copyFileSync, openSync, readSync } from 'node:fs';
+import { closeSync, copyFileSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,14 +59,40 @@ async function freezeOnSerial(vm: Vm, pattern: RegExp, timeoutMs: number): Promi
   return log;
 }
 
+/** A small PDF document, as a customer's file left on a drive would start. */
+const SMALL_PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1');
+
+/** Writes `bytes` into a drive's backing file at `offset`, as the host sees it (the guest's reads go to this file). */
+function writeInto(file: string, offset: number, bytes: Buffer): void {
+  const fd = openSync(file, 'r+');
+  try {
+    writeSync(fd, bytes, 0, bytes.length, offset);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Signs in to the cloud's web app over HTTP as `email`, for the admin calls a person makes there. */
+async function webAppAdmin(cloudUrl: string, email: string, password: string) {
+  const login = await fetch(new URL('/login', cloudUrl), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }), redirect: 'manual' });
+  if (login.status !== 303) throw new Error(`sign-in failed: ${login.status} ${await login.text()}`);
+  const cookie = String(login.headers.get('set-cookie')).split(';')[0]!;
+  const me = (await (await fetch(new URL('/app/api/me', cloudUrl), { headers: { cookie } })).json()) as { csrf_token: string };
+  return (method: string, path: string, body: unknown) =>
+    fetch(new URL(path, cloudUrl), { method, headers: { cookie, 'x-csrf-token': me.csrf_token, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
 /**
  * erasure.mode=headless on SeaBIOS, booted twice from one USB stick written with the image, on one
- * machine. Boot 1: the machine is allowed and erases a drive; the gateway goes away mid-erase, so
+ * machine. The virtio disk of each boot is erased with DoD 5220.22-M (3 passes) by
+ * `erasure.method=/dev/vda:…`, the others by their plan's default method. Boot 1: the machine is allowed and erases a drive; the gateway goes away mid-erase, so
  * the result cannot be delivered and is kept on the stick's own ERASURE-DATA partition; the power
  * is then cut (the guest frozen the moment it says so, QEMU killed: nothing unmounted). Boot 2,
  * the gateway back and four other drives in: the kept result is delivered before anything else,
- * then every target drive is erased by its plan's method and certified, and the machine powers
- * off (erasure.after=poweroff). The stick's image part is never touched. The four targets (NVMe,
+ * then every target drive is erased and certified; with `erasure.validate=yes` and the account's
+ * validation rate at 100 %, every drive is then picked and read back by the validate mode (one of
+ * them written with a PDF file by the test after its erase, while the guest is held just before
+ * the reads, so it is rejected), and the machine powers off (erasure.after=poweroff). The stick's image part is never touched. The four targets (NVMe,
  * SATA, virtio-scsi, virtio-blk) are each throttled like a slow disk and erased at once: each
  * wipe result reaches the cloud as its drive finishes.
  */
@@ -109,10 +135,21 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
     stack = await startStack();
     const account = await stack.cli('admin', 'create-account', '--name', 'VM Headless Refurb');
     accountId = String(account.id);
-    const token = await stack.cli('admin', 'mint-device-token', '--account', accountId, '--quota', '10');
+    // R2v3 sampling: an admin sets the account's validation rate to 100 % in the web app, so every
+    // certified drive of the token's lot is picked for validation.
+    await stack.cli('admin', 'create-user', '--account', accountId, '--email', 'admin@vm.example', '--password', 'vm-admin-password', '--role', 'admin');
+    const admin = await webAppAdmin(stack.cloud.url, 'admin@vm.example', 'vm-admin-password');
+    const rate = await admin('PUT', '/app/api/validation/rate', { rate_percent: 100 });
+    if (rate.status !== 200) throw new Error(`validation rate not set: ${rate.status} ${await rate.text()}`);
+    const token = await stack.cli('admin', 'mint-device-token', '--account', accountId, '--quota', '10', '--customer', 'VM Customer', '--lot', 'LOT-VM-1');
     // Baked in once, so both boots run with it: boot 1 never gets to power off (it is frozen
-    // first), boot 2 must.
-    const iso = await personalizedIso(work.dir, 'headless', String(token.token), 'erasure.mode=headless erasure.devices=all erasure.confirm=yes erasure.after=poweroff');
+    // first), boot 2 must. The virtio disk (/dev/vda in both boots) is erased by DoD 3-pass.
+    const iso = await personalizedIso(
+      work.dir,
+      'headless',
+      String(token.token),
+      'erasure.mode=headless erasure.devices=all erasure.confirm=yes erasure.after=poweroff erasure.method=/dev/vda:dod-5220.22-m-3 erasure.validate=yes',
+    );
     stick = stickFrom(iso, work.dir);
     // The image part of the stick; its ERASURE-DATA partition after it is the agent's to write.
     dataPart = dataPartitionOf(stick) ?? dataPart;
@@ -161,7 +198,8 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
     });
 
     it("keeps the result on the stick's ERASURE-DATA partition when the gateway is unreachable after the erase", () => {
-      expect(serial).toMatch(/result \/dev\/vd[a-z]: erased by overwrite, wipe result not delivered/);
+      expect(serial).toMatch(/plan \/dev\/vda: [^\n]*VIRTIO-PC-01[^\n]*DoD 5220\.22-M \(3 passes\)/);
+      expect(serial).toMatch(/result \/dev\/vda: erased by overwrite, wipe result not delivered/);
       expect(serial).toMatch(/1 wipe result\(s\) not delivered yet, kept on the ERASURE-DATA volume/);
       expect(survivingSectors(cutDrive.file, cutDrive.serial)).toEqual({ survivors: 0, sectors: cutDrive.bytes / 512 });
     });
@@ -176,14 +214,26 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
     let serial = '';
     let exitCode: number | null = null;
     let mountedAfter = true;
+    // Where the test writes a PDF into the SCSI disk after its erase, before its validation read.
+    const planted = { serial: 'SCSI-HL-01', offset: 9 * MiB };
 
     beforeAll(async () => {
       const started = Date.now();
       await stack.restartGateway();
       const vm = boot('headless-2', drives.map(({ kind, file, serial: s, bytesPerSecond }) => ({ kind, file, serial: s, bytesPerSecond })));
       await vm.waitForSerial(/kept wipe results from an earlier run: \d+ delivered/, 15 * 60_000 * (SLOW / 4 + 0.25));
-      // The run ends with erasure.after=poweroff: QEMU exits when the guest powers off.
       await vm.waitForSerial(/headless run finished/, 25 * 60_000 * (SLOW / 4 + 0.25));
+      const validationStarted = Date.now();
+      // erasure.validate=yes: the guest is held as it names the drives it is about to look up and
+      // read; a file is then written onto the SCSI disk through its backing file, and it goes on.
+      await vm.qmp('query-status');
+      await freezeOnSerial(vm, /validate: looking up \d+ drive\(s\) with the cloud/, 5 * 60_000 * (SLOW / 4 + 0.25));
+      const scsi = drives.find((d) => d.serial === planted.serial)!;
+      writeInto(scsi.file, planted.offset, SMALL_PDF);
+      await vm.qmp('cont');
+      await vm.waitForSerial(/validate: finished/, 15 * 60_000 * (SLOW / 4 + 0.25));
+      console.info(`boot 2: validating the four picked drives took ${Math.round((Date.now() - validationStarted) / 1000)} s`);
+      // The run ends with erasure.after=poweroff: QEMU exits when the guest powers off.
       exitCode = await vm.waitForExit(5 * 60_000);
       serial = vm.serial();
       mountedAfter = leftMounted(stick, dataPart.offset);
@@ -267,8 +317,8 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
           ['NIST 800-88 R2 Purge', 'completed', 1],
           ['NIST 800-88 R2 Clear', 'completed', 1],
           ['NIST 800-88 R2 Clear', 'completed', 1],
-          ['NIST 800-88 R2 Clear', 'completed', 1],
-          ['NIST 800-88 R2 Clear', 'completed', 1],
+          ['DoD 5220.22-M (3 passes)', 'completed', 1],
+          ['DoD 5220.22-M (3 passes)', 'completed', 1],
         ]);
       } finally {
         db.close();
@@ -287,6 +337,43 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
         ['VIRTIO-HL-01', 'complete'],
         ['VIRTIO-PC-01', 'complete'],
       ]);
+    });
+
+    it('validates the picked drives after the run (erasure.validate=yes): the DoD-erased and default-erased drives are approved', () => {
+      const lookup = /validate: looking up \d+ drive\(s\) with the cloud: ([^\n]*)/.exec(serial);
+      expect(serial.indexOf(lookup?.[0] ?? '-')).toBeGreaterThan(serial.indexOf('headless run finished'));
+      for (const d of drives) expect(lookup?.[1]).toContain(d.serial);
+      expect(serial).toMatch(/validate: skip \/dev\/sd[a-z]: [^\n]*\(boot_medium\)/);
+      expect(serial).toMatch(/validate VIRTIO-HL-01: approved \(\/dev\/vda, certificate CW-\d+\): every one of 12,288 sectors holds [^\n]*random[^\n]*DoD 5220\.22-M \(3 passes\)[^\n]*; recorded by the cloud/);
+      expect(serial).toMatch(/validate SATA-HL-01: approved \(\/dev\/sd[a-z], certificate CW-\d+\): every one of [\d,]+ sectors holds zeros, as NIST 800-88 R2 Clear left it; recorded by the cloud/);
+      expect(serial).toMatch(/validate NVME-HL-01: approved \(\/dev\/nvme0n1, certificate CW-\d+\): [^\n]*; recorded by the cloud/);
+      expect(serial).toMatch(/validate: finished: 3 approved, 1 rejected, /);
+    });
+
+    it('rejects the drive written with a file after its erase, and marks its certificate "Not valid: failed validation"', async () => {
+      expect(serial).toMatch(/validate SCSI-HL-01: rejected \(\/dev\/sd[a-z], certificate CW-\d+\): found a PDF document at byte 9,437,184[^\n]*; recorded by the cloud/);
+      const db = new Database(join(stack.dataDir, 'cloud.sqlite'), { readonly: true });
+      try {
+        const rows = db.prepare('SELECT drive_serial, validation FROM wipe_results WHERE drive_serial IN (?, ?, ?, ?) ORDER BY drive_serial').all('NVME-HL-01', 'SATA-HL-01', 'SCSI-HL-01', 'VIRTIO-HL-01');
+        expect(rows).toEqual([
+          { drive_serial: 'NVME-HL-01', validation: 'approved' },
+          { drive_serial: 'SATA-HL-01', validation: 'approved' },
+          { drive_serial: 'SCSI-HL-01', validation: 'rejected' },
+          { drive_serial: 'VIRTIO-HL-01', validation: 'approved' },
+        ]);
+        expect(db.prepare('SELECT disposition FROM wipe_results WHERE drive_serial = ?').get('SCSI-HL-01')).toEqual({ disposition: 'review' });
+      } finally {
+        db.close();
+      }
+      const certificates = (await stack.cli('admin', 'list-certificates', '--account', accountId)) as Array<{ id: string; drive_serial: string }>;
+      const verifyUrl = (s: string) => new URL(`/certificates/${certificates.find((c) => c.drive_serial === s)!.id}/verify`, stack.cloud.url);
+      const rejected = (await (await fetch(verifyUrl('SCSI-HL-01'), { headers: { accept: 'application/json' } })).json()) as Record<string, unknown>;
+      expect(rejected).toMatchObject({ valid: false, validation: 'rejected', reason: expect.stringContaining('a PDF document') });
+      const page = await (await fetch(verifyUrl('SCSI-HL-01'), { headers: { accept: 'text/html' } })).text();
+      expect(page).toContain('Not valid: failed validation');
+      expect(page).toContain('a PDF document');
+      const approved = (await (await fetch(verifyUrl('VIRTIO-HL-01'), { headers: { accept: 'application/json' } })).json()) as Record<string, unknown>;
+      expect(approved).toMatchObject({ valid: true });
     });
 
     it('powers off when the run is done (erasure.after=poweroff), the ERASURE-DATA volume unmounted cleanly', () => {

@@ -72,4 +72,19 @@ describe('boot options on the kernel command line', () => {
     expect(bootMethodPolicy(parseBootOptions('boot=live'))).toEqual({});
     expect(bootMethodPolicy(o)).toMatchObject({ methodId: 'dod-5220.22-m-3', erasure: { default_method: 'nist-800-88-purge', verification: { sample: 10 } } });
   });
+
+  it('reads erasure.mode=validate, and erasure.validate=yes (only the exact word) for a headless run', () => {
+    expect(parseBootOptions('boot=live erasure.mode=validate erasure.after=poweroff')).toMatchObject({ mode: 'validate', after: 'poweroff' });
+    expect(parseBootOptions('erasure.mode=headless erasure.validate=yes').validate).toBe(true);
+    for (const v of ['1', 'true', 'YES', '']) expect(parseBootOptions(`erasure.mode=headless erasure.validate=${v}`).validate).toBeUndefined();
+  });
+
+  it('reads a method per device in erasure.method, beside a bare method for the other drives', () => {
+    expect(parseBootOptions('erasure.method=/dev/vda:dod-5220.22-m-3')).toMatchObject({ methods: { '/dev/vda': 'dod-5220.22-m-3' } });
+    expect(parseBootOptions('erasure.method=/dev/vda:dod-5220.22-m-3').method).toBeUndefined();
+    const o = parseBootOptions('erasure.method=gutmann,/dev/sdb:hmg-is5-enhanced,/dev/nvme0n1:nist-800-88-purge');
+    expect(o).toMatchObject({ method: 'gutmann', methods: { '/dev/sdb': 'hmg-is5-enhanced', '/dev/nvme0n1': 'nist-800-88-purge' } });
+    // Two bare methods stay one unknown id, which the planner refuses: nothing is erased.
+    expect(parseBootOptions('erasure.method=gutmann,zeros').method).toBe('gutmann,zeros');
+  });
 });

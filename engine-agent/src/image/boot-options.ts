@@ -3,8 +3,11 @@ import { DEFAULT_ERASURE_POLICY, parseVerificationLevel, type ErasurePolicy, typ
 
 /** How the image was asked to run, from the kernel command line (the options nwipe/ShredOS users know). */
 export interface BootOptions {
-  /** `erasure.mode=kiosk` (default): the locked kiosk; `headless`: one run, progress on the console. */
-  readonly mode: 'kiosk' | 'headless';
+  /**
+   * `erasure.mode=kiosk` (default): the locked kiosk; `headless`: one run, progress on the console;
+   * `validate`: the drives the cloud picked for validation are read and reported, nothing erased.
+   */
+  readonly mode: 'kiosk' | 'headless' | 'validate';
   /** `erasure.devices=all` (default) or a comma-separated list of device paths. */
   readonly devices: 'all' | readonly string[];
   /** `erasure.confirm=yes`: headless erasure happens only with it; without it the run only fingerprints and reports. */
@@ -41,6 +44,17 @@ export interface BootOptions {
    * `dod-5220.22-m-3`. Kept as written: an unknown id is refused by the planner, so nothing is erased.
    */
   readonly method?: string;
+  /**
+   * `erasure.method=<device>:<id>,…` (beside or instead of a bare `<id>`): the method of one drive,
+   * e.g. `/dev/sdb:hmg-is5-enhanced` when one disk's customer contract names a method and the
+   * others keep the default. Kept as written, like `method`.
+   */
+  readonly methods?: Readonly<Record<string, string>>;
+  /**
+   * `erasure.validate=yes`: after a headless run's results are delivered, the drives of this
+   * machine the cloud picked for validation are read and reported, as `erasure.mode=validate` does.
+   */
+  readonly validate?: boolean;
   /** `erasure.verify=full|every-pass|sample:N` (N 1..100); anything else is `full` (reads every sector). */
   readonly verify?: VerificationLevel;
 }
@@ -69,8 +83,10 @@ export function parseBootOptions(cmdline: string): BootOptions {
   const parallel = /^[1-9]\d{0,3}$/.test(values.get('parallel') ?? '') ? Number(values.get('parallel')) : undefined;
   const agentListen = values.get('agent_listen');
   const agentSecret = values.get('agent_secret');
+  const mode = values.get('mode');
+  const { method, methods } = methodsOf(values.get('method'));
   return {
-    mode: values.get('mode') === 'headless' ? 'headless' : 'kiosk',
+    mode: mode === 'headless' || mode === 'validate' ? mode : 'kiosk',
     devices: list === 'all' || list.length === 0 ? 'all' : list,
     confirm: values.get('confirm') === 'yes',
     after: values.get('after') === 'poweroff' ? 'poweroff' : 'wait',
@@ -80,8 +96,25 @@ export function parseBootOptions(cmdline: string): BootOptions {
     ...(stationPolicy !== undefined ? { stationPolicy: stationPolicy === 'auto' ? ('auto' as const) : ('confirm' as const) } : {}),
     ...(unfreeze !== undefined ? { unfreeze: unfreeze === 'auto' || unfreeze === 'always' ? unfreeze : ('off' as const) } : {}),
     ...(parallel !== undefined ? { parallel } : {}),
-    ...(values.get('method') ? { method: values.get('method') as string } : {}),
+    ...(method ? { method } : {}),
+    ...(methods ? { methods } : {}),
+    ...(values.get('validate') === 'yes' ? { validate: true } : {}),
     ...(values.has('verify') ? { verify: parseVerificationLevel(values.get('verify') ?? '') ?? 'full' } : {}),
+  };
+}
+
+/**
+ * `erasure.method=`'s entries: `<device>:<id>` pairs (a device path has no colon, nor has an id)
+ * and the bare rest, kept as written: two bare ids stay one unknown id, which the planner refuses.
+ */
+function methodsOf(value: string | undefined): { method?: string; methods?: Record<string, string> } {
+  if (!value) return {};
+  const entries = value.split(',').filter((e) => e.length > 0);
+  const pairs = entries.filter((e) => /^\/[^:]+:[^:]+$/.test(e));
+  const bare = entries.filter((e) => !pairs.includes(e)).join(',');
+  return {
+    ...(bare ? { method: bare } : {}),
+    ...(pairs.length > 0 ? { methods: Object.fromEntries(pairs.map((e) => [e.slice(0, e.indexOf(':')), e.slice(e.indexOf(':') + 1)])) } : {}),
   };
 }
 

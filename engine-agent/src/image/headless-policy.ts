@@ -26,10 +26,15 @@ const levelWords = (level: VerificationLevel) => formatVerificationLevel(level);
  * for more read-back than the policy sets, never less: the account's level is what its auditors
  * were told.
  */
-export function headlessPolicy(state: PolicyState, options: Pick<BootOptions, 'method' | 'verify'>): HeadlessPolicy {
+export function headlessPolicy(state: PolicyState, options: Pick<BootOptions, 'method' | 'methods' | 'verify'>): HeadlessPolicy {
   if (!state.ok) return { ok: false, reason: `nothing is erased: ${state.reason}` };
   const chosen = methodFor(state, options.method);
   if (!chosen.ok) return { ok: false, reason: `erasure.method=${options.method ?? ''} refused, nothing is erased: ${chosen.reason}` };
+  // A drive's own method (`erasure.method=<device>:<id>`) is held to the same policy as the run's.
+  for (const [device, method] of Object.entries(options.methods ?? {})) {
+    const own = methodFor(state, method);
+    if (!own.ok) return { ok: false, reason: `erasure.method=${device}:${method} refused, nothing is erased: ${own.reason}` };
+  }
   const policy: ErasurePolicy = state.policy;
   if (options.verify && readsBack(options.verify) < readsBack(policy.verification)) {
     return {

@@ -1,4 +1,5 @@
-import { deliverKeptResults, listDrives, runErase, exitCodeOf, type AgentEnv } from '../agent.js';
+import { deliverKeptResults, listDrives, machinePolicy, runErase, exitCodeOf, type AgentEnv } from '../agent.js';
+import { planErase } from '../drives/plan-erase.js';
 import { resultOutbox, type SettledResult } from '../adapters/result-outbox.js';
 import { runSummary } from '../cli/run-command.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
@@ -32,9 +33,12 @@ const gib = (bytes: number | undefined) => (bytes === undefined ? '?' : `${(byte
  * usable erase plan under `policy` (the cloud's, with the boot options' choice). Each one left out
  * is said, with why.
  */
-export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 'devices'>, policy: ErasePolicy, say: Say): Promise<DiscoveredDrive[]> {
-  // A method the planner refuses for a drive leaves that drive out, unwritten.
-  const drives = await listDrives(env, policy);
+export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 'devices' | 'methods'>, policy: ErasePolicy, say: Say): Promise<DiscoveredDrive[]> {
+  // A method the planner refuses for a drive leaves that drive out, unwritten; `erasure.method=<device>:<id>`
+  // gives one drive its own method (already checked against the cloud's policy by headlessPolicy).
+  const listed = await listDrives(env, policy);
+  const base = options.methods ? await machinePolicy(env) : {};
+  const drives = withOwnMethods(listed, options.methods ?? {}, { ...base, ...policy });
   const named = options.devices === 'all' ? drives.map((d) => d.device) : options.devices;
   const targets: DiscoveredDrive[] = [];
   for (const device of named) {
@@ -60,12 +64,21 @@ export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 
 }
 
 /**
+ * `erasure.method=<device>:<id>`: each drive named there planned again for its own method, on
+ * top of `policy` (the machine's and the boot's); a method the planner refuses leaves that drive
+ * without a plan, so it is skipped unwritten with the reason.
+ */
+export function withOwnMethods(drives: readonly DiscoveredDrive[], methods: Readonly<Record<string, string>>, policy: ErasePolicy): DiscoveredDrive[] {
+  return drives.map((d) => (methods[d.device] !== undefined ? { ...d, plan: planErase(d.capabilities, { ...policy, methodId: methods[d.device] }) } : d));
+}
+
+/**
  * `erasure.mode=headless`: one session over the chosen drives, progress on the console. Without
  * `erasure.confirm=yes` the session carries no drives, so the machine is only fingerprinted and
  * reported. Resolves to the exit code of `erasure-agent run`.
  */
 export async function runHeadless(env: AgentEnv, options: BootOptions, say: Say): Promise<number> {
-  say(`erasure ${env.version}: headless run, devices=${options.devices === 'all' ? 'all' : options.devices.join(',')}, confirm=${options.confirm ? 'yes' : 'no'}, after=${options.after}${options.method ? `, method=${options.method}` : ''}${options.verify ? `, verify=${formatVerificationLevel(options.verify)}` : ''}`);
+  say(`erasure ${env.version}: headless run, devices=${options.devices === 'all' ? 'all' : options.devices.join(',')}, confirm=${options.confirm ? 'yes' : 'no'}, after=${options.after}${options.method ? `, method=${options.method}` : ''}${options.methods ? `, ${Object.entries(options.methods).map(([d, m]) => `method ${d}=${m}`).join(', ')}` : ''}${options.verify ? `, verify=${formatVerificationLevel(options.verify)}` : ''}`);
   await deliverEarlierResults(env, say);
   // Before any erase: sanitizes left running or failed are said, frozen drives unfrozen (once per boot).
   if (!env.config.ERASURE_SIMULATE) {

@@ -79,6 +79,7 @@ export function prepareImageEnv(cmdline: string, paths: ImagePaths = IMAGE_PATHS
   // The units start on these markers (ConditionPathExists), so this parser alone decides the mode.
   rmSync(join(paths.runDir, 'mode-kiosk'), { force: true });
   rmSync(join(paths.runDir, 'mode-headless'), { force: true });
+  rmSync(join(paths.runDir, 'mode-validate'), { force: true });
   writeFileSync(join(paths.runDir, `mode-${options.mode}`), '');
   // erasure.agent_listen starts the paired proxy to the loopback API on port 7071 (test rigs only).
   const remoteKiosk = decideRemoteKiosk(options);

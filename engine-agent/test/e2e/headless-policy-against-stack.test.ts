@@ -56,7 +56,7 @@ describe('headless run under the cloud erasure policy', () => {
       const code = await runHeadless(env, parseBootOptions(`erasure.mode=headless erasure.confirm=yes erasure.devices=${drive} ${args}`), (l) => lines.push(l));
       return { code, lines, after: readFileSync(drive) };
     };
-    return { headless, before, serial: 'SIM0000000002' };
+    return { headless, before, serial: 'SIM0000000002', drive };
   }
 
   const contract = ['--erasure-method', 'zeros', '--verification', 'sample:10', '--allowed-methods', 'zeros,dod-5220.22-m-3'];
@@ -101,6 +101,14 @@ describe('headless run under the cloud erasure policy', () => {
     );
     expect(r.after.equals(m.before)).toBe(true);
     expect(wipeMethods(m.serial, 'Headless refused')).toEqual([]);
+  }, 120_000);
+
+  it("refuses one drive's own erasure.method=<device>:<id> outside the policy as the run's method is: whole run, no byte written", async () => {
+    const m = machine('own-refused', contract);
+    const r = await m.headless(`erasure.method=${m.drive}:gutmann`);
+    expect(r.code).toBe(2);
+    expect(r.lines).toContainEqual(expect.stringMatching(/^refused: erasure\.method=.*:gutmann refused, nothing is erased: Gutmann \(35 passes\) is not allowed by this device token's contract/));
+    expect(r.after.equals(m.before)).toBe(true);
   }, 120_000);
 
   it('refuses an erasure.verify= that reads back less than the policy sets, and writes no byte', async () => {
