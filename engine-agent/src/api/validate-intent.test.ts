@@ -11,7 +11,7 @@ const outcome = (over: Partial<Validated> & Pick<Validated, 'result' | 'expected
   findings: '',
   reason: null,
   reported: true,
-  read: { device: '/dev/sdb', bytesRead: 8 << 20, sectorSize: 512, mismatchedBlocks: 0, firstMismatchAt: null, findings: [], approved: over.result === 'approved', ...read },
+  read: { device: '/dev/sdb', bytesRead: 8 << 20, sectorSize: 512, mismatchedBlocks: 0, firstMismatchAt: null, zeroBlocks: 0, findings: [], approved: over.result === 'approved', ...read },
   ...over,
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { driveValidationOf } from './validate-run.js';
 
-const read = { device: '/dev/sdb', bytesRead: 10 * 1024 * 1024, sectorSize: 512, mismatchedBlocks: 0, firstMismatchAt: null, findings: [], approved: true };
+const read = { device: '/dev/sdb', bytesRead: 10 * 1024 * 1024, sectorSize: 512, mismatchedBlocks: 0, firstMismatchAt: null, zeroBlocks: 0, findings: [], approved: true };
 const validated = { kind: 'validated', certificateNumber: 'CW-000101', lotId: 'lot-1', wipeMethod: 'NIST 800-88 R2 Clear', expected: 'zeros', findings: '…', reported: true } as const;
 
 describe('the validate run says each outcome in plain words', () => {

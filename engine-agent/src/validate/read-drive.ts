@@ -19,6 +19,12 @@ export interface ValidationRead {
   /** 4 KiB blocks (the last one may be shorter) whose bytes are not what the method left. */
   readonly mismatchedBlocks: number;
   readonly firstMismatchAt: number | null;
+  /**
+   * Blocks that read as zeros where something else was expected: deallocated. The erase discards
+   * (TRIMs) a drive after its overwrite, and most SSDs then read zeros, whatever the last pass
+   * wrote. A block of zeros holds no data, so it meets the need a validation checks.
+   */
+  readonly zeroBlocks: number;
   /** File and disk signatures found in those blocks, in drive order, at most `maxFindings`. */
   readonly findings: readonly Finding[];
   readonly approved: boolean;
@@ -77,6 +83,8 @@ export async function readAndCheckDrive(options: ReadOptions): Promise<Validatio
     const findings: Finding[] = [];
     let mismatched = 0;
     let firstMismatch: number | null = null;
+    let zeroBlocks = 0;
+    const zeroBlock = Buffer.alloc(BLOCK);
 
     const readAt = async (offset: number, buffer: Buffer): Promise<number> => {
       const length = Math.min(chunkBytes, total - offset);
@@ -105,6 +113,10 @@ export async function readAndCheckDrive(options: ReadOptions): Promise<Validatio
           if (entropyOf && (entropies[at / BLOCK] as number) >= MIN_RANDOM_ENTROPY) continue;
           const block = chunk.subarray(at, Math.min(at + BLOCK, length));
           if (!entropyOf && blockMatches(options.expected, block, reference?.subarray(at, at + block.length))) continue;
+          if (block.equals(zeroBlock.subarray(0, block.length))) {
+            zeroBlocks += 1;
+            continue;
+          }
           mismatched += 1;
           firstMismatch ??= offset + at;
           for (let s = 0; s < block.length && findings.length < maxFindings; s += SECTOR_SCAN) {
@@ -118,7 +130,7 @@ export async function readAndCheckDrive(options: ReadOptions): Promise<Validatio
       index += 1;
       options.onProgress?.(offset, total);
     }
-    return { device: options.device, bytesRead: offset, sectorSize, mismatchedBlocks: mismatched, firstMismatchAt: firstMismatch, findings, approved: mismatched === 0 };
+    return { device: options.device, bytesRead: offset, sectorSize, mismatchedBlocks: mismatched, firstMismatchAt: firstMismatch, zeroBlocks, findings, approved: mismatched === 0 };
   } finally {
     await handle.close();
   }

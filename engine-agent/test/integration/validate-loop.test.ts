@@ -84,4 +84,22 @@ describe.skipIf(Boolean(loopSkipReason))('validate reader on real loop devices (
       drive.cleanup();
     }
   });
+
+  it('approves a random last pass that the discard after the overwrite deallocated in part: the zero blocks are said, and hold no data', async () => {
+    const drive = loopWith(work, 'random-discarded.img', randomBytes(16 * MiB));
+    try {
+      // The erase's own discard (TRIM) after its overwrite, on a loop device: its blocks then read zeros.
+      execFileSync('blkdiscard', ['--offset', String(4 * MiB), '--length', String(4 * MiB), drive.device]);
+      const { read, words } = await validate(drive.device, { kind: 'random' });
+      expect(read).toMatchObject({ approved: true, mismatchedBlocks: 0, zeroBlocks: 1024 });
+      expect(words.findings).toContain('1,024 blocks of 4 KiB read as zeros instead (deallocated');
+      // Data written afterwards is still found among them.
+      plant(drive.file, 5 * MiB, PDF);
+      const again = await validate(drive.device, { kind: 'random' });
+      expect(again.read.approved).toBe(false);
+      expect(again.words.reason).toContain('a PDF document at byte 5,242,880');
+    } finally {
+      drive.cleanup();
+    }
+  });
 });
