@@ -16,12 +16,22 @@ describe('the health grade for resale', () => {
     expect(v.reasons).toEqual([{ metric: 'write_errors', grade: 'F', text: '2 write(s) failed during the erase' }]);
   });
 
-  it('a zone writing under 30% of the drive\'s median speed is C, with the rates in the reason', () => {
+  it('a zone (three regions in a row) writing under 30% of the drive\'s median speed is C, with the rates in the reason', () => {
     const rates = Array(100).fill(200);
+    rates[56] = 35;
     rates[57] = 40;
+    rates[58] = 30;
     const v = gradeHealth({ before: young, after: young, profile: profile(rates) });
     expect(v.grade).toBe('C');
-    expect(v.reasons[0]?.text).toBe('its slowest zone wrote at 20% of its usual speed (40 of 200 MB/s)');
+    expect(v.reasons[0]?.text).toBe('its slowest zone (3 regions in a row) wrote at 20% of its usual speed (40 of 200 MB/s)');
+  });
+
+  it('one slow region, or two apart, is not a slow zone: a busy host or a neighbour drive starting makes those', () => {
+    const rates = Array(100).fill(200);
+    rates[20] = 40;
+    rates[57] = 20;
+    rates[59] = 30;
+    expect(gradeHealth({ before: young, after: young, profile: profile(rates) }).grade).toBe('A');
   });
 
   it('an HDD whose inner tracks write at half the outer speed is not called slow', () => {
