@@ -265,31 +265,23 @@ export async function lotsOfWipes(db: SqlRunner, accountId: number, wipePublicId
  * its certificate and, if it was picked, its sample's lot and outcome. Undefined when the
  * account has no certified wipe of that serial.
  */
+/** A drive's latest certified wipe in an account, and whether a lot's validation sample holds it. */
+export interface LatestCertifiedWipe {
+  wipe_result_id: number;
+  wipe_method: string | null;
+  technique: string | null;
+  certificate_number: string | null;
+  lot_public_id: string | null;
+  sampled: number;
+  outcome: 'approved' | 'rejected' | null;
+}
+
 export async function findLatestCertifiedWipeBySerial(
   db: SqlRunner,
   accountId: number,
   driveSerial: string,
-): Promise<
-  | {
-      wipe_result_id: number;
-      wipe_method: string | null;
-      technique: string | null;
-      certificate_number: string | null;
-      lot_public_id: string | null;
-      sampled: number;
-      outcome: 'approved' | 'rejected' | null;
-    }
-  | undefined
-> {
-  const row = await db.one<{
-    wipe_result_id: number;
-    wipe_method: string | null;
-    technique: string | null;
-    certificate_number: string | null;
-    lot_public_id: string | null;
-    sampled: number;
-    outcome: 'approved' | 'rejected' | null;
-  }>(
+): Promise<LatestCertifiedWipe | undefined> {
+  const row = await db.one<LatestCertifiedWipe>(
     `SELECT w.id AS wipe_result_id, w.wipe_method, w.technique, c.certificate_number, l.public_id AS lot_public_id,
             CASE WHEN s.id IS NULL THEN 0 ELSE 1 END AS sampled, s.outcome
        FROM wipe_results w
