@@ -4,6 +4,7 @@ import type { NvmeIdCtrl } from '../probes/nvme-id.js';
 import type { SanitizeStatus } from '../probes/sanitize-status.js';
 import type { SmartReport } from '../probes/smart-report.js';
 import type { SysBlockDevice } from '../probes/sysfs-block.js';
+import type { SelfEncryption } from '../probes/tcg-discovery.js';
 import { compact } from '../probes/unknown.js';
 
 /** How the host reaches the drive. `usb` wins over what the drive itself speaks. */
@@ -59,6 +60,8 @@ export interface DriveCapabilities {
   readonly ataSanitize?: SanitizeSupport;
   /** Self-encrypting per IDENTIFY ("Device encrypts all user data"). */
   readonly selfEncrypting?: boolean;
+  /** TCG level 0 discovery (Opal, Pyrite, Enterprise…): family and lock state, or why it is unknown. */
+  readonly selfEncryption?: SelfEncryption;
   readonly nvme?: NvmeCaps;
   /** Undefined = not probed (sg_opcodes); the planner then does not offer SCSI SANITIZE. */
   readonly scsiSanitize?: SanitizeSupport;
@@ -100,6 +103,8 @@ export interface DriveFacts {
   readonly scsiSanitize?: SanitizeSupport;
   /** `nvme sanitize-log` or `hdparm --sanitize-status`, read when the drive supports sanitize. */
   readonly sanitizeStatus?: SanitizeStatus;
+  /** `nvme sed discover` or `sedutil-cli --query`. */
+  readonly selfEncryption?: SelfEncryption;
 }
 
 function unfinishedSanitize(f: DriveFacts, transport: DriveTransport): UnfinishedSanitize | undefined {
@@ -167,6 +172,7 @@ export function buildCapabilities(f: DriveFacts): DriveCapabilities {
       ? { crypto: f.hdparm.sanitize.cryptoScramble, block: f.hdparm.sanitize.blockErase, overwrite: f.hdparm.sanitize.overwrite }
       : undefined,
     selfEncrypting: f.hdparm?.encryptsAllUserData,
+    selfEncryption: f.selfEncryption,
     nvme: id
       ? compact<NvmeCaps>({
           sanitize: id.sanitize ? { crypto: id.sanitize.crypto, block: id.sanitize.block, overwrite: id.sanitize.overwrite } : undefined,

@@ -7,6 +7,7 @@ import { parseJsonText, type ParseResult } from './parse-result.js';
 import { parseHdparmSanitizeStatus, parseNvmeSanitizeLog } from './sanitize-status.js';
 import type { SmartReport } from './smart-report.js';
 import { parseSmartctlJsonText } from './smartctl-json.js';
+import { probeSelfEncryption } from './self-encryption.js';
 import { buildCapabilities, type DriveCapabilities, type DriveFacts } from '../drives/capabilities.js';
 import { planErase, type ErasePlan, type ErasePolicy, type NoErasePlan } from '../drives/plan-erase.js';
 
@@ -59,7 +60,8 @@ export async function probeDrive(run: Runner, device: string, lsblk?: LsblkDevic
     : hdparm?.sanitize.supported
       ? await probe(run, 'hdparm', ['--sanitize-status', device], parseHdparmSanitizeStatus)
       : undefined;
-  return { device, ...(lsblk ? { lsblk } : {}), ...(smart ? { smart } : {}), ...(nvmeIdCtrl ? { nvmeIdCtrl } : {}), ...(hdparm ? { hdparm } : {}), ...(hpa ? { hpa } : {}), ...(dco ? { dco } : {}), ...(sanitizeStatus ? { sanitizeStatus } : {}) };
+  const selfEncryption = await probeSelfEncryption(run, device, isNvme ? 'nvme' : 'ata-scsi');
+  return { device, ...(lsblk ? { lsblk } : {}), ...(smart ? { smart } : {}), ...(nvmeIdCtrl ? { nvmeIdCtrl } : {}), ...(hdparm ? { hdparm } : {}), ...(hpa ? { hpa } : {}), ...(dco ? { dco } : {}), ...(sanitizeStatus ? { sanitizeStatus } : {}), selfEncryption };
 }
 
 const lsblkTree = (run: Runner, args: string[]) => probe(run, 'lsblk', args, (s) => { const j = parseJsonText(s); return j.ok ? parseLsblkJson(j.value) : j; });
