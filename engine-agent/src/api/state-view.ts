@@ -1,6 +1,7 @@
 import type { AgentDrive, AgentState, DriveProgress, DriveResult, Fingerprint } from '@erasure/shared';
 import { healthView } from '../health/health-view.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
+import { describeSelfEncryption, sedLocked } from '../probes/tcg-discovery.js';
 import type { DriveEstimate, DriveProgressView, JobProgressView } from '../session/job-progress.js';
 import type { DriveReport } from '../session/types.js';
 import type { CertificateView } from './certificate-numbers.js';
@@ -43,7 +44,14 @@ export function driveView(d: DiscoveredDrive): AgentDrive {
           warnings: [...p.warnings],
         }
       : { ok: false, reason: p.reason },
+    ...selfEncryptionView(d),
   };
+}
+
+/** The drive row's self-encryption words; nothing for a drive that is plainly not self-encrypting. */
+function selfEncryptionView(d: DiscoveredDrive): Pick<AgentDrive, 'self_encryption'> {
+  const words = describeSelfEncryption(d.capabilities.selfEncryption);
+  return words ? { self_encryption: { words, locked: sedLocked(d.capabilities.selfEncryption) } } : {};
 }
 
 /** One drive's progress on the wire (the kiosk's rows, the SSE `progress` event). */

@@ -1,6 +1,7 @@
 import type { DriveCapabilities } from './capabilities.js';
 import { stillFrozenBecause } from './freeze-lock.js';
 import { planMethod } from './plan-method.js';
+import { sedLockedReason } from './sed-lock.js';
 import type { ErasePlan, ErasePolicy, ErasePrecondition, NoErasePlan } from './plan-types.js';
 import { checkMethod, ERASE_METHODS, METHOD_INFO, type EraseMethod, type MethodCheck, type NistCategory } from './erase-methods.js';
 
@@ -101,7 +102,7 @@ export function planErase(caps: DriveCapabilities, policy: ErasePolicy = {}): Er
 
 /** Today's plan: the strongest method the drive supports, or the forced one. */
 function planDefault(caps: DriveCapabilities, policy: ErasePolicy): ErasePlan | NoErasePlan {
-  const running = sanitizeStillRunning(caps);
+  const running = sanitizeStillRunning(caps) ?? sedLockedReason(caps);
   if (running) return { ok: false, reason: running, rejected: ERASE_METHODS.map((method) => ({ method, reason: running })) };
   const failedSanitize = failureModeRule(caps);
   const checks = ERASE_METHODS.map((method) => ({ method, check: failedSanitize?.(method) ?? checkMethod(method, caps, policy) }));

@@ -108,3 +108,9 @@ export function describeSelfEncryption(se: SelfEncryption | undefined): string |
 
 /** A locked locking range reads back as I/O errors: nothing but a PSID revert (or the owner's password) gets past it. */
 export const sedLocked = (se: SelfEncryption | undefined): boolean => se?.kind === 'tcg' && se.locked;
+
+/** The erase job's self-encryption words, for the wipe result: only a drive known to be self-encrypting carries them. */
+export const sedJobField = (se: SelfEncryption | undefined): { selfEncryption?: string } => {
+  const words = se?.kind === 'tcg' ? describeSelfEncryption(se) : undefined;
+  return words ? { selfEncryption: words } : {};
+};

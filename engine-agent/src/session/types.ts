@@ -26,6 +26,8 @@ export interface DriveJob {
   readonly passesBeforeFirmware?: readonly MethodPass[];
   /** The read-back level the policy set; absent: today's. */
   readonly verification?: VerificationLevel;
+  /** Issue 30 item 2: "self-encrypting (Opal 2, unlocked)", carried into the result's words. */
+  readonly selfEncryption?: string;
 }
 
 /** Fixed inputs of one session (they never change while it runs). */

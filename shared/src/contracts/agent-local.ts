@@ -52,6 +52,11 @@ export const AgentDrive = Type.Object(
     /** False for USB, removable and virtual devices: they are not part of the machine's asset. */
     internal: Type.Boolean(),
     plan: DrivePlan,
+    /**
+     * Issue 30 item 2: the drive's TCG self-encryption in plain words ("self-encrypting (Opal 2,
+     * locked)", "self-encryption unknown: no tool"); `locked`: a locked range only a PSID revert opens.
+     */
+    self_encryption: Type.Optional(Type.Object({ words: Type.String(), locked: Type.Boolean() }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

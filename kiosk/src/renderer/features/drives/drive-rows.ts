@@ -16,6 +16,10 @@ export interface DriveRow {
   readonly refusal: string | undefined;
   /** "Erased at 10:42 · CW-000012" when this boot already erased the drive: a second erase spends quota again. */
   readonly erasedBefore: string | undefined;
+  /** "self-encrypting (Opal 2, locked)": the drive's TCG self-encryption in the agent's words. */
+  readonly selfEncryption: string | undefined;
+  /** A locked range: only a PSID revert opens it. */
+  readonly sedLocked: boolean;
 }
 
 /** The line for a drive this boot already erased (its last run first, then earlier runs), with its certificate number once known. */
@@ -48,6 +52,8 @@ export function driveRows(snap: KioskAgentState): DriveRow[] {
       warnings: plan.ok ? [...plan.warnings, ...(plan.fully_sanitized ? [] : ['Hidden areas stay in place: the certificate will not claim a full sanitization.'])] : [],
       refusal: plan.ok ? undefined : plan.reason,
       erasedBefore: erasedBefore(snap, d.device),
+      selfEncryption: d.self_encryption?.words,
+      sedLocked: d.self_encryption?.locked === true,
     };
   });
 }

@@ -29,6 +29,12 @@ export function DrivesScreen() {
               <span className="drive-title">{d.title}</span>
               <span className="muted">{d.facts}</span>
             </label>
+            {d.selfEncryption && (
+              <p className={d.sedLocked ? 'self-encryption locked' : 'self-encryption muted'} data-testid="self-encryption">
+                {d.sedLocked ? '🔒 ' : ''}
+                {d.selfEncryption}
+              </p>
+            )}
             {d.erasedBefore && (
               <p className="erased-before" data-testid="erased-before">
                 ✓ {d.erasedBefore}. Erasing it again spends another erasure from the licence.
