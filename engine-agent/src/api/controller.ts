@@ -23,6 +23,7 @@ import { MethodChoices } from './method-choices.js';
 import { applyStationIntent, stationBeforeStart } from './station-intents.js';
 import type { IntentOutcome } from './intent-outcome.js';
 import { ValidationDesk } from './validate-intent.js';
+import { PsidDesk } from './psid-intent.js';
 
 /** The gateway calls of serve besides the session's own: the hardware reports and the certificate lookup. */
 export interface ControllerPorts extends ReportPorts {
@@ -77,6 +78,7 @@ export class KioskController extends EventEmitter {
   /** The erasure policy of this boot (issue 29): none until read after verify allowed, and then nothing is erased. */
   private policy: PolicyState = NO_POLICY_YET;
   private readonly validation = new ValidationDesk({ env: () => this.env, signal: () => this.shutdown.signal, changed: () => this.changed() });
+  private readonly psid = new PsidDesk({ drives: () => this.drives, run: (tool, args, options) => this.env.run(tool, args, options), relist: async () => this.listed(await listDrives(this.env)), changed: () => this.changed() });
 
   constructor(
     private readonly env: AgentEnv,
@@ -145,6 +147,7 @@ export class KioskController extends EventEmitter {
       ...this.screen.view(),
       ...(this.ports.station ? { station: this.station?.view() ?? stationBeforeStart(this.ports.station) } : {}),
       ...this.validation.view(),
+      ...this.psid.view(),
       can: {
         refresh: idle,
         select: idle,
@@ -232,6 +235,8 @@ export class KioskController extends EventEmitter {
     switch (intent.type) {
       case 'validate_drive':
         return this.validation.apply(intent, locked ? why : running ? 'an erase is running: validate a drive once it has finished' : undefined);
+      case 'psid_revert':
+        return this.psid.apply(intent, locked ? why : running ? 'an erase is running: revert the drive once it has finished' : undefined);
       case 'retry':
         if (!this.gate.retry(() => void this.readPolicy().then(() => this.startStation()))) return { ok: false, reason: locked ? `no check to retry now (${boot.phase})` : 'this boot is already unlocked' };
         break;

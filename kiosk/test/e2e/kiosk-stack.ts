@@ -80,6 +80,8 @@ export async function mintToken(stack: KioskStack, opts: { quota: number; status
 export interface Agent {
   readonly url: string;
   readonly dataDir: string;
+  /** Everything the agent wrote to stdout and stderr since it started listening (its log lines). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -100,9 +102,13 @@ export async function startAgent(gatewayUrl: string, token: string, real?: { env
     ...(real ? real.env : { ERASURE_SIMULATE: '1' }),
     KIOSK_RENDERER_DIR: RENDERER_DIST,
   });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return {
     url,
     dataDir: join(dataDir, 'agent'),
+    output: () => output,
     async stop() {
       // SIGTERM, and SIGKILL if the agent has not exited within 5 s (a busy CI machine must not hang the suite).
       const exited = await Promise.race([stopService(child).then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 5000))]);

@@ -316,6 +316,10 @@ export const AgentState = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    /** Issue 30 item 2: the last PSID revert's outcome in plain words (never the PSID). */
+    psid_revert: Type.Optional(
+      Type.Object({ device: Type.String(), ok: Type.Boolean(), words: Type.String(), running: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -358,6 +362,12 @@ export const AgentIntent = Type.Union([
   Type.Object({ type: Type.Literal('restart'), pending_ok: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
   ...StationIntents,
   ...ValidationIntents,
+  /**
+   * Issue 30 item 2: PSID revert of a drive whose locking range is locked. `psid` is the 32
+   * characters on the drive's label; the agent passes it to the revert tool only (never logged,
+   * stored or sent on). Refused in words when the drive is not a locked self-encrypting drive.
+   */
+  Type.Object({ type: Type.Literal('psid_revert'), device: Type.String({ maxLength: 200 }), psid: Type.String({ pattern: '^[A-Z0-9]{32}$' }) }, { additionalProperties: false }),
 ]);
 export type AgentIntent = Static<typeof AgentIntent>;
 export type AgentIntentType = AgentIntent['type'];

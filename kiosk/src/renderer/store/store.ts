@@ -46,6 +46,8 @@ export interface KioskActions {
   sendResults(): Promise<IntentResult>;
   /** "Validate a drive": list the drives and ask which were picked (`look`), or read one picked drive (`read`). */
   validate(intent: Extract<AgentIntent, { type: 'validate_drive' }>): Promise<IntentResult>;
+  /** PSID revert of a locked self-encrypting drive: the PSID goes in this one request to the agent, and is kept nowhere here. */
+  psidRevert(device: string, psid: string): Promise<IntentResult>;
 }
 
 export type KioskState = KioskData & { readonly actions: KioskActions };
@@ -181,6 +183,7 @@ export function createKioskStore(deps: StoreDeps, initial: KioskData = initialDa
       // What the round did shows in the agent's state (results flip to delivered); a refusal says the service is still away.
       sendResults: () => deps.api.send({ type: 'send_results' }),
       validate: (intent) => deps.api.send(intent),
+      psidRevert: (device, psid) => deps.api.send({ type: 'psid_revert', device, psid }),
     };
     return { ...initial, actions };
   });

@@ -4,6 +4,7 @@ import type { AgentState, ErasureChoice } from '../../contract.js';
 import { NextStep } from '../shell/next-step.js';
 import { driveRows, selectableDevices } from './drive-rows.js';
 import { MethodChoice, PolicyBlocked } from './method-choice.js';
+import { PsidRevert } from './psid-revert.js';
 
 /** Pick drives and read their plans and warnings; the typed confirmation is on the Erase step, where Next leads. */
 export function DrivesScreen() {
@@ -59,6 +60,7 @@ export function DrivesScreen() {
             ) : (
               <p className="error">Cannot be erased: {d.refusal}</p>
             )}
+            {(d.sedLocked || snap.psid_revert?.device === d.device) && <PsidRevert device={d.device} locked={d.sedLocked} last={snap.psid_revert} disabled={busy || running} />}
             {d.warnings.length > 0 && (
               <ul className="warnings">
                 {d.warnings.map((w) => (
