@@ -202,7 +202,7 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
     drives.map(async (d) => {
       if (!d.plan.ok) throw new Error(`no plan for ${d.device}`); // selectDrives filtered these out
       const exclusive = env.config.ERASURE_SIMULATE ? undefined : await subsystemKey(env, d.device, d.plan.method);
-      return { device: d.device, method: d.plan.method, preconditions: d.plan.preconditions, label: d.plan.label, technique: d.plan.technique, ...(d.capabilities.model ? { model: d.capabilities.model } : {}), ...(d.capabilities.serial ? { serial: d.capabilities.serial } : {}), ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}), ...(exclusive ? { exclusive } : {}), ...methodOfPlan(d.plan), ...sedJobField(d.capabilities.selfEncryption) };
+      return { device: d.device, method: d.plan.method, preconditions: d.plan.preconditions, label: d.plan.label, technique: d.plan.technique, ...(d.capabilities.model ? { model: d.capabilities.model } : {}), ...(d.capabilities.serial ? { serial: d.capabilities.serial } : {}), ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}), ...(exclusive ? { exclusive } : {}), ...methodOfPlan(d.plan), ...sedJobField(d.capabilities.selfEncryption), ...(d.psidRevert ? { psidRevert: d.psidRevert } : {}) };
     }),
   );
   const parallel = from.parallel ?? env.config.ERASURE_PARALLEL;

@@ -346,7 +346,7 @@ export class KioskController extends EventEmitter {
 
   /** The drives as listed now, with what the machine adds to their plans. */
   private async listed(drives: DiscoveredDrive[]): Promise<void> {
-    this.drives = drives;
+    this.drives = this.psid.mark(drives);
     this.machine = await machinePolicy(this.env);
   }
 

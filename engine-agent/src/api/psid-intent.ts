@@ -23,7 +23,14 @@ export interface PsidPorts {
  */
 export class PsidDesk {
   private last: PsidView | undefined;
+  /** Drives this boot reverted, by device, with the revert in words: their erase reports it. */
+  private readonly reverted = new Map<string, string>();
   constructor(private readonly ports: PsidPorts) {}
+
+  /** The listed drives, each one this boot reverted carrying the revert's words to its wipe result. */
+  mark(drives: DiscoveredDrive[]): DiscoveredDrive[] {
+    return drives.map((d) => (this.reverted.has(d.device) ? { ...d, psidRevert: this.reverted.get(d.device)! } : d));
+  }
 
   view(): { psid_revert?: PsidView } {
     return this.last ? { psid_revert: this.last } : {};
@@ -41,7 +48,10 @@ export class PsidDesk {
     try {
       const out = await psidRevert(this.ports.run, intent.device, drive.capabilities.transport === 'nvme' ? 'nvme' : 'ata-scsi', intent.psid);
       this.last = { device: intent.device, ok: out.ok, words: out.ok ? out.words : out.reason };
-      if (out.ok) await this.ports.relist();
+      if (out.ok) {
+        this.reverted.set(intent.device, out.words);
+        await this.ports.relist();
+      }
       return out.ok ? { ok: true } : { ok: false, reason: out.reason };
     } finally {
       if (this.last?.running) this.last = { device: intent.device, ok: false, words: 'the PSID revert stopped unexpectedly' };

@@ -20,6 +20,8 @@ export interface DiscoveredDrive {
   readonly plan: ErasePlan | NoErasePlan;
   readonly smart?: SmartReport;
   readonly firmware?: string;
+  /** Issue 30 item 2: this boot's PSID revert of the drive in words (a cryptographic erase before its erase). */
+  readonly psidRevert?: string;
 }
 
 const T = { timeoutMs: 60_000 };

@@ -28,6 +28,8 @@ export interface DriveJob {
   readonly verification?: VerificationLevel;
   /** Issue 30 item 2: "self-encrypting (Opal 2, unlocked)", carried into the result's words. */
   readonly selfEncryption?: string;
+  /** The PSID revert the drive had before this erase, in words (never the PSID). */
+  readonly psidRevert?: string;
 }
 
 /** Fixed inputs of one session (they never change while it runs). */

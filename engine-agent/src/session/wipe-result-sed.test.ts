@@ -32,4 +32,12 @@ describe('the wipe result of a self-encrypting drive', () => {
     const plain: DriveJob = { device: drive.device, method: drive.method, preconditions: [], label: drive.label, technique: drive.technique, ...sedJobField({ kind: 'unknown', reason: 'no tool' }) };
     expect(wipeResultBody(plain, outcome, 'job-0', 'erasure-agent 1.0').verification_result).toBe('All 256 markers are gone.');
   });
+
+  it('reports a PSID revert before the erase as the cryptographic erase it is, then the method\'s own erase and proof', () => {
+    const reverted: DriveJob = { ...drive, psidRevert: 'PSID revert: the drive discarded its media encryption key (a cryptographic erase) and is now self-encrypting (Opal 2, locking off)' };
+    const sut = wipeResultBody(reverted, outcome, 'job-0', 'erasure-agent 1.0');
+    expect(sut.tool_components).toBe('erasure-agent 1.0; PSID revert (TCG Revert with the PSID); nvme sanitize /dev/nvme0n1 --sanact=4; drive: self-encrypting (Opal 2, unlocked)');
+    expect(sut.verification_result).toBe('Before the erase: PSID revert: the drive discarded its media encryption key (a cryptographic erase) and is now self-encrypting (Opal 2, locking off). All 256 markers are gone. The drive is self-encrypting (Opal 2, unlocked).');
+    expect(sut).toMatchObject({ wipe_method: 'NIST 800-88 R2 Purge', technique: 'Cryptographic erase' });
+  });
 });

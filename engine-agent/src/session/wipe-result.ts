@@ -38,7 +38,7 @@ export function wipeResultBody(drive: DriveJob, outcome: EraseOutcome, jobId: st
     validation: ok ? 'approved' : 'rejected',
     disposition: ok ? 'sanitized' : 'review',
     markings_removed: false,
-    tool_components: cut([toolComponents, ...outcome.commands, ...(drive.selfEncryption ? [`drive: ${drive.selfEncryption}`] : [])].join('; '), 1000),
-    verification_result: cut(drive.selfEncryption ? `${outcome.verification} The drive is ${drive.selfEncryption}.` : outcome.verification, 2000),
+    tool_components: cut([toolComponents, ...(drive.psidRevert ? ['PSID revert (TCG Revert with the PSID)'] : []), ...outcome.commands, ...(drive.selfEncryption ? [`drive: ${drive.selfEncryption}`] : [])].join('; '), 1000),
+    verification_result: cut([drive.psidRevert ? `Before the erase: ${drive.psidRevert}.` : '', outcome.verification, drive.selfEncryption ? `The drive is ${drive.selfEncryption}.` : ''].filter(Boolean).join(' '), 2000),
   };
 }
