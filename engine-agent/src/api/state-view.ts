@@ -48,9 +48,12 @@ export function driveView(d: DiscoveredDrive): AgentDrive {
   };
 }
 
-/** The drive row's self-encryption words; nothing for a drive that is plainly not self-encrypting. */
+/**
+ * The drive row's self-encryption words, for a drive known to be self-encrypting. "Unknown: no
+ * tool" (every SATA drive of an image without sedutil-cli) stays a fact of the probe, off the row.
+ */
 function selfEncryptionView(d: DiscoveredDrive): Pick<AgentDrive, 'self_encryption'> {
-  const words = describeSelfEncryption(d.capabilities.selfEncryption);
+  const words = d.capabilities.selfEncryption?.kind === 'tcg' ? describeSelfEncryption(d.capabilities.selfEncryption) : undefined;
   return words ? { self_encryption: { words, locked: sedLocked(d.capabilities.selfEncryption) } } : {};
 }
 
