@@ -1,4 +1,4 @@
-import type { WipeResultRecord, WipeStatus } from '@erasure/shared';
+import { healthForWire, type WipeResultRecord, type WipeStatus } from '@erasure/shared';
 import type { EraseOutcome } from '../erase/erase-drive.js';
 import type { DriveJob } from './types.js';
 
@@ -40,5 +40,7 @@ export function wipeResultBody(drive: DriveJob, outcome: EraseOutcome, jobId: st
     markings_removed: false,
     tool_components: cut([toolComponents, ...outcome.commands].join('; '), 1000),
     verification_result: cut(outcome.verification, 2000),
+    // Issue 30 item 6: the resale grade travels beside the spec fields (absent when not graded).
+    ...(outcome.health ? { health: healthForWire(outcome.health) } : {}),
   };
 }
