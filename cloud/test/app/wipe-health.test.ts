@@ -1,0 +1,46 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startCloud, type Cloud } from '../helpers.js';
+import { wornHealth } from '../support/health.js';
+
+const WIPES = '/internal/wipe_results';
+
+// Issue 30 item 6: the health grade carried with the wipe result is stored beside the spec fields.
+describe('wipe results with a health grade for resale', () => {
+  let cloud: Cloud;
+  let jti: string;
+  beforeEach(async () => {
+    cloud = await startCloud();
+    jti = (await cloud.token((await cloud.account()).id)).jti;
+  });
+  afterEach(() => cloud.close());
+
+  const stored = (jobId: string) =>
+    cloud.db.one<{ health_grade: string | null; health_json: string | null }>('SELECT health_grade, health_json FROM wipe_results WHERE job_id = @jobId', { jobId });
+
+  it('stores the grade in its own column and the health object as sent', async () => {
+    const jobId = `${await cloud.checkin(jti)}-0`;
+    const res = await cloud.post(WIPES, { jti, job_id: jobId, drive_serial: 'WD-WCC4N7ZK1234', health: wornHealth() });
+    expect(res.status).toBe(201);
+    expect(res.json.certificate_status).toBe('pending');
+    const row = await stored(jobId);
+    expect(row?.health_grade).toBe('C');
+    expect(JSON.parse(row?.health_json ?? 'null')).toEqual(wornHealth());
+  });
+
+  it('a result without health (an older agent) is stored as before, with no grade', async () => {
+    const jobId = `${await cloud.checkin(jti)}-0`;
+    expect((await cloud.post(WIPES, { jti, job_id: jobId, drive_serial: 'S' })).status).toBe(201);
+    expect(await stored(jobId)).toEqual({ health_grade: null, health_json: null });
+  });
+
+  it.each([
+    ['a grade outside A, B, C and F', { ...wornHealth(), grade: 'E' }],
+    ['more than 128 profile regions', { ...wornHealth(), profile_mbps: Array(129).fill(1) }],
+    ['a reason longer than 200 characters', { ...wornHealth(), reasons: ['x'.repeat(201)] }],
+  ])('answers 422 naming the health field for %s, storing nothing', async (_name, health) => {
+    const res = await cloud.post(WIPES, { jti, job_id: `${await cloud.checkin(jti)}-0`, health });
+    expect(res.status).toBe(422);
+    expect(res.json.error).toMatch(/^invalid wipe result at \/health/);
+    expect((await cloud.db.one<{ n: number }>('SELECT COUNT(*) AS n FROM wipe_results'))!.n).toBe(0);
+  });
+});
