@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCloud, type Cloud } from '../helpers.js';
 import { wornHealth } from '../support/health.js';
+import { readWipeResultSource } from '../../src/adapters/db/certificate-sources.js';
 
 const WIPES = '/internal/wipe_results';
 
@@ -25,6 +26,9 @@ describe('wipe results with a health grade for resale', () => {
     const row = await stored(jobId);
     expect(row?.health_grade).toBe('C');
     expect(JSON.parse(row?.health_json ?? 'null')).toEqual(wornHealth());
+    // The certificate job reads it back with the record, for the Erasure Report.
+    const id = (await cloud.db.one<{ id: number }>('SELECT id FROM wipe_results WHERE job_id = @jobId', { jobId }))!.id;
+    expect((await readWipeResultSource(cloud.db, id))?.record.health).toEqual(wornHealth());
   });
 
   it('a result without health (an older agent) is stored as before, with no grade', async () => {
