@@ -10,11 +10,11 @@ const TONES: Record<Grade, Tone> = { A: 'pass', B: 'info', C: 'warning', F: 'neu
 export function HealthGradeCell({ grade, reasons }: { grade: Grade | null; reasons: readonly string[] }) {
   if (!grade) return <span className="muted" title="Not graded (the agent that erased it does not grade health)">—</span>;
   const title = reasons.length ? `${grade}: ${WORDS[grade]}. ${reasons.join('; ')}` : `${grade}: ${WORDS[grade]}`;
+  // The letter as a badge and its words under it in small type: the grid must still fit 1440 px.
   return (
-    <span title={title}>
-      <Badge tone={TONES[grade]}>
-        {grade} · {WORDS[grade]}
-      </Badge>
+    <span className="grade" title={title}>
+      <Badge tone={TONES[grade]}>{grade}</Badge>
+      <span className="muted small grade-words">{WORDS[grade]}</span>
     </span>
   );
 }

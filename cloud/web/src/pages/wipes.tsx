@@ -284,7 +284,7 @@ export function WipesPage() {
               <th>Source</th>
               <th className="num">Duration</th>
               <th>Status</th>
-              <th title="Health grade for resale: A like new, B used, good, C worn, F do not resell">Grade</th>
+              <th className="w-grade" title="Health grade for resale: A like new, B used, good, C worn, F do not resell">Grade</th>
               <th>Technician</th>
               <th>Customer / lot</th>
               <th>Completed</th>
@@ -310,7 +310,7 @@ export function WipesPage() {
                 <td>
                   <Badge tone={row.status_tone}>{row.status_label}</Badge>
                 </td>
-                <td data-testid="health-grade">
+                <td className="wrap w-grade" data-testid="health-grade">
                   <HealthGradeCell grade={row.health_grade} reasons={row.health_reasons} />
                 </td>
                 <td className="wrap w-technician">{row.technician ?? '—'}</td>
