@@ -10,3 +10,4 @@ export * from './station-components.js';
 export * from './cli-help.js';
 export * from './health-evidence.js';
 export * from './health-grade.js';
+export * from './health-wire.js';

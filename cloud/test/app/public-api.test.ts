@@ -111,7 +111,7 @@ describe('public API /api/v1 (spec 4.3, 5.3, 7)', () => {
     });
     const detail = await get(`/api/v1/assets/${assetId}`);
     expect(conforms(AssetDetail, detail.json)).toBe(true);
-    expect(detail.json).toEqual({ ...res.json.assets[0], fingerprint: fp });
+    expect(detail.json).toEqual({ ...res.json.assets[0], fingerprint: fp, drive_health: [] });
   });
 
   it('reads secure_boot 0 as false, absent as null, and test_results {} when no tests ran', async () => {

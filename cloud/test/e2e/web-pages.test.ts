@@ -79,7 +79,7 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
     const certified = await cells('certified');
     expect(certified.slice(1)).toEqual([
       'Samsung', 'SAMSUNG MZVLB512HAJQ-000L7', 'S4DYNX0M123456', '512 GB', 'SSD', 'NIST 800-88 R2 Purge',
-      'Latitude 7490 · B5QVN32', '12m 30s', 'Pass', 'ana@acme.test', 'Northwind Schools · LOT-42', expect.stringMatching(/^2026-11-22 \d\d:12$/),
+      'Latitude 7490 · B5QVN32', '12m 30s', 'Pass', '—', 'ana@acme.test', 'Northwind Schools · LOT-42', expect.stringMatching(/^2026-11-22 \d\d:12$/),
       expect.stringContaining(certificate.certificate_number),
     ]);
     const link = row('certified').locator('[data-testid="certificate-link"]');
@@ -91,14 +91,14 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
 
     const failed = await cells('failed');
     expect(failed.slice(1)).toEqual([
-      'Seagate', 'ST1000DM003-1CH162', 'Z1D5K2XX', '1 TB', '—', 'NIST 800-88 R2 Clear', '—', '1h 40m', 'Fail', 'ana@acme.test',
+      'Seagate', 'ST1000DM003-1CH162', 'Z1D5K2XX', '1 TB', '—', 'NIST 800-88 R2 Clear', '—', '1h 40m', 'Fail', '—', 'ana@acme.test',
       'Northwind Schools · LOT-42', expect.any(String), 'Not issued',
     ]);
     expect(await row('failed').locator('.badge-fail').innerText()).toBe('Fail');
 
     const pending = await cells('pending');
     expect(pending.slice(1)).toEqual([
-      'Western Digital', 'WDC WD20EZRZ-00Z5HB0', 'WD-WCC4M0', '2 TB', '—', 'NIST 800-88 R2 Purge', 'Hotswap', '3h 05m', 'Pass',
+      'Western Digital', 'WDC WD20EZRZ-00Z5HB0', 'WD-WCC4M0', '2 TB', '—', 'NIST 800-88 R2 Purge', 'Hotswap', '3h 05m', 'Pass', '—',
       'bo@acme.test', '—', expect.any(String), 'Pending',
     ]);
     expect(await cells('cancelled')).toContain('Cancelled');

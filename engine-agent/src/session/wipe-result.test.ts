@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { conforms, gradeHealth, WipeResultRecord } from '@erasure/shared';
 import type { EraseOutcome } from '../erase/erase-drive.js';
 import type { DriveJob } from './types.js';
 import { wipeResultBody } from './wipe-result.js';
@@ -27,5 +28,22 @@ describe('the wipe result of a drive whose hidden area was removed', () => {
     const sut = wipeResultBody(drive, outcome, 'job-0', 'erasure-agent');
     expect(sut.verification_result).toMatch(/^Hidden areas removed before the erase: DCO removed, capacity before 1465144368 sectors/);
     expect(sut.tool_components).toContain('--dco-restore');
+  });
+});
+
+describe('the wipe result of a graded drive (issue 30 item 6)', () => {
+  const before = { protocol: 'NVMe', passed: true, powerOnHours: 900, percentageUsed: 3, mediaErrors: 0, criticalWarning: 0 } as const;
+  const evidence = { before, after: { ...before, powerOnHours: 901 }, profile: { regionBytes: 5e9, mbps: Array.from({ length: 100 }, (_, i) => 1800 - i), ioErrors: 0, retries: 0 } };
+
+  it('carries the grade, its reasons, SMART before and after and the speed profile beside the spec fields', () => {
+    const health = { evidence, verdict: gradeHealth(evidence) };
+    const sut = wipeResultBody(drive, { ...outcome, health }, 'job-0', 'erasure-agent');
+    expect(sut.health).toMatchObject({ grade: 'A', reasons: [], smart_before: { percentage_used: 3, media_errors: 0, critical_warning: 0, power_on_hours: 900 }, smart_after: { power_on_hours: 901 }, io_errors: 0, retries: 0 });
+    expect(sut.health?.profile_mbps).toEqual(evidence.profile.mbps);
+    expect(conforms(WipeResultRecord, sut)).toBe(true);
+  });
+
+  it('an outcome without health gives a result without it, as older agents sent', () => {
+    expect('health' in wipeResultBody(drive, outcome, 'job-0', 'erasure-agent')).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import type { WipeResultRecord, WipeStatus } from '@erasure/shared';
+import { healthForWire, type WipeResultRecord, type WipeStatus } from '@erasure/shared';
 import type { EraseOutcome } from '../erase/erase-drive.js';
 import type { DriveJob } from './types.js';
 
@@ -40,5 +40,7 @@ export function wipeResultBody(drive: DriveJob, outcome: EraseOutcome, jobId: st
     markings_removed: false,
     tool_components: cut([toolComponents, ...(drive.psidRevert ? ['PSID revert (TCG Revert with the PSID)'] : []), ...outcome.commands, ...(drive.selfEncryption ? [`drive: ${drive.selfEncryption}`] : [])].join('; '), 1000),
     verification_result: cut([drive.psidRevert ? `Before the erase: ${drive.psidRevert}.` : '', outcome.verification, drive.selfEncryption ? `The drive is ${drive.selfEncryption}.` : ''].filter(Boolean).join(' '), 2000),
+    // Issue 30 item 6: the resale grade travels beside the spec fields (absent when not graded).
+    ...(outcome.health ? { health: healthForWire(outcome.health) } : {}),
   };
 }

@@ -45,6 +45,14 @@ describe.skipIf(Boolean(loopSkipReason))('erasure-agent run against a real cloud
       [`${base}-1`, 'completed', 'approved'],
     ]);
     expect(String(rows[0]?.verification_hash)).toMatch(/^[0-9a-f]{64}$/);
+    // Issue 30 item 6: each drive's health grade rides with its result through the gateway into the cloud.
+    for (const h of stack.cloudRows('SELECT health_grade, health_json FROM wipe_results ORDER BY job_id')) {
+      expect(['A', 'B', 'C', 'F']).toContain(h.health_grade);
+      const health = JSON.parse(String(h.health_json)) as { grade: string; profile_mbps?: unknown[]; io_errors?: number };
+      expect(health.grade).toBe(h.health_grade);
+      expect(health.profile_mbps?.length).toBeGreaterThan(0);
+      expect(health.io_errors).toBe(0);
+    }
   });
 
   it('erases nothing when the gateway cannot be reached (exit 2)', () => {

@@ -6,6 +6,7 @@ export * from './common.js';
 export * from './hardware.js';
 export * from './dmi.js';
 export * from './wipe.js';
+export * from './wipe-health.js';
 export * from './gateway.js';
 export * from './internal.js';
 export * from './validation.js';

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ErrorBody, Nullable, Timestamp } from './common.js';
 import type { RouteDescriptor } from './gateway.js';
+import { WireHealthGrade } from './wipe-health.js';
 
 /**
  * The public read-only asset API (spec 4.3, 7 "Public API"), `Authorization: Bearer <API key>`.
@@ -46,10 +47,28 @@ export const AssetSummary = Type.Object(
 );
 export type AssetSummary = Static<typeof AssetSummary>;
 
-/** The detail adds the raw hardware document of the most recent boot. */
+/**
+ * Issue 30 item 6, beside the spec's fields: each drive erased from this machine (its newest wipe
+ * result) with its health grade for resale and the grade's reasons; grade null and no reasons for
+ * a drive erased by an agent that does not grade health.
+ */
+export const DriveHealthSummary = Type.Object(
+  {
+    drive_serial: Str,
+    drive_model: Str,
+    wipe_result_id: Type.String({ pattern: '^wr_' }),
+    completed_at: Time,
+    health_grade: Nullable(WireHealthGrade),
+    health_reasons: Type.Array(Type.String()),
+  },
+  { additionalProperties: false },
+);
+export type DriveHealthSummary = Static<typeof DriveHealthSummary>;
+
+/** The detail adds the raw hardware document of the most recent boot, and the erased drives' health grades. */
 export const AssetDetail = Type.Composite([
   AssetSummary,
-  Type.Object({ fingerprint: Nullable(Type.Record(Type.String(), Type.Unknown())) }),
+  Type.Object({ fingerprint: Nullable(Type.Record(Type.String(), Type.Unknown())), drive_health: Type.Array(DriveHealthSummary) }),
 ]);
 export type AssetDetail = Static<typeof AssetDetail>;
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CertificateStatus, Nullable, Timestamp } from './common.js';
+import { WireDriveHealth } from './wipe-health.js';
 
 export const WIPE_STATUSES = ['completed', 'failed', 'cancelled'] as const;
 export const WipeStatus = Type.Union(WIPE_STATUSES.map((s) => Type.Literal(s)));
@@ -30,6 +31,8 @@ export const wipeResultFields = {
   markings_removed: Type.Optional(Type.Boolean()),
   tool_components: Type.Optional(Text(1000)),
   verification_result: Type.Optional(Text(2000)),
+  // Issue 30 item 6: the health grade for resale, an addition beside the spec fields.
+  health: Type.Optional(WireDriveHealth),
 };
 
 /** `job_id`: the check-in's UUID, suffixed `-0`, `-1`, … per drive by the engine. */

@@ -32,7 +32,7 @@ const RECORD_FIELDS = [
   'markings_removed', 'tool_components', 'verification_result',
 ] as const;
 
-const READ_WIPE_RESULT = `SELECT id, public_id, account_id, job_id, ${RECORD_FIELDS.join(', ')} FROM wipe_results WHERE id = @id`;
+const READ_WIPE_RESULT = `SELECT id, public_id, account_id, job_id, ${RECORD_FIELDS.join(', ')}, health_json FROM wipe_results WHERE id = @id`;
 
 /** A stored wipe result by row id, NULL columns dropped so it reads like the body the device sent. */
 export async function readWipeResultSource(db: SqlRunner, wipeResultId: number): Promise<WipeResultSource | undefined> {
@@ -45,6 +45,9 @@ export async function readWipeResultSource(db: SqlRunner, wipeResultId: number):
     if (value === null && field !== 'passes_completed') continue;
     record[field] = field === 'markings_removed' && value !== null ? value === 1 : value;
   }
+  // Issue 30 item 6: the health grade beside the spec fields, for the Erasure Report (never signed).
+  const health = parseJson(row.health_json as string | null);
+  if (health) record.health = health;
   return {
     id: row.id as number,
     public_id: row.public_id as string,

@@ -87,10 +87,13 @@ export async function storeWipeResult(
     const value = input.record[field];
     params[field] = typeof value === 'boolean' ? Number(value) : (value ?? null);
   }
+  // Issue 30 item 6: the grade beside the spec fields, its own column for sorting; the rest as sent.
+  params.health_grade = input.record.health?.grade ?? null;
+  params.health_json = input.record.health ? JSON.stringify(input.record.health) : null;
   const inserted = await db.one<StoredWipeResult>(
-    `INSERT INTO wipe_results (public_id, account_id, token_id, job_id, ${FIELDS.join(', ')},
+    `INSERT INTO wipe_results (public_id, account_id, token_id, job_id, ${FIELDS.join(', ')}, health_grade, health_json,
                                certifiable, certificate_status, uncertified_reason, created_at, updated_at)
-     SELECT @public_id, @account_id, @token_id, @job_id, ${FIELDS.map((f) => `@${f}`).join(', ')},
+     SELECT @public_id, @account_id, @token_id, @job_id, ${FIELDS.map((f) => `@${f}`).join(', ')}, @health_grade, @health_json,
             CASE WHEN CAST(@own_reason AS TEXT) IS NULL AND issued THEN 1 ELSE 0 END,
             CASE WHEN CAST(@own_reason AS TEXT) IS NULL AND issued THEN 'pending' END,
             CASE WHEN CAST(@own_reason AS TEXT) IS NOT NULL THEN @own_reason WHEN issued THEN NULL ELSE @not_issued END,

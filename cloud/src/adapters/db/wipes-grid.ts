@@ -32,6 +32,9 @@ export interface WipeGridRow {
   cert_public_id: string | null;
   cert_number: string | null;
   cert_status: string | null;
+  /** The resale grade and the wire's health object (issue 30 item 6); null for older agents' results. */
+  health_grade: string | null;
+  health_json: string | null;
 }
 
 export interface WipeGridReader {
@@ -63,6 +66,13 @@ const HAS_CUSTOMER_LOT = {
     "SELECT 1 AS found FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'license_tokens' AND column_name = 'customer'",
 } as const;
 
+/** Whether wipe results carry a health grade (SQLite migration 018, PostgreSQL 011). */
+const HAS_HEALTH = {
+  sqlite: "SELECT 1 AS found FROM pragma_table_info('wipe_results') WHERE name = 'health_grade'",
+  postgres:
+    "SELECT 1 AS found FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'wipe_results' AND column_name = 'health_grade'",
+} as const;
+
 /**
  * Reads for the wipes grid (spec 4.5). The certificates table arrives with a later SQLite
  * migration, so whether to join it is decided once, here, from the catalogue: the same code
@@ -75,6 +85,8 @@ export async function createWipeGridReader(db: SqlRunner): Promise<WipeGridReade
   // Like the certificates table, decided once: a database before migration 012 shows no customer or lot.
   const customerColumns =
     (await db.one(HAS_CUSTOMER_LOT[db.dialect])) !== undefined ? 't.customer, t.lot_reference' : 'NULL AS customer, NULL AS lot_reference';
+  const healthColumns =
+    (await db.one(HAS_HEALTH[db.dialect])) !== undefined ? 'w.health_grade, w.health_json' : 'NULL AS health_grade, NULL AS health_json';
   const certColumns = hasCertificates
     ? 'c.public_id AS cert_public_id, c.certificate_number AS cert_number, c.status AS cert_status'
     : 'NULL AS cert_public_id, NULL AS cert_number, NULL AS cert_status';
@@ -84,7 +96,7 @@ export async function createWipeGridReader(db: SqlRunner): Promise<WipeGridReade
   const select = (source: string) => `
     SELECT w.id, w.public_id, w.job_id, w.drive_serial, w.drive_model, w.drive_capacity_gb, w.wipe_method,
            w.passes_completed, w.started_at, w.completed_at, w.wipe_status, w.validation, w.certifiable,
-           w.certificate_status, w.tool_components, w.created_at, t.product, t.user_email, ${customerColumns},
+           w.certificate_status, w.tool_components, w.created_at, ${healthColumns}, t.product, t.user_email, ${customerColumns},
            a.public_id AS asset_public_id, a.model AS asset_model,
            a.serial_number AS asset_serial, d.media_type, ${certColumns}
       FROM ${source} w

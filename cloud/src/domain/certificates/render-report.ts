@@ -19,6 +19,7 @@ import {
 } from './layout.js';
 import { paintDocument } from './pdf-document.js';
 import type { PdfSigner } from './pdf-signing-certificate.js';
+import { drawHealthSection } from './report-health.js';
 import {
   erasedDriveBytes,
   erasedDriveEntry,
@@ -101,6 +102,8 @@ export async function renderErasureReportPdf(report: ErasureReportData, deps: Re
   drawSectionHeading(frame, rev2 ? 'Verification result: the technique completed as intended' : 'Verification result');
   drawParagraph(frame, c.verification.result?.trim() ? c.verification.result : 'No verification result was reported.', BODY);
   frame.y -= 10;
+
+  drawHealthSection(frame, report.wipeResult.health);
 
   drawSectionHeading(frame, 'Wipe result record');
   const recordRows = wipeRecordRows(report.wipeResult, capacity);

@@ -1,5 +1,7 @@
-import type { AssetDetail, AssetSummary, PublicAccount } from '@erasure/shared';
+import type { AssetDetail, AssetSummary, DriveHealthSummary, PublicAccount } from '@erasure/shared';
 import type { AssetDetailRow, AssetSummaryRow } from '../../adapters/db/asset-reads.js';
+import type { WipeGridRow } from '../../adapters/db/wipes-grid.js';
+import { healthCells } from '../wipes/grid.js';
 
 /** Stored JSON object text as an object; anything unreadable or not an object reads as `fallback`. */
 function jsonObject<T>(text: string | null, fallback: T): Record<string, unknown> | T {
@@ -41,8 +43,22 @@ export function toAssetSummary(row: AssetSummaryRow, accountPublicId: string): A
   };
 }
 
-export function toAssetDetail(row: AssetDetailRow, accountPublicId: string): AssetDetail {
-  return { ...toAssetSummary(row, accountPublicId), fingerprint: jsonObject(row.fingerprint, null) };
+export function toAssetDetail(row: AssetDetailRow, accountPublicId: string, wipes: readonly WipeGridRow[] = []): AssetDetail {
+  return { ...toAssetSummary(row, accountPublicId), fingerprint: jsonObject(row.fingerprint, null), drive_health: driveHealth(wipes) };
+}
+
+/** Each drive's newest wipe (the rows come newest first) with its grade and reasons (issue 30 item 6). */
+export function driveHealth(wipes: readonly WipeGridRow[]): DriveHealthSummary[] {
+  const seen = new Set<string>();
+  const out: DriveHealthSummary[] = [];
+  for (const w of wipes) {
+    const serial = (w.drive_serial ?? '').trim().toUpperCase();
+    if (seen.has(serial)) continue;
+    seen.add(serial);
+    const { health_grade, health_reasons } = healthCells(w);
+    out.push({ drive_serial: w.drive_serial, drive_model: w.drive_model, wipe_result_id: w.public_id, completed_at: w.completed_at, health_grade, health_reasons });
+  }
+  return out;
 }
 
 export function toPublicAccount(account: {

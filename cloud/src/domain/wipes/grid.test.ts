@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { certificateCell, durationSeconds, sourceCell, statusBadge } from './grid.js';
+import { certificateCell, durationSeconds, healthCells, sourceCell, statusBadge } from './grid.js';
 import { driveVendor, mediaKind } from './vendor.js';
 
 describe('wipes grid derivations (spec 4.5)', () => {
@@ -80,5 +80,17 @@ describe('wipes grid derivations (spec 4.5)', () => {
     const components = 'erasure-agent 0.1.0; bay=Bay 3; chassis=Front cage; hdparm --security-erase';
     expect(sourceCell({ ...matched, product: 'hotswap', tool_components: components })).toEqual({ kind: 'hotswap', bay: 'Bay 3', chassis: 'Front cage' });
     expect(sourceCell({ ...matched, product: 'engine', tool_components: 'erasure-agent 0.1.0; bay=Rear 1' })).toEqual({ kind: 'hotswap', bay: 'Rear 1' });
+  });
+});
+
+describe('the Grade cell (issue 30 item 6)', () => {
+  it('gives the stored grade and its reasons, and nothing for a drive that was not graded', () => {
+    expect(healthCells({ health_grade: 'B', health_json: '{"grade":"B","reasons":["CRC errors"]}' })).toEqual({ health_grade: 'B', health_reasons: ['CRC errors'] });
+    expect(healthCells({ health_grade: null, health_json: null })).toEqual({ health_grade: null, health_reasons: [] });
+  });
+
+  it('reads a damaged health object as no reasons rather than failing the grid', () => {
+    expect(healthCells({ health_grade: 'F', health_json: '{not json' })).toEqual({ health_grade: 'F', health_reasons: [] });
+    expect(healthCells({ health_grade: 'Z', health_json: '{"reasons":["x"]}' })).toEqual({ health_grade: null, health_reasons: [] });
   });
 });

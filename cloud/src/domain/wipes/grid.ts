@@ -35,6 +35,9 @@ export interface WipeView {
   customer: string | null;
   lot_reference: string | null;
   certificate: CertificateCell;
+  /** The resale grade (issue 30 item 6) and each rule's reason; null and [] when the drive was not graded. */
+  health_grade: 'A' | 'B' | 'C' | 'F' | null;
+  health_reasons: string[];
 }
 
 const titleize = (value: string) =>
@@ -110,5 +113,22 @@ export function toWipeView(row: WipeGridRow): WipeView {
     customer: row.customer,
     lot_reference: row.lot_reference,
     certificate: certificateCell(row),
+    ...healthCells(row),
   };
+}
+
+const GRADES = new Set(['A', 'B', 'C', 'F']);
+
+/** The grade and reasons of a stored health object; a damaged one reads as not graded rather than failing the grid. */
+export function healthCells(row: Pick<WipeGridRow, 'health_grade' | 'health_json'>): Pick<WipeView, 'health_grade' | 'health_reasons'> {
+  const grade = row.health_grade !== null && GRADES.has(row.health_grade) ? (row.health_grade as WipeView['health_grade']) : null;
+  let reasons: string[] = [];
+  try {
+    const parsed: unknown = row.health_json ? JSON.parse(row.health_json) : null;
+    const list = (parsed as { reasons?: unknown } | null)?.reasons;
+    if (Array.isArray(list)) reasons = list.filter((r): r is string => typeof r === 'string');
+  } catch {
+    reasons = [];
+  }
+  return { health_grade: grade, health_reasons: grade ? reasons : [] };
 }

@@ -6,6 +6,7 @@ import type { ApiKeyAuthRow } from '../../adapters/db/api-keys.js';
 import { touchApiKey } from '../../adapters/db/api-keys.js';
 import { findAssetDetail, listAssetSummaries } from '../../adapters/db/asset-reads.js';
 import { authenticateApiKey } from '../../adapters/db/api-key-issuance.js';
+import { wipeGridReaderOnce } from '../../adapters/db/wipes-grid.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { checkAccountFilter, pageEnvelope, parsePage, parseSince, type QueryParse } from '../../domain/public-api/query.js';
 import { toAssetDetail, toAssetSummary, toPublicAccount } from '../../domain/public-api/summary.js';
@@ -84,6 +85,7 @@ export function registerPublicApi(app: FastifyInstance, deps: PublicApiDeps): vo
   app.register(async (scope) => {
     const counter = new FixedWindowCounter(limits.limit, limits.windowMs, deps.windows, 'api');
     const lastTouched = new Map<number, number>();
+    const wipeGrid = wipeGridReaderOnce(deps.db);
     scope.decorateRequest('apiKey', null);
 
     scope.addHook('onRequest', async (request, reply) => {
@@ -132,7 +134,9 @@ export function registerPublicApi(app: FastifyInstance, deps: PublicApiDeps): vo
       const { id } = request.params as { id: string };
       const row = await findAssetDetail(deps.db, key.account_id, id);
       if (!row) return reply.code(404).send({ error: PUBLIC_API_ERRORS.assetNotFound });
-      return sendJson(request, reply, toAssetDetail(row, key.account_public_id));
+      // The machine's erased drives with their health grades (issue 30 item 6), as the grid attributes them.
+      const wipes = await (await wipeGrid()).byAsset(key.account_id, id);
+      return sendJson(request, reply, toAssetDetail(row, key.account_public_id, wipes));
     });
 
     scope.get(publicApi.listAccounts.url, async (request, reply) =>

@@ -179,6 +179,9 @@ const CSV_COLUMNS: readonly [string, (row: WipeView) => string | number | null][
   ['Completed', (r) => r.completed_at],
   ['Certificate', (r) => certificateText(r)],
   ['Asset ID', (r) => (r.source.kind === 'asset' ? r.source.asset_id : null)],
+  // Issue 30 item 6, appended so existing imports keep their columns: the resale grade and its reasons.
+  ['health_grade', (r) => r.health_grade],
+  ['health_reasons', (r) => (r.health_reasons.length ? r.health_reasons.join('; ') : null)],
 ];
 
 function csvCell(value: string | number | null): string {

@@ -5,6 +5,7 @@ import { formatCapacityGb, formatDateTime, formatDuration } from '../format.js';
 import { Link, useQueryState } from '../router.js';
 import type { WipeView, WipesPage as WipesData } from '../types.js';
 import { CertificateCell } from '../components/certificate-cell.js';
+import { HealthGradeCell } from '../components/health-grade-cell.js';
 import { PushSettings } from './push-settings.js';
 import { distinctValues, filtersActive, headerText, lotUrl, readViewState, SORTS, toCsv, visibleRows } from './wipes-view.js';
 
@@ -283,6 +284,7 @@ export function WipesPage() {
               <th>Source</th>
               <th className="num">Duration</th>
               <th>Status</th>
+              <th className="w-grade" title="Health grade for resale: A like new, B used, good, C worn, F do not resell">Grade</th>
               <th>Technician</th>
               <th>Customer / lot</th>
               <th>Completed</th>
@@ -307,6 +309,9 @@ export function WipesPage() {
                 <td className="num">{formatDuration(row.duration_seconds)}</td>
                 <td>
                   <Badge tone={row.status_tone}>{row.status_label}</Badge>
+                </td>
+                <td className="wrap w-grade" data-testid="health-grade">
+                  <HealthGradeCell grade={row.health_grade} reasons={row.health_reasons} />
                 </td>
                 <td className="wrap w-technician">{row.technician ?? '—'}</td>
                 <td className="wrap w-customer" data-testid="customer-lot">
