@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { KioskAgentState } from '../../contract.js';
 import { useActions } from '../../store/use-kiosk.js';
 
@@ -16,6 +16,11 @@ export function PsidRevert({ device, locked, last, disabled }: { device: string;
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<string | undefined>();
   const [sending, setSending] = useState(false);
+  const errorLine = useRef<HTMLParagraphElement>(null);
+  // On a 1024×768 screen the dialog's error falls below the fold; the technician must see it.
+  useEffect(() => {
+    if (error) errorLine.current?.scrollIntoView({ block: 'nearest' });
+  }, [error]);
   const psid = psidOf(typed);
   const mine = last?.device === device ? last : undefined;
   const submit = async () => {
@@ -72,7 +77,7 @@ export function PsidRevert({ device, locked, last, disabled }: { device: string;
       </p>
       {mine?.running && <p className="muted">PSID revert running…</p>}
       {error && (
-        <p className="error" role="alert" data-testid="psid-error">
+        <p className="error" role="alert" data-testid="psid-error" ref={errorLine}>
           {error}
         </p>
       )}
