@@ -9,6 +9,7 @@ import type { SystemView } from './adapters/system-view.js';
 import type { AgentConfig } from './config.js';
 import { buildCapabilities, type DriveCapabilities } from './drives/capabilities.js';
 import { discoverDrives, probeDrive, type DiscoveredDrive } from './probes/discover-drives.js';
+import { withConnections } from './probes/drive-connection.js';
 import type { DriveIdentity } from './probes/drive-identity.js';
 import type { EraseMethod } from './drives/erase-methods.js';
 import { planErase, type ErasePlan, type ErasePolicy, type NoErasePlan } from './drives/plan-erase.js';
@@ -48,7 +49,7 @@ export interface AgentEnv {
 export async function listDrives(env: AgentEnv, policy: ErasePolicy = {}): Promise<DiscoveredDrive[]> {
   const base = await machinePolicy(env);
   if (env.config.ERASURE_SIMULATE) return simulatedDrives(env.config.DATA_DIR, { ...base, ...policy });
-  return discoverDrives(env.run, { ...base, ...policy });
+  return withConnections(env, await discoverDrives(env.run, { ...base, ...policy }));
 }
 
 /**
@@ -201,7 +202,7 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
     drives.map(async (d) => {
       if (!d.plan.ok) throw new Error(`no plan for ${d.device}`); // selectDrives filtered these out
       const exclusive = env.config.ERASURE_SIMULATE ? undefined : await subsystemKey(env, d.device, d.plan.method);
-      return { device: d.device, method: d.plan.method, preconditions: d.plan.preconditions, label: d.plan.label, technique: d.plan.technique, ...(d.capabilities.model ? { model: d.capabilities.model } : {}), ...(d.capabilities.serial ? { serial: d.capabilities.serial } : {}), ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}), ...(exclusive ? { exclusive } : {}), ...methodOfPlan(d.plan) };
+      return { device: d.device, method: d.plan.method, preconditions: d.plan.preconditions, label: d.plan.label, technique: d.plan.technique, ...(d.capabilities.model ? { model: d.capabilities.model } : {}), ...(d.capabilities.serial ? { serial: d.capabilities.serial } : {}), ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}), ...(exclusive ? { exclusive } : {}), ...(d.connection ? { connection: d.connection.reportLine } : {}), ...methodOfPlan(d.plan) };
     }),
   );
   const parallel = from.parallel ?? env.config.ERASURE_PARALLEL;

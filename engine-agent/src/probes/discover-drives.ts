@@ -5,6 +5,7 @@ import { flattenLsblk, parseLsblkJson, type LsblkDevice } from './lsblk.js';
 import { parseNvmeIdCtrlJson } from './nvme-id.js';
 import { parseJsonText, type ParseResult } from './parse-result.js';
 import { parseHdparmSanitizeStatus, parseNvmeSanitizeLog } from './sanitize-status.js';
+import type { DriveConnection } from './drive-connection-types.js';
 import type { SmartReport } from './smart-report.js';
 import { parseSmartctlJsonText } from './smartctl-json.js';
 import { buildCapabilities, type DriveCapabilities, type DriveFacts } from '../drives/capabilities.js';
@@ -19,6 +20,8 @@ export interface DiscoveredDrive {
   readonly plan: ErasePlan | NoErasePlan;
   readonly smart?: SmartReport;
   readonly firmware?: string;
+  /** Through a USB bridge or behind a RAID controller (issue 30 items 3, 5): set by drive-connection.ts. */
+  readonly connection?: DriveConnection;
 }
 
 const T = { timeoutMs: 60_000 };

@@ -26,6 +26,8 @@ export interface DriveJob {
   readonly passesBeforeFirmware?: readonly MethodPass[];
   /** The read-back level the policy set; absent: today's. */
   readonly verification?: VerificationLevel;
+  /** How the drive is attached (USB bridge, RAID controller), said on its wipe result (issue 30 items 3, 5). */
+  readonly connection?: string;
 }
 
 /** Fixed inputs of one session (they never change while it runs). */

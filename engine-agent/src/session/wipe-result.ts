@@ -39,6 +39,7 @@ export function wipeResultBody(drive: DriveJob, outcome: EraseOutcome, jobId: st
     disposition: ok ? 'sanitized' : 'review',
     markings_removed: false,
     tool_components: cut([toolComponents, ...outcome.commands].join('; '), 1000),
-    verification_result: cut(outcome.verification, 2000),
+    // The bridge or RAID line first: a virtual disk's erasure must never read as a physical drive's.
+    verification_result: cut(drive.connection ? `${drive.connection}. ${outcome.verification}` : outcome.verification, 2000),
   };
 }
