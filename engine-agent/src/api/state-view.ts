@@ -43,6 +43,7 @@ export function driveView(d: DiscoveredDrive): AgentDrive {
           warnings: [...p.warnings],
         }
       : { ok: false, reason: p.reason },
+    ...(d.connection ? { connection: { summary: d.connection.summary, details: [...d.connection.details] } } : {}),
   };
 }
 

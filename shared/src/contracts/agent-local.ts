@@ -52,6 +52,8 @@ export const AgentDrive = Type.Object(
     /** False for USB, removable and virtual devices: they are not part of the machine's asset. */
     internal: Type.Boolean(),
     plan: DrivePlan,
+    /** Through a USB bridge or behind a RAID controller (issue 30 items 3, 5): plain words, then the details. */
+    connection: Type.Optional(Type.Object({ summary: Type.String(), details: Type.Array(Type.String()) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

@@ -109,6 +109,12 @@ describe('the drives view', () => {
     expect(driveRows(agentState({ drives: [hpa] }))[0]?.warnings[0]).toMatch(/Hidden areas/);
   });
 
+  it('says in plain words a drive is through a USB bridge, with the bridge and the fallback behind Details', () => {
+    const connection = { summary: 'through USB bridge (ASMedia ASM2362)', details: ['Connected through: ASMedia ASM2362 USB bridge (174c:2362); firmware erase not passed through: …', 'USB ids 174c:2362'] };
+    expect(driveRows(agentState({ drives: [{ ...usb, connection }] }))[0]?.connection).toEqual(connection);
+    expect(driveRows(agentState({ drives: [ssd] }))[0]?.connection).toBeUndefined();
+  });
+
   it('nothing is selectable while the agent forbids selection', () => {
     expect(driveRows(agentState({ drives: [ssd], can: { ...agentState().can, select: false } }))[0]?.selectable).toBe(false);
   });

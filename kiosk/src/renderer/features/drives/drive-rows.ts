@@ -16,6 +16,8 @@ export interface DriveRow {
   readonly refusal: string | undefined;
   /** "Erased at 10:42 · CW-000012" when this boot already erased the drive: a second erase spends quota again. */
   readonly erasedBefore: string | undefined;
+  /** "behind RAID controller (MegaRAID)", "through USB bridge (ASMedia ASM2362)", and the lines behind Details. */
+  readonly connection: { readonly summary: string; readonly details: readonly string[] } | undefined;
 }
 
 /** The line for a drive this boot already erased (its last run first, then earlier runs), with its certificate number once known. */
@@ -48,6 +50,7 @@ export function driveRows(snap: KioskAgentState): DriveRow[] {
       warnings: plan.ok ? [...plan.warnings, ...(plan.fully_sanitized ? [] : ['Hidden areas stay in place: the certificate will not claim a full sanitization.'])] : [],
       refusal: plan.ok ? undefined : plan.reason,
       erasedBefore: erasedBefore(snap, d.device),
+      connection: d.connection,
     };
   });
 }
