@@ -10,6 +10,7 @@ import type { AgentConfig } from './config.js';
 import { buildCapabilities, type DriveCapabilities } from './drives/capabilities.js';
 import { discoverDrives, probeDrive, type DiscoveredDrive } from './probes/discover-drives.js';
 import { withConnections } from './probes/drive-connection.js';
+import { notErasedJob, type NotErasedDrive } from './session/not-erased.js';
 import type { DriveIdentity } from './probes/drive-identity.js';
 import type { EraseMethod } from './drives/erase-methods.js';
 import { planErase, type ErasePlan, type ErasePolicy, type NoErasePlan } from './drives/plan-erase.js';
@@ -180,6 +181,8 @@ export interface RunFrom {
   readonly parallel?: number;
   /** Where the operator's stop of one drive comes in (the kiosk); the run ends as usual. */
   readonly inbox?: SessionInbox;
+  /** Drives seen but not erased: each reported `failed` with its reason after the erased ones, never written (issue 30 item 7). */
+  readonly notErased?: readonly NotErasedDrive[];
 }
 
 /**
@@ -208,7 +211,7 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
   const parallel = from.parallel ?? env.config.ERASURE_PARALLEL;
   const ctx: SessionContext = {
     product: from.product ?? 'engine',
-    drives: jobs,
+    drives: [...jobs, ...(from.notErased ?? []).map(notErasedJob)],
     recordId: from.recordId ?? recordIdOf(env.now()),
     engineVersion: env.version,
     toolComponents: await (async () => {

@@ -9,4 +9,9 @@ export interface DriveConnection {
   readonly summary: string;
   readonly reportLine: string;
   readonly details: readonly string[];
+  /**
+   * A virtual disk's physical disks the controller does not expose: each gets its own not-erased
+   * row and wipe result (issue 30 item 7). `through`/`deviceType` name where smartctl reached it.
+   */
+  readonly hidden?: ReadonlyArray<{ readonly through: string; readonly deviceType: string; readonly model?: string; readonly serial?: string; readonly capacityBytes?: number; readonly reason: string }>;
 }

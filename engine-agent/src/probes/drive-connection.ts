@@ -43,7 +43,8 @@ export function raidConnection(d: DiscoveredDrive, host: RaidHost, behind: reado
   }
   const hidden = hiddenDiskRows(behind, listedSerials);
   const reportLine = virtualDiskWords(host, hidden.map((h) => h.disk));
-  return { kind: 'raid-virtual-disk', summary: `${summary}, virtual disk`, reportLine, details: [reportLine, driver, ...hidden.map((h) => `${diskWords(h.disk)}: not erased, ${h.reason}`)] };
+  const rows = hidden.map(({ disk: p, reason }) => ({ through: p.through, deviceType: p.deviceType, ...(p.model ? { model: p.model } : {}), ...(p.serial ? { serial: p.serial } : {}), ...(p.capacityBytes !== undefined ? { capacityBytes: p.capacityBytes } : {}), reason }));
+  return { kind: 'raid-virtual-disk', summary: `${summary}, virtual disk`, reportLine, details: [reportLine, driver, ...hidden.map((h) => `${diskWords(h.disk)}: not erased, ${h.reason}`)], hidden: rows };
 }
 
 /**

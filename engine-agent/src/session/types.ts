@@ -28,6 +28,8 @@ export interface DriveJob {
   readonly verification?: VerificationLevel;
   /** How the drive is attached (USB bridge, RAID controller), said on its wipe result (issue 30 items 3, 5). */
   readonly connection?: string;
+  /** A drive seen but not erased (refused, behind a RAID virtual disk): reported `failed`, never written (issue 30 item 7). */
+  readonly notErased?: { readonly reason: string; readonly disposition: 'review' | 'destroy' };
 }
 
 /** Fixed inputs of one session (they never change while it runs). */

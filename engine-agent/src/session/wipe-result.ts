@@ -36,7 +36,8 @@ export function wipeResultBody(drive: DriveJob, outcome: EraseOutcome, jobId: st
     wipe_status: wipeStatusOf(outcome),
     technique: cut(outcome.certifiedAs?.technique ?? drive.technique, 200),
     validation: ok ? 'approved' : 'rejected',
-    disposition: ok ? 'sanitized' : 'review',
+    // A drive seen but not erased carries its own disposition: `destroy` when nothing can erase it.
+    disposition: ok ? 'sanitized' : (drive.notErased?.disposition ?? 'review'),
     markings_removed: false,
     tool_components: cut([toolComponents, ...outcome.commands].join('; '), 1000),
     // The bridge or RAID line first: a virtual disk's erasure must never read as a physical drive's.
