@@ -22,6 +22,8 @@ export interface DiscoveredDrive {
   readonly firmware?: string;
   /** Through a USB bridge or behind a RAID controller (issue 30 items 3, 5): set by drive-connection.ts. */
   readonly connection?: DriveConnection;
+  /** The boot medium or the data volume, in the words of its row: never a target (safety/own-media.ts, issue 30 item 7). */
+  readonly ownMedium?: string;
 }
 
 const T = { timeoutMs: 60_000 };
