@@ -9,6 +9,8 @@ import type { SystemView } from './adapters/system-view.js';
 import type { AgentConfig } from './config.js';
 import { buildCapabilities, type DriveCapabilities } from './drives/capabilities.js';
 import { discoverDrives, probeDrive, type DiscoveredDrive } from './probes/discover-drives.js';
+import { withConnections } from './probes/drive-connection.js';
+import { notErasedJob, type NotErasedDrive } from './session/not-erased.js';
 import type { DriveIdentity } from './probes/drive-identity.js';
 import type { EraseMethod } from './drives/erase-methods.js';
 import { planErase, type ErasePlan, type ErasePolicy, type NoErasePlan } from './drives/plan-erase.js';
@@ -49,7 +51,7 @@ export interface AgentEnv {
 export async function listDrives(env: AgentEnv, policy: ErasePolicy = {}): Promise<DiscoveredDrive[]> {
   const base = await machinePolicy(env);
   if (env.config.ERASURE_SIMULATE) return simulatedDrives(env.config.DATA_DIR, { ...base, ...policy });
-  return discoverDrives(env.run, { ...base, ...policy });
+  return withConnections(env, await discoverDrives(env.run, { ...base, ...policy }));
 }
 
 /**
@@ -180,6 +182,8 @@ export interface RunFrom {
   readonly parallel?: number;
   /** Where the operator's stop of one drive comes in (the kiosk); the run ends as usual. */
   readonly inbox?: SessionInbox;
+  /** Drives seen but not erased: each reported `failed` with its reason after the erased ones, never written (issue 30 item 7). */
+  readonly notErased?: readonly NotErasedDrive[];
 }
 
 /**
@@ -202,13 +206,13 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
     drives.map(async (d) => {
       if (!d.plan.ok) throw new Error(`no plan for ${d.device}`); // selectDrives filtered these out
       const exclusive = env.config.ERASURE_SIMULATE ? undefined : await subsystemKey(env, d.device, d.plan.method);
-      return { device: d.device, method: d.plan.method, preconditions: d.plan.preconditions, label: d.plan.label, technique: d.plan.technique, ...(d.capabilities.model ? { model: d.capabilities.model } : {}), ...(d.capabilities.serial ? { serial: d.capabilities.serial } : {}), ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}), ...(exclusive ? { exclusive } : {}), ...methodOfPlan(d.plan), ...sedJobField(d.capabilities.selfEncryption), ...(d.psidRevert ? { psidRevert: d.psidRevert } : {}) };
+      return { device: d.device, method: d.plan.method, preconditions: d.plan.preconditions, label: d.plan.label, technique: d.plan.technique, ...(d.capabilities.model ? { model: d.capabilities.model } : {}), ...(d.capabilities.serial ? { serial: d.capabilities.serial } : {}), ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}), ...(exclusive ? { exclusive } : {}), ...(d.connection ? { connection: d.connection.reportLine } : {}), ...methodOfPlan(d.plan), ...sedJobField(d.capabilities.selfEncryption), ...(d.psidRevert ? { psidRevert: d.psidRevert } : {}) };
     }),
   );
   const parallel = from.parallel ?? env.config.ERASURE_PARALLEL;
   const ctx: SessionContext = {
     product: from.product ?? 'engine',
-    drives: jobs,
+    drives: [...jobs, ...(from.notErased ?? []).map(notErasedJob)],
     recordId: from.recordId ?? recordIdOf(env.now()),
     engineVersion: env.version,
     toolComponents: await (async () => {

@@ -6,6 +6,7 @@ import { driveChanged } from '../probes/drive-identity.js';
 import { eraseWithHealth, readSmartHealth } from '../health/erase-health.js';
 import type { OverwriteScheme } from '../erase/overwrite-verify.js';
 import { passPatterns } from '../erase/pattern.js';
+import { notErasedOutcome } from '../session/not-erased.js';
 import { initialSession, step, type Transition } from '../session/machine.js';
 import { isTerminal, type Effect, type Executors, type Session, type SessionContext, type SessionEvent } from '../session/types.js';
 
@@ -57,6 +58,8 @@ export function createExecutors(ctx: SessionContext, deps: ExecutorDeps): Execut
       return r.ok ? { type: 'checkin', allow: true, jobId: r.value.job_id } : { type: 'checkin', allow: false, reason: denialReason(r.error) };
     },
     erase: async (e) => {
+      // Seen, not erased: reported at once, the drive is never opened.
+      if (e.drive.notErased) return { type: 'erased', index: e.index, outcome: notErasedOutcome(e.drive, deps.erase.now().toISOString()) };
       const own = stops[e.index]?.signal;
       const whole = deps.erase.signal;
       const signal = own && whole ? AbortSignal.any([whole, own]) : (own ?? whole);

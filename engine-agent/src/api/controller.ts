@@ -20,6 +20,7 @@ import { DrivePreparation } from './drive-preparation.js';
 import { PowerControl } from './power-control.js';
 import { EraseRun } from './erase-run.js';
 import { MethodChoices } from './method-choices.js';
+import { markOwnMedia } from '../safety/own-media.js';
 import { applyStationIntent, stationBeforeStart } from './station-intents.js';
 import type { IntentOutcome } from './intent-outcome.js';
 import { ValidationDesk } from './validate-intent.js';
@@ -346,7 +347,7 @@ export class KioskController extends EventEmitter {
 
   /** The drives as listed now, with what the machine adds to their plans. */
   private async listed(drives: DiscoveredDrive[]): Promise<void> {
-    this.drives = this.psid.mark(drives);
+    this.drives = this.psid.mark(this.env.config.ERASURE_SIMULATE ? drives : await markOwnMedia(this.env.sys, drives));
     this.machine = await machinePolicy(this.env);
   }
 

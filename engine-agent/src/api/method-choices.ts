@@ -13,6 +13,7 @@ export type MethodCheck = { ok: true; method: string; plan: ErasePlan } | { ok: 
  * see agent.ts `machinePolicy`), as the run will plan it. No method (undefined) is the policy's default.
  */
 export function checkMethod(drive: DiscoveredDrive, policy: PolicyState, methodId: string | undefined, machine: ErasePolicy): MethodCheck {
+  if (drive.ownMedium) return { ok: false, reason: drive.ownMedium };
   if (methodId !== undefined && !findMethod(methodId)) return { ok: false, reason: `"${methodId}" is not an erasure method this engine knows` };
   const method = methodFor(policy, methodId);
   if (!method.ok) return method;

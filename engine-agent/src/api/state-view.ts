@@ -20,6 +20,15 @@ export function machineSummary(fp: Fingerprint): Fingerprint {
 }
 
 /** A discovered drive as the kiosk shows it: identity, media type and the planned erase. */
+/** A physical disk behind a RAID virtual disk, as its own row. */
+const hiddenView = (h: NonNullable<NonNullable<DiscoveredDrive['connection']>['hidden']>[number]) => ({
+  device: `${h.through} (${h.deviceType})`,
+  ...(h.model ? { model: h.model } : {}),
+  ...(h.serial ? { serial: h.serial } : {}),
+  ...(h.capacityBytes !== undefined ? { size_bytes: h.capacityBytes } : {}),
+  reason: h.reason,
+});
+
 export function driveView(d: DiscoveredDrive): AgentDrive {
   const c = d.capabilities;
   const p = d.plan;
@@ -45,6 +54,7 @@ export function driveView(d: DiscoveredDrive): AgentDrive {
         }
       : { ok: false, reason: p.reason },
     ...selfEncryptionView(d),
+    ...(d.connection ? { connection: { summary: d.connection.summary, details: [...d.connection.details], ...(d.connection.hidden?.length ? { hidden: d.connection.hidden.map(hiddenView) } : {}) } } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ import { formatVerificationLevel } from '@erasure/shared';
 import { driveEstimate } from '../api/state-view.js';
 import { JobProgress } from '../session/job-progress.js';
 import { progressLine, stageText } from '../session/progress-line.js';
+import { NOT_ERASED, type NotErasedDrive } from '../session/not-erased.js';
 
 /** A plan's time as the console says it: seconds under a minute (estimates are to the second), else whole minutes. */
 export function aboutTime(minutes: number): string {
@@ -27,6 +28,15 @@ const OTHER_FAMILY = /^not an? [\w/]+ drive$/;
 
 const gib = (bytes: number | undefined) => (bytes === undefined ? '?' : `${(bytes / 1024 ** 3).toFixed(1)} GiB`);
 
+/** Guard refusals that mark the machine's own media: shown, never a target, never reported (issue 30 item 7). */
+const OWN_MEDIA = new Set(['boot_medium', 'data_volume']);
+
+/** What a headless run does with the drives it sees: erase them, or report each one not erased with why. */
+export interface HeadlessSelection {
+  readonly targets: DiscoveredDrive[];
+  readonly notErased: NotErasedDrive[];
+}
+
 /**
  * The drives a headless run erases: those the boot options name (or every disk for `all`), less
  * any the safety guard refuses (the boot medium, anything mounted or held) and any without a
@@ -34,6 +44,15 @@ const gib = (bytes: number | undefined) => (bytes === undefined ? '?' : `${(byte
  * is said, with why.
  */
 export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 'devices' | 'methods'>, policy: ErasePolicy, say: Say): Promise<DiscoveredDrive[]> {
+  return (await headlessSelection(env, options, policy, say)).targets;
+}
+
+/**
+ * `headlessTargets`, with every named drive left out also returned as not erased (issue 30 item
+ * 7), except the boot medium and the data volume: a refused drive with the guard's or the
+ * planner's reason, and each physical disk a RAID controller hides behind a named virtual disk.
+ */
+export async function headlessSelection(env: AgentEnv, options: Pick<BootOptions, 'devices' | 'methods'>, policy: ErasePolicy, say: Say): Promise<HeadlessSelection> {
   // A method the planner refuses for a drive leaves that drive out, unwritten; `erasure.method=<device>:<id>`
   // gives one drive its own method (already checked against the cloud's policy by headlessPolicy).
   const listed = await listDrives(env, policy);
@@ -41,6 +60,8 @@ export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 
   const drives = withOwnMethods(listed, options.methods ?? {}, { ...base, ...policy });
   const named = options.devices === 'all' ? drives.map((d) => d.device) : options.devices;
   const targets: DiscoveredDrive[] = [];
+  const notErased: NotErasedDrive[] = [];
+  const refused = (d: DiscoveredDrive, reason: string) => notErased.push({ ...seenAs(d), reason, disposition: 'review' });
   for (const device of named) {
     const drive = drives.find((d) => d.device === device);
     if (!drive) {
@@ -52,15 +73,33 @@ export async function headlessTargets(env: AgentEnv, options: Pick<BootOptions, 
     const verdict = env.config.ERASURE_SIMULATE ? ({ ok: true } as const) : await guardTarget(env.sys, device, named);
     if (!verdict.ok) {
       say(`skip ${device}: ${verdict.reason} (${verdict.code})`);
+      if (!OWN_MEDIA.has(verdict.code)) refused(drive, verdict.reason);
       continue;
     }
+    notErased.push(...hiddenBehind(drive, notErased));
     if (!drive.plan.ok) {
       say(`skip ${device}: ${drive.plan.reason}`);
+      refused(drive, drive.plan.reason);
       continue;
     }
     targets.push(drive);
   }
-  return targets;
+  for (const n of notErased) say(`not erased ${n.device}: ${n.model ?? '?'} ${n.serial ?? '?'}: ${n.reason}`);
+  return { targets, notErased };
+}
+
+const seenAs = (d: DiscoveredDrive) => ({
+  device: d.device,
+  ...(d.capabilities.model ? { model: d.capabilities.model } : {}),
+  ...(d.capabilities.serial ? { serial: d.capabilities.serial } : {}),
+  ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}),
+});
+
+/** The physical disks a virtual disk hides, once each (two virtual disks of one controller name the same disks). */
+export function hiddenBehind(d: DiscoveredDrive, already: readonly NotErasedDrive[]): NotErasedDrive[] {
+  return (d.connection?.hidden ?? [])
+    .map((h) => ({ device: `${h.through} (${h.deviceType})`, ...(h.model ? { model: h.model } : {}), ...(h.serial ? { serial: h.serial } : {}), ...(h.capacityBytes !== undefined ? { sizeBytes: h.capacityBytes } : {}), reason: h.reason, disposition: 'review' as const }))
+    .filter((h) => !already.some((a) => a.device === h.device));
 }
 
 /**
@@ -89,7 +128,7 @@ export async function runHeadless(env: AgentEnv, options: BootOptions, say: Say)
   // with a boot option outside it, the run erases nothing (the machine is still reported).
   const policy = headlessPolicy(await readErasurePolicy(env), options);
   say(policy.ok ? policy.words : `refused: ${policy.reason}`);
-  const targets = policy.ok ? await headlessTargets(env, options, policy.plan, say) : [];
+  const { targets, notErased } = policy.ok ? await headlessSelection(env, options, policy.plan, say) : { targets: [], notErased: [] };
   for (const d of targets) {
     const plan = d.plan.ok ? d.plan : undefined;
     const estimate = plan?.expectedMinutes !== undefined ? `; about ${aboutTime(plan.expectedMinutes)} (${plan.durationSource === 'drive' ? "the drive's own estimate" : 'from its size'})` : '';
@@ -127,11 +166,13 @@ export async function runHeadless(env: AgentEnv, options: BootOptions, say: Say)
         say(progressLine(v, job.job()));
       },
     },
-    options.parallel !== undefined ? { parallel: options.parallel } : {},
+    // Every drive seen gets a result: those not erased ride along in the same check-in.
+    { ...(options.parallel !== undefined ? { parallel: options.parallel } : {}), ...(options.confirm && notErased.length > 0 ? { notErased } : {}) },
   );
   const summary = runSummary(session);
   for (const d of summary.drives as Array<Record<string, unknown>>) {
-    say(`result ${String(d.device)}: ${d.erased ? 'erased' : 'FAILED'} by ${String(d.method)}${d.failure_code ? ` (${String(d.failure_code)})` : ''}, wipe result ${String(d.wipe_result_id ?? 'not delivered')}, certificate ${String(d.certificate_status ?? '-')}`);
+    const how = d.failure_code === NOT_ERASED ? 'NOT ERASED' : `${d.erased ? 'erased' : 'FAILED'} by ${String(d.method)}${d.failure_code ? ` (${String(d.failure_code)})` : ''}`;
+    say(`result ${String(d.device)}: ${how}, wipe result ${String(d.wipe_result_id ?? 'not delivered')}, certificate ${String(d.certificate_status ?? '-')}`);
   }
   say(`summary ${JSON.stringify(summary)}`);
   // A policy refusal erased nothing the operator asked for: the run did not do its job.

@@ -5,6 +5,7 @@ import { flattenLsblk, parseLsblkJson, type LsblkDevice } from './lsblk.js';
 import { parseNvmeIdCtrlJson } from './nvme-id.js';
 import { parseJsonText, type ParseResult } from './parse-result.js';
 import { parseHdparmSanitizeStatus, parseNvmeSanitizeLog } from './sanitize-status.js';
+import type { DriveConnection } from './drive-connection-types.js';
 import type { SmartReport } from './smart-report.js';
 import { parseSmartctlJsonText } from './smartctl-json.js';
 import { probeSelfEncryption } from './self-encryption.js';
@@ -22,6 +23,10 @@ export interface DiscoveredDrive {
   readonly firmware?: string;
   /** Issue 30 item 2: this boot's PSID revert of the drive in words (a cryptographic erase before its erase). */
   readonly psidRevert?: string;
+  /** Through a USB bridge or behind a RAID controller (issue 30 items 3, 5): set by drive-connection.ts. */
+  readonly connection?: DriveConnection;
+  /** The boot medium or the data volume, in the words of its row: never a target (safety/own-media.ts, issue 30 item 7). */
+  readonly ownMedium?: string;
 }
 
 const T = { timeoutMs: 60_000 };

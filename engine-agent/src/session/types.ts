@@ -30,6 +30,10 @@ export interface DriveJob {
   readonly selfEncryption?: string;
   /** The PSID revert the drive had before this erase, in words (never the PSID). */
   readonly psidRevert?: string;
+  /** How the drive is attached (USB bridge, RAID controller), said on its wipe result (issue 30 items 3, 5). */
+  readonly connection?: string;
+  /** A drive seen but not erased (refused, behind a RAID virtual disk): reported `failed`, never written (issue 30 item 7). */
+  readonly notErased?: { readonly reason: string; readonly disposition: 'review' | 'destroy' };
 }
 
 /** Fixed inputs of one session (they never change while it runs). */

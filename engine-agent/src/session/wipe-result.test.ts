@@ -47,3 +47,12 @@ describe('the wipe result of a graded drive (issue 30 item 6)', () => {
     expect('health' in wipeResultBody(drive, outcome, 'job-0', 'erasure-agent')).toBe(false);
   });
 });
+
+describe('the wipe result of a bridged or RAID-attached drive (issue 30 items 3, 5)', () => {
+  it('says first how the drive was connected, then what the erase verified', () => {
+    const line = 'Connected through: ASMedia ASM2362 USB bridge (174c:2362); firmware erase not passed through: the bridge passes NVMe admin commands for SMART and identify only, not Format NVM or Sanitize; the plan falls back to an overwrite of every sector';
+    const sut = wipeResultBody({ ...drive, connection: line }, outcome, 'job-0', 'erasure-agent');
+    expect(sut.verification_result).toBe(`${line}. ${outcome.verification}`);
+    expect(wipeResultBody(drive, outcome, 'job-0', 'erasure-agent').verification_result).toBe(outcome.verification);
+  });
+});

@@ -57,6 +57,20 @@ export const AgentDrive = Type.Object(
      * locked)", "self-encryption unknown: no tool"); `locked`: a locked range only a PSID revert opens.
      */
     self_encryption: Type.Optional(Type.Object({ words: Type.String(), locked: Type.Boolean() }, { additionalProperties: false })),
+    /** Through a USB bridge or behind a RAID controller (issue 30 items 3, 5): plain words, then the details. */
+    connection: Type.Optional(
+      Type.Object(
+        {
+          summary: Type.String(),
+          details: Type.Array(Type.String()),
+          /** The physical disks a RAID virtual disk hides: each its own row, not erased, with the reason (issue 30 item 7). */
+          hidden: Type.Optional(
+            Type.Array(Type.Object({ device: Type.String(), model: Type.Optional(Type.String()), serial: Type.Optional(Type.String()), size_bytes: Type.Optional(Type.Number()), reason: Type.String() }, { additionalProperties: false })),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

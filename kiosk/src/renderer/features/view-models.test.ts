@@ -109,6 +109,31 @@ describe('the drives view', () => {
     expect(driveRows(agentState({ drives: [hpa] }))[0]?.warnings[0]).toMatch(/Hidden areas/);
   });
 
+  it('says in plain words a drive is through a USB bridge, with the bridge and the fallback behind Details', () => {
+    const connection = { summary: 'through USB bridge (ASMedia ASM2362)', details: ['Connected through: ASMedia ASM2362 USB bridge (174c:2362); firmware erase not passed through: …', 'USB ids 174c:2362'] };
+    expect(driveRows(agentState({ drives: [{ ...usb, connection }] }))[0]?.connection).toEqual(connection);
+    expect(driveRows(agentState({ drives: [ssd] }))[0]?.connection).toBeUndefined();
+  });
+
+  it('every drive the agent sees has a row: the erasable one, a refused one with its reason, the boot medium, and each physical disk behind a RAID virtual disk', () => {
+    const boot = { ...ssd, device: '/dev/sdb', model: 'SanDisk Cruzer', serial: 'STICK-01', internal: false, plan: { ok: false as const, reason: 'boot medium: never erased' } };
+    const hidden = [
+      { device: '/dev/bus/0 (megaraid,0)', model: 'ST6000NM0115-1YZ110', serial: 'ZAD2C11G', size_bytes: 6_001_175_126_016, reason: 'behind a RAID virtual disk: switch the controller to JBOD/HBA mode to erase it as a physical drive' },
+      { device: '/dev/bus/0 (megaraid,1)', model: 'WD4000FYYX', serial: 'WD-1', reason: 'behind a RAID virtual disk: switch the controller to JBOD/HBA mode to erase it as a physical drive' },
+    ];
+    const vd = { ...ssd, device: '/dev/sda', model: 'MR9361-16i', serial: 'VD-0', connection: { summary: 'behind RAID controller (MegaRAID), virtual disk', details: ['RAID virtual disk (MegaRAID) spanning …'], hidden } };
+    const rows = driveRows(agentState({ drives: [vd, usb, boot] }));
+    expect(rows.map((r) => [r.device, r.selectable, r.refusal])).toEqual([
+      ['/dev/sda', true, undefined],
+      ['/dev/bus/0 (megaraid,0)', false, hidden[0]!.reason],
+      ['/dev/bus/0 (megaraid,1)', false, hidden[1]!.reason],
+      ['/dev/sdz', false, 'behind a USB bridge: firmware commands refused'],
+      ['/dev/sdb', false, 'boot medium: never erased'],
+    ]);
+    expect(rows[1]).toMatchObject({ title: 'ST6000NM0115-1YZ110', facts: '6.0 TB · S/N ZAD2C11G · physical disk behind the RAID virtual disk above', selected: false });
+    expect(rows[2]?.facts).toBe('S/N WD-1 · physical disk behind the RAID virtual disk above');
+  });
+
   it('nothing is selectable while the agent forbids selection', () => {
     expect(driveRows(agentState({ drives: [ssd], can: { ...agentState().can, select: false } }))[0]?.selectable).toBe(false);
   });

@@ -20,6 +20,8 @@ export interface DriveRow {
   readonly selfEncryption: string | undefined;
   /** A locked range: only a PSID revert opens it. */
   readonly sedLocked: boolean;
+  /** "behind RAID controller (MegaRAID)", "through USB bridge (ASMedia ASM2362)", and the lines behind Details. */
+  readonly connection: { readonly summary: string; readonly details: readonly string[] } | undefined;
 }
 
 /** The line for a drive this boot already erased (its last run first, then earlier runs), with its certificate number once known. */
@@ -38,8 +40,35 @@ export function selectableDevices(snap: KioskAgentState): string[] {
 const facts = (d: AgentDrive) =>
   [formatBytes(d.size_bytes), d.media_type, d.transport.toUpperCase(), d.serial ? `S/N ${d.serial}` : undefined, d.internal ? undefined : 'external'].filter(Boolean).join(' · ');
 
+/**
+ * Every drive the agent sees has a row (issue 30 item 7): the erasable ones, the refused ones with
+ * the reason (the boot medium says so), and each physical disk a RAID virtual disk hides, right
+ * after that virtual disk, never selectable.
+ */
 export function driveRows(snap: KioskAgentState): DriveRow[] {
-  return snap.drives.map((d) => {
+  return snap.drives.flatMap((d) => [driveRow(snap, d), ...(d.connection?.hidden ?? []).map(hiddenRow)]);
+}
+
+type HiddenDisk = NonNullable<NonNullable<AgentDrive['connection']>['hidden']>[number];
+
+function hiddenRow(h: HiddenDisk): DriveRow {
+  return {
+    device: h.device,
+    title: h.model ?? h.device,
+    facts: [h.size_bytes !== undefined ? formatBytes(h.size_bytes) : undefined, h.serial ? `S/N ${h.serial}` : undefined, 'physical disk behind the RAID virtual disk above'].filter(Boolean).join(' · '),
+    selected: false,
+    selectable: false,
+    method: undefined,
+    duration: undefined,
+    warnings: [],
+    refusal: h.reason,
+    erasedBefore: undefined,
+    connection: undefined,
+  };
+}
+
+function driveRow(snap: KioskAgentState, d: AgentDrive): DriveRow {
+  {
     const plan = d.plan;
     return {
       device: d.device,
@@ -54,8 +83,9 @@ export function driveRows(snap: KioskAgentState): DriveRow[] {
       erasedBefore: erasedBefore(snap, d.device),
       selfEncryption: d.self_encryption?.words,
       sedLocked: d.self_encryption?.locked === true,
+      connection: d.connection,
     };
-  });
+  }
 }
 
 /** The confirmation the agent asks for, or why the operator cannot confirm yet. */

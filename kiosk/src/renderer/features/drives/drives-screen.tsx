@@ -36,6 +36,16 @@ export function DrivesScreen() {
                 {d.selfEncryption}
               </p>
             )}
+            {d.connection && (
+              <details className="drive-connection" data-testid="drive-connection">
+                <summary>{d.connection.summary}</summary>
+                <ul>
+                  {d.connection.details.map((line) => (
+                    <li key={line}>{line}</li>
+                  ))}
+                </ul>
+              </details>
+            )}
             {d.erasedBefore && (
               <p className="erased-before" data-testid="erased-before">
                 ✓ {d.erasedBefore}. Erasing it again spends another erasure from the licence.

@@ -1,0 +1,55 @@
+import type { EraseOutcome } from '../erase/erase-drive.js';
+import type { DriveJob } from './types.js';
+
+/**
+ * A drive the agent sees that is not erased (issue 30 item 7): refused by the safety guard or the
+ * planner, or a physical disk a RAID controller shows only as part of a virtual disk. It still
+ * gets a wipe result, `failed` with the reason and a disposition, so no drive ends without a row.
+ * The boot medium is never one of these: it is shown, never a target, and never reported.
+ */
+export interface NotErasedDrive {
+  /** The node it was seen at; a disk hidden behind a controller: `/dev/bus/0 (megaraid,1)`. */
+  readonly device: string;
+  readonly model?: string;
+  readonly serial?: string;
+  readonly sizeBytes?: number;
+  readonly reason: string;
+  readonly disposition: 'review' | 'destroy';
+}
+
+/** The failure code of such a result: nothing was written, so nothing is certifiable. */
+export const NOT_ERASED = 'not_erased';
+
+/**
+ * The session job of a drive not erased. It carries no erase method of its own: the interpreter
+ * reports it without opening the drive (`notErasedOutcome`); `overwrite` only fills the type.
+ */
+export function notErasedJob(d: NotErasedDrive): DriveJob {
+  return {
+    device: d.device,
+    method: 'overwrite',
+    preconditions: [],
+    label: 'Not erased',
+    technique: 'none',
+    ...(d.model ? { model: d.model } : {}),
+    ...(d.serial ? { serial: d.serial } : {}),
+    ...(d.sizeBytes !== undefined ? { sizeBytes: d.sizeBytes } : {}),
+    notErased: { reason: d.reason, disposition: d.disposition },
+  };
+}
+
+/** What such a job ends with: refused, nothing written, the reason as its verification text. */
+export function notErasedOutcome(job: DriveJob, at: string): EraseOutcome {
+  return {
+    device: job.device,
+    method: job.method,
+    ok: false,
+    refused: true,
+    failureCode: NOT_ERASED,
+    startedAt: at,
+    completedAt: at,
+    passes: null,
+    verification: `Not erased: ${job.notErased?.reason ?? 'refused'}`,
+    commands: [],
+  };
+}

@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentDrive, KioskAgentState } from '../../src/renderer/contract.js';
+import { App } from '../../src/renderer/app.js';
+import { createKioskStore } from '../../src/renderer/store/store.js';
+import { agentState, fakeAgent, manualTimers } from '../../src/renderer/store/test-fixtures.js';
+import { KioskStoreContext } from '../../src/renderer/store/use-kiosk.js';
+import { goTo, receiveConnection, receiveSnapshot } from '../../src/renderer/store/reducers.js';
+import { initialData } from '../../src/renderer/store/state.js';
+import { launchKioskBrowser, shoot } from './kiosk-stack.js';
+
+const CSS = readFileSync(new URL('../../src/renderer/styles.css', import.meta.url), 'utf8');
+const BEHIND = 'behind a RAID virtual disk: switch the controller to JBOD/HBA mode to erase it as a physical drive';
+
+/** The drives screen for one agent state, rendered by the kiosk's own components and stylesheet. */
+function page(snap: KioskAgentState): string {
+  const data = goTo(receiveSnapshot(receiveConnection(initialData, { status: 'live' }), snap), 'drives');
+  const store = createKioskStore({ api: fakeAgent().api, schedule: manualTimers().schedule, notesDebounceMs: 1 }, data);
+  const html = renderToString(createElement(KioskStoreContext.Provider, { value: store }, createElement(App))).replaceAll('<!-- -->', '');
+  return `<!doctype html><html><head><meta charset="utf-8"><style>${CSS}</style></head><body><div id="root">${html}</div></body></html>`;
+}
+
+const plan = { ok: true as const, method: 'overwrite', label: 'NIST 800-88 R2 Clear', category: 'Clear' as const, technique: 'Overwrite', expected_minutes: 540, duration_source: 'estimate' as const, fully_sanitized: true, warnings: [] };
+
+/** A server booted from the erasure stick: a MegaRAID virtual disk over two physical disks, and the stick. */
+const drives: AgentDrive[] = [
+  {
+    device: '/dev/sda', model: 'MR9361-16i', serial: 'VD-00A1', size_bytes: 4_000_787_030_016, media_type: 'HDD', transport: 'sas', internal: true, plan,
+    connection: {
+      summary: 'behind RAID controller (MegaRAID), virtual disk',
+      details: ['RAID virtual disk (MegaRAID) spanning ST6000NM0115-1YZ110 (serial ZAD2C11G, 6001 GB); WD4000FYYX (serial WD-WCC131234567, 4001 GB): this erases the virtual disk, not the physical drives as such', 'driver megaraid_sas'],
+      hidden: [
+        { device: '/dev/bus/0 (megaraid,0)', model: 'ST6000NM0115-1YZ110', serial: 'ZAD2C11G', size_bytes: 6_001_175_126_016, reason: BEHIND },
+        { device: '/dev/bus/0 (megaraid,1)', model: 'WD4000FYYX', serial: 'WD-WCC131234567', size_bytes: 4_000_787_030_016, reason: BEHIND },
+      ],
+    },
+  },
+  { device: '/dev/sdb', model: 'SanDisk Cruzer Blade', serial: '4C530001', size_bytes: 16_008_609_792, media_type: 'SSD', transport: 'usb', internal: false, plan: { ok: false, reason: 'boot medium: never erased' } },
+];
+
+describe('kiosk: every drive the agent sees has a row', { timeout: 120_000 }, () => {
+  let browser: Awaited<ReturnType<typeof launchKioskBrowser>>;
+  beforeAll(async () => {
+    browser = await launchKioskBrowser();
+  });
+  afterAll(async () => browser?.close());
+
+  it('the virtual disk, each physical disk behind it with its serial and why it is not erased, and the boot medium labelled never erased', async () => {
+    await browser.page.setContent(page(agentState({ drives })));
+    await shoot(browser.page, 'drives-every-drive-row');
+    const text = await browser.page.locator('[data-screen="drives"]').innerText();
+    expect(text).toMatch(/ST6000NM0115-1YZ110[\s\S]*S\/N ZAD2C11G[\s\S]*physical disk behind the RAID virtual disk above/);
+    expect(text).toMatch(/WD4000FYYX[\s\S]*S\/N WD-WCC131234567/);
+    expect(text.match(/Cannot be erased: behind a RAID virtual disk/g)).toHaveLength(2);
+    expect(text).toMatch(/SanDisk Cruzer Blade[\s\S]*Cannot be erased: boot medium: never erased/);
+    const boxes = browser.page.locator('[data-screen="drives"] input[type="checkbox"]');
+    expect(await boxes.count()).toBe(4);
+    expect(await boxes.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).disabled))).toEqual([false, true, true, true]);
+  });
+});
