@@ -36,7 +36,7 @@ export function wipeResultBody(drive: DriveJob, outcome: EraseOutcome, jobId: st
     wipe_status: wipeStatusOf(outcome),
     technique: cut(outcome.certifiedAs?.technique ?? drive.technique, 200),
     validation: ok ? 'approved' : 'rejected',
-    disposition: ok ? 'sanitized' : 'review',
+    disposition: ok ? 'sanitized' : (outcome.disposition ?? 'review'),
     markings_removed: false,
     tool_components: cut([toolComponents, ...outcome.commands].join('; '), 1000),
     verification_result: cut(outcome.verification, 2000),
