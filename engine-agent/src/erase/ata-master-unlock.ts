@@ -77,7 +77,7 @@ export async function unlockWithMaster(deps: DriverDeps, device: string, masters
   };
   const fail = (code: 'locked' | 'command_failed', reason: string, disposition: 'review' | 'destroy' = 'review'): MasterUnlock => ({ ok: false, code, disposition, reason, commands: log.commands });
   try {
-    return await tryMasters(deps, device, masters, timing, log, identify, fail);
+    return await tryMasters(device, masters, timing, log, identify, fail);
   } catch (error) {
     if (error instanceof ToolSpawnError) return { ok: false, code: 'tool_missing', disposition: 'review', reason: error.message, commands: log.commands };
     throw error;
@@ -85,7 +85,6 @@ export async function unlockWithMaster(deps: DriverDeps, device: string, masters
 }
 
 async function tryMasters(
-  deps: DriverDeps,
   device: string,
   masters: AtaMasterPasswords,
   timing: FirmwareTiming,
