@@ -255,7 +255,8 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
   const late = commands.length > 0 ? await changed() : undefined;
   if (late) return replaced(late);
   const unlock = await openLockedAta(req, deps, timing);
-  commands.push(...(unlock?.commands ?? []));
+  // A drive that was not locked needed no unlock: its one look (hdparm -I) is not part of the erase.
+  if (unlock && !(unlock.ok && unlock.notLocked)) commands.push(...unlock.commands);
   if (unlock && !unlock.ok) return end({ ok: false, refused: false, failureCode: unlock.code, passes: null, verification: `not erased: ${unlock.reason}`, commands, disposition: unlock.disposition });
   const master = unlock && !unlock.notLocked ? unlock.password : undefined;
   // Markers first: the firmware's word is never taken for the erase (issue 21).
