@@ -163,6 +163,24 @@ describe.skipIf(Boolean(loopSkipReason) || !fixturesPresent)(`ATA drives locked 
     }
   });
 
+  it('a drive that is not locked is erased as before with a temporary password: no master password is ever sent to it', async () => {
+    const disk = loopWith(work, 'not-locked.img', randomBytes(SIZE));
+    try {
+      const { sut, calls } = eraseLocked(disk.device, { account: ['FleetMaster-7'], vendorDefaults: true }, [
+        { match: `^-I ${escape(disk.device)}$`, fixture: NOT_ENABLED },
+        { match: '--security-set-pass', fixture: 'hdparm/intel-ssdsc2cw240a3-hdparm-security-set-pass-and-erase-transcript.txt' },
+        { match: '--user-master u --security-erase-enhanced', stdout: ' Issuing SECURITY_ERASE command, password="x", user=user\n', erase: { device: disk.device, bytes: SIZE, fill: 'zero' } },
+      ]);
+      const outcome = await sut;
+      expect(outcome).toMatchObject({ ok: true, method: METHOD });
+      expect(calls().flat()).not.toContain('FleetMaster-7');
+      expect(calls().flat()).not.toContain('t'.repeat(32));
+      expect(outcome.commands.filter((c) => c.startsWith('hdparm -I'))).toHaveLength(2);
+    } finally {
+      disk.cleanup();
+    }
+  });
+
   it('a drive locked at security level maximum with no known user password fails with disposition destroy, the reason in plain words, and no password sent', async () => {
     const original = randomBytes(SIZE);
     const disk = loopWith(work, 'maximum.img', original);
