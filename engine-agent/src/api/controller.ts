@@ -330,7 +330,8 @@ export class KioskController extends EventEmitter {
       refused: async () => this.choices.refused(await this.readPolicy(), this.selected),
       // Each drive is planned with its method under the policy read now (the planner refuses a
       // method that cannot reach every sector of that drive, and nothing starts then).
-      select: () => selectDrives(this.env, this.selected, undefined, { ...(this.policy.ok ? { erasure: this.policy.policy } : {}), methods: this.choices.methodsFor(this.selected, this.policy) }),
+      select: () => selectDrives(this.env, this.selected, undefined, { ...(this.policy.ok ? { erasure: this.policy.policy, ataMasterPasswords: this.policy.masters !== undefined } : {}), methods: this.choices.methodsFor(this.selected, this.policy) }),
+      ataMasterPasswords: () => (this.policy.ok ? this.policy.masters : undefined),
       ended: async (erased: ReadonlySet<string>) => {
         await this.power.countPending();
         this.selected = this.selected.filter((d) => !erased.has(d));

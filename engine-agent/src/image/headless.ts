@@ -127,7 +127,7 @@ export async function runHeadless(env: AgentEnv, options: BootOptions, say: Say)
         say(progressLine(v, job.job()));
       },
     },
-    options.parallel !== undefined ? { parallel: options.parallel } : {},
+    { ...(options.parallel !== undefined ? { parallel: options.parallel } : {}), ...(policy.ok && policy.masters ? { ataMasterPasswords: policy.masters } : {}) },
   );
   const summary = runSummary(session);
   for (const d of summary.drives as Array<Record<string, unknown>>) {
