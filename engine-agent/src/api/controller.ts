@@ -3,6 +3,7 @@ import type { AgentIntent, AgentState, Fingerprint, ScreenReport } from '@erasur
 import { abortableSleep, listDrives, machinePolicy, recordIdOf, selectDrives, type AgentEnv } from '../agent.js';
 import { readErasurePolicy } from '../adapters/erasure-policy-client.js';
 import { NO_POLICY_YET, type PolicyState } from '../session/erasure-policy.js';
+import { withMasterPlans } from './master-plans.js';
 import { erasureView } from './erasure-view.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { ipAddresses } from '../probes/ip-addresses.js';
@@ -202,6 +203,7 @@ export class KioskController extends EventEmitter {
   private async readPolicy(): Promise<PolicyState> {
     if (!this.gate.unlocked) return this.policy;
     this.policy = await readErasurePolicy(this.env, this.shutdown.signal);
+    this.drives = withMasterPlans(this.drives, this.policy, this.machine);
     if (!this.policy.ok) process.stdout.write(`erasure-agent: nothing can be erased: ${this.policy.reason}\n`);
     this.changed();
     return this.policy;
@@ -342,8 +344,8 @@ export class KioskController extends EventEmitter {
 
   /** The drives as listed now, with what the machine adds to their plans. */
   private async listed(drives: DiscoveredDrive[]): Promise<void> {
-    this.drives = drives;
     this.machine = await machinePolicy(this.env);
+    this.drives = withMasterPlans(drives, this.policy, this.machine);
   }
 
   /** Server shutdown: aborts gateway calls and waits of the boot and the lookups, stops timers. */
