@@ -14,6 +14,7 @@ import { notErasedJob, type NotErasedDrive } from './session/not-erased.js';
 import type { DriveIdentity } from './probes/drive-identity.js';
 import type { EraseMethod } from './drives/erase-methods.js';
 import { planErase, type ErasePlan, type ErasePolicy, type NoErasePlan } from './drives/plan-erase.js';
+import type { AtaMasterPasswords } from './erase/ata-master-unlock.js';
 import type { ProgressSink } from './erase/progress.js';
 import { collectFingerprint, type SystemInfoPort } from './fingerprint/collect.js';
 import { parseLsblkJson } from './probes/lsblk.js';
@@ -94,6 +95,8 @@ async function probeNamed(env: AgentEnv, device: string, policy: ErasePolicy): P
 export interface MethodChoice {
   readonly erasure?: ErasurePolicy;
   readonly methods?: Readonly<Record<string, string>>;
+  /** The account has ATA master passwords (issue 30 item 1): a locked drive plans its Security Erase. */
+  readonly ataMasterPasswords?: boolean;
 }
 
 /** Resolves the operator's selection to drives with plans; a drive without a usable plan stops the run before any cloud call. */
@@ -103,7 +106,7 @@ export async function selectDrives(
   method?: EraseMethod,
   choice: MethodChoice = {},
 ): Promise<{ ok: true; drives: DiscoveredDrive[] } | { ok: false; reason: string; unknownDevice: boolean }> {
-  const policy: ErasePolicy = { ...(method ? { forceMethod: method } : {}), ...(choice.erasure ? { erasure: choice.erasure } : {}) };
+  const policy: ErasePolicy = { ...(method ? { forceMethod: method } : {}), ...(choice.erasure ? { erasure: choice.erasure } : {}), ...(choice.ataMasterPasswords ? { ataMasterPasswords: true } : {}) };
   const known = await listDrives(env, policy);
   const real = async (p: string) => realpath(p).catch(() => p);
   const chosen: DiscoveredDrive[] = [];
@@ -167,6 +170,8 @@ export interface RunFrom {
   readonly fingerprint?: () => Promise<Fingerprint>;
   /** Aborts gateway calls and retry waits (serve's shutdown). */
   readonly signal?: AbortSignal;
+  /** The account's ATA master passwords (issue 30 item 1): to the erase only, never into the session's state. */
+  readonly ataMasterPasswords?: AtaMasterPasswords;
   /** Stops the erase itself (a station's drive pulled or cancelled); the wipe result is still reported. */
   readonly eraseSignal?: AbortSignal;
   /** `hotswap`: a station bay, checked in per drive with an unsuffixed job id (spec sequence, step 7). Default engine. */
@@ -229,6 +234,7 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
     sleep: abortableSleep(env.sleep, from.signal),
     jitterMs: () => Math.floor(Math.random() * 250),
     simulated: env.config.ERASURE_SIMULATE,
+    ...(from.ataMasterPasswords ? { ataMasterPasswords: from.ataMasterPasswords } : {}),
   });
   const outbox = resultOutbox(env.config.DATA_DIR);
   const observed: Executors = {

@@ -24,6 +24,7 @@ import { registerCertificateLots } from './routes/app-certificate-lots.js';
 import { registerAppWipes } from './routes/app-wipes.js';
 import { registerAppAssets } from './routes/app-assets.js';
 import { registerAppDevices } from './routes/app-devices.js';
+import { registerAppAtaMasterPasswords } from './routes/app-ata-master-passwords.js';
 import { registerAppErasurePolicy } from './routes/app-erasure-policy.js';
 import { registerAppDownloads } from './routes/app-downloads.js';
 import type { BootImages } from '../adapters/boot-images.js';
@@ -132,6 +133,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
     registerAppAssets(web, { db: deps.db, wipeGrid });
     registerAppDevices(web, { db: deps.db, clock: deps.clock });
     registerAppErasurePolicy(web, { db: deps.db, clock: deps.clock });
+    registerAppAtaMasterPasswords(web, { db: deps.db, clock: deps.clock });
     registerAppDownloads(web, {
       db: deps.db,
       clock: deps.clock,

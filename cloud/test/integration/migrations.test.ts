@@ -182,7 +182,8 @@ describe('migration 017_validation_sampling, webhook subscriptions', () => {
           VALUES (3, 'e3', 1, 'wipe_session_ready', 'r', 1, '{}', 'x');
         INSERT INTO webhook_deliveries (subscription_id, event_id, max_attempts, created_at, updated_at) VALUES (7, 3, 8, 'x', 'x');`);
       expect(() => db.prepare(`UPDATE webhook_subscriptions SET event_type = 'validation_rejected'`).run()).toThrow(/CHECK/);
-      expect(migrate(db)).toContain('017_validation_sampling.sql');
+      // 017 is the first applied; later migrations (018 onwards) follow it.
+      expect(migrate(db)[0]).toBe('017_validation_sampling.sql');
       expect(db.prepare('SELECT COUNT(*) FROM webhook_deliveries').pluck().get()).toBe(1);
       expect(db.prepare(`SELECT id FROM webhook_subscriptions`).pluck().all()).toEqual([7]);
       expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
@@ -195,5 +196,18 @@ describe('migration 017_validation_sampling, webhook subscriptions', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('migration 019_ata_master_passwords', () => {
+  it('keeps one row of ATA master passwords per account, with the factory-default choice required', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    db.exec(`INSERT INTO accounts (id, public_id, name, created_at, updated_at) VALUES (1, 'acct_1', 'A', 'x', 'x')`);
+    const insert = db.prepare(`INSERT INTO ata_master_passwords (account_id, entries, factory_defaults, updated_at) VALUES (?, '[]', ?, 'x')`);
+    expect(() => insert.run(1, null)).toThrow(/NOT NULL/);
+    expect(() => insert.run(1, 0)).not.toThrow();
+    expect(() => insert.run(1, 1)).toThrow(/UNIQUE|PRIMARY KEY/);
+    db.close();
   });
 });

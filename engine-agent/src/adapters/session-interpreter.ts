@@ -4,6 +4,7 @@ import type { EraseDeps, EraseOutcome } from '../erase/erase-drive.js';
 import { eraseDrive, REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
 import { driveChanged } from '../probes/drive-identity.js';
 import { eraseWithHealth, readSmartHealth } from '../health/erase-health.js';
+import type { AtaMasterPasswords } from '../erase/ata-master-unlock.js';
 import type { OverwriteScheme } from '../erase/overwrite-verify.js';
 import { passPatterns } from '../erase/pattern.js';
 import { notErasedOutcome } from '../session/not-erased.js';
@@ -20,6 +21,8 @@ export interface ExecutorDeps {
   readonly jitterMs: () => number;
   readonly simulated?: boolean;
   readonly overwrite?: OverwriteScheme;
+  /** The account's ATA master passwords (issue 30 item 1), given to each erase; never in the session's context or state. */
+  readonly ataMasterPasswords?: AtaMasterPasswords;
 }
 
 /** Builds the executors: one per effect kind, each turning I/O into exactly one event. */
@@ -76,6 +79,7 @@ export function createExecutors(ctx: SessionContext, deps: ExecutorDeps): Execut
           ...(e.drive.overwritePasses ? { passes: passPatterns(e.drive.overwritePasses) } : {}),
           ...(e.drive.passesBeforeFirmware ? { passesBeforeFirmware: passPatterns(e.drive.passesBeforeFirmware) } : {}),
           ...(e.drive.verification ? { verification: e.drive.verification } : {}),
+          ...(deps.ataMasterPasswords ? { ataMasterPasswords: deps.ataMasterPasswords } : {}),
         },
         { ...deps.erase, ...(signal ? { signal } : {}) },
       ).catch((error: unknown) => {

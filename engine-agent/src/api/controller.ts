@@ -3,6 +3,7 @@ import type { AgentIntent, AgentState, Fingerprint, ScreenReport } from '@erasur
 import { abortableSleep, listDrives, machinePolicy, recordIdOf, selectDrives, type AgentEnv } from '../agent.js';
 import { readErasurePolicy } from '../adapters/erasure-policy-client.js';
 import { NO_POLICY_YET, type PolicyState } from '../session/erasure-policy.js';
+import { withMasterPlans } from './master-plans.js';
 import { erasureView } from './erasure-view.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { ipAddresses } from '../probes/ip-addresses.js';
@@ -206,6 +207,7 @@ export class KioskController extends EventEmitter {
   private async readPolicy(): Promise<PolicyState> {
     if (!this.gate.unlocked) return this.policy;
     this.policy = await readErasurePolicy(this.env, this.shutdown.signal);
+    this.drives = withMasterPlans(this.drives, this.policy, this.machine);
     if (!this.policy.ok) process.stdout.write(`erasure-agent: nothing can be erased: ${this.policy.reason}\n`);
     this.changed();
     return this.policy;
@@ -336,7 +338,8 @@ export class KioskController extends EventEmitter {
       refused: async () => this.choices.refused(await this.readPolicy(), this.selected),
       // Each drive is planned with its method under the policy read now (the planner refuses a
       // method that cannot reach every sector of that drive, and nothing starts then).
-      select: () => selectDrives(this.env, this.selected, undefined, { ...(this.policy.ok ? { erasure: this.policy.policy } : {}), methods: this.choices.methodsFor(this.selected, this.policy) }),
+      select: () => selectDrives(this.env, this.selected, undefined, { ...(this.policy.ok ? { erasure: this.policy.policy, ataMasterPasswords: this.policy.masters !== undefined } : {}), methods: this.choices.methodsFor(this.selected, this.policy) }),
+      ataMasterPasswords: () => (this.policy.ok ? this.policy.masters : undefined),
       ended: async (erased: ReadonlySet<string>) => {
         await this.power.countPending();
         this.selected = this.selected.filter((d) => !erased.has(d));
@@ -347,8 +350,9 @@ export class KioskController extends EventEmitter {
 
   /** The drives as listed now, with what the machine adds to their plans. */
   private async listed(drives: DiscoveredDrive[]): Promise<void> {
-    this.drives = this.psid.mark(this.env.config.ERASURE_SIMULATE ? drives : await markOwnMedia(this.env.sys, drives));
     this.machine = await machinePolicy(this.env);
+    const marked = this.psid.mark(this.env.config.ERASURE_SIMULATE ? drives : await markOwnMedia(this.env.sys, drives));
+    this.drives = withMasterPlans(marked, this.policy, this.machine);
   }
 
   /** Server shutdown: aborts gateway calls and waits of the boot and the lookups, stops timers. */

@@ -5,6 +5,7 @@ import type { DriveReport, Session } from '../session/types.js';
 import { JobProgress } from '../session/job-progress.js';
 import { SessionInbox } from '../adapters/session-interpreter.js';
 import type { SettledResult } from '../adapters/result-outbox.js';
+import type { AtaMasterPasswords } from '../erase/ata-master-unlock.js';
 import { CANCELLED_BY_OPERATOR } from '../erase/erase-drive.js';
 import { cancelView } from './cancel-power.js';
 import type { CertificateFollower } from './certificate-numbers.js';
@@ -18,6 +19,8 @@ export interface RunRequest {
   refused(): Promise<string | undefined>;
   /** The drives with their plans; refused, the run fails with the reason before any check-in. */
   select(): Promise<{ ok: true; drives: DiscoveredDrive[] } | { ok: false; reason: string }>;
+  /** The account's ATA master passwords under the policy read for this run (issue 30 item 1). */
+  readonly ataMasterPasswords?: () => AtaMasterPasswords | undefined;
   /** The run ended (still `running` meanwhile): the devices it erased. */
   ended(erased: ReadonlySet<string>): Promise<void>;
 }
@@ -200,7 +203,7 @@ export class EraseRun {
             if (view) this.hooks.progress(view);
           },
         },
-        { recordId: this.recordId, account: request.account, inbox: this.inbox },
+        { recordId: this.recordId, account: request.account, inbox: this.inbox, ...mastersOf(request) },
       );
       this.finished = { session, exitCode: exitCodeOf(session) };
       if (session.phase === 'denied' || session.phase === 'failed') this.runReason = session.reason;
@@ -222,4 +225,10 @@ export class EraseRun {
     const jobIds = session.reports.filter((r) => r.delivered && r.certificateStatus).map((r) => r.jobId);
     if (jobIds.length > 0) void this.certificates.follow(jobIds, this.signal);
   }
+}
+
+/** The run's master passwords for `runErase`, read after the policy was read again for this run. */
+function mastersOf(request: RunRequest): { ataMasterPasswords?: AtaMasterPasswords } {
+  const masters = request.ataMasterPasswords?.();
+  return masters ? { ataMasterPasswords: masters } : {};
 }

@@ -27,6 +27,8 @@ export interface AtaSecurityCaps {
   readonly enhancedErase: boolean;
   readonly eraseMinutes?: number;
   readonly enhancedEraseMinutes?: number;
+  /** Set only while a password is: "high" lets a master password unlock and erase, "maximum" only erase. */
+  readonly level?: 'high' | 'maximum';
 }
 
 /** NVMe erase capabilities from Identify Controller. */
@@ -163,6 +165,7 @@ export function buildCapabilities(f: DriveFacts): DriveCapabilities {
           enhancedErase: sec.enhancedEraseSupported,
           ...(sec.eraseMinutes !== undefined ? { eraseMinutes: sec.eraseMinutes } : {}),
           ...(sec.enhancedEraseMinutes !== undefined ? { enhancedEraseMinutes: sec.enhancedEraseMinutes } : {}),
+          ...(sec.level ? { level: sec.level } : {}),
         }
       : smartSec
         ? // smartctl's one-line summary: the set is supported, enhanced erase unknown (false = not offered).

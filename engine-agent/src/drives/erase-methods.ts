@@ -61,6 +61,8 @@ const yes = (...warnings: string[]): MethodCheck => ({ usable: true, warnings })
 export interface MethodPolicy {
   /** Sanitize/format may wipe several namespaces; refuse unless the operator accepted it. */
   readonly allowAllNamespaces?: boolean;
+  /** The account has ATA master passwords (or allows the vendors' defaults) to open a drive locked with an unknown user password. */
+  readonly ataMasterPasswords?: boolean;
 }
 
 function transportBlock(caps: DriveCapabilities): string | undefined {
@@ -90,7 +92,7 @@ function checkNvme(method: EraseMethod, caps: DriveCapabilities, policy: MethodP
   return yes('the format command must carry --ses explicitly; SES=0 erases nothing');
 }
 
-function checkAta(method: EraseMethod, caps: DriveCapabilities): MethodCheck {
+function checkAta(method: EraseMethod, caps: DriveCapabilities, policy: MethodPolicy): MethodCheck {
   if (caps.transport !== 'sata') return no('not an ATA drive');
   const sec = caps.ataSecurity;
   if (method.startsWith('ata-sanitize')) {
@@ -105,6 +107,8 @@ function checkAta(method: EraseMethod, caps: DriveCapabilities): MethodCheck {
   }
   if (!sec?.supported) return no('ATA Security feature set not supported');
   if (sec.frozen) return no('drive is frozen by the BIOS (SECURITY FREEZE LOCK): suspend/resume or hot re-plug, then probe again');
+  // The erase step tries the master passwords, and gives a maximum-level lock its exact result (destroy).
+  if (sec.locked && policy.ataMasterPasswords && !sec.countExpired) return yes(`locked with an unknown user password (security level ${sec.level ?? 'unknown'}): the account's master passwords are tried, stopping before the drive's attempt counter runs out`);
   if (sec.locked) return no('drive is locked with an unknown password: unlock it or PSID-revert it first');
   if (sec.enabled) return no('a security password is already set: the existing password is needed first');
   if (sec.countExpired) return no('security count expired: power cycle the drive before another attempt');
@@ -127,7 +131,7 @@ export function checkMethod(method: EraseMethod, caps: DriveCapabilities, policy
     if (blocked) return no(blocked);
   }
   if (method.startsWith('nvme-')) return checkNvme(method, caps, policy);
-  if (method.startsWith('ata-')) return checkAta(method, caps);
+  if (method.startsWith('ata-')) return checkAta(method, caps, policy);
   if (method.startsWith('scsi-')) return checkScsi(method, caps);
   if (caps.rotational === false) {
     // NIST 800-88 Table A: overwrite of flash is Clear only; remapped and spare blocks keep old data.

@@ -11,6 +11,8 @@ export interface ErasePolicy {
   readonly forceMethod?: EraseMethod;
   /** Accept that sanitize/format erases every namespace of a multi-namespace NVMe device. */
   readonly allowAllNamespaces?: boolean;
+  /** The account has ATA master passwords (or allows vendor defaults) for drives locked with an unknown user password. */
+  readonly ataMasterPasswords?: boolean;
   /** Remove HPA/DCO before erasing (default true); false leaves the drive "not fully sanitized". */
   readonly restoreHiddenAreas?: boolean;
   /** Measured overwrite throughput for duration estimates, bytes/s (default: typical for the drive's medium and bus). */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { parseHdparmHpa, parseHdparmIdentify, type HdparmIdentify } from '../probes/hdparm.js';
+import { parseHdparmHpa, parseHdparmIdentify, type AtaSecurityState, type HdparmIdentify } from '../probes/hdparm.js';
 import { parseHdparmSanitizeStatus } from '../probes/sanitize-status.js';
 import { CommandLog, complaint, guarded, pollUntil, type DriverDeps, type DriverResult } from './driver-kit.js';
 import { DEFAULT_FIRMWARE_TIMING, type FirmwareTiming } from './nvme.js';
@@ -69,6 +69,7 @@ export async function ataSecureErase(
   enhanced: boolean,
   timing: FirmwareTiming = DEFAULT_FIRMWARE_TIMING,
   password = `erasure-${randomBytes(6).toString('hex')}`,
+  master?: string,
 ): Promise<DriverResult> {
   const log = new CommandLog(deps);
   return guarded(log, async () => {
@@ -78,8 +79,9 @@ export async function ataSecureErase(
     if (blocked) return blocked;
     const sec = id.security;
     if (!sec?.supported) return log.fail('unsupported', 'the drive does not support the ATA Security feature set');
-    if (sec.enabled) return log.fail('password_set', 'a security password is already set: the existing password is needed');
+    if (sec.enabled && master === undefined) return log.fail('password_set', 'a security password is already set: the existing password is needed');
     if (enhanced && !sec.enhancedEraseSupported) return log.fail('unsupported', 'enhanced security erase is not supported');
+    if (master !== undefined) return masterErase(log, device, enhanced, timing, master, sec);
     const set = await log.run('hdparm', ['--user-master', 'u', '--security-set-pass', password, device], timing.commandTimeoutMs, password);
     if (set.exitCode !== 0) return log.fail('command_failed', `setting the temporary password failed: ${complaint(set)}`);
     // The drive's own estimate, doubled, bounds the wait; the command is silent for its whole run.
@@ -95,6 +97,25 @@ export async function ataSecureErase(
     }
     return log.ok(`${enhanced ? 'enhanced ' : ''}security erase completed; security is disabled again`);
   });
+}
+
+/**
+ * SECURITY ERASE UNIT with the master password that unlocked a drive whose user password was
+ * unknown (level "high"). The erase clears the user password; the master password is never
+ * shown: not in a command, not in a reason (hdparm echoes it, so its complaint is not quoted).
+ */
+async function masterErase(log: CommandLog, device: string, enhanced: boolean, timing: FirmwareTiming, master: string, sec: AtaSecurityState): Promise<DriverResult> {
+  const minutes = (enhanced ? sec.enhancedEraseMinutes : sec.eraseMinutes) ?? 120;
+  const waitMs = Math.min(timing.maxWaitMs, minutes * 2 * 60_000) + timing.commandTimeoutMs;
+  const flag = enhanced ? '--security-erase-enhanced' : '--security-erase';
+  const erase = await log.run('hdparm', ['--user-master', 'm', flag, master, device], waitMs, master, '<master-password>');
+  const after = await identify(log, device, timing);
+  const stillEnabled = typeof after === 'string' || after.security?.enabled !== false || after.security.locked;
+  if (erase.exitCode !== 0 || stillEnabled) {
+    const how = erase.timedOut ? 'timed out' : `exit ${erase.exitCode ?? erase.signal ?? '?'}`;
+    return log.fail('erase_failed', `security erase with the master password failed (${how}${stillEnabled ? '; the drive still has a password set' : ''})`);
+  }
+  return log.ok(`${enhanced ? 'enhanced ' : ''}security erase with the master password completed; security is disabled again`);
 }
 
 /** Removes a Host Protected Area permanently (hdparm -N p<native>) and checks the whole native size is visible. */

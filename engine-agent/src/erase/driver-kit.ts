@@ -32,8 +32,8 @@ export class CommandLog {
   constructor(private readonly deps: DriverDeps) {}
 
   /** Runs a tool; a tool that cannot start becomes a `tool_missing` failure value upstream. */
-  async run(tool: string, args: readonly string[], timeoutMs: number, redact?: string): Promise<ToolResult> {
-    const shown = [tool, ...args].map((a) => (redact && a === redact ? '<temporary-password>' : a)).join(' ');
+  async run(tool: string, args: readonly string[], timeoutMs: number, redact?: string, shownAs = '<temporary-password>'): Promise<ToolResult> {
+    const shown = [tool, ...args].map((a) => (redact && a === redact ? shownAs : a)).join(' ');
     this.commands.push(shown);
     return this.deps.run(tool, args, { timeoutMs });
   }

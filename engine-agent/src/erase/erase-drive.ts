@@ -4,6 +4,7 @@ import { nistLabel, type ErasePrecondition } from '../drives/plan-erase.js';
 import { driveChanged, type DriveIdentity } from '../probes/drive-identity.js';
 import { guardTarget } from '../safety/guard.js';
 import { ataSanitize, ataSecureErase } from './ata.js';
+import { unlockWithMaster, type AtaMasterPasswords, type MasterUnlock } from './ata-master-unlock.js';
 import { describeCapacityChanges, kernelMissesRestored, logicalSectorSize, restoreHiddenAreas } from './hidden-areas.js';
 import type { DriverDeps, DriverResult } from './driver-kit.js';
 import { discardAfterOverwrite, secureDiscardSupport } from './discard.js';
@@ -39,6 +40,8 @@ export interface EraseRequest {
   readonly verification?: VerificationLevel;
   /** A method that overwrites before its firmware erase (BSI-GS): these passes first, unverified. */
   readonly passesBeforeFirmware?: readonly Pattern[];
+  /** The account's ATA master passwords (issue 30 item 1): tried on a drive locked with an unknown user password. */
+  readonly ataMasterPasswords?: AtaMasterPasswords;
 }
 
 /** Ports of the erase step. */
@@ -100,12 +103,14 @@ export interface EraseOutcome {
   readonly writeProfile?: ThroughputProfile;
   /** An erased drive's SMART before and after, and its resale grade (added by health/erase-health.ts). */
   readonly health?: DriveHealth;
+  /** A drive that cannot be erased here and why it should go: `destroy` for a maximum-level ATA lock. */
+  readonly disposition?: 'review' | 'destroy';
 }
 
 /** How the marker step shows among the commands (the wipe result's tool components). */
 const MARKER_COMMAND = `test patterns: direct-I/O write and read-back of ${MARKER_COUNT} random blocks before the firmware erase, read again after it`;
 
-async function firmwareErase(deps: EraseDeps, device: string, method: EraseMethod, timing: FirmwareTiming): Promise<DriverResult> {
+async function firmwareErase(deps: EraseDeps, device: string, method: EraseMethod, timing: FirmwareTiming, master?: string): Promise<DriverResult> {
   switch (method) {
     case 'nvme-sanitize-crypto':
       return nvmeSanitize(deps, device, 'crypto', timing);
@@ -124,9 +129,9 @@ async function firmwareErase(deps: EraseDeps, device: string, method: EraseMetho
     case 'ata-sanitize-overwrite':
       return ataSanitize(deps, device, 'overwrite', timing);
     case 'ata-secure-erase-enhanced':
-      return ataSecureErase(deps, device, true, timing);
+      return ataSecureErase(deps, device, true, timing, undefined, master);
     case 'ata-secure-erase':
-      return ataSecureErase(deps, device, false, timing);
+      return ataSecureErase(deps, device, false, timing, undefined, master);
     case 'scsi-sanitize-crypto':
       return scsiSanitize(deps, device, 'crypto', timing);
     case 'scsi-sanitize-block':
@@ -249,6 +254,11 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
   if (deps.signal?.aborted) return stopped(commands);
   const late = commands.length > 0 ? await changed() : undefined;
   if (late) return replaced(late);
+  const unlock = await openLockedAta(req, deps, timing);
+  // A drive that was not locked needed no unlock: its one look (hdparm -I) is not part of the erase.
+  if (unlock && !(unlock.ok && unlock.notLocked)) commands.push(...unlock.commands);
+  if (unlock && !unlock.ok) return end({ ok: false, refused: false, failureCode: unlock.code, passes: null, verification: `not erased: ${unlock.reason}`, commands, disposition: unlock.disposition });
+  const master = unlock && !unlock.notLocked ? unlock.password : undefined;
   // Markers first: the firmware's word is never taken for the erase (issue 21).
   let planted: PlantResult;
   try {
@@ -271,7 +281,7 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
   commands.push(MARKER_COMMAND);
   if (!planted.ok) return end({ ok: false, refused: false, failureCode: 'not_verified', passes: null, verification: `${planted.reason}: the erase could not be proven, so the firmware erase was not started`, commands });
   if (deps.signal?.aborted) return stopped(commands);
-  const result = await firmwareErase(deps, req.device, req.method, timing);
+  const result = await firmwareErase(deps, req.device, req.method, timing, master);
   commands.push(...result.commands);
   // A firmware erase runs inside the drive and cannot be stopped: a cancel that came once its
   // command was out changed nothing, so the drive's own outcome is reported (a purged drive is
@@ -306,6 +316,15 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
     certifiedAs: { label: nistLabel(METHOD_INFO.overwrite.category), technique: `${METHOD_INFO.overwrite.technique}, after ${technique} failed its check` },
     verification: `${fallback.ok ? 'Firmware erase failed: overwritten.' : 'Firmware erase failed, and the overwrite that followed failed too.'} ${disproved}. Overwrite: ${fallback.verification}`,
   };
+}
+
+/**
+ * An ATA Security Erase of a drive locked with a user password nobody knows: a master password
+ * unlocks it first, since the markers that prove the erase must be written to a readable drive.
+ */
+async function openLockedAta(req: EraseRequest, deps: EraseDeps, timing: FirmwareTiming): Promise<MasterUnlock | undefined> {
+  if (!req.ataMasterPasswords || !req.method.startsWith('ata-secure-erase')) return undefined;
+  return unlockWithMaster(deps, req.device, req.ataMasterPasswords, timing);
 }
 
 /** The first pass's rates (the drive as it came in), with the write errors of every pass. */

@@ -1,5 +1,6 @@
 import { formatVerificationLevel, type ErasurePolicy, type VerificationLevel } from '@erasure/shared';
 import type { ErasePolicy } from '../drives/plan-erase.js';
+import type { AtaMasterPasswords } from '../erase/ata-master-unlock.js';
 import { methodFor, methodName, sourceWords, type PolicyState } from '../session/erasure-policy.js';
 import type { BootOptions } from './boot-options.js';
 
@@ -9,7 +10,8 @@ import type { BootOptions } from './boot-options.js';
  * kernel command line choosing inside it. Plain functions over the policy read; no I/O.
  */
 export type HeadlessPolicy =
-  | { readonly ok: true; readonly plan: ErasePolicy; readonly words: string }
+  /** `masters`: the account's ATA master passwords (issue 30 item 1), for the erase only. */
+  | { readonly ok: true; readonly plan: ErasePolicy; readonly words: string; readonly masters?: AtaMasterPasswords }
   /** Nothing is erased; `reason` is said on the console. */
   | { readonly ok: false; readonly reason: string };
 
@@ -45,7 +47,8 @@ export function headlessPolicy(state: PolicyState, options: Pick<BootOptions, 'm
   const verification = options.verify ?? policy.verification;
   return {
     ok: true,
-    plan: { erasure: { ...policy, verification }, methodId: chosen.method },
+    plan: { erasure: { ...policy, verification }, methodId: chosen.method, ...(state.masters ? { ataMasterPasswords: true } : {}) },
+    ...(state.masters ? { masters: state.masters } : {}),
     words: `erasure policy: ${sourceWords(state.source)}; method ${methodName(chosen.method)}${options.method ? ' (erasure.method=)' : ' (its default)'}, verification ${levelWords(verification)}${options.verify ? ' (erasure.verify=)' : ''}`,
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { derivedHdparmSecurity } from '../../test/support/derived-hdparm.js';
 import { fixtureText, fixturesPresent, FIXTURES_SKIP_NOTE } from '../../test/support/fixtures.js';
 import { parseHdparmDco, parseHdparmHpa, parseHdparmIdentify, parseHdparmIssued } from './hdparm.js';
 import type { ParseResult } from './parse-result.js';
@@ -33,7 +34,44 @@ describe.skipIf(!fixturesPresent)(`hdparm parsers over ${FIXTURES_SKIP_NOTE}`, (
       enhancedEraseSupported: true,
       eraseMinutes: 2,
       enhancedEraseMinutes: 8,
+      masterPasswordRevision: 65534,
     });
+    expect(sut.security?.level).toBeUndefined();
+  });
+
+  it('reads the master password revision code of every real capture, and no security level while no password is set', () => {
+    for (const name of ['teamgroup-a400-2tb-sata-ssd-hdparm-I-frozen.txt', 'tesla-2tb-sata-ssd-hdparm-I-frozen-sanitize.txt']) {
+      const sec = identify(name).security;
+      expect(sec).toMatchObject({ supported: true, enabled: false, locked: false, countExpired: false, masterPasswordRevision: 65534, eraseMinutes: 2 });
+      expect(sec?.level).toBeUndefined();
+    }
+  });
+
+  it('reads a locked drive at security level high (derived from the real Samsung capture, Security lines only)', () => {
+    const sut = ok(parseHdparmIdentify(derivedHdparmSecurity({ locked: true, level: 'high', masterRevision: 1 })));
+    expect(sut.security).toEqual({
+      supported: true,
+      enabled: true,
+      locked: true,
+      frozen: false,
+      countExpired: false,
+      enhancedEraseSupported: true,
+      eraseMinutes: 2,
+      enhancedEraseMinutes: 8,
+      level: 'high',
+      masterPasswordRevision: 1,
+    });
+    expect(sut.serial).toBe('S2RLNX0H700433B');
+  });
+
+  it('reads a locked drive at security level maximum whose attempt count expired (derived, Security lines only)', () => {
+    const sut = ok(parseHdparmIdentify(derivedHdparmSecurity({ locked: true, level: 'maximum', expired: true })));
+    expect(sut.security).toMatchObject({ enabled: true, locked: true, countExpired: true, level: 'maximum', masterPasswordRevision: 65534 });
+  });
+
+  it('reads an unlocked drive with a password still set (derived, Security lines only)', () => {
+    const sut = ok(parseHdparmIdentify(derivedHdparmSecurity({ locked: false, level: 'high' })));
+    expect(sut.security).toMatchObject({ enabled: true, locked: false, countExpired: false, level: 'high' });
   });
 
   it('reads frozen security and the SANITIZE block erase feature', () => {

@@ -14,6 +14,13 @@ export interface AtaSecurityState {
   /** Drive's own estimate; undefined when it does not report one. */
   readonly eraseMinutes?: number;
   readonly enhancedEraseMinutes?: number;
+  /**
+   * "Security level high|maximum", printed only while a password is set: with "high" the master
+   * password can unlock or erase the drive; with "maximum" it can only erase it.
+   */
+  readonly level?: 'high' | 'maximum';
+  /** IDENTIFY word 92; 65534 (0xFFFE) is the factory value, so another one says the master password was changed. */
+  readonly masterPasswordRevision?: number;
 }
 
 /** ATA Sanitize feature set (ACS-2+). */
@@ -61,6 +68,8 @@ function securityOf(sectionLines: readonly string[]): AtaSecurityState | undefin
     if (m[2]) enhancedEraseMinutes = Number(m[1]);
     else eraseMinutes = Number(m[1]);
   }
+  const level = /^\s*Security level (high|maximum)\b/m.exec(joined)?.[1] as 'high' | 'maximum' | undefined;
+  const revision = /Master password revision code = (\d+)/.exec(joined)?.[1];
   return compact<AtaSecurityState>({
     supported: state('supported') ?? false,
     enabled: state('enabled') ?? false,
@@ -70,6 +79,8 @@ function securityOf(sectionLines: readonly string[]): AtaSecurityState | undefin
     enhancedEraseSupported: /supported: enhanced erase/.test(joined) && !/not\s+supported: enhanced erase/.test(joined),
     eraseMinutes,
     enhancedEraseMinutes,
+    level,
+    masterPasswordRevision: revision === undefined ? undefined : Number(revision),
   });
 }
 

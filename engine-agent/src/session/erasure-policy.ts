@@ -1,4 +1,5 @@
-import { findMethod, formatVerificationLevel, type ErasurePolicy, type ErasurePolicySource, type MethodId } from '@erasure/shared';
+import { findMethod, formatVerificationLevel, type AtaMasterPasswordsGranted, type ErasurePolicy, type ErasurePolicySource, type MethodId } from '@erasure/shared';
+import type { AtaMasterPasswords } from '../erase/ata-master-unlock.js';
 
 /**
  * The erasure policy a device erases under (issue 29 item 2), as the agent holds it: read from the
@@ -11,7 +12,16 @@ import { findMethod, formatVerificationLevel, type ErasurePolicy, type ErasurePo
  * checked here, so no garbled policy ever picks a method.
  */
 export type PolicyState =
-  | { readonly ok: true; readonly policy: ErasurePolicy; readonly source: ErasurePolicySource }
+  | {
+      readonly ok: true;
+      readonly policy: ErasurePolicy;
+      readonly source: ErasurePolicySource;
+      /**
+       * The account's ATA master passwords (issue 30 item 1), held in memory only: they go to the
+       * erase of a drive locked with an unknown user password, never into a view, log or result.
+       */
+      readonly masters?: AtaMasterPasswords;
+    }
   /**
    * `denial`: the gateway's own refusal (a ladder reason such as `revoked`, or `gateway unreachable: …`)
    * when there was no policy to read because the token or the gateway said no, as a check-in would.
@@ -22,14 +32,21 @@ export type PolicyState =
 export const NO_POLICY_YET: PolicyState = { ok: false, reason: 'the erasure policy has not been read yet' };
 
 /** A policy answer the gateway client already checked against the contract, checked for what the schema cannot say. */
-export function acceptPolicy(granted: { erasure_policy: ErasurePolicy; source: ErasurePolicySource }): PolicyState {
+export function acceptPolicy(granted: { erasure_policy: ErasurePolicy; source: ErasurePolicySource; ata_master_passwords?: AtaMasterPasswordsGranted }): PolicyState {
   const policy = granted.erasure_policy;
   if (!policy.allowed_methods.includes(policy.default_method)) {
     return { ok: false, reason: `the erasure policy is not usable: its default method ${policy.default_method} is not among its allowed methods` };
   }
   const unknown = [policy.default_method, ...policy.allowed_methods].filter((id) => !findMethod(id));
   if (unknown.length > 0) return { ok: false, reason: `the erasure policy names methods this agent does not know: ${unknown.join(', ')}` };
-  return { ok: true, policy, source: granted.source };
+  const masters = mastersOf(granted.ata_master_passwords);
+  return { ok: true, policy, source: granted.source, ...(masters ? { masters } : {}) };
+}
+
+/** The granted master passwords as the unlock takes them; none when there is nothing to try. */
+function mastersOf(granted: AtaMasterPasswordsGranted | undefined): AtaMasterPasswords | undefined {
+  if (!granted || (granted.passwords.length === 0 && !granted.factory_defaults)) return undefined;
+  return { account: granted.passwords, vendorDefaults: granted.factory_defaults };
 }
 
 /** Whose policy it is, in the operator's words. */

@@ -36,8 +36,8 @@ export function wipeResultBody(drive: DriveJob, outcome: EraseOutcome, jobId: st
     wipe_status: wipeStatusOf(outcome),
     technique: cut(outcome.certifiedAs?.technique ?? drive.technique, 200),
     validation: ok ? 'approved' : 'rejected',
-    // A drive seen but not erased carries its own disposition: `destroy` when nothing can erase it.
-    disposition: ok ? 'sanitized' : (drive.notErased?.disposition ?? 'review'),
+    // A drive seen but not erased carries its own disposition; a locked drive no password opens may say `destroy`.
+    disposition: ok ? 'sanitized' : (drive.notErased?.disposition ?? outcome.disposition ?? 'review'),
     markings_removed: false,
     tool_components: cut([toolComponents, ...(drive.psidRevert ? ['PSID revert (TCG Revert with the PSID)'] : []), ...outcome.commands, ...(drive.selfEncryption ? [`drive: ${drive.selfEncryption}`] : [])].join('; '), 1000),
     verification_result: cut([drive.connection ? `${drive.connection}.` : '', drive.psidRevert ? `Before the erase: ${drive.psidRevert}.` : '', outcome.verification, drive.selfEncryption ? `The drive is ${drive.selfEncryption}.` : ''].filter(Boolean).join(' '), 2000),

@@ -11,6 +11,8 @@
 //                    fake drive do what it answers: it overwrites the first <n> bytes of the device (an
 //                    honest firmware: all of them; a partial one: fewer). A rule without it only answers,
 //                    as a firmware that lies about its erase does.
+//                    "touch"?: "<path>" creates that file when the rule answers, so a drive's state can
+//                    change with what was sent to it (an unlock with the right password), for "untilFile".
 // The first rule whose regex matches the arguments wins; no match exits 2 like a usage error.
 import { randomFillSync } from 'node:crypto';
 import { appendFileSync, closeSync, existsSync, fsyncSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
@@ -41,6 +43,7 @@ export function replay(tool) {
     process.exit(2);
   }
   if (rule.erase) eraseDevice(rule.erase);
+  if (rule.touch) writeFileSync(rule.touch, '');
   const dir = process.env.FAKE_FIXTURE_DIR ?? '.';
   if (rule.fixture) process.stdout.write(readFileSync(join(dir, rule.fixture)));
   if (rule.stdout) process.stdout.write(rule.stdout);

@@ -14,6 +14,10 @@ export interface FakeRule {
   readonly stderr?: string;
   readonly exit?: number;
   readonly times?: number;
+  /** The rule answers only until this file exists (a drive state that another rule ends). */
+  readonly untilFile?: string;
+  /** Creates this file when the rule answers: the drive's state changed. */
+  readonly touch?: string;
   /** The fake drive really erases: the first `bytes` of `device` become zeros or random bytes. */
   readonly erase?: { readonly device: string; readonly bytes: number; readonly fill: 'zero' | 'random' };
 }

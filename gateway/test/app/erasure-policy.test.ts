@@ -35,6 +35,26 @@ describe('POST /api/erasure_policy', () => {
     expect(cloud.seen[0]?.signatureValid).toBe(true);
   });
 
+  // Issue 30 item 1: the account's ATA master passwords travel with the policy, and only there.
+  it('passes the account’s ATA master passwords through with the policy, and never writes them to its log', async () => {
+    const withMasters = { ...granted, ata_master_passwords: { passwords: ['Fleet-Master-2019', 'x'.repeat(32)], factory_defaults: true } };
+    cloud.script(() => ({ status: 200, json: withMasters }));
+    expect(await sut.call('/api/erasure_policy', { token })).toMatchObject({ status: 200, body: withMasters });
+    expect(JSON.stringify(sut.logLines())).not.toContain('Fleet-Master-2019');
+  });
+
+  it.each([
+    ['a master password longer than the ATA limit of 32 characters', { passwords: ['y'.repeat(33)], factory_defaults: false }],
+    ['an empty master password', { passwords: [''], factory_defaults: false }],
+    ['no factory-defaults answer', { passwords: ['Fleet-Master-2019'] }],
+    ['17 master passwords', { passwords: Array.from({ length: 17 }, (_, i) => `pw-${i}`), factory_defaults: false }],
+  ])('answers 502 when the cloud sends %s, and the password is not in the log', async (_what, masters) => {
+    cloud.script(() => ({ status: 200, json: { ...granted, ata_master_passwords: masters } }));
+    expect(await sut.call('/api/erasure_policy', { token })).toMatchObject({ status: 502 });
+    const log = JSON.stringify(sut.logLines());
+    for (const p of masters.passwords) if (p.length > 0) expect(log).not.toContain(p);
+  });
+
   it('takes no body beyond an empty object', async () => {
     cloud.script(() => ({ status: 200, json: granted }));
     expect((await sut.call('/api/erasure_policy', { token, json: { erasure_policy: granted.erasure_policy } })).status).toBe(400);

@@ -137,8 +137,24 @@ export type CertificatesFound = Static<typeof CertificatesFound>;
  */
 export const ErasurePolicySource = Type.Union([Type.Literal('token'), Type.Literal('account'), Type.Literal('default')]);
 export type ErasurePolicySource = Static<typeof ErasurePolicySource>;
+/**
+ * The account's ATA master passwords (issue 30 item 1), for drives locked with an unknown user
+ * password: set by its admins in the web app, never shown again, and sent to the device only here.
+ * An ATA password is at most 32 bytes (ATA8-ACS SECURITY UNLOCK); `factory_defaults`: the makers'
+ * published factory master passwords may be tried too. Absent: the account set none.
+ */
+export const ATA_MASTER_PASSWORDS_MAX = 16;
+export const ATA_MASTER_PASSWORD_MAX_CHARS = 32;
+export const AtaMasterPasswordsGranted = Type.Object(
+  {
+    passwords: Type.Array(Type.String({ minLength: 1, maxLength: ATA_MASTER_PASSWORD_MAX_CHARS }), { maxItems: ATA_MASTER_PASSWORDS_MAX }),
+    factory_defaults: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+export type AtaMasterPasswordsGranted = Static<typeof AtaMasterPasswordsGranted>;
 export const ErasurePolicyGranted = Type.Object(
-  { erasure_policy: ErasurePolicySchema, source: ErasurePolicySource },
+  { erasure_policy: ErasurePolicySchema, source: ErasurePolicySource, ata_master_passwords: Type.Optional(AtaMasterPasswordsGranted) },
   { additionalProperties: false },
 );
 export type ErasurePolicyGranted = Static<typeof ErasurePolicyGranted>;

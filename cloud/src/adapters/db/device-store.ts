@@ -1,4 +1,5 @@
 import type { DeviceStore } from '../../domain/device/deps.js';
+import { findMasterPasswords } from './ata-master-passwords.js';
 import { findAssetByRecord, setAssetNotes, setAssetTests, upsertAsset } from './assets.js';
 import { findCertificateNumbers } from './certificate-numbers.js';
 import { findChassisMap, saveChassisMap } from './chassis-maps.js';
@@ -22,4 +23,5 @@ export const deviceStore: DeviceStore = {
   findCertificateNumbers,
   findTokenPolicyJson,
   findAccountPolicyJson,
+  findMasterPasswords,
 };

@@ -3,6 +3,7 @@ import type { SqlRunner } from '../../adapters/sql/database.js';
 import type * as AssetsDb from '../../adapters/db/assets.js';
 import type * as CertificateNumbersDb from '../../adapters/db/certificate-numbers.js';
 import type * as ChassisMapsDb from '../../adapters/db/chassis-maps.js';
+import type * as AtaMasterPasswordsDb from '../../adapters/db/ata-master-passwords.js';
 import type * as ErasurePoliciesDb from '../../adapters/db/erasure-policies.js';
 import type * as TokensDb from '../../adapters/db/tokens.js';
 import type * as WipeResultsDb from '../../adapters/db/wipe-results.js';
@@ -19,7 +20,8 @@ export type DeviceStore = Pick<typeof TokensDb, 'findTokenByJti' | 'spendCheckin
   Pick<typeof ChassisMapsDb, 'findChassisMap' | 'saveChassisMap'> &
   Pick<typeof WipeResultsDb, 'storeWipeResult'> &
   Pick<typeof CertificateNumbersDb, 'findCertificateNumbers'> &
-  Pick<typeof ErasurePoliciesDb, 'findTokenPolicyJson' | 'findAccountPolicyJson'>;
+  Pick<typeof ErasurePoliciesDb, 'findTokenPolicyJson' | 'findAccountPolicyJson'> &
+  Pick<typeof AtaMasterPasswordsDb, 'findMasterPasswords'>;
 
 /**
  * What the device-facing domain needs: the database adapter and the clock, plus the policies

@@ -4,6 +4,7 @@ import { Badge, ErrorNote, PageHeader, Pager, type Tone } from '../components/ui
 import { formatDateTime } from '../format.js';
 import { useQueryState } from '../router.js';
 import type { Device, DeviceAction, Me, Page } from '../types.js';
+import { AtaMasterPasswordsSettings } from './ata-master-passwords-settings.js';
 import { ErasurePolicySettings, type AccountPolicy } from './erasure-policy-settings.js';
 import { TokenPolicyCell, TokenPolicyEditor } from './token-policy.js';
 
@@ -81,6 +82,7 @@ export function DevicesPage({ me }: { me: Me }) {
       )}
       <ErrorNote message={error} />
       {!staff && <ErasurePolicySettings onLoaded={setAccount} />}
+      {admin && <AtaMasterPasswordsSettings />}
       <div className="toolbar">
         <input
           type="search"

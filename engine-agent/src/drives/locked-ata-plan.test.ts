@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { vendorDefaultMaster } from '../erase/ata-master-unlock.js';
+import type { DriveCapabilities } from './capabilities.js';
+import { checkMethod } from './erase-methods.js';
+import { planErase } from './plan-erase.js';
+
+const locked = (level: 'high' | 'maximum', countExpired = false): DriveCapabilities => ({
+  device: '/dev/sda',
+  transport: 'sata',
+  viaUsbBridge: false,
+  viaRaidController: false,
+  rotational: false,
+  sizeBytes: 2e12,
+  ataSecurity: { supported: true, enabled: true, locked: true, frozen: false, countExpired, enhancedErase: true, eraseMinutes: 2, enhancedEraseMinutes: 8, level },
+});
+
+describe('a drive locked with an unknown ATA user password', () => {
+  it('is refused for Security Erase when the account has no master passwords', () => {
+    expect(checkMethod('ata-secure-erase-enhanced', locked('high'))).toMatchObject({ usable: false, reason: expect.stringMatching(/locked with an unknown password/) });
+  });
+
+  it("is planned for Enhanced Security Erase when the account has master passwords: the erase step tries them", () => {
+    const plan = planErase(locked('high'), { ataMasterPasswords: true });
+    expect(plan).toMatchObject({ ok: true, method: 'ata-secure-erase-enhanced' });
+    expect(checkMethod('ata-secure-erase', locked('high'), { ataMasterPasswords: true }).usable).toBe(true);
+  });
+
+  it('at level maximum still goes to the erase step, which gives it its exact result (destroy)', () => {
+    expect(checkMethod('ata-secure-erase-enhanced', locked('maximum'), { ataMasterPasswords: true }).usable).toBe(true);
+  });
+
+  it('whose attempt count expired is refused until it is power-cycled, master passwords or not', () => {
+    expect(checkMethod('ata-secure-erase-enhanced', locked('high', true), { ataMasterPasswords: true }).usable).toBe(false);
+  });
+});
+
+describe('vendor default master passwords, by the drive make', () => {
+  it.each([
+    ['ST2000LM015-2E8174', 'Seagate', `Seagate${' '.repeat(25)}`],
+    ['WDC WD10EFRX-68PJCN0', 'Western Digital', `${'WDC'.repeat(10)}  `],
+    ['Samsung SSD 850 EVO 2TB', 'Samsung', 't'.repeat(32)],
+    ['HGST HUS726060ALA640', 'Hitachi/HGST/IBM', ' '.repeat(32)],
+  ])('%s: the %s factory master password, 32 bytes', (model, make, password) => {
+    expect(vendorDefaultMaster(model)).toEqual({ make, password });
+    expect(password).toHaveLength(32);
+  });
+
+  it('an unknown make has none', () => {
+    expect(vendorDefaultMaster('TEAM T253X2512G')).toBeUndefined();
+    expect(vendorDefaultMaster(undefined)).toBeUndefined();
+  });
+});
