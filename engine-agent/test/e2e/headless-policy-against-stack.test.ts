@@ -26,7 +26,7 @@ describe('headless run under the cloud erasure policy', () => {
   let stack: CloudStack;
   beforeAll(async () => {
     stack = await startCloudStack(work);
-  }, 180_000);
+  }, 300_000);
   afterAll(async () => {
     await stack?.stop();
     removeDir(work);

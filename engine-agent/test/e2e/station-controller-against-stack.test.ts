@@ -58,7 +58,7 @@ describe.skipIf(Boolean(loopSkipReason))('the hotswap station of serve against a
   beforeAll(async () => {
     stack = await startHotswapStack(work, 20);
     env = stack.env;
-  }, 180_000);
+  }, 300_000);
 
   afterAll(async () => {
     for (const c of controllers) await c.close();

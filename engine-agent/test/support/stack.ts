@@ -26,7 +26,8 @@ export function startService(bin: string, env: NodeJS.ProcessEnv): Promise<Servi
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(repoRoot, bin), 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`${bin} did not start: ${seen}`)), 15_000);
+    // A loaded CI machine (two cores, load 10+) has taken more than 15 s to start the cloud.
+    const timer = setTimeout(() => reject(new Error(`${bin} did not start: ${seen}`)), 90_000);
     const onData = (chunk: Buffer) => {
       seen += chunk.toString();
       const m = /listening on (http:\/\/[^\s"]+)/.exec(seen);
