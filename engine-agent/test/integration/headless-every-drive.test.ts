@@ -92,9 +92,12 @@ describe.skipIf(!fixturesPresent)(`every physical disk behind a RAID virtual dis
     const session = await runErase(outboxAgentEnv(dir, gateway.url), [], {}, { notErased });
     const results = gateway.calls.filter((c) => c.path === '/api/wipe_result').map((c) => c.body);
     expect(results).toHaveLength(2);
-    for (const [i, r] of results.entries()) {
-      expect(r).toMatchObject({ drive_serial: notErased[i]!.serial, drive_model: notErased[i]!.model, wipe_status: 'failed', disposition: 'review', validation: 'rejected', passes_completed: null });
-      expect(r.verification_result).toBe(`Not erased: ${BEHIND_VIRTUAL_DISK}`);
+    // The two results are sent side by side: they may arrive in either order.
+    expect(results.map((r) => r.drive_serial).sort()).toEqual(notErased.map((n) => n.serial).sort());
+    for (const n of notErased) {
+      const r = results.find((x) => x.drive_serial === n.serial);
+      expect(r).toMatchObject({ drive_model: n.model, wipe_status: 'failed', disposition: 'review', validation: 'rejected', passes_completed: null });
+      expect(r?.verification_result).toBe(`Not erased: ${BEHIND_VIRTUAL_DISK}`);
     }
     expect(session.phase === 'done' && session.reports.map((x) => x.certificateStatus)).toEqual([null, null]);
   });
