@@ -64,6 +64,8 @@ function hiddenRow(h: HiddenDisk): DriveRow {
     refusal: h.reason,
     erasedBefore: undefined,
     connection: undefined,
+    selfEncryption: undefined,
+    sedLocked: false,
   };
 }
 
