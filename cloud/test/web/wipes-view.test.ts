@@ -23,6 +23,8 @@ const row = (id: string, fields: Partial<WipeView>): WipeView => ({
   customer: null,
   lot_reference: null,
   certificate: { kind: 'not_issued' },
+  health_grade: null,
+  health_reasons: [],
   ...fields,
 });
 
@@ -60,22 +62,22 @@ describe('wipes grid view state (client side, spec 4.5)', () => {
     expect(sourceText(bay)).toBe('Hotswap · Bay 3');
     expect(sourceText(rows[0]!)).toBe('Hotswap');
     expect(ids(visibleRows([...rows, bay], readViewState(new URLSearchParams('q=bay 3'))))).toEqual(['h']);
-    expect(toCsv([bay]).trim().split('\r\n')[1]).toBe('h,,,,,,,Hotswap · Bay 3,,Pass,,,,,,Not issued,');
+    expect(toCsv([bay]).trim().split('\r\n')[1]).toBe('h,,,,,,,Hotswap · Bay 3,,Pass,,,,,,Not issued,,,');
   });
 
   it('exports exactly the given rows as CSV, quoting and defusing formulas', () => {
     const csv = toCsv([row('x', { model: '=HYPERLINK("evil")', serial: 'a,b', capacity_gb: 512 })]);
     const [header, line] = csv.trim().split('\r\n');
-    expect(header).toBe('Wipe ID,Vendor,Model,Serial,Capacity (GB),Media Type,Method,Source,Duration (s),Status,Technician,Customer,Lot / Job Reference,Started,Completed,Certificate,Asset ID');
-    expect(line).toBe(`x,,"'=HYPERLINK(""evil"")","a,b",512,,,,,Pass,,,,,,Not issued,`);
+    expect(header).toBe('Wipe ID,Vendor,Model,Serial,Capacity (GB),Media Type,Method,Source,Duration (s),Status,Technician,Customer,Lot / Job Reference,Started,Completed,Certificate,Asset ID,health_grade,health_reasons');
+    expect(line).toBe(`x,,"'=HYPERLINK(""evil"")","a,b",512,,,,,Pass,,,,,,Not issued,,,`);
   });
 
-  it('exports a matched machine as the grid shows it, model · serial, with its asset id last', () => {
+  it('exports a matched machine as the grid shows it, model · serial, with its asset id in the Asset ID column', () => {
     const csv = toCsv([row('m', { source: { kind: 'asset', asset_id: 'asset_7Qx', label: 'Latitude 7490 · B5QVN32' } })]);
     const [header, line] = csv.trim().split('\r\n');
     const source = header!.split(',').indexOf('Source');
     expect(line!.split(',')[source]).toBe('Latitude 7490 · B5QVN32');
-    expect(line!.split(',').at(-1)).toBe('asset_7Qx');
+    expect(line!.split(',')[header!.split(',').indexOf('Asset ID')]).toBe('asset_7Qx');
   });
 
   it('filters by the completed date range, both days included, in the viewer\u2019s time zone', () => {
@@ -118,6 +120,6 @@ describe('wipes grid view state (client side, spec 4.5)', () => {
     expect(pick('customer=Northwind Schools&lot=LOT-43')).toEqual(['n2']);
     expect(pick('q=contoso')).toEqual(['c1']);
     expect(distinctValues(lotRows, 'customer')).toEqual(['Contoso', 'Northwind Schools']);
-    expect(toCsv([lotRows[3]!]).trim().split('\r\n')[1]).toBe('n1,,,,,,,,,Pass,,Northwind Schools,LOT-42,,,Not issued,');
+    expect(toCsv([lotRows[3]!]).trim().split('\r\n')[1]).toBe('n1,,,,,,,,,Pass,,Northwind Schools,LOT-42,,,Not issued,,,');
   });
 });
