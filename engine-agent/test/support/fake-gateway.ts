@@ -22,6 +22,8 @@ export interface GatewayBehaviour {
   wipeResultFailures?: number;
   /** The erasure policy answer (status and body); default 200 with the built-in policy. */
   erasurePolicy?: readonly [number, unknown];
+  /** The validation pick answer (status and body); default 200, not picked. */
+  validationPick?: readonly [number, unknown];
 }
 
 const readBody = async (req: IncomingMessage) => {
@@ -55,6 +57,8 @@ export async function startFakeGateway(behaviour: GatewayBehaviour = {}): Promis
       }
       case '/api/erasure_policy':
         return behaviour.erasurePolicy ? [behaviour.erasurePolicy[0], behaviour.erasurePolicy[1]] : [200, { erasure_policy: DEFAULT_ERASURE_POLICY, source: 'default' }];
+      case '/api/validation_pick':
+        return behaviour.validationPick ? [behaviour.validationPick[0], behaviour.validationPick[1]] : [200, { picked: false, reason: 'This drive was not erased with this account.' }];
       case '/api/checkin':
         return [200, { allow: true, job_id: '6f1c2b1e-0000-4000-8000-000000000001', quota_remaining: 8 }];
       case '/api/record':
