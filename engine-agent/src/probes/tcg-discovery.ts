@@ -29,6 +29,31 @@ export type SelfEncryption =
   | { readonly kind: 'none'; readonly tool: TcgTool }
   | { readonly kind: 'unknown'; readonly reason: string };
 
+/** The SSC a discovery names, most specific first: the first pattern that matches names the family. */
+type FamilyRows = readonly (readonly [RegExp, TcgFamily])[];
+
+/** `nvme sed discover -v` prints one block per feature descriptor, headed by its name. */
+const NVME_SED_FAMILIES: FamilyRows = [
+  [/^SED OPAL V2/m, 'Opal 2'],
+  [/^SED OPAL V1/m, 'Opal 1'],
+  [/^Ruby:/m, 'Ruby'],
+  [/^Pyrite V2:/m, 'Pyrite 2'],
+  [/^Pyrite V1:/m, 'Pyrite 1'],
+  [/^SED Opalite:/m, 'Opalite'],
+];
+
+/** Ruby (0x0304) and Pyrite (0x0302/0x0303) are listed by newer sedutil forks; the DTA one names Opal and Enterprise. */
+const SEDUTIL_FAMILIES: FamilyRows = [
+  [/OPAL 2\.0 function|\(0x0203\)/i, 'Opal 2'],
+  [/Opal V1\.0 function|\(0x0200\)/i, 'Opal 1'],
+  [/Ruby|\(0x0304\)/i, 'Ruby'],
+  [/Pyrite.*2|\(0x0303\)/i, 'Pyrite 2'],
+  [/Pyrite|\(0x0302\)/i, 'Pyrite 1'],
+  [/Enterprise|\(0x0100\)/i, 'Enterprise'],
+];
+
+const familyOf = (stdout: string, rows: FamilyRows): TcgFamily | undefined => rows.find(([pattern]) => pattern.test(stdout))?.[1];
+
 const yes = (v: string | undefined): boolean | undefined => (v === undefined ? undefined : /^(yes|y)$/i.test(v.trim()));
 
 /** `nvme sed discover -v`: "Locking Features:" then "<Name> : yes|no" rows, then one block per feature. */
@@ -39,19 +64,7 @@ export function parseNvmeSedDiscover(stdout: string): ParseResult<TcgState> {
   const lockingEnabled = row('Locking Feature Enabled');
   const locked = row('Locked');
   if (lockingSupported === undefined || lockingEnabled === undefined || locked === undefined) return unparsable('locking rows missing');
-  const family: TcgFamily | undefined = /^SED OPAL V2/m.test(stdout)
-    ? 'Opal 2'
-    : /^SED OPAL V1/m.test(stdout)
-      ? 'Opal 1'
-      : /^Ruby:/m.test(stdout)
-        ? 'Ruby'
-        : /^Pyrite V2:/m.test(stdout)
-          ? 'Pyrite 2'
-          : /^Pyrite V1:/m.test(stdout)
-            ? 'Pyrite 1'
-            : /^SED Opalite:/m.test(stdout)
-              ? 'Opalite'
-              : undefined;
+  const family = familyOf(stdout, NVME_SED_FAMILIES);
   return parsed({
     ...(family ? { family } : {}),
     lockingSupported,
@@ -72,20 +85,7 @@ export function parseSedutilQuery(stdout: string): ParseResult<TcgState> {
   const lockingEnabled = flag('LockingEnabled');
   const locked = flag('Locked');
   if (lockingSupported === undefined || lockingEnabled === undefined || locked === undefined) return unparsable('locking flags missing');
-  // Ruby (0x0304) and Pyrite (0x0302/0x0303) are listed by newer sedutil forks; the DTA one names Opal and Enterprise.
-  const family: TcgFamily | undefined = /OPAL 2\.0 function|\(0x0203\)/i.test(stdout)
-    ? 'Opal 2'
-    : /Opal V1\.0 function|\(0x0200\)/i.test(stdout)
-      ? 'Opal 1'
-      : /Ruby|\(0x0304\)/i.test(stdout)
-        ? 'Ruby'
-        : /Pyrite.*2|\(0x0303\)/i.test(stdout)
-          ? 'Pyrite 2'
-          : /Pyrite|\(0x0302\)/i.test(stdout)
-            ? 'Pyrite 1'
-            : /Enterprise|\(0x0100\)/i.test(stdout)
-              ? 'Enterprise'
-              : undefined;
+  const family = familyOf(stdout, SEDUTIL_FAMILIES);
   return parsed({
     ...(family ? { family } : {}),
     lockingSupported,
