@@ -2,19 +2,15 @@ import { AgentState, conforms } from '@erasure/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../../src/api/serve.js';
 import type { GatewayBehaviour } from '../support/fake-gateway.js';
-import { simulatedServe, until } from '../support/serve-env.js';
+import { simulatedServe, until, intent, type ServeSut } from '../support/serve-env.js';
 
-type Sut = Awaited<ReturnType<typeof simulatedServe>>;
+type Sut = ServeSut;
 let sut: Sut | undefined;
 afterEach(async () => {
   await sut?.close();
   sut = undefined;
 });
 
-const intent = async (s: Sut, body: object) => {
-  const r = await s.app.inject({ method: 'POST', url: '/api/intents', payload: body });
-  return { status: r.statusCode, json: r.json() as { error?: string; state?: AgentState } };
-};
 const paths = (s: Sut) => s.gateway.calls.map((c) => c.path);
 
 describe('serve API: checking a denied boot again (retry)', () => {

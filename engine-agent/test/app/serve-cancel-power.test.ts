@@ -1,22 +1,17 @@
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AgentState } from '@erasure/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resultOutbox } from '../../src/adapters/result-outbox.js';
-import { simulatedServe, until } from '../support/serve-env.js';
+import { simulatedServe, until, intent, type ServeSut } from '../support/serve-env.js';
 
-type Sut = Awaited<ReturnType<typeof simulatedServe>>;
+type Sut = ServeSut;
 let sut: Sut | undefined;
 afterEach(async () => {
   await sut?.close();
   sut = undefined;
 });
 
-const intent = async (s: Sut, body: unknown) => {
-  const r = await s.app.inject({ method: 'POST', url: '/api/intents', payload: body as object });
-  return { status: r.statusCode, json: r.json() as { ok?: true; state?: AgentState; error?: string } };
-};
 
 /** Unlocks, selects both simulated drives, confirms and starts; the erase is slowed so it can be cancelled. */
 async function startErase(s: Sut): Promise<string[]> {

@@ -1,19 +1,14 @@
-import { DEFAULT_ERASURE_POLICY, type AgentState } from '@erasure/shared';
+import { DEFAULT_ERASURE_POLICY } from '@erasure/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { simulatedServe } from '../support/serve-env.js';
+import { simulatedServe, intent, state, type ServeSut } from '../support/serve-env.js';
 
-type Sut = Awaited<ReturnType<typeof simulatedServe>>;
+type Sut = ServeSut;
 let sut: Sut | undefined;
 afterEach(async () => {
   await sut?.close();
   sut = undefined;
 });
 
-const intent = async (s: Sut, body: unknown) => {
-  const r = await s.app.inject({ method: 'POST', url: '/api/intents', payload: body as object });
-  return { status: r.statusCode, json: r.json() as { ok?: true; state?: AgentState; error?: string } };
-};
-const state = async (s: Sut) => (await s.app.inject({ method: 'GET', url: '/api/state' })).json() as AgentState;
 
 /** Selects every drive and types the confirmation; answers the start intent's reply. */
 async function selectConfirmStart(s: Sut) {

@@ -1,21 +1,16 @@
 import { AgentState, conforms, DriveProgress } from '@erasure/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listenLoopback } from '../../src/api/serve.js';
-import { simulatedServe, until } from '../support/serve-env.js';
+import { simulatedServe, until, intent, state, type ServeSut } from '../support/serve-env.js';
 import { ipAddresses } from '../../src/probes/ip-addresses.js';
 
-type Sut = Awaited<ReturnType<typeof simulatedServe>>;
+type Sut = ServeSut;
 let sut: Sut | undefined;
 afterEach(async () => {
   await sut?.close();
   sut = undefined;
 });
 
-const intent = async (s: Sut, body: unknown) => {
-  const r = await s.app.inject({ method: 'POST', url: '/api/intents', payload: body as object });
-  return { status: r.statusCode, json: r.json() as { ok?: true; state?: AgentState; error?: string } };
-};
-const state = async (s: Sut) => (await s.app.inject({ method: 'GET', url: '/api/state' })).json() as AgentState;
 
 /** Reads an SSE stream with fetch until `done` says the collected events suffice. */
 async function readEvents(url: string, done: (events: Array<{ event: string; data: unknown }>) => boolean) {

@@ -1,21 +1,15 @@
-import type { AgentState } from '@erasure/shared';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES_SKIP_NOTE, fixturesPresent } from '../support/fixtures.js';
 import { frozenLaptop } from '../support/frozen-laptop.js';
-import { simulatedServe, until } from '../support/serve-env.js';
+import { simulatedServe, until, intent, state, type ServeSut } from '../support/serve-env.js';
 
-type Sut = Awaited<ReturnType<typeof simulatedServe>>;
+type Sut = ServeSut;
 let sut: Sut | undefined;
 afterEach(async () => {
   await sut?.close();
   sut = undefined;
 });
 
-const intent = async (s: Sut, body: unknown) => {
-  const r = await s.app.inject({ method: 'POST', url: '/api/intents', payload: body as object });
-  return { status: r.statusCode, json: r.json() as { ok?: true; state?: AgentState; error?: string } };
-};
-const state = async (s: Sut) => (await s.app.inject({ method: 'GET', url: '/api/state' })).json() as AgentState;
 
 describe('serve API: the method the operator chooses per drive (issue 29)', () => {
   it('chooses with choose_method alone: a select carrying methods is not an intent (400) and selects nothing', async () => {

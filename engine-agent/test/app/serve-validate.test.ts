@@ -1,19 +1,13 @@
-import type { AgentState } from '@erasure/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { simulatedServe, until } from '../support/serve-env.js';
+import { simulatedServe, until, intent, state, type ServeSut } from '../support/serve-env.js';
 
-type Sut = Awaited<ReturnType<typeof simulatedServe>>;
+type Sut = ServeSut;
 let sut: Sut | undefined;
 afterEach(async () => {
   await sut?.close();
   sut = undefined;
 });
 
-const intent = async (s: Sut, body: unknown) => {
-  const r = await s.app.inject({ method: 'POST', url: '/api/intents', payload: body as object });
-  return { status: r.statusCode, json: r.json() as { ok?: true; state?: AgentState; error?: string } };
-};
-const state = async (s: Sut) => (await s.app.inject({ method: 'GET', url: '/api/state' })).json() as AgentState;
 
 /** The cloud's answer for a drive it picked for validation, erased to zeros. */
 const PICKED = [200, { picked: true, certificate_number: 'CW-000007', lot_id: 'lot_1', wipe_method: 'NIST 800-88 R2 Clear', expect: { kind: 'zeros' }, validation: null }] as const;

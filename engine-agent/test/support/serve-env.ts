@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AgentState } from '@erasure/shared';
 import si from 'systeminformation';
 import type { AgentEnv } from '../../src/agent.js';
 import { createRunner, type Runner } from '../../src/adapters/runner.js';
@@ -56,3 +57,15 @@ export async function until(check: () => boolean, timeoutMs = 10_000): Promise<v
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/** A simulated `serve` as the app tests hold it. */
+export type ServeSut = Awaited<ReturnType<typeof simulatedServe>>;
+
+/** One operator intent through the API, as the kiosk posts it: its status and JSON answer. */
+export async function intent(s: ServeSut, body: unknown): Promise<{ status: number; json: { ok?: true; state?: AgentState; error?: string } }> {
+  const r = await s.app.inject({ method: 'POST', url: '/api/intents', payload: body as object });
+  return { status: r.statusCode, json: r.json() as { ok?: true; state?: AgentState; error?: string } };
+}
+
+/** The agent's state as the kiosk reads it. */
+export const state = async (s: ServeSut): Promise<AgentState> => (await s.app.inject({ method: 'GET', url: '/api/state' })).json() as AgentState;
