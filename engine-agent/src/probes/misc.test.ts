@@ -1,10 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixturePath, fixtureText, fixturesPresent, FIXTURES_SKIP_NOTE } from '../../test/support/fixtures.js';
 import { createRunner } from '../adapters/runner.js';
-import { busFromDevicePath, readSysBlock, type SysfsReader } from './sysfs-block.js';
+import { dirSysfs } from '../../test/support/sysfs-tree.js';
+import { busFromDevicePath, readSysBlock } from './sysfs-block.js';
 import { parseUdevadmInfo } from './udevadm.js';
 import { parseUpower } from './upower.js';
 import type { ParseResult } from './parse-result.js';
@@ -13,33 +14,6 @@ const ok = <T>(r: ParseResult<T>): T => {
   if (!r.ok) throw new Error(r.reason);
   return r.value;
 };
-
-/** Binds the sysfs port to a directory, the way the real adapter binds it to `/`. */
-export function dirSysfs(root: string): SysfsReader {
-  return {
-    listDir: async (p) => {
-      try {
-        return readdirSync(join(root, p));
-      } catch {
-        return [];
-      }
-    },
-    readText: async (p) => {
-      try {
-        return readFileSync(join(root, p), 'utf8');
-      } catch {
-        return undefined;
-      }
-    },
-    realPath: async (p) => {
-      try {
-        return '/' + relative(realpathSync(root), realpathSync(join(root, p)));
-      } catch {
-        return undefined;
-      }
-    },
-  };
-}
 
 describe('busFromDevicePath', () => {
   it.each([

@@ -12,9 +12,9 @@ export interface SysfsTree {
   remove(): void;
 }
 
-export function sysfsTree(): SysfsTree {
-  const root = mkdtempSync(join(tmpdir(), 'sysfs-tree-'));
-  const sys: SysfsReader = {
+/** Binds the sysfs port to a directory, the way the real adapter binds it to `/`. */
+export function dirSysfs(root: string): SysfsReader {
+  return {
     listDir: async (p) => {
       try {
         return readdirSync(join(root, p));
@@ -37,6 +37,11 @@ export function sysfsTree(): SysfsTree {
       }
     },
   };
+}
+
+export function sysfsTree(): SysfsTree {
+  const root = mkdtempSync(join(tmpdir(), 'sysfs-tree-'));
+  const sys = dirSysfs(root);
   return {
     root,
     sys,
