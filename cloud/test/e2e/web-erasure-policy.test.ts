@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { buildPagesIfStale, launchBrowser, PASSWORD, screenshot, startListeningCloud, type RunningCloud } from './web-fixture.js';
+import { buildPagesIfStale, launchBrowser, openDevices as openDevicesAs, screenshot, startListeningCloud, type RunningCloud } from './web-fixture.js';
 
 /**
  * Issue 29 item 2 in the browser: the account's erasure policy on /devices, edited by an admin
@@ -29,15 +29,7 @@ describe('the erasure policy on the Devices page', { timeout: 120_000 }, () => {
     await cloud?.close();
   });
 
-  async function openDevices(email: string) {
-    await browser.context.clearCookies();
-    await page.goto(`${cloud.base}/login`);
-    await page.fill('input[name="email"]', email);
-    await page.fill('input[name="password"]', PASSWORD);
-    await Promise.all([page.waitForURL(/\/wipes/), page.click('button[type="submit"]')]);
-    await page.click('nav >> text=Devices');
-    await page.waitForSelector('[data-testid="policy-summary"]');
-  }
+  const openDevices = (email: string) => openDevicesAs(browser, cloud.base, email);
   const devicePolicy = () => cloud.internal('/internal/tokens/erasure_policy', { jti });
 
   it('an admin sets the default method, a 10% sample and the allowed methods, and devices get that policy', async () => {

@@ -132,3 +132,23 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENS_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENS_DIR, `${name}.png`), fullPage: true });
 }
+
+/** Signs `email` in from the login page (the shared password), as a fresh session: the app opens on /wipes. */
+export async function signIn(browser: { context: BrowserContext; page: Page }, base: string, email: string): Promise<void> {
+  const { page } = browser;
+  // Off the app first: a page of the app whose session is cleared under it navigates to /login
+  // on its own, racing the navigation below.
+  await page.goto('about:blank');
+  await browser.context.clearCookies();
+  await page.goto(`${base}/login`);
+  await page.fill('input[name="email"]', email);
+  await page.fill('input[name="password"]', PASSWORD);
+  await Promise.all([page.waitForURL(/\/wipes/), page.click('button[type="submit"]')]);
+}
+
+/** Signs `email` in and opens the Devices page, where the account's erasure settings are. */
+export async function openDevices(browser: { context: BrowserContext; page: Page }, base: string, email: string): Promise<void> {
+  await signIn(browser, base, email);
+  await browser.page.click('nav >> text=Devices');
+  await browser.page.waitForSelector('[data-testid="policy-summary"]');
+}
