@@ -340,8 +340,7 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     } finally {
       db.close();
     }
-    // Re-plugged unthrottled: only its certificate is checked here, not its speed.
-    await seatAndTime(third.slot, third.file, third.serial, 'Bay 3', 0);
+    await seatAndTime(third.slot, third.file, third.serial, 'Bay 3');
     await until(async () => {
       const b = await bay('Bay 3');
       return b?.state === 'passed' && Boolean(b.certificate_number);
