@@ -264,6 +264,14 @@ export class Vm {
 
   private readonly nodes = new Map<number, string>();
 
+  /**
+   * Changes the cap on the drive seated in target `slot` (0 lifts it): a test slows a drive only
+   * while the slowness is what it checks, then lets it run at the emulator's own speed.
+   */
+  async throttle(slot: number, bytesPerSecond: number): Promise<void> {
+    await this.qmp('block_set_io_throttle', { id: `bay${slot}`, bps: bytesPerSecond, bps_rd: 0, bps_wr: 0, iops: 0, iops_rd: 0, iops_wr: 0 });
+  }
+
   /** Pulls the drive out of target `slot`: `device_del`, then the backing node once QEMU let go of it. */
   async unplug(slot: number): Promise<void> {
     await this.qmp('device_del', { id: `bay${slot}` });
@@ -287,7 +295,7 @@ export class Vm {
    * agent under TCG, and paints its background (white, then the page's) well before the page's
    * content. So a screen counts as drawn only when at least three colours each cover 0.5 % of
    * it (the kiosk's dark header, its background, its cards), which a bare background or a
-   * cursor on black never does. Dumps every 10 s until then or the time is up; the last dump is
+   * cursor on black never does. Dumps every 2 s until then or the time is up; the last dump is
    * kept either way, for a person to look at.
    */
   async screendumpWhenDrawn(png: string, timeoutMs: number): Promise<boolean> {
@@ -300,7 +308,7 @@ export class Vm {
         execFileSync('sh', ['-c', `pnmtopng "${ppm}" > "${png}" && rm -f "${ppm}"`]);
         return drawn;
       }
-      await new Promise((r) => setTimeout(r, 10_000));
+      await new Promise((r) => setTimeout(r, 2_000));
     }
   }
 
