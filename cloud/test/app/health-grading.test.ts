@@ -32,7 +32,11 @@ describe('the health grade rule table of an account', () => {
   const devicePolicy = (token = jti, accountId = account.publicId) => cloud.post('/internal/tokens/erasure_policy', { jti: token, account_id: accountId });
 
   it('is the documented default until an admin saves one, and a device then gets no table (it grades by the default)', async () => {
-    expect((await admin.get(URL)).json).toEqual({ health_grading: { ...DEFAULT_HEALTH_GRADING, source: 'default' } });
+    const read = await admin.get(URL);
+    expect(read.json.health_grading).toEqual({ ...DEFAULT_HEALTH_GRADING, source: 'default' });
+    // The page's form comes with it: every metric in words, and the default rules for "Reset to default".
+    expect(read.json.form.default_rules).toEqual(DEFAULT_HEALTH_GRADING.rules);
+    expect(read.json.form.metrics).toContainEqual({ metric: 'reallocated_sectors', kind: 'count', words: 'reallocated sectors (ATA 5)' });
     const granted = await devicePolicy();
     expect(granted.status).toBe(200);
     expect(granted.json).not.toHaveProperty('health_grading');

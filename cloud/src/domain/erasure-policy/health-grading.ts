@@ -1,4 +1,4 @@
-import { checkHealthRules, DEFAULT_HEALTH_GRADING, HEALTH_RULES_MAX, rulesToWire, type HealthGradingGranted, type WireHealthRule } from '@erasure/shared';
+import { checkHealthRules, DEFAULT_HEALTH_GRADING, EDITABLE_METRICS, HEALTH_RULES_MAX, type EditableMetric, rulesToWire, type HealthGradingGranted, type WireHealthRule } from '@erasure/shared';
 
 /**
  * An account's health grade rule table for resale and its SMART short self-test switch (issue 30
@@ -11,7 +11,14 @@ export interface HealthGradingView extends HealthGradingGranted {
   source: 'account' | 'default';
 }
 
+/** The web app's form, sent with the view so the page carries no copy of the table: every metric in words, and the default rules. */
+export interface HealthGradingForm {
+  metrics: readonly EditableMetric[];
+  default_rules: HealthGradingGranted['rules'];
+}
+
 export const viewOf = (stored: HealthGradingGranted | undefined): HealthGradingView => ({ ...(stored ?? DEFAULT_HEALTH_GRADING), source: stored ? 'account' : 'default' });
+export const FORM: HealthGradingForm = { metrics: EDITABLE_METRICS, default_rules: DEFAULT_HEALTH_GRADING.rules };
 
 const FIELDS = new Set(['metric', 'grade', 'at_least', 'at_most']);
 

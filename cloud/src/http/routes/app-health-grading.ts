@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { findHealthGrading, removeHealthGrading, saveHealthGrading } from '../../adapters/db/health-gradings.js';
 import type { Clock } from '../../adapters/clock.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
-import { parseHealthGradingSave, viewOf } from '../../domain/erasure-policy/health-grading.js';
+import { FORM, parseHealthGradingSave, viewOf } from '../../domain/erasure-policy/health-grading.js';
 import { requireRole, sessionOf } from '../session.js';
 
 /**
@@ -11,7 +11,7 @@ import { requireRole, sessionOf } from '../session.js';
  * default" (the documented default table, no self-test).
  */
 export function registerAppHealthGrading(app: FastifyInstance, deps: { db: SqlDatabase; clock: Clock }): void {
-  const view = async (accountId: number) => ({ health_grading: viewOf(await findHealthGrading(deps.db, accountId)) });
+  const view = async (accountId: number) => ({ health_grading: viewOf(await findHealthGrading(deps.db, accountId)), form: FORM });
 
   app.get('/app/api/health-grading', { preHandler: requireRole('admin') }, async (request) => view(sessionOf(request).account.id));
 
