@@ -1,5 +1,6 @@
 import { DEFAULT_ERASURE_POLICY, DEFAULT_HEALTH_GRADING, DEFAULT_HEALTH_RULES, healthForWire, type WireHealthRule } from '@erasure/shared';
 import { describe, expect, it } from 'vitest';
+import { headlessPolicy } from '../image/headless-policy.js';
 import { acceptPolicy } from '../session/erasure-policy.js';
 import { eraseWithHealth } from './erase-health.js';
 import type { EraseOutcome } from '../erase/erase-drive.js';
@@ -27,6 +28,12 @@ describe('the account’s health grade table on the agent', () => {
     expect(outcome.health?.verdict.reasons.map((r) => r.text)).toEqual(['it has been powered on for 50,000 hours (about 5.7 years) (rule: power-on hours ≥ 30,000 gives B)']);
     // The default table calls the same drive C: the account's table is the one that graded.
     expect((await eraseWithHealth(erased, worn)).health?.verdict.grade).toBe('C');
+  });
+
+  it('reaches a headless run with the policy, as the master passwords do', () => {
+    const run = headlessPolicy(acceptPolicy({ ...granted, health_grading: { rules: lenient, smart_self_test: true } }), {});
+    expect(run).toMatchObject({ ok: true, grading: { selfTest: true } });
+    expect(run.ok && run.grading?.rules.find((r) => r.metric === 'power_on_hours' && r.grade === 'B')).toEqual({ metric: 'power_on_hours', atLeast: 30_000, grade: 'B' });
   });
 
   it.each([
