@@ -1,5 +1,4 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
-import type { HealthGrading } from './health/grading.js';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { recordIdAt, stationToolComponents, type ErasurePolicy, type Fingerprint, type Product, type StationBay } from '@erasure/shared';
@@ -26,6 +25,7 @@ import { DEFAULT_LIMITS, type DriveJob, type Executors, type Session, type Sessi
 import { simulatedDrives, simulatedFingerprint } from './simulate/profile.js';
 import { sedJobField } from './probes/tcg-discovery.js';
 import { bootPolicy } from './boot-prep/prepare-drives.js';
+import type { HealthGrading } from './health/grading.js';
 
 /** Everything the agent's commands need, built once in main.ts. */
 export interface AgentEnv {

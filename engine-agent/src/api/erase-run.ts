@@ -1,5 +1,4 @@
 import type { AgentState, DriveProgress, DriveResult } from '@erasure/shared';
-import type { HealthGrading } from '../health/grading.js';
 import { exitCodeOf, runErase, type AgentEnv } from '../agent.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import type { DriveReport, Session } from '../session/types.js';
@@ -11,6 +10,7 @@ import { CANCELLED_BY_OPERATOR } from '../erase/erase-drive.js';
 import { cancelView } from './cancel-power.js';
 import type { CertificateFollower } from './certificate-numbers.js';
 import { driveEstimate, jobWire, progressWire, resultView } from './state-view.js';
+import type { HealthGrading } from '../health/grading.js';
 
 /** What one run is asked to erase, and what the controller decides around it. */
 export interface RunRequest {

@@ -11,14 +11,13 @@ export interface HealthGradingView extends HealthGradingGranted {
   source: 'account' | 'default';
 }
 
-/** The web app's form, sent with the view so the page carries no copy of the table: every metric in words, and the default rules. */
+/** The web app's form, sent with the view so the page carries no copy of the metrics: each in words, with its kind. */
 export interface HealthGradingForm {
   metrics: readonly EditableMetric[];
-  default_rules: HealthGradingGranted['rules'];
 }
 
 export const viewOf = (stored: HealthGradingGranted | undefined): HealthGradingView => ({ ...(stored ?? DEFAULT_HEALTH_GRADING), source: stored ? 'account' : 'default' });
-export const FORM: HealthGradingForm = { metrics: EDITABLE_METRICS, default_rules: DEFAULT_HEALTH_GRADING.rules };
+export const FORM: HealthGradingForm = { metrics: EDITABLE_METRICS };
 
 const FIELDS = new Set(['metric', 'grade', 'at_least', 'at_most']);
 

@@ -6,8 +6,8 @@ import { ErrorNote } from '../components/ui.js';
 /** What /app/api/health-grading answers: the table in force, the account's own or the default. */
 interface GradingView {
   health_grading: HealthGradingGranted & { source: 'account' | 'default' };
-  /** Every metric in words and the default rules: the page keeps no copy of the table. */
-  form: { metrics: EditableMetric[]; default_rules: WireHealthRule[] };
+  /** Every metric in words: the page keeps no copy of them. */
+  form: { metrics: EditableMetric[] };
 }
 
 const GRADES = ['B', 'C', 'F'] as const;
