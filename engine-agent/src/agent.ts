@@ -25,6 +25,7 @@ import { DEFAULT_LIMITS, type DriveJob, type Executors, type Session, type Sessi
 import { simulatedDrives, simulatedFingerprint } from './simulate/profile.js';
 import { sedJobField } from './probes/tcg-discovery.js';
 import { bootPolicy } from './boot-prep/prepare-drives.js';
+import type { HealthGrading } from './health/grading.js';
 
 /** Everything the agent's commands need, built once in main.ts. */
 export interface AgentEnv {
@@ -172,6 +173,8 @@ export interface RunFrom {
   readonly signal?: AbortSignal;
   /** The account's ATA master passwords (issue 30 item 1): to the erase only, never into the session's state. */
   readonly ataMasterPasswords?: AtaMasterPasswords;
+  /** The account's health grade table and self-test switch (issue 30 item 6); absent: the default table. */
+  readonly healthGrading?: HealthGrading;
   /** Stops the erase itself (a station's drive pulled or cancelled); the wipe result is still reported. */
   readonly eraseSignal?: AbortSignal;
   /** `hotswap`: a station bay, checked in per drive with an unsuffixed job id (spec sequence, step 7). Default engine. */
@@ -235,6 +238,7 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
     jitterMs: () => Math.floor(Math.random() * 250),
     simulated: env.config.ERASURE_SIMULATE,
     ...(from.ataMasterPasswords ? { ataMasterPasswords: from.ataMasterPasswords } : {}),
+    ...(from.healthGrading ? { healthGrading: from.healthGrading } : {}),
   });
   const outbox = resultOutbox(env.config.DATA_DIR);
   const observed: Executors = {

@@ -47,6 +47,19 @@ export interface ThroughputProfile {
   readonly retries: number;
 }
 
+/**
+ * The SMART short self-test run before the erase, where the account enables it: passed, failed
+ * (with the first failing LBA when the log gives one), did not finish within the agent's timeout,
+ * not supported (a USB bridge that does not pass it through, a drive without self-tests), or
+ * ended otherwise (aborted, interrupted). Only passed and failed are graded.
+ */
+export interface SelfTestOutcome {
+  readonly outcome: 'passed' | 'failed' | 'timed_out' | 'not_supported' | 'aborted';
+  readonly failingLba?: number;
+  /** The drive's or smartctl's own words for the outcome. */
+  readonly detail?: string;
+}
+
 /** Everything the grade looks at. */
 export interface HealthEvidence {
   readonly before?: SmartHealth;
@@ -54,4 +67,5 @@ export interface HealthEvidence {
   /** Why SMART could not be read, when it could not (the grade then says so). */
   readonly smartUnavailable?: string;
   readonly profile?: ThroughputProfile;
+  readonly selfTest?: SelfTestOutcome;
 }

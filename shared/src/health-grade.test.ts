@@ -13,7 +13,7 @@ describe('the health grade for resale', () => {
   it('a write error during the erase is F, whatever SMART says', () => {
     const v = gradeHealth({ before: young, after: young, profile: profile([150], 2) });
     expect(v.grade).toBe('F');
-    expect(v.reasons).toEqual([{ metric: 'write_errors', grade: 'F', text: '2 write(s) failed during the erase' }]);
+    expect(v.reasons).toEqual([{ metric: 'write_errors', grade: 'F', text: '2 write(s) failed during the erase (rule: write errors during the erase ≥ 1 gives F)' }]);
   });
 
   it('a zone (three regions in a row) writing under 30% of the drive\'s median speed is C, with the rates in the reason', () => {
@@ -23,7 +23,7 @@ describe('the health grade for resale', () => {
     rates[58] = 30;
     const v = gradeHealth({ before: young, after: young, profile: profile(rates) });
     expect(v.grade).toBe('C');
-    expect(v.reasons[0]?.text).toBe('its slowest zone (3 regions in a row) wrote at 20% of its usual speed (40 of 200 MB/s)');
+    expect(v.reasons[0]?.text).toBe('its slowest zone (3 regions in a row) wrote at 20% of its usual speed (40 of 200 MB/s) (rule: slowest zone\'s speed (% of the median) ≤ 30 gives C)');
   });
 
   it('one slow region, or two apart, is not a slow zone: a busy host or a neighbour drive starting makes those', () => {
@@ -41,13 +41,13 @@ describe('the health grade for resale', () => {
 
   it('without SMART the grade is at best B and says why', () => {
     const v = gradeHealth({ smartUnavailable: 'smartctl is not available', profile: profile([150]) });
-    expect(v).toEqual({ grade: 'B', label: 'used, good', reasons: [{ metric: 'smart_unavailable', grade: 'B', text: 'no SMART data (smartctl is not available): graded on the erase alone' }] });
+    expect(v).toEqual({ grade: 'B', label: 'used, good', reasons: [{ metric: 'smart_unavailable', grade: 'B', text: 'no SMART data (smartctl is not available): graded on the erase alone (rule: no SMART answer gives B)' }] });
   });
 
   it('gives each metric one reason, at the worst grade it reached, in any table order', () => {
     const rules: HealthRule[] = [...DEFAULT_HEALTH_RULES].reverse();
     const v = gradeHealth({ after: { ...young, percentageUsed: 85 } }, rules);
-    expect(v.reasons).toEqual([{ metric: 'percentage_used', grade: 'C', text: '85% of its rated write endurance is used' }]);
+    expect(v.reasons).toEqual([{ metric: 'percentage_used', grade: 'C', text: '85% of its rated write endurance is used (rule: endurance used (%) ≥ 80 gives C)' }]);
   });
 
   it('follows the table it is given (an account that resells 50,000-hour drives as B)', () => {

@@ -11,6 +11,7 @@ export type HealthGrade = 'A' | 'B' | 'C' | 'F';
 /** What a rule measures. Counters read after the erase when that read worked, else before. */
 export type HealthMetric =
   | 'smart_failed'
+  | 'self_test_failed'
   | 'critical_warning'
   | 'pending_sectors'
   | 'offline_uncorrectable'
@@ -38,6 +39,7 @@ export interface HealthRule {
 export interface HealthReason {
   readonly metric: HealthMetric;
   readonly grade: Exclude<HealthGrade, 'A'>;
+  /** What was seen, then the rule that fired with its threshold. */
   readonly text: string;
 }
 
@@ -45,6 +47,8 @@ export interface HealthVerdict {
   readonly grade: HealthGrade;
   readonly label: string;
   readonly reasons: readonly HealthReason[];
+  /** Which table graded, when it is not the one the account set (its table was refused): said before the reasons. */
+  readonly note?: string;
 }
 
 /** A drive's health after its erase: what was seen, and the grade it gives. */
@@ -67,6 +71,7 @@ export const GRADE_LABELS: Readonly<Record<HealthGrade, string>> = {
  */
 export const DEFAULT_HEALTH_RULES: readonly HealthRule[] = [
   { metric: 'smart_failed', atLeast: 1, grade: 'F' },
+  { metric: 'self_test_failed', atLeast: 1, grade: 'F' },
   { metric: 'critical_warning', atLeast: 1, grade: 'F' },
   { metric: 'write_errors', atLeast: 1, grade: 'F' },
   { metric: 'pending_sectors', atLeast: 1, grade: 'F' },
@@ -86,6 +91,56 @@ export const DEFAULT_HEALTH_RULES: readonly HealthRule[] = [
   { metric: 'crc_errors', atLeast: 1, grade: 'B' },
   { metric: 'smart_unavailable', atLeast: 1, grade: 'B' },
 ];
+
+/** How a metric is measured, which bounds its thresholds and how the web app asks for them. */
+export type MetricKind = 'flag' | 'count' | 'percent' | 'hours' | 'slow_percent';
+
+export interface EditableMetric {
+  readonly metric: HealthMetric;
+  readonly kind: MetricKind;
+  /** The metric in an admin's words ("reallocated sectors (ATA 5)"). */
+  readonly words: string;
+}
+
+/** Every metric of the table, in the order the web app and the docs list them. */
+export const EDITABLE_METRICS: readonly EditableMetric[] = [
+  { metric: 'smart_failed', kind: 'flag', words: 'SMART health check failed' },
+  { metric: 'self_test_failed', kind: 'flag', words: 'SMART short self-test failed' },
+  { metric: 'critical_warning', kind: 'flag', words: 'NVMe critical warning set' },
+  { metric: 'write_errors', kind: 'count', words: 'write errors during the erase' },
+  { metric: 'errors_rose_during_erase', kind: 'flag', words: 'error counter rose during the erase' },
+  { metric: 'pending_sectors', kind: 'count', words: 'pending sectors (ATA 197)' },
+  { metric: 'offline_uncorrectable', kind: 'count', words: 'offline uncorrectable sectors (ATA 198)' },
+  { metric: 'reallocated_sectors', kind: 'count', words: 'reallocated sectors (ATA 5)' },
+  { metric: 'media_errors', kind: 'count', words: 'NVMe media errors' },
+  { metric: 'grown_defects', kind: 'count', words: 'SAS grown defects' },
+  { metric: 'uncorrected_errors', kind: 'count', words: 'SAS uncorrected errors' },
+  { metric: 'crc_errors', kind: 'count', words: 'UDMA CRC errors (ATA 199)' },
+  { metric: 'percentage_used', kind: 'percent', words: 'endurance used (%)' },
+  { metric: 'power_on_hours', kind: 'hours', words: 'power-on hours' },
+  { metric: 'slowest_region_percent', kind: 'slow_percent', words: "slowest zone's speed (% of the median)" },
+  { metric: 'smart_unavailable', kind: 'flag', words: 'no SMART answer' },
+];
+
+/** Each kind's threshold bounds: a flag matches at 1; a slow zone at or under a percentage. */
+export const KIND_BOUNDS: Readonly<Record<MetricKind, { min: number; max: number }>> = {
+  flag: { min: 1, max: 1 },
+  count: { min: 1, max: 2 ** 48 },
+  percent: { min: 1, max: 255 },
+  hours: { min: 1, max: 1_000_000 },
+  slow_percent: { min: 1, max: 99 },
+};
+
+export const metricOf = (metric: string): EditableMetric | undefined => EDITABLE_METRICS.find((m) => m.metric === metric);
+
+/** A rule in words, with its threshold: "reallocated sectors (ATA 5) ≥ 100 gives F". */
+export function ruleWords(rule: HealthRule): string {
+  const m = metricOf(rule.metric);
+  const words = m?.words ?? rule.metric;
+  if (m?.kind === 'flag') return `${words} gives ${rule.grade}`;
+  const bound = rule.atMost !== undefined ? `≤ ${rule.atMost}` : `≥ ${(rule.atLeast ?? 0).toLocaleString('en-US')}`;
+  return `${words} ${bound} gives ${rule.grade}`;
+}
 
 /** Regions in a row that make a slow zone (about 3 % of a drive profiled over 100 regions). */
 const SLOW_RUN = 3;
@@ -115,6 +170,13 @@ function measure(metric: HealthMetric, e: HealthEvidence): { value: number; says
   switch (metric) {
     case 'smart_failed':
       return s?.passed === undefined ? undefined : { value: s.passed ? 0 : 1, says: s.passed ? 'the drive passes its own SMART check' : 'the drive fails its own SMART health check' };
+    case 'self_test_failed': {
+      const t = e.selfTest;
+      if (!t || (t.outcome !== 'passed' && t.outcome !== 'failed')) return undefined;
+      return t.outcome === 'passed'
+        ? { value: 0, says: 'the SMART short self-test passed' }
+        : { value: 1, says: `the SMART short self-test failed${t.failingLba !== undefined ? ` at LBA ${t.failingLba}` : ''}` };
+    }
     case 'critical_warning':
       return n(s?.criticalWarning, (v) => `the drive raises a critical warning (code ${v})`);
     case 'pending_sectors':
@@ -177,7 +239,7 @@ export function gradeHealth(evidence: HealthEvidence, rules: readonly HealthRule
     const m = measure(rule.metric, evidence);
     if (!m) continue;
     const hit = (rule.atLeast === undefined || m.value >= rule.atLeast) && (rule.atMost === undefined || m.value <= rule.atMost);
-    if (hit && !reasons.some((r) => r.metric === rule.metric)) reasons.push({ metric: rule.metric, grade: rule.grade, text: m.says });
+    if (hit && !reasons.some((r) => r.metric === rule.metric)) reasons.push({ metric: rule.metric, grade: rule.grade, text: `${m.says} (rule: ${ruleWords(rule)})` });
   }
   const grade = reasons.reduce<HealthGrade>((g, r) => (ORDER[r.grade] > ORDER[g] ? r.grade : g), 'A');
   return { grade, label: GRADE_LABELS[grade], reasons: [...reasons].sort((a, b) => ORDER[b.grade] - ORDER[a.grade]) };

@@ -16,7 +16,7 @@ describe('the health grade carried with the wipe result (issue 30 item 6)', () =
   it('carries the grade, each reason, SMART before and after and the speed profile, and the wire schema accepts it', () => {
     const health = healthForWire({ evidence: worn, verdict: gradeHealth(worn) });
     expect(health.grade).toBe('C');
-    expect(health.reasons).toContain('8 worn-out sector(s) have been replaced by spares');
+    expect(health.reasons).toContain('8 worn-out sector(s) have been replaced by spares (rule: reallocated sectors (ATA 5) ≥ 1 gives C)');
     expect(health.smart_before).toEqual({ protocol: 'ATA', passed: true, power_on_hours: 41_200, reallocated_sectors: 8, pending_sectors: 0, crc_errors: 2 });
     expect(health.profile_mbps).toHaveLength(100);
     expect(health.profile_mbps?.[0]).toBe(151.2);

@@ -43,7 +43,7 @@ export function healthForWire(health: DriveHealth): WireDriveHealth {
   const profile = evidence.profile;
   return {
     grade: verdict.grade,
-    reasons: verdict.reasons.slice(0, MAX_HEALTH_REASONS).map((r) => cut(r.text, 200)),
+    reasons: [...(verdict.note ? [verdict.note] : []), ...verdict.reasons.map((r) => r.text)].slice(0, MAX_HEALTH_REASONS).map((r) => cut(r, 200)),
     ...(evidence.before ? { smart_before: smartForWire(evidence.before) } : {}),
     ...(evidence.after ? { smart_after: smartForWire(evidence.after) } : {}),
     ...(evidence.smartUnavailable !== undefined ? { smart_unavailable: cut(evidence.smartUnavailable, 200) } : {}),
@@ -53,6 +53,15 @@ export function healthForWire(health: DriveHealth): WireDriveHealth {
           profile_mbps: (mbps ?? []).map((r) => (r === null || !Number.isFinite(r) ? null : Math.min(1e6, Math.max(0, Math.round(r * 10) / 10)))),
           io_errors: count(profile.ioErrors) ?? 0,
           retries: count(profile.retries) ?? 0,
+        }
+      : {}),
+    ...(evidence.selfTest
+      ? {
+          self_test: {
+            outcome: evidence.selfTest.outcome,
+            ...(evidence.selfTest.failingLba !== undefined ? { failing_lba: count(evidence.selfTest.failingLba) ?? 0 } : {}),
+            ...(evidence.selfTest.detail !== undefined ? { detail: cut(evidence.selfTest.detail, 200) } : {}),
+          },
         }
       : {}),
   };

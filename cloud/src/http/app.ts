@@ -25,6 +25,7 @@ import { registerAppWipes } from './routes/app-wipes.js';
 import { registerAppAssets } from './routes/app-assets.js';
 import { registerAppDevices } from './routes/app-devices.js';
 import { registerAppAtaMasterPasswords } from './routes/app-ata-master-passwords.js';
+import { registerAppHealthGrading } from './routes/app-health-grading.js';
 import { registerAppErasurePolicy } from './routes/app-erasure-policy.js';
 import { registerAppDownloads } from './routes/app-downloads.js';
 import type { BootImages } from '../adapters/boot-images.js';
@@ -134,6 +135,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
     registerAppDevices(web, { db: deps.db, clock: deps.clock });
     registerAppErasurePolicy(web, { db: deps.db, clock: deps.clock });
     registerAppAtaMasterPasswords(web, { db: deps.db, clock: deps.clock });
+    registerAppHealthGrading(web, { db: deps.db, clock: deps.clock });
     registerAppDownloads(web, {
       db: deps.db,
       clock: deps.clock,

@@ -211,3 +211,17 @@ describe('migration 019_ata_master_passwords', () => {
     db.close();
   });
 });
+
+describe('migration 020_health_grading', () => {
+  it('keeps one health grade table per account, with the self-test switch required and 0 or 1', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    db.exec(`INSERT INTO accounts (id, public_id, name, created_at, updated_at) VALUES (1, 'acct_1', 'A', 'x', 'x')`);
+    const insert = db.prepare(`INSERT INTO health_gradings (account_id, rules, smart_self_test, updated_at) VALUES (?, '[]', ?, 'x')`);
+    expect(() => insert.run(1, null)).toThrow(/NOT NULL/);
+    expect(() => insert.run(1, 2)).toThrow(/CHECK/);
+    expect(() => insert.run(1, 1)).not.toThrow();
+    expect(() => insert.run(1, 0)).toThrow(/UNIQUE|PRIMARY KEY/);
+    db.close();
+  });
+});

@@ -4,6 +4,8 @@ import type { EraseDeps, EraseOutcome } from '../erase/erase-drive.js';
 import { eraseDrive, REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
 import { driveChanged } from '../probes/drive-identity.js';
 import { eraseWithHealth, readSmartHealth } from '../health/erase-health.js';
+import type { HealthGrading } from '../health/grading.js';
+import { runShortSelfTest } from '../health/self-test.js';
 import type { AtaMasterPasswords } from '../erase/ata-master-unlock.js';
 import type { OverwriteScheme } from '../erase/overwrite-verify.js';
 import { passPatterns } from '../erase/pattern.js';
@@ -23,6 +25,8 @@ export interface ExecutorDeps {
   readonly overwrite?: OverwriteScheme;
   /** The account's ATA master passwords (issue 30 item 1), given to each erase; never in the session's context or state. */
   readonly ataMasterPasswords?: AtaMasterPasswords;
+  /** The account's health grade table and self-test switch (issue 30 item 6); absent: the default table, no self-test. */
+  readonly healthGrading?: HealthGrading;
 }
 
 /** Builds the executors: one per effect kind, each turning I/O into exactly one event. */
@@ -90,7 +94,7 @@ export function createExecutors(ctx: SessionContext, deps: ExecutorDeps): Execut
       // SMART before and after, and the resale grade of an erased drive (issue 30 item 6). A
       // simulated drive is asked too: smartctl on its file says it has none, or a test's fake
       // smartctl answers for it.
-      const outcome: EraseOutcome = await eraseWithHealth(run, () => readSmartHealth(deps.erase.run, e.drive.device));
+      const outcome: EraseOutcome = await eraseWithHealth(run, () => readSmartHealth(deps.erase.run, e.drive.device), deps.healthGrading, () => runShortSelfTest({ run: deps.erase.run, sleep: deps.erase.sleep }, e.drive.device));
       return { type: 'erased', index: e.index, outcome };
     },
     stopErase: async (e) => {

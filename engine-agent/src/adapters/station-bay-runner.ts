@@ -46,6 +46,8 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
     // is: a bay without a policy it can read, or whose default is not allowed, erases nothing.
     const policy = await readErasurePolicy(env, signal);
     const method = methodFor(policy, undefined);
+    // The account's health grade table and self-test switch come with the same policy (issue 30 item 6).
+    const grading = policy.ok ? { healthGrading: policy.grading } : {};
     if (signal.aborted) return;
     // A token or gateway that says no to the policy read is the denial a check-in would get: the bay says it the same way.
     if (!policy.ok && policy.denial) {
@@ -117,7 +119,7 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
         },
       },
       // The pull-out stops the erase, not the gateway calls: the failed result still goes out at once.
-      { account: boot.account, recordId: boot.recordId, eraseSignal: signal, product: 'hotswap', bay, ...(identity && !simulated ? { boundTo: identity } : {}) },
+      { account: boot.account, recordId: boot.recordId, eraseSignal: signal, product: 'hotswap', bay, ...grading, ...(identity && !simulated ? { boundTo: identity } : {}) },
     );
     if (session.phase === 'denied') return; // said through onState
     const report = session.phase === 'done' || session.phase === 'failed' ? session.reports[0] : undefined;

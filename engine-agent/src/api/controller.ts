@@ -340,6 +340,7 @@ export class KioskController extends EventEmitter {
       // method that cannot reach every sector of that drive, and nothing starts then).
       select: () => selectDrives(this.env, this.selected, undefined, { ...(this.policy.ok ? { erasure: this.policy.policy, ataMasterPasswords: this.policy.masters !== undefined } : {}), methods: this.choices.methodsFor(this.selected, this.policy) }),
       ataMasterPasswords: () => (this.policy.ok ? this.policy.masters : undefined),
+      healthGrading: () => (this.policy.ok ? this.policy.grading : undefined),
       ended: async (erased: ReadonlySet<string>) => {
         await this.power.countPending();
         this.selected = this.selected.filter((d) => !erased.has(d));

@@ -10,6 +10,7 @@ import { CANCELLED_BY_OPERATOR } from '../erase/erase-drive.js';
 import { cancelView } from './cancel-power.js';
 import type { CertificateFollower } from './certificate-numbers.js';
 import { driveEstimate, jobWire, progressWire, resultView } from './state-view.js';
+import type { HealthGrading } from '../health/grading.js';
 
 /** What one run is asked to erase, and what the controller decides around it. */
 export interface RunRequest {
@@ -21,6 +22,8 @@ export interface RunRequest {
   select(): Promise<{ ok: true; drives: DiscoveredDrive[] } | { ok: false; reason: string }>;
   /** The account's ATA master passwords under the policy read for this run (issue 30 item 1). */
   readonly ataMasterPasswords?: () => AtaMasterPasswords | undefined;
+  /** The account's health grade table and self-test switch under the same policy (issue 30 item 6). */
+  readonly healthGrading?: () => HealthGrading | undefined;
   /** The run ended (still `running` meanwhile): the devices it erased. */
   ended(erased: ReadonlySet<string>): Promise<void>;
 }
@@ -203,7 +206,7 @@ export class EraseRun {
             if (view) this.hooks.progress(view);
           },
         },
-        { recordId: this.recordId, account: request.account, inbox: this.inbox, ...mastersOf(request) },
+        { recordId: this.recordId, account: request.account, inbox: this.inbox, ...mastersOf(request), ...gradingOf(request) },
       );
       this.finished = { session, exitCode: exitCodeOf(session) };
       if (session.phase === 'denied' || session.phase === 'failed') this.runReason = session.reason;
@@ -225,6 +228,12 @@ export class EraseRun {
     const jobIds = session.reports.filter((r) => r.delivered && r.certificateStatus).map((r) => r.jobId);
     if (jobIds.length > 0) void this.certificates.follow(jobIds, this.signal);
   }
+}
+
+/** The run's health grading for `runErase`, read with the policy like the master passwords. */
+function gradingOf(request: RunRequest): { healthGrading?: HealthGrading } {
+  const grading = request.healthGrading?.();
+  return grading ? { healthGrading: grading } : {};
 }
 
 /** The run's master passwords for `runErase`, read after the policy was read again for this run. */

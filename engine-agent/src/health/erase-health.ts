@@ -1,6 +1,7 @@
-import { gradeHealth, type HealthEvidence, type SmartHealth } from '@erasure/shared';
+import { gradeHealth, type HealthEvidence, type SelfTestOutcome, type SmartHealth } from '@erasure/shared';
 import { ToolSpawnError, type Runner } from '../adapters/runner.js';
 import type { EraseOutcome } from '../erase/erase-drive.js';
+import { DEFAULT_GRADING, refusedNote, type HealthGrading } from './grading.js';
 import { parseSmartHealthText } from './smart-health.js';
 
 /** One SMART read: the facts, or why there are none. */
@@ -24,10 +25,18 @@ export async function readSmartHealth(run: Runner, device: string): Promise<Smar
 
 /**
  * Runs one drive's erase between two SMART reads and grades the erased drive for resale from
- * both reads and the overwrite's speed profile. A drive that was not erased gets no grade (its
- * result already says why); the grade never changes the erase's own outcome.
+ * both reads, the short self-test run before them (where the account enables it) and the
+ * overwrite's speed profile, under the account's rule table (`grading`). A drive that was not
+ * erased gets no grade (its result already says why); the grade never changes the erase's own
+ * outcome, and a failed self-test does not stop the erase.
  */
-export async function eraseWithHealth(erase: () => Promise<EraseOutcome>, read: (() => Promise<SmartRead>) | undefined): Promise<EraseOutcome> {
+export async function eraseWithHealth(
+  erase: () => Promise<EraseOutcome>,
+  read: (() => Promise<SmartRead>) | undefined,
+  grading: HealthGrading = DEFAULT_GRADING,
+  selfTest?: () => Promise<SelfTestOutcome>,
+): Promise<EraseOutcome> {
+  const tested = grading.selfTest && selfTest ? await selfTest() : undefined;
   const before = read ? await read() : undefined;
   const outcome = await erase();
   if (!outcome.ok) return outcome;
@@ -38,6 +47,8 @@ export async function eraseWithHealth(erase: () => Promise<EraseOutcome>, read: 
     ...(after?.ok ? { after: after.health } : {}),
     ...(unavailable ? { smartUnavailable: unavailable } : {}),
     ...(outcome.writeProfile ? { profile: outcome.writeProfile } : {}),
+    ...(tested ? { selfTest: tested } : {}),
   };
-  return { ...outcome, health: { evidence, verdict: gradeHealth(evidence) } };
+  const verdict = gradeHealth(evidence, grading.rules);
+  return { ...outcome, health: { evidence, verdict: grading.refused ? { ...verdict, note: refusedNote(grading.refused) } : verdict } };
 }

@@ -29,7 +29,7 @@ describe.skipIf(!fixturesPresent)(`the health grade of real drives (SMART from $
   it('a drive that fails its own SMART check with reallocated and pending sectors is F: do not resell', () => {
     const v = gradeOf('hitachi-hds721050dle630-usb-jmicron-failing-smartctl-a.json');
     expect(v.grade).toBe('F');
-    expect(v.reasons.map((r) => r.text)).toEqual(expect.arrayContaining(['the drive fails its own SMART health check', '8 sector(s) the drive could not read are waiting to be replaced', '1975 worn-out sector(s) have been replaced by spares']));
+    expect(v.reasons.map((r) => r.text)).toEqual(expect.arrayContaining(['the drive fails its own SMART health check (rule: SMART health check failed gives F)', '8 sector(s) the drive could not read are waiting to be replaced (rule: pending sectors (ATA 197) ≥ 1 gives F)', '1975 worn-out sector(s) have been replaced by spares (rule: reallocated sectors (ATA 5) ≥ 100 gives F)']));
   });
 
   it('a drive that passes its own SMART check but has a thousand bad sectors is still F', () => {
@@ -59,7 +59,7 @@ describe.skipIf(!fixturesPresent)(`the health grade of real drives (SMART from $
     const before = smart('wdc-wd140edfz-sata-hdd-smartctl-a.json');
     const v = gradeHealth({ before, after: { ...before, reallocatedSectors: 3 } });
     expect(v.grade).toBe('F');
-    expect(v.reasons.find((r) => r.metric === 'errors_rose_during_erase')?.text).toBe('errors grew while it was being erased (reallocated sectors 0 → 3)');
+    expect(v.reasons.find((r) => r.metric === 'errors_rose_during_erase')?.text).toBe('errors grew while it was being erased (reallocated sectors 0 → 3) (rule: error counter rose during the erase gives F)');
   });
 
   it('a device smartctl could not open is no drive facts at all', () => {

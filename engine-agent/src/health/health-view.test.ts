@@ -12,8 +12,8 @@ describe("an erased drive's health as the kiosk shows it", () => {
       grade: 'C',
       label: 'worn',
       reasons: [
-        { grade: 'C', text: 'the drive has recorded 7 data error(s) in its life' },
-        { grade: 'B', text: 'it has been powered on for 12,798 hours (about 1.5 years)' },
+        { grade: 'C', text: 'the drive has recorded 7 data error(s) in its life (rule: NVMe media errors ≥ 1 gives C)' },
+        { grade: 'B', text: 'it has been powered on for 12,798 hours (about 1.5 years) (rule: power-on hours ≥ 10,000 gives B)' },
       ],
       facts: [
         { label: 'SMART before', value: 'health check passed · 12,798 h powered on · 3% endurance used · media errors 7 · critical warning 0' },

@@ -1,4 +1,4 @@
-import type { DriveHealth, DriveHealthView, SmartHealth, ThroughputProfile } from '@erasure/shared';
+import type { DriveHealth, DriveHealthView, SelfTestOutcome, SmartHealth, ThroughputProfile } from '@erasure/shared';
 
 function smartLine(s: SmartHealth): string {
   const parts: Array<string | undefined> = [
@@ -25,7 +25,16 @@ function speedLine(p: ThroughputProfile): string {
   return `${sorted[0]}–${sorted.at(-1)} MB/s, median ${median} MB/s over ${rates.length} regions; ${p.ioErrors} write error(s)`;
 }
 
-/** The view of an erased drive's health (absent when it was not graded). */
+/** The self-test's outcome in plain words (shared with the report's wording). */
+export function selfTestWords(t: SelfTestOutcome): string {
+  const detail = t.detail ? ` (${t.detail})` : '';
+  if (t.outcome === 'passed') return 'passed';
+  if (t.outcome === 'failed') return `FAILED${t.failingLba !== undefined ? ` at LBA ${t.failingLba}` : ''}${detail}`;
+  if (t.outcome === 'timed_out') return `did not finish in time${detail}`;
+  if (t.outcome === 'not_supported') return `not supported by this drive or its connection${detail}`;
+  return `ended without a result${detail}`;
+}
+
 /** An erased drive's health as the kiosk shows it: grade and reasons in plain words, the numbers as label/value facts. */
 export function healthView(h: DriveHealth): DriveHealthView {
   const { evidence: e, verdict: v } = h;
@@ -34,6 +43,8 @@ export function healthView(h: DriveHealth): DriveHealthView {
     e.after ? { label: 'SMART after', value: smartLine(e.after) } : undefined,
     e.smartUnavailable ? { label: 'SMART', value: e.smartUnavailable } : undefined,
     e.profile ? { label: 'Write speed', value: speedLine(e.profile) } : undefined,
+    e.selfTest ? { label: 'SMART short self-test', value: selfTestWords(e.selfTest) } : undefined,
+    v.note ? { label: 'Grade table', value: v.note } : undefined,
   ];
   return { grade: v.grade, label: v.label, reasons: v.reasons.map((r) => ({ grade: r.grade, text: r.text })), facts: facts.filter((f): f is { label: string; value: string } => f !== undefined && f.value !== '') };
 }

@@ -1,6 +1,7 @@
 import { formatVerificationLevel, type ErasurePolicy, type VerificationLevel } from '@erasure/shared';
 import type { ErasePolicy } from '../drives/plan-erase.js';
 import type { AtaMasterPasswords } from '../erase/ata-master-unlock.js';
+import type { HealthGrading } from '../health/grading.js';
 import { methodFor, methodName, sourceWords, type PolicyState } from '../session/erasure-policy.js';
 import type { BootOptions } from './boot-options.js';
 
@@ -11,7 +12,7 @@ import type { BootOptions } from './boot-options.js';
  */
 export type HeadlessPolicy =
   /** `masters`: the account's ATA master passwords (issue 30 item 1), for the erase only. */
-  | { readonly ok: true; readonly plan: ErasePolicy; readonly words: string; readonly masters?: AtaMasterPasswords }
+  | { readonly ok: true; readonly plan: ErasePolicy; readonly words: string; readonly masters?: AtaMasterPasswords; readonly grading?: HealthGrading }
   /** Nothing is erased; `reason` is said on the console. */
   | { readonly ok: false; readonly reason: string };
 
@@ -49,6 +50,7 @@ export function headlessPolicy(state: PolicyState, options: Pick<BootOptions, 'm
     ok: true,
     plan: { erasure: { ...policy, verification }, methodId: chosen.method, ...(state.masters ? { ataMasterPasswords: true } : {}) },
     ...(state.masters ? { masters: state.masters } : {}),
+    grading: state.grading,
     words: `erasure policy: ${sourceWords(state.source)}; method ${methodName(chosen.method)}${options.method ? ' (erasure.method=)' : ' (its default)'}, verification ${levelWords(verification)}${options.verify ? ' (erasure.verify=)' : ''}`,
   };
 }

@@ -167,7 +167,7 @@ export async function runHeadless(env: AgentEnv, options: BootOptions, say: Say)
       },
     },
     // Every drive seen gets a result: those not erased ride along in the same check-in.
-    { ...(options.parallel !== undefined ? { parallel: options.parallel } : {}), ...(options.confirm && notErased.length > 0 ? { notErased } : {}), ...(policy.ok && policy.masters ? { ataMasterPasswords: policy.masters } : {}) },
+    { ...(options.parallel !== undefined ? { parallel: options.parallel } : {}), ...(options.confirm && notErased.length > 0 ? { notErased } : {}), ...(policy.ok && policy.masters ? { ataMasterPasswords: policy.masters } : {}), ...(policy.ok && policy.grading ? { healthGrading: policy.grading } : {}) },
   );
   const summary = runSummary(session);
   for (const d of summary.drives as Array<Record<string, unknown>>) {

@@ -1,5 +1,6 @@
-import { findMethod, formatVerificationLevel, type AtaMasterPasswordsGranted, type ErasurePolicy, type ErasurePolicySource, type MethodId } from '@erasure/shared';
+import { findMethod, formatVerificationLevel, type AtaMasterPasswordsGranted, type HealthGradingGranted, type ErasurePolicy, type ErasurePolicySource, type MethodId } from '@erasure/shared';
 import type { AtaMasterPasswords } from '../erase/ata-master-unlock.js';
+import { gradingOf, type HealthGrading } from '../health/grading.js';
 
 /**
  * The erasure policy a device erases under (issue 29 item 2), as the agent holds it: read from the
@@ -21,6 +22,8 @@ export type PolicyState =
        * erase of a drive locked with an unknown user password, never into a view, log or result.
        */
       readonly masters?: AtaMasterPasswords;
+      /** The account's health grade table and self-test switch (issue 30 item 6), or the default. */
+      readonly grading: HealthGrading;
     }
   /**
    * `denial`: the gateway's own refusal (a ladder reason such as `revoked`, or `gateway unreachable: …`)
@@ -32,7 +35,7 @@ export type PolicyState =
 export const NO_POLICY_YET: PolicyState = { ok: false, reason: 'the erasure policy has not been read yet' };
 
 /** A policy answer the gateway client already checked against the contract, checked for what the schema cannot say. */
-export function acceptPolicy(granted: { erasure_policy: ErasurePolicy; source: ErasurePolicySource; ata_master_passwords?: AtaMasterPasswordsGranted }): PolicyState {
+export function acceptPolicy(granted: { erasure_policy: ErasurePolicy; source: ErasurePolicySource; ata_master_passwords?: AtaMasterPasswordsGranted; health_grading?: HealthGradingGranted }): PolicyState {
   const policy = granted.erasure_policy;
   if (!policy.allowed_methods.includes(policy.default_method)) {
     return { ok: false, reason: `the erasure policy is not usable: its default method ${policy.default_method} is not among its allowed methods` };
@@ -40,7 +43,8 @@ export function acceptPolicy(granted: { erasure_policy: ErasurePolicy; source: E
   const unknown = [policy.default_method, ...policy.allowed_methods].filter((id) => !findMethod(id));
   if (unknown.length > 0) return { ok: false, reason: `the erasure policy names methods this agent does not know: ${unknown.join(', ')}` };
   const masters = mastersOf(granted.ata_master_passwords);
-  return { ok: true, policy, source: granted.source, ...(masters ? { masters } : {}) };
+  // A garbled grade table never stops an erase: gradingOf refuses it and grades by the default, saying so.
+  return { ok: true, policy, source: granted.source, ...(masters ? { masters } : {}), grading: gradingOf(granted.health_grading) };
 }
 
 /** The granted master passwords as the unlock takes them; none when there is nothing to try. */

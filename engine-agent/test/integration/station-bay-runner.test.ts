@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_ERASURE_POLICY } from '@erasure/shared';
 import { runErase, selectDrives, type AgentEnv } from '../../src/agent.js';
 import { createRunner, type Runner } from '../../src/adapters/runner.js';
 import { selectInserted, stationBayRunner } from '../../src/adapters/station-bay-runner.js';
@@ -118,6 +119,20 @@ describe.skipIf(Boolean(loopSkipReason))('a bay stopped while its check-in is on
     };
     return { abort, pull: () => unlinkSync(node), swap: () => seatAnother(loop.device, name), finish };
   }
+
+  // Issue 30 item 6: a bay's erased drive is graded with the account's table read with its policy,
+  // and its self-test is tried where the account enables it (this machine has no smartctl).
+  it('grades the erased drive with the account’s table from its policy, and tries the self-test the account enabled', async () => {
+    await gateway.close();
+    const health_grading = { rules: [{ metric: 'smart_unavailable', grade: 'C', at_least: 1 }], smart_self_test: true };
+    gateway = await startFakeGateway({ hold: new Set(['/api/checkin']), erasurePolicy: [200, { erasure_policy: DEFAULT_ERASURE_POLICY, source: 'account', health_grading }] });
+    env = { ...env, config: { ...env.config, ERASURE_GATEWAY_URL: gateway.url } };
+    const bay = await seatedBayCheckingIn('graded');
+    const { result, events } = await bay.finish();
+    expect(events.at(-1)).toEqual({ type: 'erase_passed' });
+    expect(result).toMatchObject({ wipe_status: 'completed', health: { grade: 'C', reasons: [expect.stringMatching(/\(rule: no SMART answer gives C\)$/)] } });
+    expect((result as { health: { self_test?: unknown } }).health.self_test).toMatchObject({ outcome: 'not_supported' });
+  });
 
   /**
    * The pull-out the station missed, and the kernel's next disk under the same name: the loop

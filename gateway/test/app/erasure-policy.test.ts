@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_ERASURE_POLICY } from '@erasure/shared';
+import { DEFAULT_ERASURE_POLICY, DEFAULT_HEALTH_GRADING } from '@erasure/shared';
 import { SECRET, startGateway, type GatewayUnderTest } from '../support/gateway.js';
 import { ACCOUNT, mintToken, newFleet } from '../support/tokens.js';
 import { startFakeCloud, type FakeCloud } from '../support/upstream.js';
@@ -53,6 +53,24 @@ describe('POST /api/erasure_policy', () => {
     expect(await sut.call('/api/erasure_policy', { token })).toMatchObject({ status: 502 });
     const log = JSON.stringify(sut.logLines());
     for (const p of masters.passwords) if (p.length > 0) expect(log).not.toContain(p);
+  });
+
+  // Issue 30 item 6: the account's health grade table and self-test switch travel with the policy.
+  it('passes the account’s health grade table through with the policy', async () => {
+    const withGrading = { ...granted, health_grading: { ...DEFAULT_HEALTH_GRADING, smart_self_test: true } };
+    cloud.script(() => ({ status: 200, json: withGrading }));
+    expect(await sut.call('/api/erasure_policy', { token })).toMatchObject({ status: 200, body: withGrading });
+  });
+
+  it.each([
+    ['a rule of an unknown metric', { rules: [{ metric: 'temperature', grade: 'C', at_least: 60 }], smart_self_test: false }],
+    ['a grade A rule', { rules: [{ metric: 'crc_errors', grade: 'A', at_least: 1 }], smart_self_test: false }],
+    ['a threshold that is not a whole number', { rules: [{ metric: 'crc_errors', grade: 'B', at_least: 0.5 }], smart_self_test: false }],
+    ['a rule with a field the contract does not know', { rules: [{ metric: 'crc_errors', grade: 'B', at_least: 1, weight: 2 }], smart_self_test: false }],
+    ['no self-test answer', { rules: [] }],
+  ])('answers 502 when the cloud sends a garbled health grade table (%s): the device reads no policy against it', async (_what, grading) => {
+    cloud.script(() => ({ status: 200, json: { ...granted, health_grading: grading } }));
+    expect(await sut.call('/api/erasure_policy', { token })).toMatchObject({ status: 502 });
   });
 
   it('takes no body beyond an empty object', async () => {

@@ -4,6 +4,7 @@ import { ChassisMapDraft, Fingerprint, SystemIdentity, TestSnapshot } from './ha
 import { JobId, WipeResultAccepted, WipeResultRecord } from './wipe.js';
 import { ValidationPickAnswer, ValidationPickBody, ValidationRecorded, ValidationReportBody } from './validation.js';
 import { ErasurePolicySchema } from '../erasure-methods.js';
+import { HealthGradingGranted } from './health-rules.js';
 
 /** Route descriptor: one per route, shared by the server that serves it and the client that calls it. */
 export interface RouteDescriptor {
@@ -153,8 +154,17 @@ export const AtaMasterPasswordsGranted = Type.Object(
   { additionalProperties: false },
 );
 export type AtaMasterPasswordsGranted = Static<typeof AtaMasterPasswordsGranted>;
+/**
+ * `health_grading` (issue 30 item 6): the account's own health grade rule table and whether the
+ * SMART short self-test runs (contracts/health-rules.ts). Absent: the documented default table.
+ */
 export const ErasurePolicyGranted = Type.Object(
-  { erasure_policy: ErasurePolicySchema, source: ErasurePolicySource, ata_master_passwords: Type.Optional(AtaMasterPasswordsGranted) },
+  {
+    erasure_policy: ErasurePolicySchema,
+    source: ErasurePolicySource,
+    ata_master_passwords: Type.Optional(AtaMasterPasswordsGranted),
+    health_grading: Type.Optional(HealthGradingGranted),
+  },
   { additionalProperties: false },
 );
 export type ErasurePolicyGranted = Static<typeof ErasurePolicyGranted>;

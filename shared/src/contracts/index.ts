@@ -7,6 +7,7 @@ export * from './hardware.js';
 export * from './dmi.js';
 export * from './wipe.js';
 export * from './wipe-health.js';
+export * from './health-rules.js';
 export * from './gateway.js';
 export * from './internal.js';
 export * from './validation.js';

@@ -35,6 +35,17 @@ export const WireSmartSummary = Type.Object(
 );
 export type WireSmartSummary = Static<typeof WireSmartSummary>;
 
+/** The SMART short self-test's outcome (health-evidence.ts SelfTestOutcome), where the account enables it. */
+export const WireSelfTest = Type.Object(
+  {
+    outcome: Type.Union([Type.Literal('passed'), Type.Literal('failed'), Type.Literal('timed_out'), Type.Literal('not_supported'), Type.Literal('aborted')]),
+    failing_lba: Type.Optional(Count),
+    detail: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export type WireSelfTest = Static<typeof WireSelfTest>;
+
 export const WireDriveHealth = Type.Object(
   {
     grade: WireHealthGrade,
@@ -50,6 +61,7 @@ export const WireDriveHealth = Type.Object(
     profile_mbps: Type.Optional(Type.Array(Type.Union([Type.Number({ minimum: 0, maximum: 1e6 }), Type.Null()]), { maxItems: MAX_PROFILE_REGIONS })),
     io_errors: Type.Optional(Count),
     retries: Type.Optional(Count),
+    self_test: Type.Optional(WireSelfTest),
   },
   { additionalProperties: false },
 );

@@ -4,6 +4,7 @@ import { findAssetByRecord, setAssetNotes, setAssetTests, upsertAsset } from './
 import { findCertificateNumbers } from './certificate-numbers.js';
 import { findChassisMap, saveChassisMap } from './chassis-maps.js';
 import { findAccountPolicyJson, findTokenPolicyJson } from './erasure-policies.js';
+import { findHealthGrading } from './health-gradings.js';
 import { findTokenByJti, spendCheckin, spendUnheardCheckin, touchLastSeen } from './tokens.js';
 import { storeWipeResult } from './wipe-results.js';
 
@@ -24,4 +25,5 @@ export const deviceStore: DeviceStore = {
   findTokenPolicyJson,
   findAccountPolicyJson,
   findMasterPasswords,
+  findHealthGrading,
 };

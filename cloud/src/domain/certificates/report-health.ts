@@ -44,6 +44,24 @@ export function healthSmartRows(health: WireDriveHealth): string[][] {
 
 const rates = (health: WireDriveHealth) => (health.profile_mbps ?? []).filter((r): r is number => r !== null);
 
+/** The SMART short self-test in a buyer's words (issue 30 item 6), or undefined when none was run. */
+export function selfTestSentence(health: WireDriveHealth): string | undefined {
+  const t = health.self_test;
+  if (!t) return undefined;
+  const detail = t.detail ? ` (${t.detail})` : '';
+  const said =
+    t.outcome === 'passed'
+      ? `passed${detail}`
+      : t.outcome === 'failed'
+        ? `FAILED${t.failing_lba !== undefined ? ` at LBA ${t.failing_lba}` : ''}${detail}`
+        : t.outcome === 'timed_out'
+          ? `did not finish in time, and was not graded${detail}`
+          : t.outcome === 'not_supported'
+            ? `not supported by the drive or its connection, and not graded${detail}`
+            : `ended without a result, and was not graded${detail}`;
+  return `SMART short self-test, run before the erase: ${said}.`;
+}
+
 /** One sentence under the chart: regions, their size, median and slowest rate, write errors. */
 export function profileCaption(health: WireDriveHealth): string {
   const all = rates(health);
@@ -98,6 +116,11 @@ export function drawHealthSection(frame: Frame, health: WireDriveHealth | undefi
   if (health.reasons.length === 0) drawParagraph(frame, 'No rule of the grading table matched.', BODY);
   for (const reason of health.reasons) drawParagraph(frame, `•  ${reason}`, BODY, frame.left + 6);
   if (health.smart_unavailable) drawParagraph(frame, `SMART could not be read: ${health.smart_unavailable}`, BODY);
+  const selfTest = selfTestSentence(health);
+  if (selfTest) {
+    frame.y -= 2;
+    drawParagraph(frame, selfTest, { ...BODY, role: 'bold' });
+  }
   frame.y -= 6;
   const smart = healthSmartRows(health);
   if (smart.length) drawTable(frame, [{ header: 'SMART attribute', width: 0.4, bold: true }, { header: 'Before the erase', width: 0.3 }, { header: 'After the erase', width: 0.3 }], smart);

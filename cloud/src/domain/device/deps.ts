@@ -5,6 +5,7 @@ import type * as CertificateNumbersDb from '../../adapters/db/certificate-number
 import type * as ChassisMapsDb from '../../adapters/db/chassis-maps.js';
 import type * as AtaMasterPasswordsDb from '../../adapters/db/ata-master-passwords.js';
 import type * as ErasurePoliciesDb from '../../adapters/db/erasure-policies.js';
+import type * as HealthGradingsDb from '../../adapters/db/health-gradings.js';
 import type * as TokensDb from '../../adapters/db/tokens.js';
 import type * as WipeResultsDb from '../../adapters/db/wipe-results.js';
 import type { CertificateIssuer } from '../../adapters/db/wipe-results.js';
@@ -21,7 +22,8 @@ export type DeviceStore = Pick<typeof TokensDb, 'findTokenByJti' | 'spendCheckin
   Pick<typeof WipeResultsDb, 'storeWipeResult'> &
   Pick<typeof CertificateNumbersDb, 'findCertificateNumbers'> &
   Pick<typeof ErasurePoliciesDb, 'findTokenPolicyJson' | 'findAccountPolicyJson'> &
-  Pick<typeof AtaMasterPasswordsDb, 'findMasterPasswords'>;
+  Pick<typeof AtaMasterPasswordsDb, 'findMasterPasswords'> &
+  Pick<typeof HealthGradingsDb, 'findHealthGrading'>;
 
 /**
  * What the device-facing domain needs: the database adapter and the clock, plus the policies

@@ -15,5 +15,7 @@ export async function erasurePolicyFor(deps: Pick<DeviceDeps, 'db' | 'store'>, t
   const account = await deps.store.findAccountPolicyJson(deps.db, token.account_id);
   const { policy, source } = policyInForce({ token: own?.erasure_policy, account });
   const masters = grantOf(await deps.store.findMasterPasswords(deps.db, token.account_id));
-  return { erasure_policy: policy, source, ...(masters ? { ata_master_passwords: masters } : {}) };
+  // The account's health grade table (issue 30 item 6); none saved: no field, the device grades by the default.
+  const grading = await deps.store.findHealthGrading(deps.db, token.account_id);
+  return { erasure_policy: policy, source, ...(masters ? { ata_master_passwords: masters } : {}), ...(grading ? { health_grading: grading } : {}) };
 }

@@ -5,6 +5,7 @@ import { formatDateTime } from '../format.js';
 import { useQueryState } from '../router.js';
 import type { Device, DeviceAction, Me, Page } from '../types.js';
 import { AtaMasterPasswordsSettings } from './ata-master-passwords-settings.js';
+import { HealthGradingSettings } from './health-grading-settings.js';
 import { ErasurePolicySettings, type AccountPolicy } from './erasure-policy-settings.js';
 import { TokenPolicyCell, TokenPolicyEditor } from './token-policy.js';
 
@@ -83,6 +84,7 @@ export function DevicesPage({ me }: { me: Me }) {
       <ErrorNote message={error} />
       {!staff && <ErasurePolicySettings onLoaded={setAccount} />}
       {admin && <AtaMasterPasswordsSettings />}
+      {admin && <HealthGradingSettings />}
       <div className="toolbar">
         <input
           type="search"
