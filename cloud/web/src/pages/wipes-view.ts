@@ -84,7 +84,7 @@ function inRange(row: WipeView, from: string, to: string): boolean {
 
 /**
  * Where the certificates of these rows download as one file, in this order: a ZIP of PDFs or
- * one merged PDF with a summary page (`GET /app/api/wipes/certificates`).
+ * one signed lot certificate with each certificate attached (`GET /app/api/wipes/certificates`).
  */
 export function lotUrl(rows: readonly WipeView[], format: 'zip' | 'pdf'): string {
   return `/app/api/wipes/certificates?format=${format}&ids=${rows.map((r) => encodeURIComponent(r.id)).join(',')}`;
