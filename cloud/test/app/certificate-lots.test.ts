@@ -11,7 +11,7 @@ import { addUser, signIn } from '../web-helpers.js';
 const SHOTS = join(process.cwd(), 'test-results', 'lot-certificate');
 
 /** A lot's certificates in one file: the ZIP of PDFs and the merged PDF, opened with real tools. */
-describe('GET /app/api/wipes/certificates: a lot\u2019s certificates at once', () => {
+describe('GET /app/api/wipes/certificates: a lot\u2019s certificates at once', { timeout: 120_000 }, () => {
   let sut: CertificateCloud;
   let wipes: string[];
   let numbers: string[];
@@ -32,7 +32,7 @@ describe('GET /app/api/wipes/certificates: a lot\u2019s certificates at once', (
     numbers = [];
     for (const id of wipes.slice(0, 3)) numbers.push((await certificateOf(sut, id)).certificate_number);
     dir = mkdtempSync(join(tmpdir(), 'lot-'));
-  });
+  }, 120_000);
   afterEach(() => sut.close());
 
   const download = async (ids: string[], format: string) => {

@@ -21,7 +21,7 @@ const drive = (i: number, overrides: Partial<LotDocumentDrive> = {}): LotDocumen
   ...overrides,
 });
 
-describe('the lot certificate\u2019s summary', () => {
+describe('the lot certificate\u2019s summary', { timeout: 60_000 }, () => {
   it('counts drives by result and method, and spans the lot\u2019s completion dates', () => {
     const drives = [drive(1), drive(2), drive(3), drive(4, { status: 'Fail', certificateNumber: null, method: null, completedAt: '2026-11-25T08:00:00Z' })];
     expect(lotSummary(drives)).toEqual({

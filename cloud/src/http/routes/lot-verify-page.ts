@@ -1,7 +1,29 @@
 import { formatTimestamp } from '../../domain/certificates/format.js';
-import { countsText, methodCountsText } from '../../domain/certificates/lot-document.js';
-import type { LotVerifyAnswer } from './lot-verify.js';
+import { countsText, methodCountsText, type LotSummary } from '../../domain/certificates/lot-document.js';
 import { page } from './verify-page.js';
+
+/** One certificate of the lot as the verify answer lists it. */
+export interface LotVerifyCertificate {
+  certificate_number: string;
+  certificate_id: string;
+  valid: boolean;
+  verify_url: string;
+  drive_serial: string | null;
+  drive_model: string | null;
+}
+
+/** The JSON answer of `GET /lots/{id}/verify`. */
+export interface LotVerifyAnswer {
+  valid: boolean;
+  lot_document_id: string;
+  account: string;
+  generated_at: string;
+  document_sha256: string;
+  summary: LotSummary;
+  certificates: LotVerifyCertificate[];
+  /** Drives listed in the lot without a certificate (not certified). */
+  uncertified: { drive_serial: string | null; drive_model: string | null; status: string }[];
+}
 
 const escape = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const row = (label: string, value: string | null | undefined) => `<tr><th scope="row">${escape(label)}</th><td>${value ? escape(value) : '—'}</td></tr>`;

@@ -10,7 +10,7 @@ import type { PublicKeyLookup } from '../../domain/certificates/certificate-cont
 import type { LotSummary } from '../../domain/certificates/lot-document.js';
 import { checkCertificate } from '../../domain/certificates/tamper-check.js';
 import { wantsPage } from '../session.js';
-import { lotNotFoundPage, lotVerifyPage } from './lot-verify-page.js';
+import { lotNotFoundPage, lotVerifyPage, type LotVerifyAnswer, type LotVerifyCertificate } from './lot-verify-page.js';
 import { NEVER_FRAMED } from './pages.js';
 
 /** The public verify page of a lot certificate (printed and QR-coded on its first page). */
@@ -23,29 +23,6 @@ export interface LotVerifyDeps {
   store: ObjectStore;
   publicKeys: PublicKeyLookup;
   publicBaseUrl?: string | undefined;
-}
-
-/** One certificate of the lot as the verify answer lists it. */
-export interface LotVerifyCertificate {
-  certificate_number: string;
-  certificate_id: string;
-  valid: boolean;
-  verify_url: string;
-  drive_serial: string | null;
-  drive_model: string | null;
-}
-
-/** The JSON answer of `GET /lots/{id}/verify`. */
-export interface LotVerifyAnswer {
-  valid: boolean;
-  lot_document_id: string;
-  account: string;
-  generated_at: string;
-  document_sha256: string;
-  summary: LotSummary;
-  certificates: LotVerifyCertificate[];
-  /** Drives listed in the lot without a certificate (not certified). */
-  uncertified: { drive_serial: string | null; drive_model: string | null; status: string }[];
 }
 
 /**
