@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 /** Tests that run on both stores: every cloud test that goes through `startCloud` or the store port. */
 const CLOUD_ON_POSTGRES = [
   'cloud/test/app/**/*.test.ts',
-  'cloud/test/e2e/web-{pages,webhooks,lots,downloads}.test.ts',
+  'cloud/test/e2e/web-{pages,webhooks,lots,downloads,not-issued}.test.ts',
   'test/e2e/device-call-sequence.test.ts',
   'cloud/test/integration/{admin-cli,certificate-keys,certificates-storage,certificates-numbering,certificates-cli,certificates-worker-crash,webhooks-ledger,rate-windows,wipes-grid-reader,admin-api-keys,worker-shutdown}.test.ts',
 ];

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { certificateKeyFlag } from './verify-pdf-args.js';
+import { checkLotPdf } from './verify-lot-pdf.js';
 import type { Clock } from '../adapters/clock.js';
 import { localObjectStore, type ObjectStore } from '../adapters/objects/local-store.js';
 import type { SqlDatabase, SqlRunner } from '../adapters/sql/database.js';
@@ -20,6 +21,7 @@ import { EmbeddedCertificateError, readEmbeddedCertificate, type EmbeddedCertifi
 import { DEBIAN_FONT_FILES, FontUnavailableError, loadFontSource } from '../domain/certificates/fonts.js';
 import { certificatePageDifference } from '../domain/certificates/page-check.js';
 import { checkPdfSignature } from '../domain/certificates/pdf-signature.js';
+import type { PdfSigner } from '../domain/certificates/pdf-signing-certificate.js';
 import { certificateFingerprint } from '../domain/certificates/pdf-signing-certificate.js';
 import { missingVisibleFacts, type VisibleFacts } from '../domain/certificates/visible-text.js';
 import { xrefInconsistency } from '../domain/certificates/xref-consistency.js';
@@ -37,7 +39,7 @@ export interface CertificateRuntime {
   keys: CertificateKeys;
   store: ObjectStore;
   /** The `certificates` field of CloudAppDeps. */
-  routes: { store: ObjectStore; publicKeys: PublicKeyLookup; urlSigningSecret: Buffer };
+  routes: { store: ObjectStore; publicKeys: PublicKeyLookup; urlSigningSecret: Buffer; pdfSigning: () => Promise<PdfSigner> };
   /** Starts the render threads (failing if the fonts are missing), then the worker loop. */
   startWorker(input: {
     db: SqlDatabase;
@@ -77,7 +79,7 @@ export async function loadCertificateRuntime(config: CloudConfig, db: SqlDatabas
   return {
     keys,
     store,
-    routes: { store, publicKeys: keys.publicKeys, urlSigningSecret: keys.urlSigningSecret },
+    routes: { store, publicKeys: keys.publicKeys, urlSigningSecret: keys.urlSigningSecret, pdfSigning: () => keys.pdfSigning() },
     async startWorker(input) {
       void store.sweepTemporary(STALE_TEMPORARY_MS).catch((err: unknown) => input.log?.error({ err }, 'sweeping temporary objects failed'));
       const threads = defaultRenderThreads(input.inServer ?? false);
@@ -208,7 +210,21 @@ async function checkPdf(file: string, trust: PdfTrust): Promise<PdfVerdict> {
     const reason = error instanceof EmbeddedCertificateError ? error.message : 'not a readable PDF';
     return { valid: false, reason };
   }
-  if (!embedded) return { valid: false, reason: 'no embedded certificate' };
+  if (!embedded) {
+    // Not a single certificate: a lot certificate (issue 31 item 3) is checked with each attachment.
+    const lot = await checkLotPdf(bytes, {
+      pdfCertificateOnRecord: trust.pdfCertificateOnRecord,
+      checkCertificateFile: async (path) => {
+        const verdict = await checkPdf(path, trust);
+        return 'kind' in verdict ? { valid: false, reason: 'a lot certificate attached inside a lot certificate' } : { ...verdict };
+      },
+      namedPdfSigner: async (attached) => {
+        const record = (await readEmbeddedCertificate(attached).catch(() => null))?.content as Record<string, unknown> | undefined;
+        return typeof record?.pdf_signer_sha256 === 'string' ? record.pdf_signer_sha256 : undefined;
+      },
+    });
+    return lot ?? { valid: false, reason: 'no embedded certificate' };
+  }
   const content = embedded.content as Record<string, unknown> | null;
   const drive = content?.drive as Record<string, unknown> | undefined;
   const facts = {

@@ -26,7 +26,7 @@ export const CLOUD_HELP: ProgramHelp = {
         'create-webhook --account ID --event-type T --url U [--auth-type none|bearer|basic] | rotate-webhook-secret --id ID',
       ].join('\n'),
     },
-    { name: 'verify-pdf', args: 'FILE [--public-key B64] [--json]', summary: "checks a certificate PDF's signature against the deployment's keys (exit 0 valid, 1 not)" },
+    { name: 'verify-pdf', args: 'FILE [--public-key B64] [--json]', summary: "checks a certificate PDF, or a lot certificate and each certificate attached to it, against the deployment's keys (exit 0 valid, 1 not)" },
     { name: 'certificate-public-key', args: '[--all] [--json]', summary: 'the public key certificates are verified with (--all: every key that ever signed)' },
     { name: 'rotate-certificate-key', args: '[--json]', summary: 'a fresh certificate signing key; earlier certificates still verify' },
     { name: 'migrate', args: '[--json]', summary: 'applies pending migrations to the configured database' },

@@ -33,6 +33,7 @@ import type { TokenTermsDefaults } from '../domain/devices/token-terms.js';
 import type { DownloadLimits } from './download-slots.js';
 import { registerAppApiKeys } from './routes/app-api-keys.js';
 import { registerCertificateRoutes, type CertificateRouteDeps } from './routes/certificates.js';
+import { registerLotVerify } from './routes/lot-verify.js';
 import { sampleOnCertifiedWipe } from '../domain/validation/sampling.js';
 import { registerAppValidation } from './routes/app-validation.js';
 import * as validationStore from '../adapters/db/validation.js';
@@ -154,7 +155,8 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   // Certificates (spec 4.4): public verify, session-guarded downloads, presigned files.
   if (deps.certificates) {
     registerCertificateRoutes(app, { ...deps.certificates, db: deps.db, clock: deps.clock, publicBaseUrl: deps.publicBaseUrl });
-    registerCertificateLots(app, { db: deps.db, clock: deps.clock, store: deps.certificates.store, publicBaseUrl: deps.publicBaseUrl, wipeGrid });
+    registerCertificateLots(app, { db: deps.db, clock: deps.clock, store: deps.certificates.store, publicBaseUrl: deps.publicBaseUrl, wipeGrid, pdfSigning: deps.certificates.pdfSigning });
+    registerLotVerify(app, { db: deps.db, store: deps.certificates.store, publicKeys: deps.certificates.publicKeys, publicBaseUrl: deps.publicBaseUrl });
   }
 
   app.get('/health', async () => ({ ok: true }));

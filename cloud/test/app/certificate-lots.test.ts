@@ -1,13 +1,17 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { certificateOf, startCertificateCloud, submitWipe, type CertificateCloud } from '../certificates/pipeline.js';
+import { verifyPdf } from '../../src/cli/certificates.js';
+import { certificateOf, PUBLIC_BASE_URL, startCertificateCloud, submitWipe, type CertificateCloud } from '../certificates/pipeline.js';
+import { TEST_STORE } from '../support/test-store.js';
 import { addUser, signIn } from '../web-helpers.js';
 
+const SHOTS = join(process.cwd(), 'test-results', 'lot-certificate');
+
 /** A lot's certificates in one file: the ZIP of PDFs and the merged PDF, opened with real tools. */
-describe('GET /app/api/wipes/certificates: a lot\u2019s certificates at once', () => {
+describe('GET /app/api/wipes/certificates: a lot\u2019s certificates at once', { timeout: 120_000 }, () => {
   let sut: CertificateCloud;
   let wipes: string[];
   let numbers: string[];
@@ -28,7 +32,7 @@ describe('GET /app/api/wipes/certificates: a lot\u2019s certificates at once', (
     numbers = [];
     for (const id of wipes.slice(0, 3)) numbers.push((await certificateOf(sut, id)).certificate_number);
     dir = mkdtempSync(join(tmpdir(), 'lot-'));
-  });
+  }, 120_000);
   afterEach(() => sut.close());
 
   const download = async (ids: string[], format: string) => {
@@ -36,7 +40,15 @@ describe('GET /app/api/wipes/certificates: a lot\u2019s certificates at once', (
     return { status: res.statusCode, headers: res.headers, bytes: res.rawPayload, json: () => res.json() };
   };
 
-  it('a merged PDF: a summary page listing every drive in the grid\u2019s order, then each certificate', async () => {
+  const pdfsig = (path: string) => {
+    const r = spawnSync('pdfsig', [path], { encoding: 'utf8' });
+    if (r.error) throw new Error('pdfsig is required: apt-get install poppler-utils');
+    return `${r.stdout}${r.stderr}`;
+  };
+  const verify = (path: string) =>
+    verifyPdf(path, {}, (check) => check({ publicKeys: sut.keys.publicKeys, pdfCertificateOnRecord: sut.keys.pdfCertificateOnRecord }));
+
+  it('the lot certificate: one PDF signed once over the whole file, a summary listing every drive in the grid\u2019s order, each certificate attached unchanged', async () => {
     const order = [wipes[2]!, wipes[3]!, wipes[0]!, wipes[1]!];
     const res = await download(order, 'pdf');
     expect(res.status).toBe(200);
@@ -44,15 +56,96 @@ describe('GET /app/api/wipes/certificates: a lot\u2019s certificates at once', (
     const file = join(dir, 'lot.pdf');
     writeFileSync(file, res.bytes);
     execFileSync('qpdf', ['--check', file]);
+    const signatures = pdfsig(file);
+    expect(signatures.match(/^Signature #\d+:/gm)).toHaveLength(1);
+    expect(signatures).toMatch(/Signature Validation: Signature is Valid\./);
+    expect(signatures).toMatch(/^\s*- Total document signed$/m);
+    expect(signatures).not.toContain('Digest Mismatch');
+
     const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-    const summary = text.split('\f')[0]!;
-    expect(summary).toContain('4 drives, 3 with a certificate');
-    const positions = ['SER-C', 'SER-FAILED', 'SER-A', 'SER-B'].map((serial) => summary.indexOf(serial));
+    expect(text).toContain('Lot Certificate of Sanitization');
+    expect(text).toMatch(/4 \(3 Pass, 1 Fail\); 3 with a certificate/);
+    expect(text).toContain('Acme Refurb');
+    const positions = ['SER-C', 'SER-FAILED', 'SER-A', 'SER-B'].map((serial) => text.indexOf(serial));
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
     for (const number of numbers) expect(text).toContain(number);
-    const pages = Number(execFileSync('qpdf', ['--show-npages', file], { encoding: 'utf8' }).trim());
-    expect(pages).toBe(1 + 3);
+    // Only the summary is drawn; the certificates travel as attachments, not as copied pages.
+    expect(Number(execFileSync('qpdf', ['--show-npages', file], { encoding: 'utf8' }).trim())).toBe(1);
+
+    // Each attachment is the stored certificate, byte for byte, and verifies on its own.
+    const listed = execFileSync('qpdf', ['--list-attachments', file], { encoding: 'utf8' });
+    const expected = [`001 ${numbers[2]} certificate.pdf`, `003 ${numbers[0]} certificate.pdf`, `004 ${numbers[1]} certificate.pdf`];
+    for (const name of [...expected, 'lot.json']) expect(listed).toContain(name);
+    for (const [name, wipeIndex] of [[expected[0]!, 2], [expected[1]!, 0], [expected[2]!, 1]] as const) {
+      const out = join(dir, `attached-${wipeIndex}.pdf`);
+      writeFileSync(out, execFileSync('qpdf', [file, `--show-attachment=${name}`], { maxBuffer: 16 * 1024 * 1024 }));
+      const cert = await certificateOf(sut, wipes[wipeIndex]!);
+      const stored = await sut.store.get(cert.certificate_key!);
+      expect(Buffer.compare(readFileSync(out), Buffer.from(stored!))).toBe(0);
+      expect(pdfsig(out)).toMatch(/Signature Validation: Signature is Valid\./);
+      expect(await verify(out)).toMatchObject({ valid: true, certificate_number: cert.certificate_number });
+    }
+    // pdfdetach (poppler) finds the same attachments.
+    const detached = execFileSync('pdfdetach', ['-list', file], { encoding: 'utf8' });
+    for (const name of expected) expect(detached).toContain(name);
+
+    // verify-pdf: the lot's signature, and every attachment.
+    const verdict = (await verify(file)) as unknown as { valid: boolean; kind: string; certificates: { file: string; valid: boolean }[] };
+    expect(verdict).toMatchObject({ valid: true, kind: 'lot' });
+    expect(verdict.certificates.map((c) => [c.file, c.valid])).toEqual(expected.map((name) => [name, true]));
+    // Offline, with the public key alone: the lot's signer is the one every attached record names.
+    expect(await verifyPdf(file, { 'public-key': sut.keys.publicKeyBase64 }, () => Promise.reject(new Error('offline')))).toMatchObject({ valid: true, kind: 'lot' });
+
+    // The summary page, for a person to look at.
+    mkdirSync(SHOTS, { recursive: true });
+    execFileSync('pdftoppm', ['-png', '-r', '80', '-f', '1', '-l', '1', '-singlefile', file, join(SHOTS, `lot-certificate-summary-${TEST_STORE}`)]);
+  });
+
+  it('a byte changed in the lot certificate after signing fails pdfsig and verify-pdf', async () => {
+    const res = await download([wipes[0]!, wipes[1]!], 'pdf');
+    const bytes = Buffer.from(res.bytes);
+    const at = bytes.indexOf('/Type /Pages');
+    expect(at).toBeGreaterThan(0);
+    const changed = Buffer.from(bytes);
+    // Same length, still a well-formed PDF: only the signature can tell.
+    changed.write('/Type/Pages ', at, 'latin1');
+    const file = join(dir, 'changed.pdf');
+    writeFileSync(file, changed);
+    expect(pdfsig(file)).not.toMatch(/Signature Validation: Signature is Valid\./);
+    expect(await verify(file)).toMatchObject({ valid: false, kind: 'lot' });
+  });
+
+  it('the lot certificate\u2019s verify URL answers what it covers and each certificate\u2019s own check, as JSON and as a page', async () => {
+    const res = await download([wipes[0]!, wipes[3]!, wipes[1]!], 'pdf');
+    const file = join(dir, 'lot-verify.pdf');
+    writeFileSync(file, res.bytes);
+    const manifest = JSON.parse(execFileSync('qpdf', [file, '--show-attachment=lot.json'], { encoding: 'utf8' })) as { verify_url: string; lot_document_id: string };
+    expect(manifest.verify_url).toBe(`${PUBLIC_BASE_URL}/lots/${manifest.lot_document_id}/verify`);
+    // The QR code's URL is printed on the page too.
+    expect(execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }).replace(/\s+/g, '')).toContain(manifest.verify_url);
+    const path = new URL(manifest.verify_url).pathname;
+    const json = (await sut.app.inject({ method: 'GET', url: path })).json();
+    expect(json).toMatchObject({
+      valid: true,
+      lot_document_id: manifest.lot_document_id,
+      account: 'Acme Refurb',
+      summary: { drives: 3, certified: 2, by_status: { Pass: 2, Fail: 1 } },
+      uncertified: [{ drive_serial: 'SER-FAILED', status: 'Fail' }],
+    });
+    expect(json.certificates.map((c: { certificate_number: string; valid: boolean }) => [c.certificate_number, c.valid])).toEqual([[numbers[0], true], [numbers[1], true]]);
+    const html = await sut.app.inject({ method: 'GET', url: path, headers: { accept: 'text/html' } });
+    expect(html.statusCode).toBe(200);
+    expect(html.body).toContain('Valid lot certificate');
+    for (const c of json.certificates as { certificate_id: string }[]) expect(html.body).toContain(`href="/certificates/${c.certificate_id}/verify"`);
+
+    // A certificate of the lot changed in the database: the lot is no longer valid, and says which.
+    await sut.db.run("UPDATE wipe_results SET drive_serial = 'FORGED' WHERE public_id = @id", { id: wipes[1]! });
+    const after = (await sut.app.inject({ method: 'GET', url: path })).json();
+    expect(after.valid).toBe(false);
+    expect(after.certificates.map((c: { valid: boolean }) => c.valid)).toEqual([true, false]);
+    expect((await sut.app.inject({ method: 'GET', url: '/lots/lotdoc_0000/verify' })).statusCode).toBe(404);
+    expect((await sut.app.inject({ method: 'GET', url: '/lots/nope/verify' })).json()).toEqual({ valid: false, error: 'not_found' });
   });
 
   it('a ZIP of PDFs: the summary, then each certificate and Erasure Report, named in grid order', async () => {

@@ -143,6 +143,10 @@ describe('validation sampling per lot', () => {
       const text = execFileSync('pdftotext', ['-f', '1', '-l', '1', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
       expect(text.toLowerCase()).toContain('validation sampling (r2v3 appendix b)');
       expect(text).toContain('Northwind Bank · LOT-7: 2 of 2 certified drives picked at random for independent validation at the rate set, 100 %; 1 passed, 1 not validated yet.');
+      // The lot certificate's verify page states the same sample.
+      const manifest = JSON.parse(execFileSync('qpdf', [file, '--show-attachment=lot.json'], { encoding: 'utf8' })) as { verify_url: string };
+      const verified = (await sut.app.inject({ method: 'GET', url: new URL(manifest.verify_url).pathname })).json();
+      expect(verified.summary.validation).toEqual(['Northwind Bank · LOT-7: 2 of 2 certified drives picked at random for independent validation at the rate set, 100 %; 1 passed, 1 not validated yet.']);
     });
 
     it('refuses a drive that was not picked, and another account’s certificate', async () => {

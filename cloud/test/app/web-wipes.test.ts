@@ -70,8 +70,18 @@ describe('/wipes grid data (spec 4.5)', () => {
       technician: 'ana@acme.test',
       completed_at: '2026-11-22T10:12:30Z',
       certificate: { kind: 'badge', label: 'Pending' },
+      // The exact size from the machine's storage list (issue 31 item 4).
+      capacity_bytes: 512_110_190_592,
     });
-    expect(hdd).toMatchObject({ vendor: 'Seagate', media_type: 'HDD', status_label: 'Fail', status_tone: 'fail', certificate: { kind: 'not_issued' } });
+    // Why no certificate: in plain words, and the stored reason for Details (issue 31 item 4).
+    expect(hdd).toMatchObject({
+      vendor: 'Seagate',
+      media_type: 'HDD',
+      status_label: 'Fail',
+      status_tone: 'fail',
+      capacity_bytes: 1_000_204_886_016,
+      certificate: { kind: 'not_issued', reason: 'The erasure failed', detail: 'wipe_status failed' },
+    });
     expect(bay).toMatchObject({
       vendor: 'Western Digital',
       media_type: null,
@@ -82,8 +92,18 @@ describe('/wipes grid data (spec 4.5)', () => {
       technician: 'bo@acme.test',
       certificate: { kind: 'badge', label: 'Pending' },
     });
-    expect(odd).toMatchObject({ vendor: null, source: { kind: 'none' }, status_label: 'Cancelled', status_tone: 'neutral', certificate: { kind: 'not_issued' } });
-    expect(rejected).toMatchObject({ status_label: 'Pass', certificate: { kind: 'not_issued' } });
+    expect(bay).toMatchObject({ capacity_bytes: null });
+    expect(odd).toMatchObject({
+      vendor: null,
+      source: { kind: 'none' },
+      status_label: 'Cancelled',
+      status_tone: 'neutral',
+      certificate: { kind: 'not_issued', reason: 'The erasure was cancelled', detail: 'wipe_status cancelled' },
+    });
+    expect(rejected).toMatchObject({
+      status_label: 'Pass',
+      certificate: { kind: 'not_issued', reason: 'The device did not approve the erasure\u2019s verification', detail: 'validation rejected' },
+    });
   });
 
   it('shows a hotswap wipe as Hotswap with its bay, even when the chassis’s boot report listed the drive', async () => {

@@ -32,7 +32,7 @@ export async function startCertificateCloud(): Promise<CertificateCloud> {
   const cloud = await startCloud({
     deps: async (db) => {
       keys = await loadCertificateKeys({ db, dataDir });
-      return { publicBaseUrl: PUBLIC_BASE_URL, certificates: { store, publicKeys: keys.publicKeys, urlSigningSecret: keys.urlSigningSecret } };
+      return { publicBaseUrl: PUBLIC_BASE_URL, certificates: { store, publicKeys: keys.publicKeys, urlSigningSecret: keys.urlSigningSecret, pdfSigning: () => keys.pdfSigning() } };
     },
   });
   const jobDeps: CertificateJobDeps = {

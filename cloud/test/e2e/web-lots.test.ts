@@ -131,13 +131,16 @@ describe('a lot\u2019s certificates from the wipes grid', { timeout: 90_000 }, (
     expect(pdfText(join(out, names[3]!))).toContain(number.C);
   });
 
-  it('downloads the selected rows\u2019 certificates as one merged PDF with a summary page', async () => {
+  it('downloads the selected rows\u2019 certificates as one signed lot certificate: a summary page, each certificate attached', async () => {
     await page.locator(`tr[data-wipe-id="${wipe.C}"] input[type="checkbox"]`).check();
     await page.locator(`tr[data-wipe-id="${wipe.B}"] input[type="checkbox"]`).check();
     expect(await page.locator('[data-testid="certificates-menu"] summary').innerText()).toContain('Download certificates (2 selected)');
     const file = await downloadFrom('certificates-pdf', 'lot.pdf');
     execFileSync('qpdf', ['--check', file]);
-    expect(Number(execFileSync('qpdf', ['--show-npages', file], { encoding: 'utf8' }).trim())).toBe(1 + 2);
+    expect(Number(execFileSync('qpdf', ['--show-npages', file], { encoding: 'utf8' }).trim())).toBe(1);
+    const attachments = execFileSync('qpdf', ['--list-attachments', file], { encoding: 'utf8' });
+    expect(attachments).toContain(`001 ${number.B} certificate.pdf`);
+    expect(attachments).toContain(`002 ${number.C} certificate.pdf`);
     const text = pdfText(file);
     for (const name of ['B', 'C']) expect(text).toContain(number[name]);
     const first = text.split('\f')[0]!;
@@ -146,6 +149,20 @@ describe('a lot\u2019s certificates from the wipes grid', { timeout: 90_000 }, (
     expect(text).not.toContain('SER-FAILED');
     // Page 1, the summary, to look at.
     execFileSync('pdftoppm', ['-png', '-r', '70', '-f', '1', '-l', '1', '-singlefile', file, join(SCREENS_DIR, '24-lot-merged-pdf-page1')]);
+    // The lot's verify URL (its QR code): what it covers, each certificate checked and linked.
+    const { verify_url: verifyUrl } = JSON.parse(execFileSync('qpdf', [file, '--show-attachment=lot.json'], { encoding: 'utf8' })) as { verify_url: string };
+    const verify = await page.context().newPage();
+    await verify.setViewportSize({ width: 700, height: 1000 });
+    await verify.goto(`${base}${new URL(verifyUrl).pathname}`);
+    expect(await verify.locator('[data-testid="verdict"] h1').innerText()).toBe('Valid lot certificate');
+    expect(await verify.locator('[data-testid="lot-certificate"]').allInnerTexts()).toEqual([
+      expect.stringMatching(new RegExp(`^${number.B}\\s+ST1000DM003-1CH162 · SER-B\\s+✓ Valid$`)),
+      expect.stringMatching(new RegExp(`^${number.C}\\s+TOSHIBA MQ01ABD100 · SER-C\\s+✓ Valid$`)),
+    ]);
+    await verify.screenshot({ path: join(SCREENS_DIR, '24-lot-verify-page.png'), fullPage: true });
+    await Promise.all([verify.waitForURL(/\/certificates\/.+\/verify$/), verify.click(`a:has-text("${number.C}")`)]);
+    expect(await verify.locator('[data-testid="verdict"] h1').innerText()).toBe('Valid certificate');
+    await verify.close();
     await page.locator(`tr[data-wipe-id="${wipe.C}"] input[type="checkbox"]`).uncheck();
     await page.locator(`tr[data-wipe-id="${wipe.B}"] input[type="checkbox"]`).uncheck();
   });

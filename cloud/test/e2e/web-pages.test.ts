@@ -92,7 +92,8 @@ describe('web pages in a real browser', { timeout: 60_000 }, () => {
     const failed = await cells('failed');
     expect(failed.slice(1)).toEqual([
       'Seagate', 'ST1000DM003-1CH162', 'Z1D5K2XX', '1 TB', '—', 'NIST 800-88 R2 Clear', '—', '1h 40m', 'Fail', '—', 'ana@acme.test',
-      'Northwind Schools · LOT-42', expect.any(String), 'Not issued',
+      // Why, in plain words, and the stored reason behind Details (issue 31 item 4).
+      'Northwind Schools · LOT-42', expect.any(String), expect.stringMatching(/^Not issued\s+The erasure failed\s+Details$/),
     ]);
     expect(await row('failed').locator('.badge-fail').innerText()).toBe('Fail');
 

@@ -137,6 +137,21 @@ describe('erasure-cloud serve (in-process worker), admin list-certificates, veri
     expect((await cliStatus('verify-pdf', forgedPath, '--public-key', published.public_key)).code).toBe(1);
     writeFileSync(forgedPath, 'not a pdf');
     expect((await cliStatus('verify-pdf', forgedPath, '--public-key', published.public_key)).code).toBe(1);
+
+    // Issue 31 item 3: the lot certificate the running server makes (its PDF signer wired by
+    // serve) verifies with verify-pdf, itself and each attached certificate.
+    await cli('admin', 'create-user', '--account', account.id, '--email', 'admin@acme.test', '--password', 'correct horse battery', '--role', 'admin');
+    const login = await fetch(`${base}/login`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@acme.test', password: 'correct horse battery' }) });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const lot = await fetch(`${base}/app/api/wipes/certificates?format=pdf&ids=${certificates.map((c) => c.wipe_result_id).join(',')}`, { headers: { cookie } });
+    expect(lot.status).toBe(200);
+    const lotPath = join(dir, 'lot.pdf');
+    writeFileSync(lotPath, Buffer.from(await lot.arrayBuffer()));
+    const lotVerdict = await cliStatus('verify-pdf', lotPath);
+    expect(lotVerdict).toMatchObject({ code: 0, json: { valid: true, kind: 'lot', account: 'Acme Refurb' } });
+    expect(lotVerdict.json.certificates.map((c: { certificate_number: string; valid: boolean }) => [c.certificate_number, c.valid])).toEqual([['CW-000002', true], ['CW-000001', true]]);
+    expect(await cliStatus('verify-pdf', lotPath, '--public-key', published.public_key)).toMatchObject({ code: 0, json: { valid: true, kind: 'lot' } });
+    expect(await cliStatus('verify-pdf', lotPath, '--public-key', stranger)).toMatchObject({ code: 1, json: { valid: false, kind: 'lot' } });
   }, 180_000);
 
   it('rotate-certificate-key: new certificates carry the new key id, and one signed before the rotation still verifies online and with verify-pdf', async () => {

@@ -9,6 +9,7 @@ const row = (id: string, fields: Partial<WipeView>): WipeView => ({
   model: null,
   serial: null,
   capacity_gb: null,
+  capacity_bytes: null,
   media_type: null,
   method: null,
   passes_completed: null,
@@ -22,7 +23,7 @@ const row = (id: string, fields: Partial<WipeView>): WipeView => ({
   technician: null,
   customer: null,
   lot_reference: null,
-  certificate: { kind: 'not_issued' },
+  certificate: { kind: 'not_issued', reason: 'No reason was recorded', detail: null },
   health_grade: null,
   health_reasons: [],
   ...fields,
@@ -62,14 +63,44 @@ describe('wipes grid view state (client side, spec 4.5)', () => {
     expect(sourceText(bay)).toBe('Hotswap · Bay 3');
     expect(sourceText(rows[0]!)).toBe('Hotswap');
     expect(ids(visibleRows([...rows, bay], readViewState(new URLSearchParams('q=bay 3'))))).toEqual(['h']);
-    expect(toCsv([bay]).trim().split('\r\n')[1]).toBe('h,,,,,,,Hotswap · Bay 3,,Pass,,,,,,Not issued,,,');
+    expect(toCsv([bay]).trim().split('\r\n')[1]).toBe('h,,,,,,,Hotswap · Bay 3,,Pass,,,,,,Not issued,,,,No reason was recorded,,,');
   });
 
   it('exports exactly the given rows as CSV, quoting and defusing formulas', () => {
     const csv = toCsv([row('x', { model: '=HYPERLINK("evil")', serial: 'a,b', capacity_gb: 512 })]);
     const [header, line] = csv.trim().split('\r\n');
-    expect(header).toBe('Wipe ID,Vendor,Model,Serial,Capacity (GB),Media Type,Method,Source,Duration (s),Status,Technician,Customer,Lot / Job Reference,Started,Completed,Certificate,Asset ID,health_grade,health_reasons');
-    expect(line).toBe(`x,,"'=HYPERLINK(""evil"")","a,b",512,,,,,Pass,,,,,,Not issued,,,`);
+    expect(header).toBe(
+      'Wipe ID,Vendor,Model,Serial,Capacity (GB),Media Type,Method,Source,Duration (s),Status,Technician,Customer,Lot / Job Reference,Started,Completed,Certificate,Asset ID,health_grade,health_reasons,' +
+        'Not Issued Reason,uncertified_reason,capacity_bytes,Capacity',
+    );
+    expect(line).toBe(`x,,"'=HYPERLINK(""evil"")","a,b",512,,,,,Pass,,,,,,Not issued,,,,No reason was recorded,,512000000000,512 GB`);
+  });
+
+  it('appends why a certificate was not issued, the capacity in bytes, and "< 1 GB" for a drive under 1 GB (issue 31 item 4)', () => {
+    const small = row('s', {
+      capacity_gb: 0,
+      capacity_bytes: 67_108_864,
+      status: 'failed',
+      status_label: 'Fail',
+      certificate: { kind: 'not_issued', reason: 'The erasure failed', detail: 'wipe_status failed' },
+    });
+    const unsized = row('u', { capacity_gb: 0, certificate: { kind: 'issued', id: 'cert_u', number: 'CW-000009' } });
+    const [header, ...lines] = toCsv([small, unsized]).trim().split('\r\n');
+    const columns = header!.split(',');
+    // The existing columns keep their places; the new ones come last.
+    expect(columns.slice(0, 19)).toEqual(
+      'Wipe ID,Vendor,Model,Serial,Capacity (GB),Media Type,Method,Source,Duration (s),Status,Technician,Customer,Lot / Job Reference,Started,Completed,Certificate,Asset ID,health_grade,health_reasons'.split(','),
+    );
+    const cell = (line: string, name: string) => line.split(',')[columns.indexOf(name)];
+    expect(cell(lines[0]!, 'Not Issued Reason')).toBe('The erasure failed');
+    expect(cell(lines[0]!, 'uncertified_reason')).toBe('wipe_status failed');
+    expect(cell(lines[0]!, 'capacity_bytes')).toBe('67108864');
+    expect(cell(lines[0]!, 'Capacity')).toBe('< 1 GB');
+    expect(cell(lines[0]!, 'Capacity (GB)')).toBe('0');
+    // Issued: no reason. Under 1 GB with no exact size known: no byte count rather than 0.
+    expect(cell(lines[1]!, 'Not Issued Reason')).toBe('');
+    expect(cell(lines[1]!, 'capacity_bytes')).toBe('');
+    expect(cell(lines[1]!, 'Capacity')).toBe('< 1 GB');
   });
 
   it('exports a matched machine as the grid shows it, model · serial, with its asset id in the Asset ID column', () => {
@@ -120,6 +151,6 @@ describe('wipes grid view state (client side, spec 4.5)', () => {
     expect(pick('customer=Northwind Schools&lot=LOT-43')).toEqual(['n2']);
     expect(pick('q=contoso')).toEqual(['c1']);
     expect(distinctValues(lotRows, 'customer')).toEqual(['Contoso', 'Northwind Schools']);
-    expect(toCsv([lotRows[3]!]).trim().split('\r\n')[1]).toBe('n1,,,,,,,,,Pass,,Northwind Schools,LOT-42,,,Not issued,,,');
+    expect(toCsv([lotRows[3]!]).trim().split('\r\n')[1]).toBe('n1,,,,,,,,,Pass,,Northwind Schools,LOT-42,,,Not issued,,,,No reason was recorded,,,');
   });
 });

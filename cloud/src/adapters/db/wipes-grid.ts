@@ -35,6 +35,10 @@ export interface WipeGridRow {
   /** The resale grade and the wire's health object (issue 30 item 6); null for older agents' results. */
   health_grade: string | null;
   health_json: string | null;
+  /** Why the result is not certifiable (migration 006), null when it is (issue 31 item 4). */
+  uncertified_reason: string | null;
+  /** The drive's `size_bytes` in the matched machine's fingerprint, null when unknown (issue 31 item 4). */
+  drive_size_bytes: number | null;
 }
 
 export interface WipeGridReader {
@@ -59,6 +63,21 @@ const HAS_CERTIFICATES = {
   postgres: "SELECT 1 AS found FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = 'certificates'",
 } as const;
 
+/**
+ * The wiped drive's exact size, from the storage list of the machine it was matched to (`a`):
+ * the wire's `drive_capacity_gb` is whole gigabytes, 0 for a drive under 1 GB.
+ */
+const DRIVE_SIZE_BYTES = {
+  sqlite: `(SELECT json_extract(s.value, '$.size_bytes') FROM json_each(a.fingerprint, '$.storage') s
+             WHERE json_type(s.value, '$.serial') = 'text' AND trim(json_extract(s.value, '$.serial')) = trim(w.drive_serial)
+               AND json_type(s.value, '$.size_bytes') IN ('integer', 'real') LIMIT 1)`,
+  // float8, not numeric: node-postgres returns numeric as a string.
+  postgres: `(SELECT (s.value ->> 'size_bytes')::float8 FROM jsonb_array_elements(
+               CASE WHEN jsonb_typeof(a.fingerprint::jsonb -> 'storage') = 'array' THEN a.fingerprint::jsonb -> 'storage' ELSE '[]'::jsonb END) AS s(value)
+             WHERE jsonb_typeof(s.value -> 'serial') = 'string' AND trim(s.value ->> 'serial') = trim(w.drive_serial)
+               AND jsonb_typeof(s.value -> 'size_bytes') = 'number' LIMIT 1)`,
+} as const;
+
 /** Whether tokens carry a customer and lot (SQLite migration 012, PostgreSQL 005). */
 const HAS_CUSTOMER_LOT = {
   sqlite: "SELECT 1 AS found FROM pragma_table_info('license_tokens') WHERE name = 'customer'",
@@ -71,6 +90,13 @@ const HAS_HEALTH = {
   sqlite: "SELECT 1 AS found FROM pragma_table_info('wipe_results') WHERE name = 'health_grade'",
   postgres:
     "SELECT 1 AS found FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'wipe_results' AND column_name = 'health_grade'",
+} as const;
+
+/** Whether wipe results say why they were not certified (SQLite migration 006; PostgreSQL always). */
+const HAS_UNCERTIFIED_REASON = {
+  sqlite: "SELECT 1 AS found FROM pragma_table_info('wipe_results') WHERE name = 'uncertified_reason'",
+  postgres:
+    "SELECT 1 AS found FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'wipe_results' AND column_name = 'uncertified_reason'",
 } as const;
 
 /**
@@ -87,6 +113,7 @@ export async function createWipeGridReader(db: SqlRunner): Promise<WipeGridReade
     (await db.one(HAS_CUSTOMER_LOT[db.dialect])) !== undefined ? 't.customer, t.lot_reference' : 'NULL AS customer, NULL AS lot_reference';
   const healthColumns =
     (await db.one(HAS_HEALTH[db.dialect])) !== undefined ? 'w.health_grade, w.health_json' : 'NULL AS health_grade, NULL AS health_json';
+  const reasonColumn = (await db.one(HAS_UNCERTIFIED_REASON[db.dialect])) !== undefined ? 'w.uncertified_reason' : 'NULL AS uncertified_reason';
   const certColumns = hasCertificates
     ? 'c.public_id AS cert_public_id, c.certificate_number AS cert_number, c.status AS cert_status'
     : 'NULL AS cert_public_id, NULL AS cert_number, NULL AS cert_status';
@@ -96,7 +123,8 @@ export async function createWipeGridReader(db: SqlRunner): Promise<WipeGridReade
   const select = (source: string) => `
     SELECT w.id, w.public_id, w.job_id, w.drive_serial, w.drive_model, w.drive_capacity_gb, w.wipe_method,
            w.passes_completed, w.started_at, w.completed_at, w.wipe_status, w.validation, w.certifiable,
-           w.certificate_status, w.tool_components, w.created_at, ${healthColumns}, t.product, t.user_email, ${customerColumns},
+           w.certificate_status, ${reasonColumn}, ${DRIVE_SIZE_BYTES[db.dialect]} AS drive_size_bytes,
+           w.tool_components, w.created_at, ${healthColumns}, t.product, t.user_email, ${customerColumns},
            a.public_id AS asset_public_id, a.model AS asset_model,
            a.serial_number AS asset_serial, d.media_type, ${certColumns}
       FROM ${source} w

@@ -42,7 +42,7 @@ export async function readEmbeddedCertificate(pdfBytes: Uint8Array): Promise<Emb
 }
 
 /** Name → decoded bytes for every file in the catalog's EmbeddedFiles name tree. */
-function embeddedFiles(doc: PDFDocument): Map<string, Uint8Array> {
+export function embeddedFiles(doc: PDFDocument): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
   const names = doc.catalog.lookupMaybe(PDFName.of('Names'), PDFDict);
   const tree = names?.lookupMaybe(PDFName.of('EmbeddedFiles'), PDFDict);

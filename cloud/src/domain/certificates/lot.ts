@@ -6,10 +6,9 @@ import { ACCENT, createFrame, drawText, lineHeight, MUTED, wrapText, contentWidt
 import { paintPages } from './pdf-document.js';
 
 /*
- * A lot's certificates in one file for the refurbisher's customer: a summary page listing every
- * drive in the order the grid showed them, then each drive's Certificate of Sanitization. The
- * certificates keep their own signatures in their individual PDFs; the merged file is a copy
- * for reading, and its summary says so.
+ * The summary of a lot's certificates for the refurbisher's customer: every drive in the order
+ * the grid showed them. The ZIP download opens with it; the signed lot certificate
+ * (lot-document.ts) draws the same rows.
  */
 
 /** One drive of the lot, as the grid shows it, with its certificate's PDF when there is one. */
@@ -21,7 +20,7 @@ export interface LotDrive {
   readonly method: string | null;
   readonly status: string;
   readonly completedAt: string | null;
-  /** The Certificate of Sanitization, when it is complete. */
+  /** The Certificate of Sanitization, when it is complete (attached to the lot certificate). */
   readonly certificatePdf?: Uint8Array | undefined;
 }
 
@@ -88,12 +87,15 @@ export function summaryRows(drives: readonly LotDrive[]): string[][] {
   ]);
 }
 
-/** The merged PDF: the summary page(s), then each drive's certificate in the same order. */
+/**
+ * The summary page(s) alone (the ZIP's `000 summary.pdf`). Signed pages are never copied in:
+ * copied, their signatures no longer cover the file (the lot certificate attaches them instead).
+ */
 export async function renderLotPdf(fonts: FontSource, drives: readonly LotDrive[], facts: LotFacts): Promise<Uint8Array> {
   const frame = createFrame(fonts, { top: 56, bottom: 48, side: 48 });
   drawText(frame, 'Certificates of Sanitization', TITLE, frame.left, frame.y);
   frame.y -= lineHeight(TITLE) + 4;
-  const certified = drives.filter((d) => d.certificatePdf).length;
+  const certified = drives.filter((d) => d.certificateNumber).length;
   paragraph(
     frame,
     `${facts.accountName} · ${drives.length} drive${drives.length === 1 ? '' : 's'}, ${certified} with a certificate · made ${formatTimestamp(facts.generatedAt)}`,
@@ -105,7 +107,7 @@ export async function renderLotPdf(fonts: FontSource, drives: readonly LotDrive[
   frame.y -= 10;
   paragraph(
     frame,
-    `Each certificate follows on its own page, in this order. The individually downloaded certificates are signed; check any of them at ${facts.verifyHint} by scanning its QR code. A drive listed without a certificate was not certified (for example, its erasure failed).`,
+    `Each certificate and its Erasure Report are in this download, numbered in this order. They are signed; check any of them at ${facts.verifyHint} by scanning its QR code. A drive listed without a certificate was not certified (for example, its erasure failed).`,
     NOTE,
   );
 
@@ -117,11 +119,6 @@ export async function renderLotPdf(fonts: FontSource, drives: readonly LotDrive[
 
   const doc = await PDFDocument.create({ updateMetadata: false });
   await paintPages(doc, frame, `lot-${facts.generatedAt}`);
-  for (const drive of drives) {
-    if (!drive.certificatePdf) continue;
-    const source = await PDFDocument.load(drive.certificatePdf, { updateMetadata: false });
-    for (const page of await doc.copyPages(source, source.getPageIndices())) doc.addPage(page);
-  }
   const when = new Date(facts.generatedAt);
   doc.setTitle(`Certificates of Sanitization · ${facts.accountName}`, { showInWindowTitleBar: true });
   doc.setAuthor(facts.accountName);

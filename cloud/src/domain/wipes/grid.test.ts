@@ -62,7 +62,11 @@ describe('wipes grid derivations (spec 4.5)', () => {
       kind: 'badge',
       label: 'Complete',
     });
-    expect(certificateCell({ ...base, certifiable: 0, certificate_status: null })).toEqual({ kind: 'not_issued' });
+    expect(certificateCell({ ...base, certifiable: 0, certificate_status: null, uncertified_reason: 'wipe_status failed' })).toEqual({
+      kind: 'not_issued',
+      reason: 'The erasure failed',
+      detail: 'wipe_status failed',
+    });
   });
 
   it('shows a hotswap wipe as Hotswap even when its serial matches a machine (the chassis), then a match, then nothing', () => {

@@ -1,12 +1,14 @@
 import { stationBayOf } from '@erasure/shared';
 import type { WipeGridRow } from '../../adapters/db/wipes-grid.js';
+import { notIssuedInWords } from './not-issued.js';
 import { driveVendor, mediaKind } from './vendor.js';
 
 /** The certificate cell of spec 4.5 rule 3. */
 export type CertificateCell =
   | { kind: 'issued'; id: string; number: string }
   | { kind: 'badge'; label: 'Pending' | 'Generating' | 'Complete' | 'Failed' }
-  | { kind: 'not_issued' };
+  /** Why, in plain words (`reason`), and the stored `uncertified_reason` for Details (issue 31 item 4). */
+  | { kind: 'not_issued'; reason: string; detail: string | null };
 
 /** Where the wiped drive came from (spec 4.5 rule 2); a hotswap wipe names its bay and chassis map when the station sent them. */
 export type SourceCell = { kind: 'asset'; asset_id: string; label: string } | { kind: 'hotswap'; bay?: string; chassis?: string } | { kind: 'none' };
@@ -19,6 +21,8 @@ export interface WipeView {
   model: string | null;
   serial: string | null;
   capacity_gb: number | null;
+  /** The drive's exact size when the machine it sat in reported it (fingerprint storage); else null. */
+  capacity_bytes: number | null;
   media_type: 'SSD' | 'HDD' | null;
   method: string | null;
   passes_completed: number | null;
@@ -62,8 +66,13 @@ export function durationSeconds(startedAt: string | null, completedAt: string | 
   return Number.isFinite(ms) && ms >= 0 ? Math.round(ms / 1000) : null;
 }
 
-export function certificateCell(row: Pick<WipeGridRow, 'certifiable' | 'certificate_status' | 'cert_public_id' | 'cert_number' | 'cert_status'>): CertificateCell {
-  if (row.certifiable !== 1) return { kind: 'not_issued' };
+export function certificateCell(
+  row: Pick<WipeGridRow, 'certifiable' | 'certificate_status' | 'cert_public_id' | 'cert_number' | 'cert_status'> & Partial<Pick<WipeGridRow, 'uncertified_reason'>>,
+): CertificateCell {
+  if (row.certifiable !== 1) {
+    const stored = row.uncertified_reason?.trim() || null;
+    return { kind: 'not_issued', reason: notIssuedInWords(stored), detail: stored };
+  }
   const status = row.cert_status === 'complete' ? 'complete' : (row.certificate_status ?? 'pending');
   if (status === 'complete' && row.cert_public_id && row.cert_number) {
     return { kind: 'issued', id: row.cert_public_id, number: row.cert_number };
@@ -99,6 +108,7 @@ export function toWipeView(row: WipeGridRow): WipeView {
     model: row.drive_model,
     serial: row.drive_serial,
     capacity_gb: row.drive_capacity_gb,
+    capacity_bytes: typeof row.drive_size_bytes === 'number' && Number.isFinite(row.drive_size_bytes) && row.drive_size_bytes >= 0 ? row.drive_size_bytes : null,
     media_type: mediaKind(row.media_type),
     method: row.wipe_method,
     passes_completed: row.passes_completed,

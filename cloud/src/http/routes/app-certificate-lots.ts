@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -9,7 +10,11 @@ import type { WipeGridReader, WipeGridRow } from '../../adapters/db/wipes-grid.j
 import type { ObjectStore } from '../../adapters/objects/local-store.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { DEBIAN_FONT_FILES, loadFontSource, type FontSource } from '../../domain/certificates/fonts.js';
-import { lotFileName, renderLotPdf, type LotDrive } from '../../domain/certificates/lot.js';
+import { lotFileName, renderLotPdf, validationSentence, type LotDrive } from '../../domain/certificates/lot.js';
+import { buildLotDocument, lotSummary, type LotDocumentDrive } from '../../domain/certificates/lot-document.js';
+import type { PdfSigner } from '../../domain/certificates/pdf-signing-certificate.js';
+import { insertLotDocument } from '../../adapters/db/lot-documents.js';
+import { lotVerifyUrl } from './lot-verify.js';
 import { statusBadge } from '../../domain/wipes/grid.js';
 import { requireSession, sessionOf } from '../session.js';
 
@@ -27,6 +32,8 @@ export interface CertificateLotDeps {
   fonts?: () => FontSource;
   /** The app's grid reader (`wipeGridReaderOnce`). */
   wipeGrid: () => Promise<WipeGridReader>;
+  /** The deployment's PDF signer, as the single certificates use; without it no lot document is made (503). */
+  pdfSigning?: (() => Promise<PdfSigner>) | undefined;
 }
 
 /** The lot's wipe ids from `?ids=a,b,c`, in the order given (the grid's), or why not. */
@@ -90,12 +97,40 @@ export function registerCertificateLots(app: FastifyInstance, deps: CertificateL
     });
 
     if (format === 'pdf') {
-      const drives: LotDrive[] = [];
+      // Fail closed: a lot document that cannot be signed is not made at all.
+      if (!deps.pdfSigning) return reply.code(503).send({ error: 'lot certificates are not available: no PDF signer is configured' });
+      // Served in this request for now; a lot above MAX_LOT_DRIVES is refused by parseLotIds.
+      // buildLotDocument is a plain function of its inputs, so a background job can run it as is.
+      const drives: LotDocumentDrive[] = [];
+      const certificateIds: (string | null)[] = [];
       for (const row of rows) {
         const docs = await documentsOf(row);
-        drives.push(driveOf(row, docs ? await deps.store.get(docs.certificate) : undefined));
+        const bytes = docs ? await deps.store.get(docs.certificate) : undefined;
+        const certificateId = bytes ? row.cert_public_id : null;
+        certificateIds.push(certificateId);
+        drives.push({ ...driveOf(row, bytes), certificateId, customer: row.customer, lotReference: row.lot_reference });
       }
-      const pdf = await renderLotPdf(fontSource(), drives, facts);
+      const lotDocumentId = `lotdoc_${randomBytes(10).toString('hex')}`;
+      const base = deps.publicBaseUrl ?? `${request.protocol}://${request.headers.host ?? 'localhost'}`;
+      const pdf = await buildLotDocument(
+        { lotDocumentId, verifyUrl: lotVerifyUrl(base, lotDocumentId), accountName: account.name, generatedAt: facts.generatedAt, drives, validation },
+        { fonts: fontSource(), pdfSigner: await deps.pdfSigning() },
+      );
+      // Recorded only once made, so a verify URL never names a document that was not served.
+      await insertLotDocument(deps.db, {
+        public_id: lotDocumentId,
+        account_id: account.id,
+        summary: JSON.stringify({ ...lotSummary(drives), validation: validation.map(validationSentence) }),
+        drives: JSON.stringify(drives.map((d, i) => ({
+          certificate_id: certificateIds[i] ?? null,
+          certificate_number: certificateIds[i] ? d.certificateNumber : null,
+          serial: d.serial,
+          model: d.model,
+          status: d.status,
+        }))),
+        document_sha256: createHash('sha256').update(pdf).digest('hex'),
+        created_at: facts.generatedAt,
+      });
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `attachment; filename="certificates-${stamp}.pdf"`)

@@ -12,6 +12,7 @@ import { deriveNistCategory } from '../../domain/certificates/certificate-conten
 import { notFoundPage, verifyPage } from './verify-page.js';
 import { NEVER_FRAMED } from './pages.js';
 import { findRejection } from '../../adapters/db/validation.js';
+import type { PdfSigner } from '../../domain/certificates/pdf-signing-certificate.js';
 
 /** What the certificate routes need; optional in CloudAppDeps, the routes exist only with it. */
 export interface CertificateRouteDeps {
@@ -24,6 +25,8 @@ export interface CertificateRouteDeps {
   urlSigningSecret: Uint8Array;
   /** `PUBLIC_BASE_URL`; presigned redirects are absolute under it, relative without it. */
   publicBaseUrl?: string;
+  /** Signs lot certificates (issue 31 item 3) as the worker signs single ones; without it none are made. */
+  pdfSigning?: () => Promise<PdfSigner>;
 }
 
 /** The notice the wipes page shows when a certificate is asked for before its PDFs exist. */

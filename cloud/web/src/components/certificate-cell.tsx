@@ -17,5 +17,17 @@ export function CertificateCell({ row }: { row: WipeView }) {
     );
   }
   if (cell.kind === 'badge') return <Badge tone={cell.label === 'Failed' ? 'fail' : 'info'}>{cell.label}</Badge>;
-  return <span className="muted">Not issued</span>;
+  // Why not, in plain words; the stored reason (the API's `uncertified_reason`) under Details.
+  return (
+    <span className="not-issued" data-testid="not-issued">
+      <span className="muted">Not issued</span>
+      <span className="small" data-testid="not-issued-reason">{cell.reason}</span>
+      {cell.detail && (
+        <details className="inline-details">
+          <summary>Details</summary>
+          <code className="small">uncertified_reason: {cell.detail}</code>
+        </details>
+      )}
+    </span>
+  );
 }

@@ -1,3 +1,4 @@
+import { formatCapacityGb } from '../format.js';
 import type { WipeView } from '../types.js';
 
 /** The grid's view state, all of it in the URL query (spec 4.5: search, filter, sort client-side). */
@@ -84,7 +85,7 @@ function inRange(row: WipeView, from: string, to: string): boolean {
 
 /**
  * Where the certificates of these rows download as one file, in this order: a ZIP of PDFs or
- * one merged PDF with a summary page (`GET /app/api/wipes/certificates`).
+ * one signed lot certificate with each certificate attached (`GET /app/api/wipes/certificates`).
  */
 export function lotUrl(rows: readonly WipeView[], format: 'zip' | 'pdf'): string {
   return `/app/api/wipes/certificates?format=${format}&ids=${rows.map((r) => encodeURIComponent(r.id)).join(',')}`;
@@ -182,7 +183,22 @@ const CSV_COLUMNS: readonly [string, (row: WipeView) => string | number | null][
   // Issue 30 item 6, appended so existing imports keep their columns: the resale grade and its reasons.
   ['health_grade', (r) => r.health_grade],
   ['health_reasons', (r) => (r.health_reasons.length ? r.health_reasons.join('; ') : null)],
+  // Issue 31 item 4, appended likewise: why no certificate (plain words, then the stored wording),
+  // the exact size in bytes when the machine reported it, and the capacity as the grid shows it.
+  ['Not Issued Reason', (r) => (r.certificate.kind === 'not_issued' ? r.certificate.reason : null)],
+  ['uncertified_reason', (r) => (r.certificate.kind === 'not_issued' ? r.certificate.detail : null)],
+  ['capacity_bytes', (r) => capacityBytes(r)],
+  ['Capacity', (r) => (r.capacity_gb === null && r.capacity_bytes === null ? null : formatCapacityGb(r.capacity_gb ?? Math.floor(r.capacity_bytes! / 1e9)))],
 ];
+
+/**
+ * The exact size when the machine reported it; else the wire's whole gigabytes in bytes, except
+ * for the 0 a drive under 1 GB arrives as, which is no size at all.
+ */
+function capacityBytes(row: WipeView): number | null {
+  if (row.capacity_bytes !== null) return row.capacity_bytes;
+  return row.capacity_gb !== null && row.capacity_gb >= 1 ? row.capacity_gb * 1_000_000_000 : null;
+}
 
 function csvCell(value: string | number | null): string {
   if (value === null) return '';

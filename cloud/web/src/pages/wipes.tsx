@@ -38,7 +38,7 @@ function SourceCell({ row }: { row: WipeView }) {
 
 /**
  * "Download certificates": the selected rows, or every row the filters leave, as one ZIP of PDFs
- * or one merged PDF, in the grid's order. Plain links: the browser streams the attachment itself.
+ * or one signed lot certificate (PDF) with each certificate attached, in the grid's order. Plain links: the browser streams the attachment itself.
  */
 function CertificatesMenu({ rows, selected }: { rows: readonly WipeView[]; selected: boolean }) {
   const which = `${rows.length} ${selected ? 'selected' : 'shown'}`;
@@ -70,8 +70,8 @@ function CertificatesMenu({ rows, selected }: { rows: readonly WipeView[]; selec
           <span className="muted small">A summary, then each certificate and Erasure Report</span>
         </a>
         <a href={lotUrl(rows, 'pdf')} download data-testid="certificates-pdf">
-          One merged PDF
-          <span className="muted small">A summary page listing every drive, then each certificate</span>
+          Lot certificate (one signed PDF)
+          <span className="muted small">A signed summary listing every drive, each certificate attached unchanged</span>
         </a>
       </div>
     </details>
