@@ -61,7 +61,8 @@ export async function headlessSelection(env: AgentEnv, options: Pick<BootOptions
   const named = options.devices === 'all' ? drives.map((d) => d.device) : options.devices;
   const targets: DiscoveredDrive[] = [];
   const notErased: NotErasedDrive[] = [];
-  const refused = (d: DiscoveredDrive, reason: string) => notErased.push({ ...seenAs(d), reason, disposition: 'review' });
+  // A plan refused because no erase can reach the drive's data (ATA level maximum) says destroy.
+  const refused = (d: DiscoveredDrive, reason: string, disposition: 'review' | 'destroy' = 'review') => notErased.push({ ...seenAs(d), reason, disposition });
   for (const device of named) {
     const drive = drives.find((d) => d.device === device);
     if (!drive) {
@@ -79,7 +80,7 @@ export async function headlessSelection(env: AgentEnv, options: Pick<BootOptions
     notErased.push(...hiddenBehind(drive, notErased));
     if (!drive.plan.ok) {
       say(`skip ${device}: ${drive.plan.reason}`);
-      refused(drive, drive.plan.reason);
+      refused(drive, drive.plan.reason, drive.plan.disposition ?? 'review');
       continue;
     }
     targets.push(drive);
