@@ -69,7 +69,9 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
     // machine adds to every plan (a simulated rate, this boot's freeze lock removal): refused, nothing is erased.
     const inserted = selection.drives[0];
     if (inserted && policy.ok) {
-      const planned = planForMethod(inserted.capabilities, await machinePolicy(env), { erasure: policy.policy, methodId: method.method });
+      // With the account's ATA master passwords (issue 30 item 1), a drive locked with an unknown
+      // user password is planned for its Security Erase, which tries them as the kiosk's does.
+      const planned = planForMethod(inserted.capabilities, await machinePolicy(env), { erasure: policy.policy, methodId: method.method, ...(policy.masters ? { ataMasterPasswords: true } : {}) });
       if (!planned.ok) {
         emit({ type: 'refused', reason: `${device}: ${planned.reason}` });
         return;
@@ -119,7 +121,7 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
         },
       },
       // The pull-out stops the erase, not the gateway calls: the failed result still goes out at once.
-      { account: boot.account, recordId: boot.recordId, eraseSignal: signal, product: 'hotswap', bay, ...grading, ...(identity && !simulated ? { boundTo: identity } : {}) },
+      { account: boot.account, recordId: boot.recordId, eraseSignal: signal, product: 'hotswap', bay, ...grading, ...(identity && !simulated ? { boundTo: identity } : {}), ...(policy.ok && policy.masters ? { ataMasterPasswords: policy.masters } : {}) },
     );
     if (session.phase === 'denied') return; // said through onState
     const report = session.phase === 'done' || session.phase === 'failed' ? session.reports[0] : undefined;

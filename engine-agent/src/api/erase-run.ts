@@ -7,6 +7,7 @@ import { SessionInbox } from '../adapters/session-interpreter.js';
 import type { SettledResult } from '../adapters/result-outbox.js';
 import type { AtaMasterPasswords } from '../erase/ata-master-unlock.js';
 import { CANCELLED_BY_OPERATOR } from '../erase/erase-drive.js';
+import { hiddenBehindAll } from '../session/not-erased.js';
 import { cancelView } from './cancel-power.js';
 import type { CertificateFollower } from './certificate-numbers.js';
 import { driveEstimate, jobWire, progressWire, resultView } from './state-view.js';
@@ -206,7 +207,8 @@ export class EraseRun {
             if (view) this.hooks.progress(view);
           },
         },
-        { recordId: this.recordId, account: request.account, inbox: this.inbox, ...mastersOf(request), ...gradingOf(request) },
+        // The physical disks behind an erased RAID virtual disk each get their own not-erased result in this check-in (issue 30 item 7).
+        { recordId: this.recordId, account: request.account, inbox: this.inbox, ...mastersOf(request), ...gradingOf(request), ...notErasedOf(selection.drives) },
       );
       this.finished = { session, exitCode: exitCodeOf(session) };
       if (session.phase === 'denied' || session.phase === 'failed') this.runReason = session.reason;
@@ -240,4 +242,10 @@ function gradingOf(request: RunRequest): { healthGrading?: HealthGrading } {
 function mastersOf(request: RunRequest): { ataMasterPasswords?: AtaMasterPasswords } {
   const masters = request.ataMasterPasswords?.();
   return masters ? { ataMasterPasswords: masters } : {};
+}
+
+/** The run's not-erased drives for `runErase`: the physical disks its virtual disks hide. */
+function notErasedOf(drives: readonly DiscoveredDrive[]): { notErased?: ReturnType<typeof hiddenBehindAll> } {
+  const hidden = hiddenBehindAll(drives);
+  return hidden.length > 0 ? { notErased: hidden } : {};
 }

@@ -3,6 +3,7 @@ import { vendorDefaultMaster } from '../erase/ata-master-unlock.js';
 import type { DriveCapabilities } from './capabilities.js';
 import { checkMethod } from './erase-methods.js';
 import { planErase } from './plan-erase.js';
+import { DEFAULT_ERASURE_POLICY } from '@erasure/shared';
 
 const locked = (level: 'high' | 'maximum', countExpired = false): DriveCapabilities => ({
   device: '/dev/sda',
@@ -27,6 +28,20 @@ describe('a drive locked with an unknown ATA user password', () => {
 
   it('at level maximum still goes to the erase step, which gives it its exact result (destroy)', () => {
     expect(checkMethod('ata-secure-erase-enhanced', locked('maximum'), { ataMasterPasswords: true }).usable).toBe(true);
+  });
+
+  it.each([
+    ['without master passwords', {}],
+    ['with master passwords', { ataMasterPasswords: true }],
+    ["under the account's policy (NIST Purge)", { erasure: DEFAULT_ERASURE_POLICY }],
+    ["under the account's policy, DoD 3-pass", { erasure: DEFAULT_ERASURE_POLICY, methodId: 'dod-5220.22-m-3' }],
+  ] as const)('at level maximum gets no erase plan %s: failed, disposition destroy, the reason in plain words (no overwrite it cannot take)', (_how, policy) => {
+    const plan = planErase(locked('maximum'), policy);
+    expect(plan).toMatchObject({ ok: false, disposition: 'destroy', reason: expect.stringMatching(/security level "maximum": a master password cannot unlock it.*Destroy it\.$/) });
+  });
+
+  it('at level high without master passwords keeps no destroy disposition (a master password may still open it elsewhere)', () => {
+    expect(planErase(locked('high'))).not.toHaveProperty('disposition');
   });
 
   it('whose attempt count expired is refused until it is power-cycled, master passwords or not', () => {

@@ -70,4 +70,6 @@ export interface NoErasePlan {
   readonly ok: false;
   readonly reason: string;
   readonly rejected: readonly RejectedMethod[];
+  /** `destroy` when no erase can ever reach the drive's data (locked at ATA level maximum); else review. */
+  readonly disposition?: 'destroy';
 }

@@ -3,6 +3,7 @@ import { parseHdparmIdentify } from '../probes/hdparm.js';
 import { ToolSpawnError, type ToolResult } from '../adapters/runner.js';
 import { CommandLog, complaint, type DriverDeps } from './driver-kit.js';
 import type { FirmwareTiming } from './nvme.js';
+import { MAXIMUM_LOCKED_WORDS } from '../drives/ata-lock.js';
 
 /** The master passwords an account configured, and whether the vendors' factory defaults may be tried too. */
 export interface AtaMasterPasswords {
@@ -97,7 +98,7 @@ async function tryMasters(
   const sec = first.security;
   if (!sec?.locked) return { ok: true, notLocked: true, commands: log.commands };
   if (sec.level === 'maximum') {
-    return fail('locked', 'the drive is locked with a user password at security level "maximum": a master password cannot unlock it, and without the user password it cannot be erased and proven here. Destroy it.', 'destroy');
+    return fail('locked', MAXIMUM_LOCKED_WORDS, 'destroy');
   }
   if (sec.countExpired) return fail('locked', EXPIRED);
   const candidates: { password: string; source: string }[] = masters.account.filter((p) => p.length > 0).map((password, i) => ({ password, source: `the account's master password ${i + 1}` }));

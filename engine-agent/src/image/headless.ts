@@ -13,7 +13,7 @@ import { formatVerificationLevel } from '@erasure/shared';
 import { driveEstimate } from '../api/state-view.js';
 import { JobProgress } from '../session/job-progress.js';
 import { progressLine, stageText } from '../session/progress-line.js';
-import { NOT_ERASED, type NotErasedDrive } from '../session/not-erased.js';
+import { hiddenBehind, NOT_ERASED, type NotErasedDrive } from '../session/not-erased.js';
 
 /** A plan's time as the console says it: seconds under a minute (estimates are to the second), else whole minutes. */
 export function aboutTime(minutes: number): string {
@@ -61,7 +61,8 @@ export async function headlessSelection(env: AgentEnv, options: Pick<BootOptions
   const named = options.devices === 'all' ? drives.map((d) => d.device) : options.devices;
   const targets: DiscoveredDrive[] = [];
   const notErased: NotErasedDrive[] = [];
-  const refused = (d: DiscoveredDrive, reason: string) => notErased.push({ ...seenAs(d), reason, disposition: 'review' });
+  // A plan refused because no erase can reach the drive's data (ATA level maximum) says destroy.
+  const refused = (d: DiscoveredDrive, reason: string, disposition: 'review' | 'destroy' = 'review') => notErased.push({ ...seenAs(d), reason, disposition });
   for (const device of named) {
     const drive = drives.find((d) => d.device === device);
     if (!drive) {
@@ -79,7 +80,7 @@ export async function headlessSelection(env: AgentEnv, options: Pick<BootOptions
     notErased.push(...hiddenBehind(drive, notErased));
     if (!drive.plan.ok) {
       say(`skip ${device}: ${drive.plan.reason}`);
-      refused(drive, drive.plan.reason);
+      refused(drive, drive.plan.reason, drive.plan.disposition ?? 'review');
       continue;
     }
     targets.push(drive);
@@ -95,12 +96,8 @@ const seenAs = (d: DiscoveredDrive) => ({
   ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}),
 });
 
-/** The physical disks a virtual disk hides, once each (two virtual disks of one controller name the same disks). */
-export function hiddenBehind(d: DiscoveredDrive, already: readonly NotErasedDrive[]): NotErasedDrive[] {
-  return (d.connection?.hidden ?? [])
-    .map((h) => ({ device: `${h.through} (${h.deviceType})`, ...(h.model ? { model: h.model } : {}), ...(h.serial ? { serial: h.serial } : {}), ...(h.capacityBytes !== undefined ? { sizeBytes: h.capacityBytes } : {}), reason: h.reason, disposition: 'review' as const }))
-    .filter((h) => !already.some((a) => a.device === h.device));
-}
+/** Kept here for the callers that import it from the headless run; it lives with the other not-erased rules. */
+export { hiddenBehind };
 
 /**
  * `erasure.method=<device>:<id>`: each drive named there planned again for its own method, on

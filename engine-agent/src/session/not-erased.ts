@@ -1,5 +1,6 @@
 import type { EraseOutcome } from '../erase/erase-drive.js';
 import type { DriveJob } from './types.js';
+import type { DiscoveredDrive } from '../probes/discover-drives.js';
 
 /**
  * A drive the agent sees that is not erased (issue 30 item 7): refused by the safety guard or the
@@ -52,4 +53,19 @@ export function notErasedOutcome(job: DriveJob, at: string): EraseOutcome {
     verification: `Not erased: ${job.notErased?.reason ?? 'refused'}`,
     commands: [],
   };
+}
+
+/**
+ * The physical disks a virtual disk hides, once each (two virtual disks of one controller name the
+ * same disks): every run that erases a virtual disk (headless, the kiosk) reports each of them.
+ */
+export function hiddenBehind(d: Pick<DiscoveredDrive, 'connection'>, already: readonly NotErasedDrive[]): NotErasedDrive[] {
+  return (d.connection?.hidden ?? [])
+    .map((h) => ({ device: `${h.through} (${h.deviceType})`, ...(h.model ? { model: h.model } : {}), ...(h.serial ? { serial: h.serial } : {}), ...(h.capacityBytes !== undefined ? { sizeBytes: h.capacityBytes } : {}), reason: h.reason, disposition: 'review' as const }))
+    .filter((h) => !already.some((a) => a.device === h.device));
+}
+
+/** `hiddenBehind` over a run's drives. */
+export function hiddenBehindAll(drives: readonly Pick<DiscoveredDrive, 'connection'>[]): NotErasedDrive[] {
+  return drives.reduce<NotErasedDrive[]>((acc, d) => [...acc, ...hiddenBehind(d, acc)], []);
 }
