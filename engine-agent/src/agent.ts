@@ -9,7 +9,7 @@ import type { SystemView } from './adapters/system-view.js';
 import type { AgentConfig } from './config.js';
 import { buildCapabilities, type DriveCapabilities } from './drives/capabilities.js';
 import { discoverDrives, probeDrive, type DiscoveredDrive } from './probes/discover-drives.js';
-import { withConnections } from './probes/drive-connection.js';
+import { reportedSerial, withConnections } from './probes/drive-connection.js';
 import { notErasedJob, type NotErasedDrive } from './session/not-erased.js';
 import type { DriveIdentity } from './probes/drive-identity.js';
 import type { EraseMethod } from './drives/erase-methods.js';
@@ -214,7 +214,7 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
     drives.map(async (d) => {
       if (!d.plan.ok) throw new Error(`no plan for ${d.device}`); // selectDrives filtered these out
       const exclusive = env.config.ERASURE_SIMULATE ? undefined : await subsystemKey(env, d.device, d.plan.method);
-      return { device: d.device, method: d.plan.method, preconditions: d.plan.preconditions, label: d.plan.label, technique: d.plan.technique, ...(d.capabilities.model ? { model: d.capabilities.model } : {}), ...(d.capabilities.serial ? { serial: d.capabilities.serial } : {}), ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}), ...(exclusive ? { exclusive } : {}), ...(d.connection ? { connection: d.connection.reportLine } : {}), ...methodOfPlan(d.plan), ...sedJobField(d.capabilities.selfEncryption), ...(d.psidRevert ? { psidRevert: d.psidRevert } : {}) };
+      return { device: d.device, method: d.plan.method, preconditions: d.plan.preconditions, label: d.plan.label, technique: d.plan.technique, ...(d.capabilities.model ? { model: d.capabilities.model } : {}), ...(reportedSerial(d) ? { serial: reportedSerial(d) } : {}), ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}), ...(exclusive ? { exclusive } : {}), ...(d.connection ? { connection: d.connection.reportLine } : {}), ...methodOfPlan(d.plan), ...sedJobField(d.capabilities.selfEncryption), ...(d.psidRevert ? { psidRevert: d.psidRevert } : {}) };
     }),
   );
   const parallel = from.parallel ?? env.config.ERASURE_PARALLEL;

@@ -6,8 +6,10 @@ import { fileURLToPath } from 'node:url';
 
 /** A drive the VM sees, backed by a raw file on the host. */
 export interface VmDrive {
-  readonly kind: 'nvme' | 'sata' | 'scsi' | 'virtio' | 'usb-stick' | 'cdrom';
+  readonly kind: 'nvme' | 'sata' | 'scsi' | 'virtio' | 'usb-stick' | 'cdrom' | 'megasas';
   readonly file: string;
+  /** `megasas`: the controller exposes the disk directly (`use_jbod=on`), else only as its virtual disk. */
+  readonly jbod?: boolean;
   readonly serial?: string;
   /**
    * Caps the drive's reads and writes together (`throttling.bps-total`), so an erase lasts at
@@ -85,6 +87,12 @@ function driveArgs(drives: readonly VmDrive[]): string[] {
     if (d.kind === 'sata') args.push('-device', `ide-hd,drive=${id},bus=ide.${ide++}${serial}${boot}`);
     if (d.kind === 'scsi') args.push('-device', `scsi-hd,drive=${id},bus=scsi0.0${serial}${boot}`);
     if (d.kind === 'virtio') args.push('-device', `virtio-blk-pci,drive=${id}${serial}${boot}`);
+    // QEMU's emulated MegaRAID SAS 2108, one controller per disk: its JBOD mode reports a physical
+    // disk's id as target << 8 | lun, so megaraid_sas exposes target 0 only. Its write cache is off
+    // because QEMU's megasas fails every command without data (TEST UNIT READY, SYNCHRONIZE CACHE)
+    // with "Internal target failure" (megasas_map_sgl refuses an empty list): each flush, so each
+    // fsync, would fail. Without JBOD the guest sees the disk only as the controller's logical drive.
+    if (d.kind === 'megasas') args.push('-device', `megasas-gen2,id=mr${i}${d.jbod ? ',use_jbod=on' : ''}`, '-device', `scsi-hd,drive=${id},bus=mr${i}.0,scsi-id=0,write-cache=off${serial}${boot}`);
     if (d.kind === 'usb-stick') args.push('-device', `usb-storage,drive=${id},bus=xhci.0,removable=on${serial}${boot}`);
   });
   return args;

@@ -1,4 +1,5 @@
 import { listDrives, openCloud, type AgentEnv } from '../agent.js';
+import { reportedSerial } from '../probes/drive-connection.js';
 import { guardTarget } from '../safety/guard.js';
 import { validatePickedDrive, type PickedValidationOutcome } from '../validate/validate-picked.js';
 import type { BootOptions } from './boot-options.js';
@@ -36,7 +37,7 @@ export async function runValidateMode(env: AgentEnv, options: Pick<BootOptions, 
   const cloud = await openCloud(env);
   const summary = await validateAttachedDrives(
     {
-      drives: async () => (await listDrives(env)).map((d) => ({ device: d.device, serial: d.capabilities.serial ?? undefined })),
+      drives: async () => (await listDrives(env)).map((d) => ({ device: d.device, serial: reportedSerial(d) })),
       guard: (device, all) => guardTarget(env.sys, device, all),
       validate: async (drive) => driveValidationOf(await validatePickedDrive({ cloud }, drive)),
     },

@@ -13,5 +13,10 @@ export interface DriveConnection {
    * A virtual disk's physical disks the controller does not expose: each gets its own not-erased
    * row and wipe result (issue 30 item 7). `through`/`deviceType` name where smartctl reached it.
    */
+  /**
+   * The serial the wipe result carries instead of the drive's own: a virtual disk that answers
+   * with its member's serial (QEMU's megasas) certifies as `<serial> (RAID virtual disk)`.
+   */
+  readonly serial?: string;
   readonly hidden?: ReadonlyArray<{ readonly through: string; readonly deviceType: string; readonly model?: string; readonly serial?: string; readonly capacityBytes?: number; readonly reason: string }>;
 }
