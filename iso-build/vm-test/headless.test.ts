@@ -111,6 +111,15 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
     { kind: 'scsi' as const, serial: 'SCSI-HL-01', file: join(work.dir, 'scsi.img'), bytes: 10 * MiB, bytesPerSecond: 2 * MiB },
     { kind: 'virtio' as const, serial: 'VIRTIO-HL-01', file: join(work.dir, 'virtio.img'), bytes: 6 * MiB, bytesPerSecond: 2 * MiB },
   ];
+  // ---- sd-emmc (issue 30 item 4): an SD card behind sdhci-pci in boot 2 ----
+  // QEMU's sd-card takes only an image whose size is a power of 2. Its CID is QEMU's own (product
+  // name "QEMU!", serial 0xdeadbeef), which the agent reads from sysfs: the card's result carries
+  // that serial. `tag` marks the card's sectors of the original pattern.
+  const sdCard = { kind: 'sd-card' as const, tag: 'SD-HL-01', serial: '0xdeadbeef', file: join(work.dir, 'sd.img'), bytes: 8 * MiB, bytesPerSecond: 2 * MiB };
+  const sdCardDrives: VmDrive[] = [{ kind: sdCard.kind, file: sdCard.file, bytesPerSecond: sdCard.bytesPerSecond }];
+  // ---- end sd-emmc ----
+  // Every target of boot 2 (each block above adds its own).
+  const bootTwoTargets = drives.length + sdCardDrives.length;
   let stick = '';
   let stickHash = '';
   let dataPart = { offset: 0, bytes: 0 };
@@ -156,6 +165,7 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
     stickHash = sha256File(stick, dataPart.offset);
     writeSectorPattern(cutDrive.file, cutDrive.serial, cutDrive.bytes);
     for (const d of drives) writeSectorPattern(d.file, d.serial, d.bytes);
+    writeSectorPattern(sdCard.file, sdCard.tag, sdCard.bytes); // sd-emmc
   }, 5 * 60_000);
 
   afterAll(async () => {
@@ -220,7 +230,7 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
     beforeAll(async () => {
       const started = Date.now();
       await stack.restartGateway();
-      const vm = boot('headless-2', drives.map(({ kind, file, serial: s, bytesPerSecond }) => ({ kind, file, serial: s, bytesPerSecond })));
+      const vm = boot('headless-2', [...drives.map(({ kind, file, serial: s, bytesPerSecond }) => ({ kind, file, serial: s, bytesPerSecond })), ...sdCardDrives]);
       await vm.waitForSerial(/kept wipe results from an earlier run: \d+ delivered/, 15 * 60_000 * (SLOW / 4 + 0.25));
       await vm.waitForSerial(/headless run finished/, 25 * 60_000 * (SLOW / 4 + 0.25));
       const validationStarted = Date.now();
@@ -232,12 +242,12 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
       writeInto(scsi.file, planted.offset, SMALL_PDF);
       await vm.qmp('cont');
       await vm.waitForSerial(/validate: finished/, 15 * 60_000 * (SLOW / 4 + 0.25));
-      console.info(`boot 2: validating the four picked drives took ${Math.round((Date.now() - validationStarted) / 1000)} s`);
+      console.info(`boot 2: validating the ${bootTwoTargets} picked drives took ${Math.round((Date.now() - validationStarted) / 1000)} s`);
       // The run ends with erasure.after=poweroff: QEMU exits when the guest powers off.
       exitCode = await vm.waitForExit(5 * 60_000);
       serial = vm.serial();
       mountedAfter = leftMounted(stick, dataPart.offset);
-      console.info(`boot 2 (headless, four drives) took ${Math.round((Date.now() - started) / 1000)} s`);
+      console.info(`boot 2 (headless, ${bootTwoTargets} drives) took ${Math.round((Date.now() - started) / 1000)} s`);
     }, 40 * 60_000);
 
     it('boots, reads the token and gateway from the medium, and runs headless', () => {
@@ -276,10 +286,10 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
 
     it("prints each drive's progress as pass n of N with rate and time left, and its finish with the job's count", () => {
       expect(serial).toMatch(/plan \/dev\/vd[a-z]: [^\n]*-> overwrite[^\n]*; about \d+ (s|min) \(from its size\)/);
-      expect(serial).toMatch(/progress \/dev\/\w+: pass 1 of 1, writing, \d+%, [^;\n]*MB\/s, \d+ s elapsed, [^;\n]* left; job: \d of 4 drives done/);
-      const finished = serial.match(/finished \/dev\/\w+: erased after [^;\n]+; job: \d of 4 drives done/g) ?? [];
-      expect(finished).toHaveLength(4);
-      expect(finished.at(-1)).toMatch(/job: 4 of 4 drives done/);
+      expect(serial).toMatch(new RegExp(`progress /dev/\\w+: pass 1 of 1, writing, \\d+%, [^;\\n]*MB/s, \\d+ s elapsed, [^;\\n]* left; job: \\d of ${bootTwoTargets} drives done`));
+      const finished = serial.match(new RegExp(`finished /dev/\\w+: erased after [^;\\n]+; job: \\d of ${bootTwoTargets} drives done`, 'g')) ?? [];
+      expect(finished).toHaveLength(bootTwoTargets);
+      expect(finished.at(-1)).toMatch(new RegExp(`job: ${bootTwoTargets} of ${bootTwoTargets} drives done`));
     });
 
     it('leaves no 512-byte sector of the original pattern on any drive, the tail of a size that is not a multiple of 4 KiB included', () => {
@@ -291,7 +301,7 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
       const db = new Database(join(stack.dataDir, 'cloud.sqlite'), { readonly: true });
       try {
         const all = db.prepare('SELECT drive_serial, started_at, completed_at FROM wipe_results ORDER BY id').all() as Array<{ drive_serial: string; started_at: string; completed_at: string }>;
-        expect(all).toHaveLength(5);
+        expect(all).toHaveLength(1 + bootTwoTargets);
         // The kept result of boot 1 arrived first, before any of boot 2's.
         expect(all[0]?.drive_serial).toBe(cutDrive.serial);
         const rows = all.slice(1);
@@ -318,8 +328,9 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
         const asset = db.prepare('SELECT manufacturer, model, serial_number FROM assets').all();
         expect(asset).toEqual([{ manufacturer: identity.manufacturer, model: identity.product, serial_number: identity.serial }]);
         const results = db.prepare('SELECT drive_serial, wipe_method, wipe_status, validation, certifiable FROM wipe_results ORDER BY drive_serial').all() as Array<Record<string, unknown>>;
-        expect(results.map((r) => r.drive_serial)).toEqual(['NVME-HL-01', 'SATA-HL-01', 'SCSI-HL-01', 'VIRTIO-HL-01', 'VIRTIO-PC-01']);
+        expect(results.map((r) => r.drive_serial)).toEqual([sdCard.serial, 'NVME-HL-01', 'SATA-HL-01', 'SCSI-HL-01', 'VIRTIO-HL-01', 'VIRTIO-PC-01']);
         expect(results.map((r) => [r.wipe_method, r.wipe_status, r.certifiable])).toEqual([
+          ['NIST 800-88 R2 Clear', 'completed', 1], // sd-emmc: the SD card, Clear by overwrite
           ['NIST 800-88 R2 Purge', 'completed', 1],
           ['NIST 800-88 R2 Clear', 'completed', 1],
           ['NIST 800-88 R2 Clear', 'completed', 1],
@@ -333,10 +344,11 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
       let certificates: Array<{ drive_serial: string; status: string }> = [];
       while (Date.now() < deadline) {
         certificates = (await stack.cli('admin', 'list-certificates', '--account', accountId)) as typeof certificates;
-        if (certificates.length === 5 && certificates.every((c) => c.status === 'complete')) break;
+        if (certificates.length === 1 + bootTwoTargets && certificates.every((c) => c.status === 'complete')) break;
         await new Promise((r) => setTimeout(r, 1000));
       }
       expect(certificates.map((c) => [c.drive_serial, c.status]).sort()).toEqual([
+        [sdCard.serial, 'complete'], // sd-emmc
         ['NVME-HL-01', 'complete'],
         ['SATA-HL-01', 'complete'],
         ['SCSI-HL-01', 'complete'],
@@ -353,7 +365,7 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
       expect(serial).toMatch(/validate VIRTIO-HL-01: approved \(\/dev\/vda, certificate CW-\d+\): every one of 12,288 sectors holds [^\n]*random[^\n]*DoD 5220\.22-M \(3 passes\)[^\n]*; recorded by the cloud/);
       expect(serial).toMatch(/validate SATA-HL-01: approved \(\/dev\/sd[a-z], certificate CW-\d+\): every one of [\d,]+ sectors holds zeros, as NIST 800-88 R2 Clear left it; recorded by the cloud/);
       expect(serial).toMatch(/validate NVME-HL-01: approved \(\/dev\/nvme0n1, certificate CW-\d+\): [^\n]*; recorded by the cloud/);
-      expect(serial).toMatch(/validate: finished: 3 approved, 1 rejected, /);
+      expect(serial).toMatch(new RegExp(`validate: finished: ${bootTwoTargets - 1} approved, 1 rejected, `));
     });
 
     it('rejects the drive written with a file after its erase, and marks its certificate "Not valid: failed validation"', async () => {
@@ -381,6 +393,34 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
       const approved = (await (await fetch(verifyUrl('VIRTIO-HL-01'), { headers: { accept: 'application/json' } })).json()) as Record<string, unknown>;
       expect(approved).toMatchObject({ valid: true });
     });
+
+    // ---- sd-emmc (issue 30 item 4): the SD card ----
+    describe('the SD card behind sdhci-pci (issue 30 item 4)', () => {
+      it('finds it as /dev/mmcblk0, names it an SD card by its CID, and plans an overwrite (an SD card has no sanitize or secure erase)', () => {
+        expect(serial).toMatch(/plan \/dev\/mmcblk0: QEMU! 0xdeadbeef [^\n]*-> overwrite \(NIST 800-88 R2 Clear\)/);
+        expect(serial).toMatch(/not mmc-sanitize: an SD card has no EXT_CSD and no sanitize or secure erase command/);
+      });
+
+      it('erases it: not one 512-byte sector of the original pattern is left in its backing file', () => {
+        expect(serial).toMatch(/finished \/dev\/mmcblk0: erased after /);
+        expect(survivingSectors(sdCard.file, sdCard.tag)).toEqual({ survivors: 0, sectors: sdCard.bytes / 512 });
+      });
+
+      it('has a completed wipe result and a certificate for it that name it an SD card, and validation approves it', async () => {
+        const db = new Database(join(stack.dataDir, 'cloud.sqlite'), { readonly: true });
+        try {
+          const row = db.prepare('SELECT wipe_method, wipe_status, certifiable, validation, verification_result FROM wipe_results WHERE drive_serial = ?').get(sdCard.serial) as Record<string, unknown> | undefined;
+          expect(row).toMatchObject({ wipe_method: 'NIST 800-88 R2 Clear', wipe_status: 'completed', certifiable: 1, validation: 'approved' });
+          expect(String(row?.verification_result)).toMatch(/^Drive type: SD card; an SD card has no sanitize or secure erase command, so it is erased by overwrite \(NIST Clear\)\./);
+        } finally {
+          db.close();
+        }
+        const certificates = (await stack.cli('admin', 'list-certificates', '--account', accountId)) as Array<{ drive_serial: string; status: string }>;
+        expect(certificates.find((c) => c.drive_serial === sdCard.serial)).toMatchObject({ status: 'complete' });
+        expect(serial).toMatch(/validate 0xdeadbeef: approved \(\/dev\/mmcblk0, certificate CW-\d+\): every one of 16,384 sectors holds zeros, as NIST 800-88 R2 Clear left it; recorded by the cloud/);
+      });
+    });
+    // ---- end sd-emmc ----
 
     it('powers off when the run is done (erasure.after=poweroff), the ERASURE-DATA volume unmounted cleanly', () => {
       expect(exitCode).toBe(0);

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 /** A drive the VM sees, backed by a raw file on the host. */
 export interface VmDrive {
-  readonly kind: 'nvme' | 'sata' | 'scsi' | 'virtio' | 'usb-stick' | 'cdrom';
+  /** `sd-card`: an SD card in an SDHCI slot (sdhci-pci); its image's size must be a power of 2 (QEMU's rule). */
+  readonly kind: 'nvme' | 'sata' | 'scsi' | 'virtio' | 'usb-stick' | 'cdrom' | 'sd-card';
   readonly file: string;
   readonly serial?: string;
   /**
@@ -70,6 +71,8 @@ const RELAY = fileURLToPath(new URL('./relay.mjs', import.meta.url));
 
 function driveArgs(drives: readonly VmDrive[]): string[] {
   const args = ['-device', 'virtio-scsi-pci,id=scsi0', '-device', 'qemu-xhci,id=xhci'];
+  // One SD host controller when a card is asked for: the guest's sdhci-pci and mmc_block give /dev/mmcblk0.
+  if (drives.some((d) => d.kind === 'sd-card')) args.push('-device', 'sdhci-pci,id=sdhci');
   let ide = 0;
   drives.forEach((d, i) => {
     const id = `d${i}`;
@@ -85,6 +88,7 @@ function driveArgs(drives: readonly VmDrive[]): string[] {
     if (d.kind === 'sata') args.push('-device', `ide-hd,drive=${id},bus=ide.${ide++}${serial}${boot}`);
     if (d.kind === 'scsi') args.push('-device', `scsi-hd,drive=${id},bus=scsi0.0${serial}${boot}`);
     if (d.kind === 'virtio') args.push('-device', `virtio-blk-pci,drive=${id}${serial}${boot}`);
+    if (d.kind === 'sd-card') args.push('-device', `sd-card,drive=${id}`);
     if (d.kind === 'usb-stick') args.push('-device', `usb-storage,drive=${id},bus=xhci.0,removable=on${serial}${boot}`);
   });
   return args;
