@@ -53,7 +53,7 @@ export interface AgentEnv {
 export async function listDrives(env: AgentEnv, policy: ErasePolicy = {}): Promise<DiscoveredDrive[]> {
   const base = await machinePolicy(env);
   if (env.config.ERASURE_SIMULATE) return simulatedDrives(env.config.DATA_DIR, { ...base, ...policy });
-  return withConnections(env, await discoverDrives(env.run, { ...base, ...policy }));
+  return withConnections(env, await discoverDrives(env.run, { ...base, ...policy }, env.sys));
 }
 
 /**
@@ -88,7 +88,7 @@ async function probeNamed(env: AgentEnv, device: string, policy: ErasePolicy): P
   const json = r ? parseJsonText(r.stdout) : undefined;
   const tree = json?.ok ? parseLsblkJson(json.value) : undefined;
   const lsblk = tree?.ok ? tree.value[0] : undefined;
-  const capabilities = buildCapabilities(await probeDrive(env.run, device, lsblk));
+  const capabilities = buildCapabilities(await probeDrive(env.run, device, lsblk, env.sys));
   return { device, internal: false, capabilities, plan: planErase(capabilities, policy) };
 }
 

@@ -122,6 +122,15 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
   /** The wipe result serial of the virtual disk: QEMU's logical drive answers with its member's serial. */
   const VD_SERIAL = 'MR-VD-01 (RAID virtual disk)';
   // ---- end of boot 2, RAID
+  // ---- sd-emmc (issue 30 item 4): an SD card behind sdhci-pci in boot 2 ----
+  // QEMU's sd-card takes only an image whose size is a power of 2. Its CID is QEMU's own (product
+  // name "QEMU!", serial 0xdeadbeef), which the agent reads from sysfs: the card's result carries
+  // that serial. `tag` marks the card's sectors of the original pattern.
+  const sdCard = { kind: 'sd-card' as const, tag: 'SD-HL-01', serial: '0xdeadbeef', file: join(work.dir, 'sd.img'), bytes: 8 * MiB, bytesPerSecond: 2 * MiB };
+  const sdCardDrives: VmDrive[] = [{ kind: sdCard.kind, file: sdCard.file, bytesPerSecond: sdCard.bytesPerSecond }];
+  // ---- end sd-emmc ----
+  // Every target of boot 2 (each block above adds its own).
+  const bootTwoTargets = drives.length + raidDrives.length + sdCardDrives.length;
   let stick = '';
   let stickHash = '';
   let dataPart = { offset: 0, bytes: 0 };
@@ -168,6 +177,7 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
     writeSectorPattern(cutDrive.file, cutDrive.serial, cutDrive.bytes);
     for (const d of drives) writeSectorPattern(d.file, d.serial, d.bytes);
     for (const d of raidDrives) writeSectorPattern(d.file, d.serial, d.bytes);
+    writeSectorPattern(sdCard.file, sdCard.tag, sdCard.bytes); // sd-emmc
   }, 5 * 60_000);
 
   afterAll(async () => {
@@ -235,6 +245,7 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
       const vm = boot('headless-2', [
         ...drives.map(({ kind, file, serial: s, bytesPerSecond }) => ({ kind, file, serial: s, bytesPerSecond })),
         ...raidDrives.map(({ kind, jbod, file, serial: s, bytesPerSecond }) => ({ kind, jbod, file, serial: s, bytesPerSecond })),
+        ...sdCardDrives,
       ]);
       await vm.waitForSerial(/kept wipe results from an earlier run: \d+ delivered/, 15 * 60_000 * (SLOW / 4 + 0.25));
       await vm.waitForSerial(/headless run finished/, 25 * 60_000 * (SLOW / 4 + 0.25));
@@ -247,12 +258,12 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
       writeInto(scsi.file, planted.offset, SMALL_PDF);
       await vm.qmp('cont');
       await vm.waitForSerial(/validate: finished/, 15 * 60_000 * (SLOW / 4 + 0.25));
-      console.info(`boot 2: validating the four picked drives took ${Math.round((Date.now() - validationStarted) / 1000)} s`);
+      console.info(`boot 2: validating the ${bootTwoTargets} picked drives took ${Math.round((Date.now() - validationStarted) / 1000)} s`);
       // The run ends with erasure.after=poweroff: QEMU exits when the guest powers off.
       exitCode = await vm.waitForExit(5 * 60_000);
       serial = vm.serial();
       mountedAfter = leftMounted(stick, dataPart.offset);
-      console.info(`boot 2 (headless, four drives) took ${Math.round((Date.now() - started) / 1000)} s`);
+      console.info(`boot 2 (headless, ${bootTwoTargets} drives) took ${Math.round((Date.now() - started) / 1000)} s`);
     }, 40 * 60_000);
 
     it('boots, reads the token and gateway from the medium, and runs headless', () => {
@@ -291,11 +302,11 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
 
     it("prints each drive's progress as pass n of N with rate and time left, and its finish with the job's count", () => {
       expect(serial).toMatch(/plan \/dev\/vd[a-z]: [^\n]*-> overwrite[^\n]*; about \d+ (s|min) \(from its size\)/);
-      // Six targets: the four drives and the two megasas disks (the JBOD disk and the virtual disk).
-      expect(serial).toMatch(/progress \/dev\/\w+: pass 1 of 1, writing, \d+%, [^;\n]*MB\/s, \d+ s elapsed, [^;\n]* left; job: \d of 6 drives done/);
-      const finished = serial.match(/finished \/dev\/\w+: erased after [^;\n]+; job: \d of 6 drives done/g) ?? [];
-      expect(finished).toHaveLength(6);
-      expect(finished.at(-1)).toMatch(/job: 6 of 6 drives done/);
+      // Every target: the four drives, the two megasas disks (the JBOD disk and the virtual disk) and the SD card.
+      expect(serial).toMatch(new RegExp(`progress /dev/\\w+: pass 1 of 1, writing, \\d+%, [^;\\n]*MB/s, \\d+ s elapsed, [^;\\n]* left; job: \\d of ${bootTwoTargets} drives done`));
+      const finished = serial.match(new RegExp(`finished /dev/\\w+: erased after [^;\\n]+; job: \\d of ${bootTwoTargets} drives done`, 'g')) ?? [];
+      expect(finished).toHaveLength(bootTwoTargets);
+      expect(finished.at(-1)).toMatch(new RegExp(`job: ${bootTwoTargets} of ${bootTwoTargets} drives done`));
     });
 
     it('leaves no 512-byte sector of the original pattern on any drive, the tail of a size that is not a multiple of 4 KiB included', () => {
@@ -303,17 +314,17 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
       for (const d of drives) expect({ drive: d.serial, ...survivingSectors(d.file, d.serial) }).toEqual({ drive: d.serial, survivors: 0, sectors: d.bytes / 512 });
     });
 
-    it('erases the six drives at once, and each wipe result reaches the cloud in the order the drives finished, after the kept one', () => {
+    it('erases every target at once, and each wipe result reaches the cloud in the order the drives finished, after the kept one', () => {
       const db = new Database(join(stack.dataDir, 'cloud.sqlite'), { readonly: true });
       try {
         const all = db.prepare('SELECT drive_serial, wipe_status, started_at, completed_at FROM wipe_results ORDER BY id').all() as Array<{ drive_serial: string; wipe_status: string; started_at: string; completed_at: string }>;
-        // Boot 1's kept result, boot 2's six erased drives and the physical disk the megasas virtual disk hides.
-        expect(all).toHaveLength(8);
+        // Boot 1's kept result, boot 2's erased targets and the physical disk the megasas virtual disk hides.
+        expect(all).toHaveLength(1 + bootTwoTargets + 1);
         // The kept result of boot 1 arrived first, before any of boot 2's.
         expect(all[0]?.drive_serial).toBe(cutDrive.serial);
         // The erased ones: the not-erased result of the hidden disk has no erase to overlap.
         const rows = all.slice(1).filter((r) => r.wipe_status === 'completed');
-        expect(rows).toHaveLength(6);
+        expect(rows).toHaveLength(bootTwoTargets);
         // Overlap: every drive started before any drive finished (the agent's own times, on the results).
         const lastStart = rows.map((r) => r.started_at).sort().at(-1) ?? '';
         const firstEnd = rows.map((r) => r.completed_at).sort()[0] ?? '';
@@ -344,8 +355,9 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
         // The megasas disks' results are checked in their own test below.
         const raid = (s: unknown) => String(s).startsWith('MR-');
         expect(results.filter((r) => raid(r.drive_serial)).map((r) => r.drive_serial)).toEqual(['MR-JBOD-01', 'MR-VD-01', VD_SERIAL]);
-        expect(results.filter((r) => !raid(r.drive_serial)).map((r) => r.drive_serial)).toEqual(['NVME-HL-01', 'SATA-HL-01', 'SCSI-HL-01', 'VIRTIO-HL-01', 'VIRTIO-PC-01']);
+        expect(results.filter((r) => !raid(r.drive_serial)).map((r) => r.drive_serial)).toEqual([sdCard.serial, 'NVME-HL-01', 'SATA-HL-01', 'SCSI-HL-01', 'VIRTIO-HL-01', 'VIRTIO-PC-01']);
         expect(results.filter((r) => !raid(r.drive_serial)).map((r) => [r.wipe_method, r.wipe_status, r.certifiable])).toEqual([
+          ['NIST 800-88 R2 Clear', 'completed', 1], // sd-emmc: the SD card, Clear by overwrite
           ['NIST 800-88 R2 Purge', 'completed', 1],
           ['NIST 800-88 R2 Clear', 'completed', 1],
           ['NIST 800-88 R2 Clear', 'completed', 1],
@@ -359,13 +371,14 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
       let certificates: Array<{ drive_serial: string; status: string }> = [];
       while (Date.now() < deadline) {
         certificates = (await stack.cli('admin', 'list-certificates', '--account', accountId)) as typeof certificates;
-        if (certificates.length === 7 && certificates.every((c) => c.status === 'complete')) break;
+        if (certificates.length === 1 + bootTwoTargets && certificates.every((c) => c.status === 'complete')) break;
         await new Promise((r) => setTimeout(r, 1000));
       }
       // The megasas JBOD disk and virtual disk are certified too; the disk the virtual disk hides is not.
       expect(certificates.map((c) => [c.drive_serial, c.status]).sort()).toEqual([
         ['MR-JBOD-01', 'complete'],
         [VD_SERIAL, 'complete'],
+        [sdCard.serial, 'complete'], // sd-emmc
         ['NVME-HL-01', 'complete'],
         ['SATA-HL-01', 'complete'],
         ['SCSI-HL-01', 'complete'],
@@ -382,8 +395,8 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
       expect(serial).toMatch(/validate VIRTIO-HL-01: approved \(\/dev\/vda, certificate CW-\d+\): every one of 12,288 sectors holds [^\n]*random[^\n]*DoD 5220\.22-M \(3 passes\)[^\n]*; recorded by the cloud/);
       expect(serial).toMatch(/validate SATA-HL-01: approved \(\/dev\/sd[a-z], certificate CW-\d+\): every one of [\d,]+ sectors holds zeros, as NIST 800-88 R2 Clear left it; recorded by the cloud/);
       expect(serial).toMatch(/validate NVME-HL-01: approved \(\/dev\/nvme0n1, certificate CW-\d+\): [^\n]*; recorded by the cloud/);
-      // The megasas JBOD disk and virtual disk are picked and approved too.
-      expect(serial).toMatch(/validate: finished: 5 approved, 1 rejected, /);
+      // Every certified target of boot 2 is picked (the megasas JBOD disk and virtual disk, the SD card too); the SCSI disk is rejected.
+      expect(serial).toMatch(new RegExp(`validate: finished: ${bootTwoTargets - 1} approved, 1 rejected, `));
     });
 
     it('rejects the drive written with a file after its erase, and marks its certificate "Not valid: failed validation"', async () => {
@@ -452,13 +465,41 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
       const db = new Database(join(stack.dataDir, 'cloud.sqlite'), { readonly: true });
       try {
         const reported = new Set((db.prepare('SELECT drive_serial FROM wipe_results').all() as Array<{ drive_serial: string }>).map((r) => r.drive_serial));
-        const seen = [...drives.map((d) => d.serial), 'MR-JBOD-01', 'MR-VD-01', VD_SERIAL];
+        const seen = [...drives.map((d) => d.serial), 'MR-JBOD-01', 'MR-VD-01', VD_SERIAL, sdCard.serial];
         expect(seen.filter((s) => !reported.has(s))).toEqual([]);
       } finally {
         db.close();
       }
     });
     // ---- end of boot 2, RAID
+
+    // ---- sd-emmc (issue 30 item 4): the SD card ----
+    describe('the SD card behind sdhci-pci (issue 30 item 4)', () => {
+      it('finds it as /dev/mmcblk0, names it an SD card by its CID, and plans an overwrite (an SD card has no sanitize or secure erase)', () => {
+        expect(serial).toMatch(/plan \/dev\/mmcblk0: QEMU! 0xdeadbeef [^\n]*-> overwrite \(NIST 800-88 R2 Clear\)/);
+        expect(serial).toMatch(/not mmc-sanitize: an SD card has no EXT_CSD and no sanitize or secure erase command/);
+      });
+
+      it('erases it: not one 512-byte sector of the original pattern is left in its backing file', () => {
+        expect(serial).toMatch(/finished \/dev\/mmcblk0: erased after /);
+        expect(survivingSectors(sdCard.file, sdCard.tag)).toEqual({ survivors: 0, sectors: sdCard.bytes / 512 });
+      });
+
+      it('has a completed wipe result and a certificate for it that name it an SD card, and validation approves it', async () => {
+        const db = new Database(join(stack.dataDir, 'cloud.sqlite'), { readonly: true });
+        try {
+          const row = db.prepare('SELECT wipe_method, wipe_status, certifiable, validation, verification_result FROM wipe_results WHERE drive_serial = ?').get(sdCard.serial) as Record<string, unknown> | undefined;
+          expect(row).toMatchObject({ wipe_method: 'NIST 800-88 R2 Clear', wipe_status: 'completed', certifiable: 1, validation: 'approved' });
+          expect(String(row?.verification_result)).toMatch(/^Drive type: SD card; an SD card has no sanitize or secure erase command, so it is erased by overwrite \(NIST Clear\)\./);
+        } finally {
+          db.close();
+        }
+        const certificates = (await stack.cli('admin', 'list-certificates', '--account', accountId)) as Array<{ drive_serial: string; status: string }>;
+        expect(certificates.find((c) => c.drive_serial === sdCard.serial)).toMatchObject({ status: 'complete' });
+        expect(serial).toMatch(/validate 0xdeadbeef: approved \(\/dev\/mmcblk0, certificate CW-\d+\): every one of 16,384 sectors holds zeros, as NIST 800-88 R2 Clear left it; recorded by the cloud/);
+      });
+    });
+    // ---- end sd-emmc ----
 
     it('powers off when the run is done (erasure.after=poweroff), the ERASURE-DATA volume unmounted cleanly', () => {
       expect(exitCode).toBe(0);

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 /** A drive the VM sees, backed by a raw file on the host. */
 export interface VmDrive {
-  readonly kind: 'nvme' | 'sata' | 'scsi' | 'virtio' | 'usb-stick' | 'cdrom' | 'megasas';
+  /** `sd-card`: an SD card in an SDHCI slot (sdhci-pci); its image's size must be a power of 2 (QEMU's rule). */
+  readonly kind: 'nvme' | 'sata' | 'scsi' | 'virtio' | 'usb-stick' | 'cdrom' | 'megasas' | 'sd-card';
   readonly file: string;
   /** `megasas`: the controller exposes the disk directly (`use_jbod=on`), else only as its virtual disk. */
   readonly jbod?: boolean;
@@ -72,6 +73,8 @@ const RELAY = fileURLToPath(new URL('./relay.mjs', import.meta.url));
 
 function driveArgs(drives: readonly VmDrive[]): string[] {
   const args = ['-device', 'virtio-scsi-pci,id=scsi0', '-device', 'qemu-xhci,id=xhci'];
+  // One SD host controller when a card is asked for: the guest's sdhci-pci and mmc_block give /dev/mmcblk0.
+  if (drives.some((d) => d.kind === 'sd-card')) args.push('-device', 'sdhci-pci,id=sdhci');
   let ide = 0;
   drives.forEach((d, i) => {
     const id = `d${i}`;
@@ -93,6 +96,7 @@ function driveArgs(drives: readonly VmDrive[]): string[] {
     // with "Internal target failure" (megasas_map_sgl refuses an empty list): each flush, so each
     // fsync, would fail. Without JBOD the guest sees the disk only as the controller's logical drive.
     if (d.kind === 'megasas') args.push('-device', `megasas-gen2,id=mr${i}${d.jbod ? ',use_jbod=on' : ''}`, '-device', `scsi-hd,drive=${id},bus=mr${i}.0,scsi-id=0,write-cache=off${serial}${boot}`);
+    if (d.kind === 'sd-card') args.push('-device', `sd-card,drive=${id}`);
     if (d.kind === 'usb-stick') args.push('-device', `usb-storage,drive=${id},bus=xhci.0,removable=on${serial}${boot}`);
   });
   return args;

@@ -44,6 +44,12 @@ export function parseNvmeVersion(text: string): string | undefined {
 /** `sg_sanitize -V` prints `sg_sanitize: version: 1.19 20220608` on stderr (each sg3_utils tool has its own version). */
 export const parseSgSanitizeVersion = (text: string) => /sg_sanitize: version: ([^\n]+)/.exec(text)?.[1]?.trim();
 
+/**
+ * mmc-utils has no version option of its own (issue 30 item 4): the image's Debian package
+ * says it, e.g. `0+git20250204.a1b2c3d4-1` from `dpkg-query -W -f '${Version}' mmc-utils`.
+ */
+export const parseDpkgVersion = (text: string) => /^\s*(\d[\w.+~:-]*)\s*$/.exec(text.split('\n')[0] ?? '')?.[1];
+
 /** The image build's `erasure/image.json` on the boot medium: `{version, built_at, …}`. */
 function imageVersion(json: string | undefined): string {
   if (json === undefined) return 'image: not found (no build info on the boot medium)';
@@ -59,7 +65,7 @@ function imageVersion(json: string | undefined): string {
 
 /**
  * `erasure-agent 1.4.2; image erasure 1.4.2 (built 2026-11-20); hdparm v9.65; nvme-cli 2.4
- * (libnvme 1.3); sg3_utils (sg_sanitize 1.19 20220608); kernel 6.1.0-27-amd64`. The tools are
+ * (libnvme 1.3); sg3_utils (sg_sanitize 1.19 20220608); mmc-utils 0+git20250204.a1b2c3d4-1; kernel 6.1.0-27-amd64`. The tools are
  * asked through the one runner; `mediumDir` is where live-boot mounted the medium.
  */
 export async function readToolComponents(deps: { run: Runner; readText: ReadText; agentVersion: string; mediumDir?: string }): Promise<string> {
@@ -77,6 +83,10 @@ export async function readToolComponents(deps: { run: Runner; readText: ReadText
     component('sg3_utils', versionOutput(run, 'sg_sanitize', ['-V']), (t) => {
       const v = parseSgSanitizeVersion(t);
       return v && `sg3_utils (sg_sanitize ${v})`;
+    }),
+    component('mmc-utils', versionOutput(run, 'dpkg-query', ['-W', '-f', '${Version}', 'mmc-utils']), (t) => {
+      const v = parseDpkgVersion(t);
+      return v && `mmc-utils ${v}`;
     }),
     component('kernel', versionOutput(run, 'uname', ['-r']), (t) => {
       const v = t.trim().split(/\s+/)[0];

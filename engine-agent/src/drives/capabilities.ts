@@ -1,5 +1,6 @@
 import type { HdparmDco, HdparmHpa, HdparmIdentify } from '../probes/hdparm.js';
 import type { LsblkDevice } from '../probes/lsblk.js';
+import type { MmcCard, MmcExtCsdProbe } from '../probes/mmc-card.js';
 import type { NvmeIdCtrl } from '../probes/nvme-id.js';
 import type { SanitizeStatus } from '../probes/sanitize-status.js';
 import type { SmartReport } from '../probes/smart-report.js';
@@ -8,7 +9,7 @@ import type { SelfEncryption } from '../probes/tcg-discovery.js';
 import { compact } from '../probes/unknown.js';
 
 /** How the host reaches the drive. `usb` wins over what the drive itself speaks. */
-export type DriveTransport = 'nvme' | 'sata' | 'sas' | 'usb' | 'scsi' | 'unknown';
+export type DriveTransport = 'nvme' | 'sata' | 'sas' | 'usb' | 'scsi' | 'mmc' | 'unknown';
 
 /** Support for the three sanitize actions of any command set. */
 export interface SanitizeSupport {
@@ -43,6 +44,22 @@ export interface NvmeCaps {
   readonly namespaceCount?: number;
 }
 
+/**
+ * An eMMC or SD card (issue 30 item 4). An SD card has no EXT_CSD: it is erased by overwrite. An
+ * eMMC's erase commands are the ones its EXT_CSD's SEC_FEATURE_SUPPORT sets.
+ */
+export interface MmcCaps {
+  readonly kind?: 'emmc' | 'sd';
+  /** `mmc extcsd read` was answered; undefined for an SD card (never asked), with `extCsdMissing` saying why otherwise. */
+  readonly extCsd?: { readonly revision: string; readonly secFeatureSupport: number; readonly sanitize: boolean; readonly secureErase: boolean; readonly trim: boolean; readonly sectors?: number };
+  /** Why an eMMC's EXT_CSD could not be read (no mmc-utils, the read failed). */
+  readonly extCsdMissing?: string;
+  readonly name?: string;
+  readonly serial?: string;
+  readonly manfid?: string;
+  readonly date?: string;
+}
+
 /** Everything the erase planner needs to know about one drive. */
 export interface DriveCapabilities {
   readonly device: string;
@@ -73,6 +90,8 @@ export interface DriveCapabilities {
   readonly dcoHiddenSectors?: number;
   /** A sanitize the drive reports as still running or as failed (it outlives power loss). */
   readonly lastSanitize?: UnfinishedSanitize;
+  /** An eMMC or SD card (issue 30 item 4): what it is and, for an eMMC, what its EXT_CSD supports. */
+  readonly mmc?: MmcCaps;
 }
 
 /**
@@ -107,6 +126,26 @@ export interface DriveFacts {
   readonly sanitizeStatus?: SanitizeStatus;
   /** `nvme sed discover` or `sedutil-cli --query`. */
   readonly selfEncryption?: SelfEncryption;
+  /** An eMMC or SD card's sysfs identity (issue 30 item 4). */
+  readonly mmcCard?: MmcCard;
+  /** An eMMC's `mmc extcsd read`, or why it is missing. */
+  readonly mmcExtCsd?: MmcExtCsdProbe;
+}
+
+/** An eMMC or SD card's capabilities from its sysfs identity and EXT_CSD. */
+function mmcCaps(f: DriveFacts): MmcCaps | undefined {
+  if (!f.mmcCard && !f.mmcExtCsd) return undefined;
+  const card = f.mmcCard;
+  const ext = f.mmcExtCsd;
+  return compact<MmcCaps>({
+    kind: card?.kind,
+    extCsd: ext?.ok ? compact({ revision: ext.value.revision, secFeatureSupport: ext.value.secFeatureSupport, sanitize: ext.value.sanitize, secureErase: ext.value.secureErase, trim: ext.value.trim, sectors: ext.value.sectors }) : undefined,
+    extCsdMissing: ext && !ext.ok ? ext.reason : undefined,
+    name: card?.name,
+    serial: card?.serial,
+    manfid: card?.manfid,
+    date: card?.date,
+  });
 }
 
 function unfinishedSanitize(f: DriveFacts, transport: DriveTransport): UnfinishedSanitize | undefined {
@@ -123,6 +162,7 @@ function unfinishedSanitize(f: DriveFacts, transport: DriveTransport): Unfinishe
 
 function transportOf(f: DriveFacts, viaUsb: boolean): DriveTransport {
   if (viaUsb) return 'usb';
+  if (f.mmcCard || f.mmcExtCsd || f.sysfs?.bus === 'mmc' || f.lsblk?.transport === 'mmc') return 'mmc';
   const tran = f.lsblk?.transport?.toLowerCase() ?? f.sysfs?.bus;
   if (tran === 'nvme' || f.nvmeIdCtrl || f.smart?.protocol === 'NVMe') return 'nvme';
   if (tran === 'sata' || tran === 'ata' || f.hdparm || f.smart?.protocol === 'ATA') return 'sata';
@@ -145,8 +185,8 @@ export function buildCapabilities(f: DriveFacts): DriveCapabilities {
   const realMax = f.dco?.realMaxSectors;
   return compact<DriveCapabilities>({
     device: f.device,
-    model: f.smart?.model ?? f.hdparm?.model ?? id?.model ?? f.lsblk?.model,
-    serial: f.smart?.serial ?? f.hdparm?.serial ?? id?.serial ?? f.lsblk?.serial,
+    model: f.smart?.model ?? f.hdparm?.model ?? id?.model ?? f.lsblk?.model ?? f.mmcCard?.name,
+    serial: f.smart?.serial ?? f.hdparm?.serial ?? id?.serial ?? f.lsblk?.serial ?? f.mmcCard?.serial,
     transport,
     viaUsbBridge,
     viaRaidController: f.smart?.viaRaidController ?? false,
@@ -189,5 +229,6 @@ export function buildCapabilities(f: DriveFacts): DriveCapabilities {
     hpaHiddenSectors: hpaHidden,
     dcoHiddenSectors: native !== undefined && realMax !== undefined && realMax > native ? realMax - native : undefined,
     lastSanitize: unfinishedSanitize(f, transport),
+    mmc: mmcCaps(f),
   });
 }

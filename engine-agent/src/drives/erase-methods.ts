@@ -15,6 +15,9 @@ export const ERASE_METHODS = [
   'scsi-sanitize-crypto',
   'scsi-sanitize-block',
   'scsi-sanitize-overwrite',
+  'mmc-sanitize',
+  'mmc-secure-erase',
+  'mmc-secure-trim',
   'overwrite',
 ] as const;
 /** One erase method id. */
@@ -48,6 +51,11 @@ export const METHOD_INFO: Readonly<Record<EraseMethod, MethodInfo>> = {
   'scsi-sanitize-crypto': { category: 'Purge', technique: 'SCSI Sanitize, Cryptographic Erase', command: 'sg_sanitize --crypto', firmware: true },
   'scsi-sanitize-block': { category: 'Purge', technique: 'SCSI Sanitize, Block Erase', command: 'sg_sanitize --block', firmware: true },
   'scsi-sanitize-overwrite': { category: 'Purge', technique: 'SCSI Sanitize, Overwrite', command: 'sg_sanitize --overwrite', firmware: true },
+  // eMMC (issue 30 item 4): JEDEC JESD84 commands sent through mmc-utils; each is checked against the
+  // card's EXT_CSD first. Sanitize purges the unmapped blocks, so the whole user area is trimmed first.
+  'mmc-sanitize': { category: 'Purge', technique: 'eMMC Sanitize (JEDEC JESD84), after a TRIM of the whole user area', command: 'mmc erase trim, then mmc sanitize', firmware: true },
+  'mmc-secure-erase': { category: 'Purge', technique: 'eMMC Secure Erase (JEDEC JESD84, CMD38) of the whole user area', command: 'mmc erase secure-erase', firmware: true },
+  'mmc-secure-trim': { category: 'Purge', technique: 'eMMC Secure Trim, steps 1 and 2 (JEDEC JESD84, CMD38) of the whole user area', command: 'mmc erase secure-trim1, then secure-trim2', firmware: true },
   overwrite: { category: 'Clear', technique: 'Overwrite, single pass with verification', command: 'direct-I/O write of every LBA', firmware: false },
 };
 
@@ -124,6 +132,26 @@ function checkScsi(method: EraseMethod, caps: DriveCapabilities): MethodCheck {
   return caps.scsiSanitize[name] ? yes('sanitize continues after a power cycle: poll sg_requests --progress') : no(`SANITIZE ${name} service action not supported`);
 }
 
+const hex2 = (n: number) => `0x${n.toString(16).padStart(2, '0')}`;
+
+/** An eMMC's erase command, against what its EXT_CSD's SEC_FEATURE_SUPPORT sets (issue 30 item 4). */
+function checkMmc(method: EraseMethod, caps: DriveCapabilities): MethodCheck {
+  const mmc = caps.mmc;
+  if (caps.transport !== 'mmc' || !mmc) return no('not an eMMC');
+  if (mmc.kind === 'sd') return no('an SD card has no EXT_CSD and no sanitize or secure erase command: it is erased by overwrite (Clear)');
+  if (mmc.kind !== 'emmc') return no('the card could not be told to be an eMMC (sysfs device/type unreadable): no eMMC command is sent to it');
+  const ext = mmc.extCsd;
+  if (!ext) return no(`the eMMC's EXT_CSD could not be read (${mmc.extCsdMissing ?? 'not read'}): its erase commands cannot be checked, so none is sent`);
+  const sec = `EXT_CSD SEC_FEATURE_SUPPORT ${hex2(ext.secFeatureSupport)}`;
+  if (method === 'mmc-sanitize') {
+    if (!ext.sanitize) return no(`${sec}: bit 6 (SEC_SANITIZE) not set, the eMMC has no Sanitize`);
+    return yes(`${sec}: Sanitize supported (bit 6)`, 'Sanitize erases the unmapped blocks: the whole user area is trimmed first so every block is unmapped');
+  }
+  if (!ext.secureErase) return no(`${sec}: bit 0 (SECURE_ER_EN) not set, the eMMC has no Secure Erase or Secure Trim`);
+  if (method === 'mmc-secure-trim' && !ext.trim) return no(`${sec}: bit 4 (SEC_GB_CL_EN) not set, the eMMC has no Secure Trim`);
+  return yes(`${sec}: ${method === 'mmc-secure-erase' ? 'Secure Erase' : 'Secure Trim'} supported`, 'Secure Erase and Secure Trim are obsolete from eMMC 4.51 on; the card still sets them, and the erase is proven by its markers and read-back');
+}
+
 /** Checks whether one method can run on this drive, and if not, why. */
 export function checkMethod(method: EraseMethod, caps: DriveCapabilities, policy: MethodPolicy = {}): MethodCheck {
   if (METHOD_INFO[method].firmware) {
@@ -133,6 +161,7 @@ export function checkMethod(method: EraseMethod, caps: DriveCapabilities, policy
   if (method.startsWith('nvme-')) return checkNvme(method, caps, policy);
   if (method.startsWith('ata-')) return checkAta(method, caps, policy);
   if (method.startsWith('scsi-')) return checkScsi(method, caps);
+  if (method.startsWith('mmc-')) return checkMmc(method, caps);
   if (caps.rotational === false) {
     // NIST 800-88 Table A: overwrite of flash is Clear only; remapped and spare blocks keep old data.
     return yes('overwrite on flash media is Clear only: spare and remapped blocks are not reached');

@@ -20,6 +20,10 @@ export const FIRMWARE_PROVEN_BY_MARKERS =
 export const DISCARD_AFTER_OVERWRITE =
   'after the verified overwrite the whole drive is discarded (TRIM) so it reaches its next owner at full write speed; the discard is not part of the sanitization, and a secure discard, where the drive supports one, is never used as a Purge';
 
+/** An eMMC or SD card is discarded before its overwrite instead (issue 30 item 4; erase/discard.ts says why). */
+export const DISCARD_BEFORE_OVERWRITE =
+  'the whole card is discarded first (its own erase, which can reach blocks an overwrite does not), then overwritten and verified; the discard is not part of the sanitization, which is the overwrite (NIST Clear)';
+
 /** Wire `wipe_method` of a NIST category, e.g. `NIST 800-88 R2 Purge`. */
 export const nistLabel = (category: NistCategory) => `NIST 800-88 R2 ${category}`;
 
@@ -30,6 +34,7 @@ export const nistLabel = (category: NistCategory) => `NIST 800-88 R2 ${category}
 function typicalRate(caps: DriveCapabilities): number {
   if (caps.transport === 'usb') return 40e6;
   if (caps.transport === 'nvme') return 1.5e9;
+  if (caps.transport === 'mmc') return 20e6;
   return caps.rotational === false ? 450e6 : 150e6;
 }
 
@@ -157,7 +162,7 @@ function planDefault(caps: DriveCapabilities, policy: ErasePolicy): ErasePlan | 
       ...hidden.warnings,
       ...(failedSanitize ? [FAILED_SANITIZE_WARNING] : []),
       ...(info.firmware ? [FIRMWARE_PROVEN_BY_MARKERS] : []),
-      ...(chosen.method === 'overwrite' && caps.discard ? [DISCARD_AFTER_OVERWRITE] : []),
+      ...(chosen.method === 'overwrite' && caps.discard ? [caps.transport === 'mmc' ? DISCARD_BEFORE_OVERWRITE : DISCARD_AFTER_OVERWRITE] : []),
     ],
     rejected,
   };

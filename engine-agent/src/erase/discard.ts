@@ -72,3 +72,22 @@ export async function discardAfterOverwrite(deps: DriverDeps & { readonly sys: S
     : result.reason;
   return { done: result.ok, text: `${text}${secureNote}`, commands: log.commands };
 }
+
+/**
+ * An eMMC or SD card is discarded as a whole before its overwrite, not after (issue 30 item 4): the
+ * card's erase can reach blocks an overwrite through its translation layer cannot, and what the card
+ * leaves after an erase (0x00 or 0xFF, its own choice) is then overwritten, so the card ends in the
+ * verified pattern that a later validation expects. Still not the sanitization: that is the overwrite.
+ */
+export async function discardBeforeOverwrite(deps: DriverDeps & { readonly sys: SystemView }, device: string, kernelName: string): Promise<DiscardOutcome> {
+  if ((await discardMaxBytes(deps.sys, kernelName)) === 0) return { done: false, text: 'no discard before the overwrite: the card does not support it', commands: [] };
+  const log = new CommandLog(deps);
+  const result = await guarded(log, async () => {
+    const r = await log.run('blkdiscard', [device], DISCARD_TIMEOUT_MS);
+    return r.exitCode === 0 ? log.ok('discarded') : log.fail('command_failed', `the discard before the overwrite failed (${complaint(r)}); the overwrite went ahead`);
+  }).catch((error: unknown) => log.fail('command_failed', `the discard before the overwrite failed (${(error as Error).message}); the overwrite went ahead`));
+  const text = result.ok
+    ? 'before the overwrite the whole card was discarded (blkdiscard: the card erases or unmaps every block, which can reach blocks an overwrite does not); the discard is not part of the sanitization'
+    : result.reason;
+  return { done: result.ok, text, commands: log.commands };
+}

@@ -7,7 +7,8 @@ import { ataSanitize, ataSecureErase } from './ata.js';
 import { unlockWithMaster, type AtaMasterPasswords, type MasterUnlock } from './ata-master-unlock.js';
 import { describeCapacityChanges, kernelMissesRestored, logicalSectorSize, restoreHiddenAreas } from './hidden-areas.js';
 import type { DriverDeps, DriverResult } from './driver-kit.js';
-import { discardAfterOverwrite, secureDiscardSupport } from './discard.js';
+import { discardAfterOverwrite, discardBeforeOverwrite, secureDiscardSupport } from './discard.js';
+import { isMmcCard } from '../probes/mmc-card.js';
 import { checkMarkersOn, plantMarkersOn } from './firmware-proof.js';
 import { describeMarkers, markersGone, MARKER_COUNT, type PlantResult } from './markers.js';
 import { MediumOpenError, openMedium, type Medium } from './medium.js';
@@ -19,6 +20,7 @@ import { readBackAfterFirmware } from './firmware-readback.js';
 import type { DriveHealth, ThroughputProfile, VerificationLevel } from '@erasure/shared';
 import type { IoTuning, ProgressSink } from './progress.js';
 import { scsiSanitize } from './scsi.js';
+import { mmcErase } from './mmc.js';
 
 /** One drive to erase, as the session hands it over. */
 export interface EraseRequest {
@@ -42,6 +44,11 @@ export interface EraseRequest {
   readonly passesBeforeFirmware?: readonly Pattern[];
   /** The account's ATA master passwords (issue 30 item 1): tried on a drive locked with an unknown user password. */
   readonly ataMasterPasswords?: AtaMasterPasswords;
+  /**
+   * Discard the whole drive before its overwrite instead of after it (issue 30 item 4). Absent: an
+   * eMMC or SD card (kernel name `mmcblkN`) is discarded first, any other drive afterwards.
+   */
+  readonly discardFirst?: boolean;
 }
 
 /** Ports of the erase step. */
@@ -138,6 +145,12 @@ async function firmwareErase(deps: EraseDeps, device: string, method: EraseMetho
       return scsiSanitize(deps, device, 'block', timing);
     case 'scsi-sanitize-overwrite':
       return scsiSanitize(deps, device, 'overwrite', timing);
+    case 'mmc-sanitize':
+      return mmcErase(deps, device, 'sanitize', timing);
+    case 'mmc-secure-erase':
+      return mmcErase(deps, device, 'secure-erase', timing);
+    case 'mmc-secure-trim':
+      return mmcErase(deps, device, 'secure-trim', timing);
     case 'overwrite':
       throw new Error('overwrite is not a firmware method');
   }
@@ -216,7 +229,9 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
     return profiles.length > 0 ? { ...outcome, writeProfile: firstPassProfile(profiles) } : outcome;
   };
   const overwriteRun = async (onProfile: (pass: number, p: ThroughputProfile) => void): Promise<EraseOutcome> => {
-    const done = [...commands, METHOD_INFO.overwrite.command];
+    const discardFirst = kernelName !== undefined && (req.discardFirst ?? isMmcCard(kernelName));
+    const first = discardFirst && kernelName ? await discardBeforeOverwrite(deps, req.device, kernelName) : undefined;
+    const done = [...commands, ...(first?.commands ?? []), METHOD_INFO.overwrite.command];
     // Asked on the opened device, which the overwrite holds O_EXCL: only to say it was not used.
     let secure: boolean | undefined;
     const beforeWrite = async (medium: Medium) => {
@@ -234,8 +249,8 @@ export async function eraseDrive(req: EraseRequest, deps: EraseDeps): Promise<Er
         onPassProfile: onProfile,
       });
       if (deps.signal?.aborted) return stopped(done);
-      const discard = r.verified && kernelName ? await discardAfterOverwrite(deps, req.device, kernelName, secure) : undefined;
-      const verification = discard ? `${r.summary}; ${discard.text}` : r.summary;
+      const discard = r.verified && kernelName && !discardFirst ? await discardAfterOverwrite(deps, req.device, kernelName, secure) : undefined;
+      const verification = [r.summary, first?.text, discard?.text].filter(Boolean).join('; ');
       return end({ ok: r.verified, refused: false, ...(r.verified ? {} : { failureCode: 'not_verified' }), passes: r.passes, verificationHash: r.sha256, verification, commands: [...done, ...(discard?.commands ?? [])], bytesWritten: r.bytesWritten });
     } catch (error) {
       if (error instanceof DriveReplacedError) return replaced(error.why);

@@ -9,6 +9,8 @@ import type { DriveConnection } from './drive-connection-types.js';
 import type { SmartReport } from './smart-report.js';
 import { parseSmartctlJsonText } from './smartctl-json.js';
 import { probeSelfEncryption } from './self-encryption.js';
+import { isMmcCard, isMmcSubArea, readMmcCard, readMmcExtcsd } from './mmc-card.js';
+import type { SysfsReader } from './sysfs-block.js';
 import { buildCapabilities, type DriveCapabilities, type DriveFacts } from '../drives/capabilities.js';
 import { planErase, type ErasePlan, type ErasePolicy, type NoErasePlan } from '../drives/plan-erase.js';
 
@@ -50,8 +52,20 @@ export function isInternal(d: LsblkDevice): boolean {
   return d.transport !== 'usb' && d.removable !== true;
 }
 
-/** Probes one disk with every tool that applies to it. */
-export async function probeDrive(run: Runner, device: string, lsblk?: LsblkDevice): Promise<DriveFacts> {
+/**
+ * An eMMC or SD card (issue 30 item 4): its identity from sysfs, and an eMMC's EXT_CSD. An SD card
+ * is never sent `mmc extcsd read` (SEND_EXT_CSD is CMD8, which an SD card takes as SEND_IF_COND).
+ * Without sysfs the card's kind is unknown and nothing is sent to it: it is planned as an SD card.
+ */
+async function probeMmc(run: Runner, device: string, lsblk: LsblkDevice | undefined, sys: SysfsReader | undefined): Promise<DriveFacts> {
+  const mmcCard = sys ? await readMmcCard(sys, lsblk?.name ?? device) : undefined;
+  const mmcExtCsd = mmcCard?.kind === 'emmc' ? await readMmcExtcsd(run, device) : undefined;
+  return { device, ...(lsblk ? { lsblk } : {}), mmcCard: mmcCard ?? {}, ...(mmcExtCsd ? { mmcExtCsd } : {}) };
+}
+
+/** Probes one disk with every tool that applies to it (`sys`: sysfs, for an eMMC or SD card's identity). */
+export async function probeDrive(run: Runner, device: string, lsblk?: LsblkDevice, sys?: SysfsReader): Promise<DriveFacts> {
+  if (isMmcCard(lsblk?.name ?? device)) return probeMmc(run, device, lsblk, sys);
   const smart = await probe(run, 'smartctl', ['--json', '-x', device], parseSmartctlJsonText);
   const isNvme = lsblk?.transport === 'nvme' || /nvme/.test(device) || smart?.protocol === 'NVMe';
   const isAta = !isNvme && (lsblk?.transport === 'sata' || lsblk?.transport === 'ata' || smart?.protocol === 'ATA');
@@ -74,19 +88,23 @@ export async function probeDrive(run: Runner, device: string, lsblk?: LsblkDevic
 const lsblkTree = (run: Runner, args: string[]) => probe(run, 'lsblk', args, (s) => { const j = parseJsonText(s); return j.ok ? parseLsblkJson(j.value) : j; });
 
 /** One disk lsblk listed: probed with every tool when internal (USB and removable ones by lsblk alone), and planned. */
-async function discoverDisk(run: Runner, disk: LsblkDevice, policy: ErasePolicy): Promise<DiscoveredDrive> {
+async function discoverDisk(run: Runner, disk: LsblkDevice, policy: ErasePolicy, sys?: SysfsReader): Promise<DiscoveredDrive> {
   const device = disk.path ?? `/dev/${disk.name}`;
-  const facts = isInternal(disk) ? await probeDrive(run, device, disk) : { device, lsblk: disk };
+  // A card reader's slot may call its card removable; the card is still read for what it is.
+  const facts = isInternal(disk) || isMmcCard(disk.name) ? await probeDrive(run, device, disk, sys) : { device, lsblk: disk };
   const capabilities = buildCapabilities(facts);
   const firmware = facts.smart?.firmware ?? facts.hdparm?.firmware ?? facts.nvmeIdCtrl?.firmware ?? disk.revision;
   return { device, internal: isInternal(disk), capabilities, plan: planErase(capabilities, policy), ...(facts.smart ? { smart: facts.smart } : {}), ...(firmware ? { firmware } : {}) };
 }
 
-/** Lists the whole disks (lsblk), probes each, and plans its erase under `policy`. */
-export async function discoverDrives(run: Runner, policy: ErasePolicy = {}): Promise<DiscoveredDrive[]> {
-  const disks = flattenLsblk((await lsblkTree(run, ['-J', '-b', '-O'])) ?? []).filter((d) => d.type === 'disk');
+/**
+ * Lists the whole disks (lsblk), probes each, and plans its erase under `policy`. An eMMC's boot
+ * partitions and RPMB area are areas of the card, not drives: the card (`mmcblk0`) is listed once.
+ */
+export async function discoverDrives(run: Runner, policy: ErasePolicy = {}, sys?: SysfsReader): Promise<DiscoveredDrive[]> {
+  const disks = flattenLsblk((await lsblkTree(run, ['-J', '-b', '-O'])) ?? []).filter((d) => d.type === 'disk' && !isMmcSubArea(d.name));
   const found: DiscoveredDrive[] = [];
-  for (const disk of disks) found.push(await discoverDisk(run, disk, policy));
+  for (const disk of disks) found.push(await discoverDisk(run, disk, policy, sys));
   return found;
 }
 

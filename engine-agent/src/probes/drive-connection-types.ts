@@ -5,7 +5,8 @@
  * behind the row's Details disclosure.
  */
 export interface DriveConnection {
-  readonly kind: 'usb-bridge' | 'raid-passthrough' | 'raid-virtual-disk';
+  /** `mmc-card`: an eMMC or SD card (issue 30 item 4), named on the row in plain words. */
+  readonly kind: 'usb-bridge' | 'raid-passthrough' | 'raid-virtual-disk' | 'mmc-card';
   readonly summary: string;
   readonly reportLine: string;
   readonly details: readonly string[];

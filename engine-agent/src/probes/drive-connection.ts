@@ -5,6 +5,7 @@ import { looksLikeVirtualDisk, readRaidHost, type RaidHost } from './raid-host.j
 import type { SysfsReader } from './sysfs-block.js';
 import { bridgeConnectionLine, readUsbBridge, type UsbBridge } from './usb-bridge.js';
 import type { DriveConnection } from './drive-connection-types.js';
+import { mmcConnection } from './mmc-connection.js';
 
 export type { DriveConnection } from './drive-connection-types.js';
 
@@ -111,6 +112,11 @@ export async function withConnections(ports: ConnectionPorts, drives: readonly D
   const out: DiscoveredDrive[] = [];
   for (const [i, d] of drives.entries()) {
     const host = hosts[i];
+    const card = mmcConnection(d.capabilities);
+    if (card) {
+      out.push({ ...d, connection: card });
+      continue;
+    }
     if (host) {
       out.push({ ...d, connection: raidConnection(d, host, behind, listedSerials) });
       continue;

@@ -1,5 +1,6 @@
 import { DATA_VOLUME_LABEL, IMAGE_VOLUME_ID } from '@erasure/shared';
 import type { SystemView } from '../adapters/system-view.js';
+import { isMmcSubArea } from '../probes/mmc-card.js';
 
 /** Why a device may not be erased. Each is a value, never an exception (STYLE E). */
 export type RefusalCode = 'not_selected' | 'not_a_device' | 'not_whole_disk' | 'boot_medium' | 'data_volume' | 'mounted' | 'in_use' | 'swap';
@@ -104,6 +105,8 @@ export async function guardTarget(sys: SystemView, path: string, selected: reado
   const named = await nameOf(sys, devNo);
   if (!named) return refuse('not_a_device', `${path} (${devNo}) is not in /sys/dev/block`);
   if (named.name !== named.disk) return refuse('not_whole_disk', `${path} is a partition of ${named.disk}: select the whole disk`);
+  // An eMMC's boot partitions and RPMB area have no partition file, yet are areas of the card (issue 30 item 4).
+  if (isMmcSubArea(named.name)) return refuse('not_whole_disk', `${path} is a boot partition or the RPMB area of the eMMC ${named.name.replace(/(boot\d+|rpmb|gp\d+)$/, '')}: select the card itself`);
   const disk = named.disk;
   if (await carriesLabel(sys, disk, IMAGE_VOLUME_ID)) return refuse('boot_medium', `${path} holds an erasure boot image (volume ${IMAGE_VOLUME_ID})`);
   if (await carriesLabel(sys, disk, DATA_VOLUME_LABEL)) return refuse('data_volume', `${path} holds the station's data volume (${DATA_VOLUME_LABEL})`);

@@ -41,13 +41,14 @@ describe('tool_components names the image, the agent and the exact versions of t
       hdparm: [{ match: '^-V$', stdout: HDPARM_V }],
       nvme: [{ match: '^version$', stdout: NVME_VERSION }],
       sg_sanitize: [{ match: '^-V$', stderr: SG_SANITIZE_V }],
+      'dpkg-query': [{ match: '^-W -f \\$\\{Version\\} mmc-utils$', stdout: '0+git20250204.ab9eea5a-1' }],
     });
     const mediumDir = medium({ version: '1.4.2', built_at: '2026-11-20T08:00:00.000Z', base_key: 'b', project_key: 'p', suite: 'bookworm' });
     const sut = await readToolComponents({ run, readText, agentVersion: '1.4.2', mediumDir });
     expect(sut).toBe(
-      `erasure-agent 1.4.2; image erasure 1.4.2 (built 2026-11-20); hdparm v9.65; nvme-cli 2.4 (libnvme 1.3); sg3_utils (sg_sanitize 1.19 20220608); kernel ${release()}`,
+      `erasure-agent 1.4.2; image erasure 1.4.2 (built 2026-11-20); hdparm v9.65; nvme-cli 2.4 (libnvme 1.3); sg3_utils (sg_sanitize 1.19 20220608); mmc-utils 0+git20250204.ab9eea5a-1; kernel ${release()}`,
     );
-    expect(calls()).toEqual(expect.arrayContaining([['hdparm', '-V'], ['nvme', 'version'], ['sg_sanitize', '-V']]));
+    expect(calls()).toEqual(expect.arrayContaining([['hdparm', '-V'], ['nvme', 'version'], ['sg_sanitize', '-V'], ['dpkg-query', '-W', '-f', '${Version}', 'mmc-utils']]));
   });
 
   it('names a tool that is not installed as missing, and an image without build info as not found, never a guessed version', async () => {
@@ -61,6 +62,6 @@ describe('tool_components names the image, the agent and the exact versions of t
     writeFileSync(scenario, JSON.stringify({ hdparm: [{ match: '^-V$', stdout: 'hdparm: unexpected\n' }] }));
     const run = createRunner({ env: { PATH: bin, FAKE_SCENARIO_FILE: scenario } });
     const sut = await readToolComponents({ run, readText, agentVersion: '1.4.2', mediumDir: join(work, 'no-medium') });
-    expect(sut).toBe(`erasure-agent 1.4.2; image: not found (no build info on the boot medium); hdparm: version not readable; nvme-cli: missing; sg3_utils: missing; kernel ${release()}`);
+    expect(sut).toBe(`erasure-agent 1.4.2; image: not found (no build info on the boot medium); hdparm: version not readable; nvme-cli: missing; sg3_utils: missing; mmc-utils: missing; kernel ${release()}`);
   });
 });

@@ -37,8 +37,14 @@ export function selectableDevices(snap: KioskAgentState): string[] {
   return snap.can.select ? snap.drives.filter((d) => d.plan.ok).map((d) => d.device) : [];
 }
 
+/**
+ * What kind of drive, in plain words: an eMMC or SD card by what the agent read from the card
+ * ("SD card", "eMMC (built-in flash storage)", issue 30 item 4) instead of "SSD · MMC".
+ */
+const kindOf = (d: AgentDrive) => (d.transport === 'mmc' ? [d.connection?.summary ?? 'memory card (SD/MMC)'] : [d.media_type, d.transport.toUpperCase()]);
+
 const facts = (d: AgentDrive) =>
-  [formatBytes(d.size_bytes), d.media_type, d.transport.toUpperCase(), d.serial ? `S/N ${d.serial}` : undefined, d.internal ? undefined : 'external'].filter(Boolean).join(' · ');
+  [formatBytes(d.size_bytes), ...kindOf(d), d.serial ? `S/N ${d.serial}` : undefined, d.internal ? undefined : 'external'].filter(Boolean).join(' · ');
 
 /**
  * Every drive the agent sees has a row (issue 30 item 7): the erasable ones, the refused ones with
@@ -79,7 +85,7 @@ function driveRow(snap: KioskAgentState, d: AgentDrive): DriveRow {
       selected: snap.selected.includes(d.device),
       selectable: snap.can.select && plan.ok,
       method: plan.ok ? `${plan.label} — ${plan.technique}` : undefined,
-      duration: plan.ok ? `${formatMinutes(plan.expected_minutes)}${plan.duration_source === 'drive' ? ' (reported by the drive)' : ` (estimate for ${formatBytes(d.size_bytes)}${d.media_type ? ` ${d.media_type}` : ''})`}` : undefined,
+      duration: plan.ok ? `${formatMinutes(plan.expected_minutes)}${plan.duration_source === 'drive' ? ' (reported by the drive)' : ` (estimate for ${formatBytes(d.size_bytes)}${d.transport === 'mmc' ? ' card' : d.media_type ? ` ${d.media_type}` : ''})`}` : undefined,
       warnings: plan.ok ? [...plan.warnings, ...(plan.fully_sanitized ? [] : ['Hidden areas stay in place: the certificate will not claim a full sanitization.'])] : [],
       refusal: plan.ok ? undefined : plan.reason,
       erasedBefore: erasedBefore(snap, d.device),
