@@ -1,9 +1,10 @@
-import { machinePolicy, planForMethod, runErase, selectDrives, type AgentEnv } from '../agent.js';
+import { machinePolicy, planForMethod, runErase, selectDrives, type AgentEnv, type RunFrom } from '../agent.js';
 import { methodFor } from '../session/erasure-policy.js';
 import { readErasurePolicy } from './erasure-policy-client.js';
 import { REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
 import { discoverDrive, type DiscoveredDrive } from '../probes/discover-drives.js';
 import { driveChanged } from '../probes/drive-identity.js';
+import { seenAs } from '../session/not-erased.js';
 import type { BayEvent } from '../station/bay-machine.js';
 import type { StationPorts } from '../station/station.js';
 
@@ -13,11 +14,33 @@ import type { StationPorts } from '../station/station.js';
  * `selectDrives` makes for that drive; a device lsblk does not list is refused. Simulate mode has
  * no tools to spare: it keeps the listing.
  */
-export async function selectInserted(env: AgentEnv, device: string): Promise<{ ok: true; drives: DiscoveredDrive[] } | { ok: false; reason: string }> {
+export async function selectInserted(env: AgentEnv, device: string): Promise<{ ok: true; drives: DiscoveredDrive[] } | { ok: false; reason: string; unplanned?: DiscoveredDrive }> {
   if (env.config.ERASURE_SIMULATE) return selectDrives(env, [device]);
   const found = await discoverDrive(env.run, device);
   if ('listed' in found) return { ok: false, reason: found.reason };
-  return found.plan.ok ? { ok: true, drives: [found] } : { ok: false, reason: `${device}: ${found.plan.reason}` };
+  // A drive seen but given no plan (locked, a locked SED…) is returned with it: it still gets a result.
+  return found.plan.ok ? { ok: true, drives: [found] } : { ok: false, reason: `${device}: ${found.plan.reason}`, unplanned: found };
+}
+
+/**
+ * A drive the bay will not erase still gets its row in the cloud (issue 30 item 7): it is checked
+ * in as every bay's drive is (a station licence), and reported `failed` with its reason and
+ * disposition, nothing written. A denied check-in is said as for any bay, and nothing is reported.
+ */
+async function reportNotErased(env: AgentEnv, drive: DiscoveredDrive, refusal: { reason: string; disposition?: 'destroy' }, from: RunFrom, emit: (e: BayEvent) => void): Promise<void> {
+  const session = await runErase(
+    env,
+    [],
+    {
+      onState: (s) => {
+        if (s.phase === 'denied') emit({ type: 'checkin_denied', reason: s.reason });
+      },
+    },
+    { ...from, notErased: [{ ...seenAs(drive), reason: refusal.reason, disposition: refusal.disposition ?? 'review' }] },
+  );
+  if (session.phase === 'denied') return; // said through onState
+  const reported = (session.phase === 'done' || session.phase === 'failed') && session.reports.length > 0;
+  emit({ type: 'refused', reason: `${drive.device}: ${refusal.reason}${reported ? ' (not erased; reported to the erasure service)' : ''}` });
 }
 
 /**
@@ -58,31 +81,39 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
       emit({ type: 'refused', reason: method.reason });
       return;
     }
+    // The pull-out stops the erase, not the gateway calls: the failed result still goes out at once.
+    const from: RunFrom = { account: boot.account, recordId: boot.recordId, eraseSignal: signal, product: 'hotswap', bay, ...grading, ...(identity && !simulated ? { boundTo: identity } : {}) };
     const selection = await selectInserted(env, device);
     if (signal.aborted) return;
-    if (!selection.ok) {
-      // Not listed because it left: said as the pull-out it is, not as a refusal.
-      emit(identity && (await driveChanged(env.sys, identity)) ? { type: 'removed' } : { type: 'refused', reason: selection.reason });
+    // Not listed because it left: said as the pull-out it is, not as a refusal.
+    if (!selection.ok && identity && (await driveChanged(env.sys, identity))) {
+      emit({ type: 'removed' });
+      return;
+    }
+    if (!selection.ok && !selection.unplanned) {
+      emit({ type: 'refused', reason: selection.reason });
       return;
     }
     // A station erases with its policy's default method, planned for this drive with what the
-    // machine adds to every plan (a simulated rate, this boot's freeze lock removal): refused, nothing is erased.
-    const inserted = selection.drives[0];
-    if (inserted && policy.ok) {
-      // With the account's ATA master passwords (issue 30 item 1), a drive locked with an unknown
-      // user password is planned for its Security Erase, which tries them as the kiosk's does.
-      const planned = planForMethod(inserted.capabilities, await machinePolicy(env), { erasure: policy.policy, methodId: method.method, ...(policy.masters ? { ataMasterPasswords: true } : {}) });
-      if (!planned.ok) {
-        emit({ type: 'refused', reason: `${device}: ${planned.reason}` });
-        return;
-      }
-      selection.drives[0] = { ...inserted, plan: planned };
+    // machine adds to every plan (a simulated rate, this boot's freeze lock removal). With the
+    // account's ATA master passwords (issue 30 item 1), a drive locked with an unknown user password
+    // is planned for its Security Erase, which tries them as the kiosk's does. A drive that gets no
+    // plan is not erased, and still gets its result.
+    const inserted = selection.ok ? selection.drives[0] : selection.unplanned;
+    const planned = inserted && policy.ok ? planForMethod(inserted.capabilities, await machinePolicy(env), { erasure: policy.policy, methodId: method.method, ...(policy.masters ? { ataMasterPasswords: true } : {}) }) : inserted?.plan;
+    if (!inserted || !planned) {
+      emit({ type: 'refused', reason: `${device}: not a drive of this machine` });
+      return;
     }
+    if (!planned.ok) {
+      await reportNotErased(env, inserted, planned, from, emit);
+      return;
+    }
+    const drives = [{ ...inserted, plan: planned }];
     // What the bay shows: the technique in words ("Overwrite", "Cryptographic Erase"), not the method id.
-    const plan = selection.drives[0]?.plan;
-    const technique = plan?.ok ? plan.technique : 'Overwrite';
+    const technique = planned.technique;
     // A firmware erase runs inside the drive once its command went out: the bay offers no cancel.
-    const firmware = plan?.ok === true && plan.method !== 'overwrite';
+    const firmware = planned.method !== 'overwrite';
     let verifying = false;
     let allowed = false;
     // The erase reports bytes as it goes and its percent and rate only at a pass's end: the bay
@@ -98,7 +129,7 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
     };
     const session = await runErase(
       env,
-      selection.drives,
+      drives,
       {
         onState: (s) => {
           if (s.phase === 'erase' && !allowed) {
@@ -120,8 +151,7 @@ export function stationBayRunner(env: AgentEnv, boot: { account: string; recordI
           emit(event);
         },
       },
-      // The pull-out stops the erase, not the gateway calls: the failed result still goes out at once.
-      { account: boot.account, recordId: boot.recordId, eraseSignal: signal, product: 'hotswap', bay, ...grading, ...(identity && !simulated ? { boundTo: identity } : {}), ...(policy.ok && policy.masters ? { ataMasterPasswords: policy.masters } : {}) },
+      { ...from, ...(policy.ok && policy.masters ? { ataMasterPasswords: policy.masters } : {}) },
     );
     if (session.phase === 'denied') return; // said through onState
     const report = session.phase === 'done' || session.phase === 'failed' ? session.reports[0] : undefined;

@@ -18,13 +18,13 @@ const listed = [{ device: '/dev/sda', internal: false, capabilities: lockedHigh,
 const granted = { erasure_policy: DEFAULT_ERASURE_POLICY, source: 'account' as const };
 
 describe('the kiosk’s drive list under the account’s ATA master passwords', () => {
-  it('a drive locked with an unknown user password, listed with an overwrite it cannot take, gets its Security Erase plan once the policy carries master passwords', () => {
-    expect(listed[0]?.plan).toMatchObject({ ok: true, method: 'overwrite' });
+  it('a drive locked with an unknown user password, listed with no plan (it takes no write), gets its Security Erase plan once the policy carries master passwords', () => {
+    expect(listed[0]?.plan).toMatchObject({ ok: false, reason: expect.stringMatching(/^the drive is locked with a user password nobody here knows/) });
     const [drive] = withMasterPlans(listed, acceptPolicy({ ...granted, ata_master_passwords: { passwords: ['Fleet-Master-2019'], factory_defaults: false } }), {});
     expect(drive?.plan).toMatchObject({ ok: true, method: 'ata-secure-erase-enhanced' });
   });
 
   it('keeps its listed plan when the policy has no master passwords', () => {
-    expect(withMasterPlans(listed, acceptPolicy(granted), {})[0]?.plan).toMatchObject({ ok: true, method: 'overwrite' });
+    expect(withMasterPlans(listed, acceptPolicy(granted), {})[0]?.plan).toMatchObject({ ok: false });
   });
 });

@@ -44,6 +44,20 @@ describe('a drive locked with an unknown ATA user password', () => {
     expect(planErase(locked('high'))).not.toHaveProperty('disposition');
   });
 
+  // A locked drive aborts every write: an overwrite would only fail with I/O errors nobody can act on.
+  it('at level high without master passwords gets no plan, never an overwrite, saying how the master passwords are set', () => {
+    expect(planErase(locked('high'))).toMatchObject({ ok: false, reason: expect.stringMatching(/^the drive is locked with a user password nobody here knows: nothing can be written to it until it is unlocked\. An admin can set the fleet's ATA master passwords/) });
+  });
+
+  it('with master passwords is planned for its security erase, and an overwrite forced on it is refused', () => {
+    expect(planErase(locked('high'), { ataMasterPasswords: true })).toMatchObject({ ok: true, method: expect.stringMatching(/^ata-secure-erase/) });
+    expect(planErase(locked('high'), { ataMasterPasswords: true, forceMethod: 'overwrite' })).toMatchObject({ ok: false, reason: expect.stringMatching(/an overwrite cannot write to it/) });
+  });
+
+  it('whose attempt count expired gets no plan until it is power-cycled', () => {
+    expect(planErase(locked('high', true), { ataMasterPasswords: true })).toMatchObject({ ok: false, reason: expect.stringMatching(/counted out its unlock attempts/) });
+  });
+
   it('whose attempt count expired is refused until it is power-cycled, master passwords or not', () => {
     expect(checkMethod('ata-secure-erase-enhanced', locked('high', true), { ataMasterPasswords: true }).usable).toBe(false);
   });

@@ -57,7 +57,6 @@ const rows: Row[] = [
     rejected: { 'ata-sanitize-block': /frozen/, 'ata-secure-erase-enhanced': /frozen/ },
   },
   { name: 'SATA SSD not frozen with sanitize block erase', caps: { ...sata, ataSanitize: { crypto: false, block: true, overwrite: false } }, method: 'ata-sanitize-block', category: 'Purge' },
-  { name: 'locked SATA drive', caps: { ...sata, ataSecurity: { ...sata.ataSecurity!, enabled: true, locked: true } }, method: 'overwrite', category: 'Clear', rejected: { 'ata-secure-erase': /locked/ } },
   { name: 'password already set', caps: { ...sata, ataSecurity: { ...sata.ataSecurity!, enabled: true } }, method: 'overwrite', category: 'Clear', rejected: { 'ata-secure-erase': /password is already set/ } },
   { name: 'enhanced erase unsupported falls back to normal SE', caps: { ...sata, ataSecurity: { ...sata.ataSecurity!, enhancedErase: false } }, method: 'ata-secure-erase', category: 'Purge', rejected: { 'ata-secure-erase-enhanced': /enhanced security erase not supported/ } },
   {

@@ -2,7 +2,7 @@ import type { DriveCapabilities } from './capabilities.js';
 import { stillFrozenBecause } from './freeze-lock.js';
 import { planMethod } from './plan-method.js';
 import { sedLockedReason } from './sed-lock.js';
-import { maximumLockedReason } from './ata-lock.js';
+import { maximumLockedReason, unknownPasswordReason } from './ata-lock.js';
 import type { ErasePlan, ErasePolicy, ErasePrecondition, NoErasePlan } from './plan-types.js';
 import { checkMethod, ERASE_METHODS, METHOD_INFO, type EraseMethod, type MethodCheck, type NistCategory } from './erase-methods.js';
 
@@ -114,6 +114,8 @@ function planDefault(caps: DriveCapabilities, policy: ErasePolicy): ErasePlan | 
   // no master password opens it: the exact result is destroy, decided here so nothing is tried.
   const maximum = maximumLockedReason(caps);
   if (maximum) return { ok: false, reason: maximum, rejected: ERASE_METHODS.map((method) => ({ method, reason: maximum })), disposition: 'destroy' };
+  const unknown = unknownPasswordReason(caps, policy);
+  if (unknown) return { ok: false, reason: unknown, rejected: ERASE_METHODS.map((method) => ({ method, reason: unknown })) };
   const failedSanitize = failureModeRule(caps);
   const checks = ERASE_METHODS.map((method) => ({ method, check: failedSanitize?.(method) ?? checkMethod(method, caps, policy) }));
   const forced = policy.forceMethod;

@@ -13,7 +13,7 @@ import { formatVerificationLevel } from '@erasure/shared';
 import { driveEstimate } from '../api/state-view.js';
 import { JobProgress } from '../session/job-progress.js';
 import { progressLine, stageText } from '../session/progress-line.js';
-import { hiddenBehind, NOT_ERASED, type NotErasedDrive } from '../session/not-erased.js';
+import { hiddenBehind, NOT_ERASED, seenAs, type NotErasedDrive } from '../session/not-erased.js';
 
 /** A plan's time as the console says it: seconds under a minute (estimates are to the second), else whole minutes. */
 export function aboutTime(minutes: number): string {
@@ -88,13 +88,6 @@ export async function headlessSelection(env: AgentEnv, options: Pick<BootOptions
   for (const n of notErased) say(`not erased ${n.device}: ${n.model ?? '?'} ${n.serial ?? '?'}: ${n.reason}`);
   return { targets, notErased };
 }
-
-const seenAs = (d: DiscoveredDrive) => ({
-  device: d.device,
-  ...(d.capabilities.model ? { model: d.capabilities.model } : {}),
-  ...(d.capabilities.serial ? { serial: d.capabilities.serial } : {}),
-  ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}),
-});
 
 /** Kept here for the callers that import it from the headless run; it lives with the other not-erased rules. */
 export { hiddenBehind };

@@ -18,6 +18,14 @@ export interface NotErasedDrive {
   readonly disposition: 'review' | 'destroy';
 }
 
+/** A drive as a not-erased result names it: its node, model, serial and size as probed. */
+export const seenAs = (d: Pick<DiscoveredDrive, 'device' | 'capabilities'>): Pick<NotErasedDrive, 'device' | 'model' | 'serial' | 'sizeBytes'> => ({
+  device: d.device,
+  ...(d.capabilities.model ? { model: d.capabilities.model } : {}),
+  ...(d.capabilities.serial ? { serial: d.capabilities.serial } : {}),
+  ...(d.capabilities.sizeBytes !== undefined ? { sizeBytes: d.capabilities.sizeBytes } : {}),
+});
+
 /** The failure code of such a result: nothing was written, so nothing is certifiable. */
 export const NOT_ERASED = 'not_erased';
 
