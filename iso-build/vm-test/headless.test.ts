@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { closeSync, copyFileSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -376,9 +377,9 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
       }
       // The megasas JBOD disk and virtual disk are certified too; the disk the virtual disk hides is not.
       expect(certificates.map((c) => [c.drive_serial, c.status]).sort()).toEqual([
+        [sdCard.serial, 'complete'], // sd-emmc
         ['MR-JBOD-01', 'complete'],
         [VD_SERIAL, 'complete'],
-        [sdCard.serial, 'complete'], // sd-emmc
         ['NVME-HL-01', 'complete'],
         ['SATA-HL-01', 'complete'],
         ['SCSI-HL-01', 'complete'],
@@ -500,6 +501,24 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
       });
     });
     // ---- end sd-emmc ----
+
+    // Issue 30 item 6 in the image: the health evidence of the emulated NVMe drive, read by smartctl
+    // in the guest before and after the erase, reaches the cloud and the Erasure Report.
+    it('records SMART before and after the erase of the NVMe drive, and the Erasure Report shows them', () => {
+      const db = new Database(join(stack.dataDir, 'cloud.sqlite'), { readonly: true });
+      try {
+        const row = db.prepare('SELECT w.health_grade, w.health_json, c.report_key FROM wipe_results w JOIN certificates c ON c.wipe_result_id = w.id WHERE w.drive_serial = ?').get('NVME-HL-01') as { health_grade: string | null; health_json: string | null; report_key: string | null } | undefined;
+        expect(row?.health_grade).toMatch(/^[ABCF]$/);
+        const health = JSON.parse(row?.health_json ?? '{}') as { smart_before?: object; smart_after?: object; smart_unavailable?: string };
+        expect({ before: typeof health.smart_before, after: typeof health.smart_after, unavailable: health.smart_unavailable }).toEqual({ before: 'object', after: 'object', unavailable: undefined });
+        // Section headings and table headers are drawn in capitals.
+        const text = execFileSync('pdftotext', ['-layout', join(stack.dataDir, 'objects', ...String(row?.report_key).split('/')), '-'], { encoding: 'utf8' }).toLowerCase();
+        expect(text).toContain('health for resale');
+        expect(text).toMatch(/smart attribute\s+before the erase\s+after the erase/);
+      } finally {
+        db.close();
+      }
+    });
 
     it('powers off when the run is done (erasure.after=poweroff), the ERASURE-DATA volume unmounted cleanly', () => {
       expect(exitCode).toBe(0);
