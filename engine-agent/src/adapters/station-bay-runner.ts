@@ -16,7 +16,7 @@ import type { StationPorts } from '../station/station.js';
  */
 export async function selectInserted(env: AgentEnv, device: string): Promise<{ ok: true; drives: DiscoveredDrive[] } | { ok: false; reason: string; unplanned?: DiscoveredDrive }> {
   if (env.config.ERASURE_SIMULATE) return selectDrives(env, [device]);
-  const found = await discoverDrive(env.run, device);
+  const found = await discoverDrive(env.run, device, {}, env.sys);
   if ('listed' in found) return { ok: false, reason: found.reason };
   // A drive seen but given no plan (locked, a locked SED…) is returned with it: it still gets a result.
   return found.plan.ok ? { ok: true, drives: [found] } : { ok: false, reason: `${device}: ${found.plan.reason}`, unplanned: found };

@@ -117,10 +117,11 @@ export async function discoverDrives(run: Runner, policy: ErasePolicy = {}, sys?
  * disk's) or it is no block device. The result carries `device` as given. Selection only: the
  * safety guard still runs before the erase.
  */
-export async function discoverDrive(run: Runner, device: string, policy: ErasePolicy = {}): Promise<DiscoveredDrive | NotListed> {
+export async function discoverDrive(run: Runner, device: string, policy: ErasePolicy = {}, sys?: SysfsReader): Promise<DiscoveredDrive | NotListed> {
   const own = (await lsblkTree(run, ['-J', '-b', '-O', device]))?.[0];
   if (!own) return { listed: false, device, reason: `${device} is not listed by lsblk (gone, or not a block device): not erased` };
-  if (own.type === 'disk') return { ...(await discoverDisk(run, own, policy)), device };
+  // With sysfs, a card in a bay is known as an SD card or eMMC and planned with its EXT_CSD, as in the full listing.
+  if (own.type === 'disk') return { ...(await discoverDisk(run, own, policy, sys)), device };
   const capabilities = buildCapabilities(await probeDrive(run, device, own));
   return { device, internal: false, capabilities, plan: planErase(capabilities, policy) };
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { discoverDrives } from '../../src/probes/discover-drives.js';
+import { discoverDrive, discoverDrives } from '../../src/probes/discover-drives.js';
 import { withConnections } from '../../src/probes/drive-connection.js';
 import { fakeRunner } from '../support/fake-runner.js';
 import { workspaceDir } from '../support/fixtures.js';
@@ -71,5 +71,14 @@ describe('eMMC and SD cards are found as drives, named in plain words, and plann
       ['/dev/mmcblk1', 'mmc', 'overwrite'],
     ]);
     expect(calls().filter((c) => c[0] === 'mmc')).toEqual([]);
+  });
+
+  // A station bay probes only the drive seated in it (discoverDrive), with the same sysfs.
+  it('finds an eMMC seated in a station bay, probed on its own, as the listing does: its sanitize planned', async () => {
+    tree = tablet();
+    const own = JSON.stringify({ blockdevices: [JSON.parse(lsblkJson).blockdevices[0]] });
+    const { run } = fakeRunner({ lsblk: [{ match: '^-J -b -O /dev/mmcblk0$', stdout: own }], mmc: [{ match: '^extcsd read /dev/mmcblk0$', stdout: extcsd }] });
+    const drive = await discoverDrive(run, '/dev/mmcblk0', {}, tree.sys);
+    expect(drive).toMatchObject({ device: '/dev/mmcblk0', capabilities: { transport: 'mmc', mmc: { kind: 'emmc' } }, plan: { ok: true, method: 'mmc-sanitize' } });
   });
 });
