@@ -5,7 +5,8 @@ import { deletePushIntegration, findPushIntegration, savePushIntegration } from 
 import type { WipeGridReader } from '../../adapters/db/wipes-grid.js';
 import type { HttpPoster } from '../../adapters/http-post.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
-import { parsePage } from '../../domain/public-api/query.js';
+import { parseWipesQuery } from '../../domain/wipes/filter.js';
+import { findWipes } from '../../domain/wipes/query.js';
 import type { OutboundPolicy } from '../../domain/webhooks/ssrf.js';
 import { statusBadge, toWipeView } from '../../domain/wipes/grid.js';
 import { checkPushUrl, MAX_PUSH_ROWS, newPushSecret, pushWipes } from '../../domain/wipes/push.js';
@@ -25,29 +26,27 @@ export interface AppWipesDeps {
   wipeGrid: () => Promise<WipeGridReader>;
 }
 
-const pageOf = (query: unknown) => {
-  const parsed = parsePage(typeof (query as { page?: unknown }).page === 'string' ? (query as { page: string }).page : undefined);
-  return parsed.ok ? parsed.value : 1;
-};
-
 /**
- * JSON behind `/wipes`: one page of wipe rows already derived (vendor, media type, source,
- * duration, status badge, certificate cell), the Push action and its per-account target.
+ * JSON behind `/wipes`: one page of the wipes that match the grid's search, filters and sort
+ * (query parameters, shared/contracts/wipes-query.ts), derived as the grid shows them, with the
+ * count of every match in the history; what the filters offer; the Push action and its target.
  */
 export function registerAppWipes(app: FastifyInstance, deps: AppWipesDeps): void {
-  app.get('/app/api/wipes', { preHandler: requireSession }, async (request) => {
+  app.get('/app/api/wipes', { preHandler: requireSession }, async (request, reply) => {
     const { account, user } = sessionOf(request);
-    const page = pageOf(request.query);
-    const { rows, count } = await (await deps.wipeGrid()).page(account.id, WIPES_PAGE_SIZE, (page - 1) * WIPES_PAGE_SIZE);
+    const query = parseWipesQuery(request.query);
+    if (!query.ok) return reply.code(400).send({ error: query.error });
+    const grid = await deps.wipeGrid();
+    const { filter, sort, page } = query.value;
+    const found = await findWipes(grid, account.id, { filter, order: sort, page }, WIPES_PAGE_SIZE);
     const target = await findPushIntegration(deps.db, account.id);
     return {
-      rows: rows.map(toWipeView),
-      page,
-      pages: Math.max(1, Math.ceil(count / WIPES_PAGE_SIZE)),
-      count,
+      ...found,
       page_size: WIPES_PAGE_SIZE,
-      // Every status a wipe can have, as the grid labels them: the filter offers all, not only this page's.
-      statuses: WIPE_STATUSES.map((status) => statusBadge(status).label),
+      // Every status a wipe can have: value for the filter, label as the grid shows it.
+      statuses: WIPE_STATUSES.map((status) => ({ value: status, label: statusBadge(status).label })),
+      // What the customer, lot and method filters offer: the whole history's, not this page's.
+      facets: await grid.facets(account.id),
       push: { configured: target !== undefined, url: target?.url ?? null, can_configure: user.role === 'admin' },
     };
   });
