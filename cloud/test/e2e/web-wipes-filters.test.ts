@@ -1,12 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { buildPagesIfStale, launchBrowser, screenshot, signIn, startListeningCloud, type RunningCloud } from './web-fixture.js';
+import { buildPagesIfStale, launchBrowser, screenshot, SCREENS_DIR, signIn, startListeningCloud, type RunningCloud } from './web-fixture.js';
 
 /**
  * The wipes grid searched on the server (issue 31 item 1), in Debian's Chromium against a real
  * listening cloud: a history of more than one page, where the wipe searched for is not on the
  * page in view; the header counts the whole history; the URL holds the view, so a link
- * reproduces it and Back and Forward step through the filters.
+ * reproduces it and Back and Forward step through the filters. The CSV holds every match, or
+ * says plainly that there are more than one file may hold.
  */
 describe('wipes grid filters in a real browser', { timeout: 90_000 }, () => {
   let cloud: RunningCloud;
@@ -17,7 +20,8 @@ describe('wipes grid filters in a real browser', { timeout: 90_000 }, () => {
 
   beforeAll(async () => {
     buildPagesIfStale();
-    cloud = await startListeningCloud();
+    // One CSV holds 100 rows here: the whole history (150) is over the cap, a filtered part is not.
+    cloud = await startListeningCloud({ wipesCsvMaxRows: 100 });
     const acme = await cloud.account('Acme Refurbishing');
     await cloud.user(acme.id, 'admin', 'admin@acme.test');
     // Each test token checks in 50 times at most: four of them, two per customer.
@@ -117,5 +121,25 @@ describe('wipes grid filters in a real browser', { timeout: 90_000 }, () => {
     } finally {
       await tab.close();
     }
+  });
+
+  it('exports every match as CSV, and says so plainly when more match than one CSV may hold', async () => {
+    await page.goto(`${cloud.base}/wipes`);
+    await expect.poll(() => page.locator('[data-testid="csv-cap-note"]').innerText()).toBe(
+      `${TOTAL} wipes match, and one CSV export holds at most 100. Narrow the filters (a date range, a customer) to export them in parts.`,
+    );
+    expect(await page.locator('[data-testid="csv-too-many"]').isDisabled()).toBe(true);
+    // The window only: the note and the header are what this shows (the page is 100 rows long).
+    await page.screenshot({ path: join(SCREENS_DIR, 'wipes-csv-over-cap.png') });
+
+    await page.selectOption('select[aria-label="Customer"]', 'Contoso');
+    const contoso = wipes.filter((w) => w.customer === 'Contoso');
+    await expect.poll(summary).toBe(`${contoso.length} wipes match · newest first`);
+    expect(await page.locator('[data-testid="csv-cap-note"]').count()).toBe(0);
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-csv"]')]);
+    const lines = readFileSync((await csv.path())!, 'utf8').trim().split('\r\n');
+    // Every Contoso wipe of the history, newest first.
+    expect(lines).toHaveLength(contoso.length + 1);
+    expect(lines.slice(1).map((line) => line.split(',')[3])).toEqual(contoso.map((w) => w.serial).reverse());
   });
 });

@@ -32,6 +32,8 @@ export interface WipesPage extends Page {
   statuses: { value: string; label: string }[];
   /** What the customer, lot and method filters offer, over the account's whole history. */
   facets: { customers: string[]; lots: string[]; methods: string[] };
+  /** Rows one CSV export holds (the operator's WIPES_CSV_MAX_ROWS). */
+  csv_max_rows: number;
   push: { configured: boolean; url: string | null; can_configure: boolean };
 }
 

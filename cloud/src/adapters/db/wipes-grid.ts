@@ -66,8 +66,8 @@ export interface WipeGridReader {
   search(accountId: number, filter: WipeFilter, order: WipeOrder, limit: number, offset: number): Promise<{ rows: WipeGridRow[]; count: number }>;
   /** How many wipes match. */
   count(accountId: number, filter: WipeFilter): Promise<number>;
-  /** Every wipe that matches, in this order, a batch at a time, never all at once (the CSV export). */
-  each(accountId: number, filter: WipeFilter, order: WipeOrder): AsyncIterable<WipeGridRow[]>;
+  /** Every wipe that matches (up to `limit`), in this order, a batch at a time, never all at once (the CSV export). */
+  each(accountId: number, filter: WipeFilter, order: WipeOrder, limit?: number): AsyncIterable<WipeGridRow[]>;
   /** The customers, lots and methods the account's wipes have, sorted. */
   facets(accountId: number): Promise<WipeFacets>;
 }
@@ -156,10 +156,10 @@ export async function createWipeGridReader(db: SqlRunner & Partial<Pick<SqlDatab
       const { where, params } = filterSql(db.dialect, filter, columns);
       return (await db.one<{ n: number }>(`SELECT count(*) AS n ${matching(where)}`, { ...params, account: accountId }))!.n;
     },
-    async *each(accountId, filter, order) {
+    async *each(accountId, filter, order, limit) {
       const { where, params } = filterSql(db.dialect, filter, columns);
-      const sql = `${select('wipe_results')} WHERE w.account_id = @account${where} ORDER BY ${orderSql(db.dialect, order)}`;
-      const bound = { ...params, account: accountId };
+      const sql = `${select('wipe_results')} WHERE w.account_id = @account${where} ORDER BY ${orderSql(db.dialect, order)}${limit === undefined ? '' : ' LIMIT @limit'}`;
+      const bound = { ...params, account: accountId, ...(limit === undefined ? {} : { limit }) };
       // A transaction's runner has no row stream; it reads the rows in one go (the export never runs in one).
       if (db.batches) yield* db.batches<WipeGridRow>(sql, bound, EXPORT_BATCH);
       else yield await db.many<WipeGridRow>(sql, bound);

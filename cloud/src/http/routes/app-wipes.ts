@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { WIPE_STATUSES } from '@erasure/shared';
 import type { Clock } from '../../adapters/clock.js';
@@ -5,6 +6,7 @@ import { deletePushIntegration, findPushIntegration, savePushIntegration } from 
 import type { WipeGridReader } from '../../adapters/db/wipes-grid.js';
 import type { HttpPoster } from '../../adapters/http-post.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
+import { DEFAULT_CSV_MAX_ROWS, exportWipesCsv } from '../../domain/wipes/export.js';
 import { parseWipesQuery } from '../../domain/wipes/filter.js';
 import { findWipes } from '../../domain/wipes/query.js';
 import type { OutboundPolicy } from '../../domain/webhooks/ssrf.js';
@@ -24,6 +26,8 @@ export interface AppWipesDeps {
   outbound: OutboundPolicy;
   /** The app's grid reader (`wipeGridReaderOnce`). */
   wipeGrid: () => Promise<WipeGridReader>;
+  /** Rows one CSV export may hold (WIPES_CSV_MAX_ROWS); default 1,000,000. */
+  csvMaxRows?: number | undefined;
 }
 
 /**
@@ -32,6 +36,7 @@ export interface AppWipesDeps {
  * count of every match in the history; what the filters offer; the Push action and its target.
  */
 export function registerAppWipes(app: FastifyInstance, deps: AppWipesDeps): void {
+  const csvMaxRows = deps.csvMaxRows ?? DEFAULT_CSV_MAX_ROWS;
   app.get('/app/api/wipes', { preHandler: requireSession }, async (request, reply) => {
     const { account, user } = sessionOf(request);
     const query = parseWipesQuery(request.query);
@@ -47,8 +52,27 @@ export function registerAppWipes(app: FastifyInstance, deps: AppWipesDeps): void
       statuses: WIPE_STATUSES.map((status) => ({ value: status, label: statusBadge(status).label })),
       // What the customer, lot and method filters offer: the whole history's, not this page's.
       facets: await grid.facets(account.id),
+      csv_max_rows: csvMaxRows,
       push: { configured: target !== undefined, url: target?.url ?? null, can_configure: user.role === 'admin' },
     };
+  });
+
+  /**
+   * The CSV of every wipe the grid's filters match, in its order (issue 31 item 2), streamed as the
+   * store reads it. Above the operator's cap: 422 saying how many match and what one CSV holds.
+   */
+  app.get('/app/api/wipes.csv', { preHandler: requireSession }, async (request, reply) => {
+    const { account } = sessionOf(request);
+    const query = parseWipesQuery(request.query);
+    if (!query.ok) return reply.code(400).send({ error: query.error });
+    const csv = await exportWipesCsv(await deps.wipeGrid(), account.id, { filter: query.value.filter, order: query.value.sort }, csvMaxRows);
+    if (!csv.ok) return reply.code(422).send({ error: csv.error, count: csv.count, max_rows: csv.max });
+    const day = deps.clock.now().toISOString().slice(0, 10);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="wipes-${day}.csv"`)
+      .header('x-wipes-count', String(csv.count))
+      .send(Readable.from(csv.chunks));
   });
 
   app.post('/app/api/wipes/push', { preHandler: requireSession }, async (request, reply) => {

@@ -7,7 +7,7 @@ import type { WipeView, WipesPage as WipesData } from '../types.js';
 import { CertificateCell } from '../components/certificate-cell.js';
 import { HealthGradeCell } from '../components/health-grade-cell.js';
 import { PushSettings } from './push-settings.js';
-import { apiQuery, filtersActive, headerText, lotUrl, rangeText, readViewState, SORTS, toCsv } from './wipes-view.js';
+import { apiQuery, filtersActive, headerText, lotUrl, rangeText, readViewState, SORTS } from './wipes-view.js';
 
 const GENERATING_NOTICE = 'certificate-generating';
 /** Typing in the search box asks the server once the typing pauses, not at every key. */
@@ -80,13 +80,31 @@ function CertificatesMenu({ rows, selected }: { rows: readonly WipeView[]; selec
   );
 }
 
-function downloadCsv(rows: readonly WipeView[]) {
-  const url = URL.createObjectURL(new Blob([toCsv(rows)], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `wipes-${new Date().toISOString().slice(0, 10)}.csv`;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+/**
+ * "Export CSV": every wipe the filters match, in the grid's order, streamed by the cloud (issue 31
+ * item 2). A plain link: the browser streams the file itself. Above the operator's cap the button
+ * says why it cannot, rather than a file that stops short.
+ */
+function ExportCsv({ count, max, query }: { count: number; max: number; query: string }) {
+  if (count > max) {
+    return (
+      <button type="button" className="button" disabled title={`${count} wipes match; one CSV holds at most ${max}. Narrow the filters.`} data-testid="csv-too-many">
+        Export CSV
+      </button>
+    );
+  }
+  if (count === 0) {
+    return (
+      <button type="button" className="button" disabled>
+        Export CSV
+      </button>
+    );
+  }
+  return (
+    <a className="button" href={`/app/api/wipes.csv${query ? `?${query}` : ''}`} download data-testid="export-csv" title={`All ${count} matching wipes, in the grid's order`}>
+      Export CSV
+    </a>
+  );
 }
 
 /**
@@ -178,9 +196,7 @@ export function WipesPage() {
         }
         actions={
           <>
-            <button type="button" className="button" onClick={() => downloadCsv(rows)} disabled={rows.length === 0}>
-              Export CSV
-            </button>
+            <ExportCsv count={data?.count ?? 0} max={data?.csv_max_rows ?? 0} query={apiQuery(state, { page: false })} />
             <CertificatesMenu rows={selectedRows.length > 0 ? selectedRows : rows} selected={selectedRows.length > 0} />
             <button
               type="button"
@@ -209,6 +225,11 @@ export function WipesPage() {
       )}
       {showSettings && data && <PushSettings onSaved={() => void load()} />}
       {pushNote && <p className={`note note-${pushNote.tone}`}>{pushNote.text}</p>}
+      {data && data.count > data.csv_max_rows && (
+        <p className="note note-warning" role="status" data-testid="csv-cap-note">
+          {data.count} wipes match, and one CSV export holds at most {data.csv_max_rows}. Narrow the filters (a date range, a customer) to export them in parts.
+        </p>
+      )}
       <ErrorNote message={error} />
 
       <div className="toolbar">
