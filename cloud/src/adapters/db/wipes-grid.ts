@@ -39,6 +39,8 @@ export interface WipeGridRow {
   health_json: string | null;
   /** 1 when the SQL filters count this wipe as a station's (wipes-filter-sql.ts), so the grid's Source agrees with them. */
   station?: number;
+  /** Last change of the row (certificate status, validation): what the public API's `since` compares (issue 31 item 5). */
+  updated_at?: string;
 }
 
 /** The distinct values the grid's filters offer, over the account's whole history. */
@@ -117,7 +119,7 @@ export async function createWipeGridReader(db: SqlRunner & Partial<Pick<SqlDatab
            w.certificate_status, w.tool_components, w.created_at, ${healthColumns}, t.product, t.user_email, ${customerColumns},
            a.public_id AS asset_public_id, a.model AS asset_model,
            a.serial_number AS asset_serial, d.media_type, ${certColumns},
-           CASE WHEN ${stationOf(db.dialect)} THEN 1 ELSE 0 END AS station
+           CASE WHEN ${stationOf(db.dialect)} THEN 1 ELSE 0 END AS station, w.updated_at
       FROM ${source} w
       JOIN license_tokens t ON t.id = w.token_id
       LEFT JOIN assets a ON a.id = (
