@@ -3,9 +3,11 @@
 -- A stored timestamp (ISO 8601 with a zone, as the wire carries it) as UTC text with
 -- milliseconds, the form toISOString gives and SQLite's strftime writes; null when it names no
 -- real time (2026-02-30) instead of failing the query. Immutable: the text carries its zone, so
--- the session's TimeZone never matters, and the expression can be indexed.
+-- the session's TimeZone never matters, and the expression can be indexed. Parallel unsafe: its
+-- EXCEPTION block is a subtransaction, which no process may start while a parallel operation is
+-- under way, the leader included (a parallel index build or scan over a long history would fail).
 CREATE FUNCTION erasure_utc(value text) RETURNS text
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL UNSAFE AS $$
 BEGIN
   IF value !~ '(Z|[+-]\d{2}(:?\d{2})?)$' THEN
     RETURN NULL;

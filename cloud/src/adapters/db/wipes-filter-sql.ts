@@ -2,8 +2,8 @@ import type { WipeFilter, WipeOrder } from '../../domain/wipes/filter.js';
 import type { Dialect } from '../sql/database.js';
 
 /**
- * The wipes grid's filters and orders as SQL (issue 31 item 1), over the aliases of the grid's
- * select: `w` the wipe result, `t` its token, `c` its certificate. Each rule here is the SQL twin
+ * The wipes grid's filters and orders as SQL (issue 31 item 1), over the wipe result `w` of the
+ * grid's select. Each rule here is the SQL twin
  * of what the grid shows (domain/wipes/grid.ts), so a filter selects exactly the rows whose cells
  * say so.
  */
@@ -33,15 +33,22 @@ function durationOf(dialect: Dialect): string {
 const STATUS = "coalesce(nullif(lower(trim(w.wipe_status)), ''), 'completed')";
 
 /**
- * A station wipe (grid.ts sourceCell): reported by a hotswap token, or its tool_components names a
- * bay (`…; bay=Bay 3; …`, shared station-components) with a label.
+ * The account's tokens that match `condition`: a filter on a token's fields, decided once per
+ * query rather than per wipe (uncorrelated: every query of the grid binds `@account`).
  */
-export function stationOf(dialect: Dialect): string {
+const tokensWhere = (condition: string) => `w.token_id IN (SELECT id FROM license_tokens WHERE account_id = @account AND ${condition})`;
+
+/**
+ * A station wipe (grid.ts sourceCell): reported by a hotswap token, or its tool_components names a
+ * bay (`…; bay=Bay 3; …`, shared station-components) with a label. `hotswapToken` says how this
+ * query knows the token's product: `t.product` where the token is joined, else a subquery.
+ */
+export function stationOf(dialect: Dialect, hotswapToken = tokensWhere("product = 'hotswap'")): string {
   const bay =
     dialect === 'postgres'
       ? String.raw`coalesce(w.tool_components ~ '(^|;)\s*bay=\s*[^;\s]', false)`
       : `coalesce((';' || replace(replace(w.tool_components, ' ', ''), char(9), '')) GLOB '*;bay=[^;]*', 0)`;
-  return `(t.product = 'hotswap' OR ${bay})`;
+  return `(${hotswapToken} OR ${bay})`;
 }
 
 /** The machine a drive is attributed to (the newest one whose storage lists its serial), as in the grid's join. */
@@ -58,7 +65,11 @@ const MEDIA = `(SELECT CASE
 const containing = (term: string) => `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 
 export interface FilterSql {
-  /** Conditions to AND after `w.account_id = @account`, each starting with ` AND`. */
+  /**
+   * Conditions to AND after `w.account_id = @account`, each starting with ` AND`. They name only
+   * the wipe (`w`): the token's and certificate's fields are matched in subqueries, so a count
+   * scans the account's wipes alone instead of joining two tables row by row.
+   */
   where: string;
   params: Record<string, unknown>;
 }
@@ -74,10 +85,13 @@ export function filterSql(dialect: Dialect, filter: WipeFilter, columns: { certi
     params.q = containing(filter.q);
     // SQLite's LIKE ignores ASCII case; PostgreSQL's ILIKE ignores case.
     const like = dialect === 'postgres' ? 'ILIKE' : 'LIKE';
-    const fields = ['w.drive_model', 'w.drive_serial', 't.user_email'];
-    if (columns.certificates) fields.push('c.certificate_number');
-    if (columns.customerLot) fields.push('t.customer', 't.lot_reference');
-    where.push(`(${fields.map((f) => `${f} ${like} @q ESCAPE '\\'`).join(' OR ')})`);
+    const matches = (field: string) => `${field} ${like} @q ESCAPE '\\'`;
+    const tokenFields = ['user_email', ...(columns.customerLot ? ['customer', 'lot_reference'] : [])];
+    const anyOf = [matches('w.drive_model'), matches('w.drive_serial'), tokensWhere(`(${tokenFields.map(matches).join(' OR ')})`)];
+    if (columns.certificates) {
+      anyOf.push(`w.id IN (SELECT wipe_result_id FROM certificates WHERE account_id = @account AND ${matches('certificate_number')})`);
+    }
+    where.push(`(${anyOf.join(' OR ')})`);
   }
   if (filter.status !== undefined) {
     where.push(`${STATUS} = @status`);
@@ -105,11 +119,11 @@ export function filterSql(dialect: Dialect, filter: WipeFilter, columns: { certi
     where.push(`${utcOf(dialect, 'w.completed_at')} < @completed_before`);
     params.completed_before = filter.completedBefore;
   }
-  for (const [key, column] of [['customer', 't.customer'], ['lot', 't.lot_reference']] as const) {
+  for (const [key, column] of [['customer', 'customer'], ['lot', 'lot_reference']] as const) {
     const value = filter[key];
     if (value === undefined) continue;
     // A database before the customer and lot migration has none to match.
-    where.push(columns.customerLot ? `${column} = @${key}` : '1 = 0');
+    where.push(columns.customerLot ? tokensWhere(`${column} = @${key}`) : '1 = 0');
     params[key] = value;
   }
   if (filter.since !== undefined) {

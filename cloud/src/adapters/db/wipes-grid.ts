@@ -119,7 +119,7 @@ export async function createWipeGridReader(db: SqlRunner & Partial<Pick<SqlDatab
            w.certificate_status, w.tool_components, w.created_at, ${healthColumns}, t.product, t.user_email, ${customerColumns},
            a.public_id AS asset_public_id, a.model AS asset_model,
            a.serial_number AS asset_serial, d.media_type, ${certColumns},
-           CASE WHEN ${stationOf(db.dialect)} THEN 1 ELSE 0 END AS station, w.updated_at
+           CASE WHEN ${stationOf(db.dialect, "t.product = 'hotswap'")} THEN 1 ELSE 0 END AS station, w.updated_at
       FROM ${source} w
       JOIN license_tokens t ON t.id = w.token_id
       LEFT JOIN assets a ON a.id = (
@@ -134,12 +134,8 @@ export async function createWipeGridReader(db: SqlRunner & Partial<Pick<SqlDatab
     ${select('page')}
     ORDER BY w.created_at DESC, w.id DESC`;
   const columns = { certificates: hasCertificates, customerLot: hasCustomerLot };
-  // The filters need only the wipe, its token and its certificate; the machine match is made for the rows shown.
-  const matching = (where: string) => `
-      FROM wipe_results w
-      JOIN license_tokens t ON t.id = w.token_id
-      ${certJoin}
-     WHERE w.account_id = @account${where}`;
+  // The filters and orders name only the wipe (wipes-filter-sql.ts); the rest is joined for the rows shown.
+  const matching = (where: string) => `FROM wipe_results w WHERE w.account_id = @account${where}`;
   return {
     hasCertificates,
     async search(accountId, filter, order, limit, offset) {
