@@ -67,3 +67,12 @@ describe('TRUSTED_PROXIES', () => {
     expect(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.1, proxy.internal' })).toThrow(ConfigError);
   });
 });
+
+describe('WIPES_CSV_MAX_ROWS', () => {
+  it('is unset by default (the export then caps at 1,000,000 rows) and read as a positive integer when set', () => {
+    expect(loadConfig({}).WIPES_CSV_MAX_ROWS).toBeUndefined();
+    expect(loadConfig({ WIPES_CSV_MAX_ROWS: '250000' }).WIPES_CSV_MAX_ROWS).toBe(250_000);
+    expect(() => loadConfig({ WIPES_CSV_MAX_ROWS: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ WIPES_CSV_MAX_ROWS: 'lots' })).toThrow(ConfigError);
+  });
+});

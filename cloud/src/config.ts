@@ -49,6 +49,8 @@ const Env = Type.Object({
   MAX_DRIVES_PER_MACHINE: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DRIVES_PER_MACHINE_LIMIT })),
   /** Reverse proxies (addresses or CIDRs) whose `X-Forwarded-For` names the client; unset = the peer is the client. */
   TRUSTED_PROXIES: Type.Optional(Type.String({ minLength: 1 })),
+  /** Rows one wipes CSV export may hold; above it the export is refused, saying so; default 1,000,000. */
+  WIPES_CSV_MAX_ROWS: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
 });
 
 export type CloudConfig = Readonly<
@@ -111,6 +113,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     MAX_DRIVES_PER_MACHINE: present('MAX_DRIVES_PER_MACHINE') === undefined ? undefined : Number(present('MAX_DRIVES_PER_MACHINE')),
     SHUTDOWN_TIMEOUT_SECONDS: present('SHUTDOWN_TIMEOUT_SECONDS') === undefined ? undefined : Number(present('SHUTDOWN_TIMEOUT_SECONDS')),
     TRUSTED_PROXIES: present('TRUSTED_PROXIES'),
+    WIPES_CSV_MAX_ROWS: present('WIPES_CSV_MAX_ROWS') === undefined ? undefined : Number(present('WIPES_CSV_MAX_ROWS')),
   };
   for (const key of Object.keys(raw) as (keyof typeof raw)[]) if (raw[key] === undefined) delete raw[key];
   const parsed = parseUnknown(Env, raw);

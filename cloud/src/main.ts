@@ -119,6 +119,7 @@ async function serve(): Promise<void> {
     certificates: certificates.routes,
     webhooks,
     maxDrivesPerMachine: config.MAX_DRIVES_PER_MACHINE,
+    wipesCsvMaxRows: config.WIPES_CSV_MAX_ROWS,
     trustedProxy: config.trustedProxy,
   });
   if (!config.INTERNAL_API_SECRET) app.log.warn('INTERNAL_API_SECRET is not set: /internal/* answers 503');

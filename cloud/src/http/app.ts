@@ -83,6 +83,8 @@ export interface CloudAppDeps {
   trustedProxy?: ((address: string) => boolean) | undefined;
   /** MAX_DRIVES_PER_MACHINE: wipe results one engine check-in can certify; absent, 256. */
   maxDrivesPerMachine?: number | undefined;
+  /** Rows one wipes CSV export may hold (WIPES_CSV_MAX_ROWS); default 1,000,000. */
+  wipesCsvMaxRows?: number | undefined;
 }
 
 /** Builds the cloud's Fastify app from injected deps; `main.ts` is what listens. */
@@ -131,7 +133,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
     registerFormParser(web);
     // One door out: Push goes through the same guarded client as webhook deliveries.
     const post = deps.httpPoster ?? posterOf(webhooks.client);
-    registerAppWipes(web, { db: deps.db, clock: deps.clock, post, outbound: webhooks.manage.outbound, wipeGrid });
+    registerAppWipes(web, { db: deps.db, clock: deps.clock, post, outbound: webhooks.manage.outbound, wipeGrid, csvMaxRows: deps.wipesCsvMaxRows });
     registerAppAssets(web, { db: deps.db, wipeGrid });
     registerAppDevices(web, { db: deps.db, clock: deps.clock });
     registerAppErasurePolicy(web, { db: deps.db, clock: deps.clock });

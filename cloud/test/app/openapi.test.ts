@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { mintApiKey } from '../../src/adapters/db/api-key-issuance.js';
 import { fingerprint, startCloud, type Cloud } from '../helpers.js';
-import { reportAsset } from '../web-helpers.js';
+import { reportAsset, reportWipe } from '../web-helpers.js';
 
 /** Every route Fastify serves, as `METHOD /full/path`, read from its route tree. */
 export function servedRoutes(tree: string): string[] {
@@ -24,6 +24,7 @@ describe('the public API is documented by its OpenAPI document (/api/v1/openapi.
   let cloud: Cloud;
   let key: string;
   let assetId: string;
+  let wipeId: string;
   let document: any;
 
   beforeEach(async () => {
@@ -32,6 +33,7 @@ describe('the public API is documented by its OpenAPI document (/api/v1/openapi.
     key = (await mintApiKey(cloud, { accountId: account.id, name: 'docs', createdByUserId: null })).apiKey;
     const jti = (await cloud.token(account.id, { userEmail: 'ana@example.com' })).jti;
     assetId = await reportAsset(cloud, jti, 'CW-20261122-120000', fingerprint());
+    wipeId = await reportWipe(cloud, jti, { job_id: 'job-docs-0' });
     const res = await cloud.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
     expect(res.statusCode).toBe(200);
     document = JSON.parse(res.body);
@@ -64,6 +66,12 @@ describe('the public API is documented by its OpenAPI document (/api/v1/openapi.
       { path: '/api/v1/assets', url: '/api/v1/assets', auth: false, status: 401 },
       { path: '/api/v1/assets/{id}', url: `/api/v1/assets/${assetId}`, auth: true, status: 200 },
       { path: '/api/v1/assets/{id}', url: '/api/v1/assets/asset_missing', auth: true, status: 404 },
+      { path: '/api/v1/wipes', url: '/api/v1/wipes?q=s4dy&status=completed', auth: true, status: 200 },
+      { path: '/api/v1/wipes', url: '/api/v1/wipes?media=floppy', auth: true, status: 422 },
+      { path: '/api/v1/wipes', url: '/api/v1/wipes?account_id=acct_other', auth: true, status: 404 },
+      { path: '/api/v1/wipes', url: '/api/v1/wipes', auth: false, status: 401 },
+      { path: '/api/v1/wipes/{id}', url: `/api/v1/wipes/${wipeId}`, auth: true, status: 200 },
+      { path: '/api/v1/wipes/{id}', url: '/api/v1/wipes/wr_missing', auth: true, status: 404 },
       { path: '/api/v1/accounts', url: '/api/v1/accounts', auth: true, status: 200 },
       { path: '/api/v1/me', url: '/api/v1/me', auth: true, status: 200 },
     ];

@@ -53,7 +53,7 @@ describe('/wipes grid data (spec 4.5)', () => {
     await reportWipe(cloud, engine, { job_id: 'job-rejected', drive_serial: 'NOPE2', validation: 'rejected' });
 
     const data = await rows();
-    expect(data).toMatchObject({ page: 1, pages: 1, count: 5, page_size: 100, statuses: ['Pass', 'Fail', 'Cancelled'], push: { configured: false, can_configure: true } });
+    expect(data).toMatchObject({ page: 1, pages: 1, count: 5, page_size: 100, statuses: [{ value: 'completed', label: 'Pass' }, { value: 'failed', label: 'Fail' }, { value: 'cancelled', label: 'Cancelled' }], push: { configured: false, can_configure: true } });
     const [rejected, odd, bay, hdd, ssd] = data.rows;
     expect(ssd).toMatchObject({
       vendor: 'Samsung',

@@ -75,7 +75,7 @@ export interface RunningCloud {
 }
 
 /** A real cloud listening on a free port over a fresh store of this run's kind, with the built pages. */
-export async function startListeningCloud(extra: { deploymentWarnings?: string[]; gatewayUrl?: string } = {}): Promise<RunningCloud> {
+export async function startListeningCloud(extra: { deploymentWarnings?: string[]; gatewayUrl?: string; wipesCsvMaxRows?: number } = {}): Promise<RunningCloud> {
   const dir = mkdtempSync(join(tmpdir(), 'erasure-e2e-web-'));
   const db = await openTestStore(dir);
   const deviceKeys = generateDeviceKeyPair();

@@ -77,7 +77,7 @@ describe('why a certificate was not issued, and capacities under 1 GB', { timeou
   });
 
   it('the CSV appends the reason, its stored wording, the bytes and "< 1 GB", the existing columns in place', async () => {
-    const [csv] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Export CSV")')]);
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-csv"]')]);
     const [header, ...lines] = readFileSync((await csv.path())!, 'utf8').trim().split('\r\n');
     expect(header).toBe(
       'Wipe ID,Vendor,Model,Serial,Capacity (GB),Media Type,Method,Source,Duration (s),Status,Technician,Customer,Lot / Job Reference,Started,Completed,Certificate,Asset ID,health_grade,health_reasons,' +

@@ -53,7 +53,7 @@ describe('the health grade on the wipes grid', { timeout: 90_000 }, () => {
   });
 
   it('appends health_grade and health_reasons to the CSV, the existing columns unchanged and in order', async () => {
-    const [csv] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Export CSV")')]);
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-csv"]')]);
     const [header, ...lines] = readFileSync((await csv.path())!, 'utf8').trim().split('\r\n');
     // Later columns (issue 31 item 4) come after these.
     expect(header!.startsWith(

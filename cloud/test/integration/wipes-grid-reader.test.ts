@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/adapters/db/accounts.js';
 import { migrate } from '../../src/adapters/db/open.js';
 import { createToken } from '../../src/adapters/db/tokens.js';
 import { createWipeGridReader, wipeGridReaderOnce } from '../../src/adapters/db/wipes-grid.js';
+import { PostgresDatabase } from '../../src/adapters/sql/postgres.js';
 import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
 import { openTestStore, TEST_STORE } from '../support/test-store.js';
 
@@ -110,5 +112,46 @@ describe.runIf(TEST_STORE === 'sqlite')('wipes grid reader before and after the 
     expect(after.hasCertificates).toBe(true);
     expect((await after.page(1, 100, 0)).rows[0]).toMatchObject({ cert_public_id: 'cert_a', cert_number: 'CW-000001', cert_status: 'complete' });
     await db.close();
+  });
+});
+
+// PostgreSQL runs a query in parallel workers when it pays, and builds a large index that way: a
+// function those workers may not run (erasure_utc's EXCEPTION block is a subtransaction) must say
+// so, or a sort by duration or a migration over a long history fails. force_parallel_mode runs
+// every query it may in a worker, as a large table would.
+describe.runIf(TEST_STORE === 'postgres')('wipes grid on PostgreSQL in parallel workers (issue 31 item 1)', () => {
+  it('sorts by duration and filters by date with every query it may run in a worker', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'erasure-grid-'));
+    const db = await openTestStore(dir);
+    try {
+      const now = '2026-11-22T12:00:00.000Z';
+      const account = await createAccount(db, { name: 'A', subscriptionStatus: 'active', now });
+      const token = await createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'ana@a.test', expiresAt: null, now });
+      for (const [id, started, completed] of [['wr_a', '2026-03-01T10:00:00Z', '2026-03-01T11:30:00+01:00'], ['wr_b', '2026-03-01T10:00:00Z', '2026-02-30T11:00:00Z']]) {
+        await db.run(
+          `INSERT INTO wipe_results (public_id, account_id, token_id, job_id, started_at, completed_at, certifiable, created_at, updated_at)
+           VALUES (@id, @account, @token, @id, @started, @completed, 0, @now, @now)`,
+          { id, account: account.id, token: token.id, started, completed, now },
+        );
+      }
+      // A pool of the same database whose every session runs what it may in a worker.
+      const { connectionString } = (db as PostgresDatabase).pool.options;
+      // PostgreSQL 16 renamed force_parallel_mode to debug_parallel_query.
+      const version = Number((await db.one<{ v: string }>("SELECT current_setting('server_version_num') AS v"))!.v);
+      const setting = version >= 160000 ? 'debug_parallel_query' : 'force_parallel_mode';
+      const parallel = new PostgresDatabase(new pg.Pool({ connectionString, max: 2, options: `-c ${setting}=on` }));
+      try {
+        const reader = await createWipeGridReader(parallel);
+        const sorted = await reader.search(account.id, {}, 'duration_desc', 100, 0);
+        // wr_b's completion names no real day: no duration, last.
+        expect(sorted.rows.map((r) => r.public_id)).toEqual(['wr_a', 'wr_b']);
+        expect(Number((await reader.search(account.id, { completedFrom: '2026-03-01T09:00:00.000Z' }, 'completed_desc', 100, 0)).count)).toBe(1);
+      } finally {
+        await parallel.close();
+        await db.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -34,7 +34,8 @@ describe('sandbox pages in Chromium (spec 4.6)', () => {
   it('the API browser lists every endpoint, sends a request and shows status and JSON', async () => {
     await page.goto(`${sut.base}/`);
     await expect(page.title()).resolves.toBe('API browser · Erasure sandbox');
-    expect(await page.locator('#endpoint-list button').count()).toBe(23);
+    // The spec's endpoints, and the real API's wipes through live_request (issue 31 item 5).
+    expect(await page.locator('#endpoint-list button').count()).toBe(24);
     // The first endpoint (POST /sandbox/tokens with a sample body) is preselected.
     await expect(page.inputValue('#path')).resolves.toBe('/sandbox/tokens');
     await page.click('#send');
@@ -124,6 +125,25 @@ describe('sandbox live console in Chromium (spec 4.6)', () => {
     await page.locator('#status', { hasText: 'Real API answered 200' }).waitFor({ timeout: 5000 });
     expect(await page.textContent('#response')).toContain('Real Refurb Ltd');
     await screenshot(page, 'live-console');
+  });
+
+  it('passes the real API\u2019s wipes through with the grid\u2019s filters (issue 31 item 5)', async () => {
+    const account = (await cloud.db.one<{ id: number }>("SELECT id FROM accounts WHERE name = 'Real Refurb Ltd'"))!.id;
+    const jti = await cloud.token(account, 'ana@real.test', 'engine', { customer: 'Contoso' });
+    for (const [serial, status] of [['LIVE-1', 'completed'], ['LIVE-2', 'failed']] as const) {
+      const issued = (await cloud.internal('/internal/tokens/validate', { jti })).json.job_id as string;
+      await cloud.internal('/internal/wipe_results', { jti, job_id: `${issued}-0`, drive_serial: serial, wipe_status: status });
+    }
+    await page.goto(`${sut.base}/live`);
+    await page.fill('#api-key', apiKey);
+    await page.fill('#path', '/api/v1/wipes');
+    await page.fill('#query', '{"status": "failed", "customer": "Contoso"}');
+    await page.click('button[type=submit]');
+    await page.locator('#status', { hasText: 'Real API answered 200' }).waitFor({ timeout: 5000 });
+    const answer = JSON.parse((await page.textContent('#response')) ?? '');
+    expect(answer).toMatchObject({ page: 1, pages: 1, count: 1 });
+    expect(answer.wipes.map((w: { drive_serial: string }) => w.drive_serial)).toEqual(['LIVE-2']);
+    await screenshot(page, 'live-console-wipes');
   });
 
   it('clears the previous answer when the query is not valid JSON (issue 28, item 18)', async () => {

@@ -29,19 +29,20 @@ export function useLocation(): { pathname: string; search: string } {
 
 /**
  * One page's view state in the query string. Setting a value replaces the history entry (typing
- * in a search box must not push one entry per key); empty values are dropped from the URL.
+ * in a search box must not push one entry per key) unless `push` asks for one of its own, so Back
+ * returns to the view before; empty values are dropped from the URL.
  */
-export function useQueryState(): [URLSearchParams, (changes: Record<string, string | null>) => void] {
+export function useQueryState(): [URLSearchParams, (changes: Record<string, string | null>, options?: { push?: boolean }) => void] {
   const { search } = useLocation();
   const params = new URLSearchParams(search);
-  const update = useCallback((changes: Record<string, string | null>) => {
+  const update = useCallback((changes: Record<string, string | null>, options: { push?: boolean } = {}) => {
     const next = new URLSearchParams(location.search);
     for (const [key, value] of Object.entries(changes)) {
       if (value === null || value === '') next.delete(key);
       else next.set(key, value);
     }
     const query = next.toString();
-    navigate(`${location.pathname}${query ? `?${query}` : ''}`, { replace: true });
+    navigate(`${location.pathname}${query ? `?${query}` : ''}`, { replace: !options.push });
   }, []);
   return [params, update];
 }

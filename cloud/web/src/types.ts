@@ -28,8 +28,12 @@ export interface Page {
 export interface WipesPage extends Page {
   rows: WipeView[];
   page_size: number;
-  /** Every status label a wipe can have (Pass, Fail, Cancelled), for the status filter. */
-  statuses: string[];
+  /** Every status a wipe can have, its wire value and the grid's label (Pass, Fail, Cancelled), for the status filter. */
+  statuses: { value: string; label: string }[];
+  /** What the customer, lot and method filters offer, over the account's whole history. */
+  facets: { customers: string[]; lots: string[]; methods: string[] };
+  /** Rows one CSV export holds (the operator's WIPES_CSV_MAX_ROWS). */
+  csv_max_rows: number;
   push: { configured: boolean; url: string | null; can_configure: boolean };
 }
 

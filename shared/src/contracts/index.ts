@@ -16,5 +16,6 @@ export * from './agent-station.js';
 export * from './agent-validation.js';
 export * from './agent-screen.js';
 export * from './public-api.js';
+export * from './wipes-query.js';
 // The method catalogue and erasure policy live beside the contracts so the browser bundles them too.
 export * from '../erasure-methods.js';

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ErrorBody, Nullable, Timestamp } from './common.js';
 import type { RouteDescriptor } from './gateway.js';
 import { WireHealthGrade } from './wipe-health.js';
+import { wipeFilterFields } from './wipes-query.js';
 
 /**
  * The public read-only asset API (spec 4.3, 7 "Public API"), `Authorization: Bearer <API key>`.
@@ -97,6 +98,80 @@ export const AssetListQuery = Type.Object(
 );
 export type AssetListQuery = Static<typeof AssetListQuery>;
 
+/**
+ * Issue 31 item 5, beside the spec's resources: one wipe result as the wipes grid shows it, for
+ * ERPs that sync wipes and their certificates instead of receiving webhooks. Every field may be
+ * null except `id`, `account_id`, `job_id`, `wipe_status`, `source`, `health_reasons` and the times
+ * the cloud stamps.
+ */
+export const PublicWipe = Type.Object(
+  {
+    id: Type.String({ pattern: '^wr_' }),
+    account_id: Type.String({ pattern: '^acct_' }),
+    job_id: Type.String(),
+    drive_serial: Str,
+    drive_model: Str,
+    drive_vendor: Str,
+    drive_capacity_gb: Int,
+    /** From the matched machine's fingerprint: `SSD`, `HDD`, or null when unknown. */
+    media_type: Nullable(Type.Union([Type.Literal('SSD'), Type.Literal('HDD')])),
+    wipe_method: Str,
+    passes_completed: Int,
+    started_at: Time,
+    completed_at: Time,
+    duration_seconds: Int,
+    /** `completed`, `failed`, `cancelled`; absent on the wire reads as `completed`. */
+    wipe_status: Type.String(),
+    validation: Str,
+    /** Where the drive was erased: a matched machine (`asset_id`), a hotswap station (`bay`, `chassis` when known), or neither. */
+    source: Type.Object(
+      {
+        kind: Type.Union([Type.Literal('asset'), Type.Literal('hotswap'), Type.Literal('none')]),
+        asset_id: Type.Optional(Type.String({ pattern: '^asset_' })),
+        bay: Type.Optional(Type.String()),
+        chassis: Type.Optional(Type.String()),
+      },
+      { additionalProperties: false },
+    ),
+    technician: Str,
+    customer: Str,
+    lot_reference: Str,
+    /** Null when the wipe is not certifiable; else its certificate as the pipeline stands. */
+    certificate: Nullable(
+      Type.Object(
+        {
+          status: Type.Union([Type.Literal('pending'), Type.Literal('generating'), Type.Literal('complete'), Type.Literal('failed')]),
+          id: Nullable(Type.String({ pattern: '^cert_' })),
+          number: Str,
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    health_grade: Nullable(WireHealthGrade),
+    health_reasons: Type.Array(Type.String()),
+    created_at: Timestamp,
+    /** Last change (a certificate issued, a validation recorded): the field `since` filters on. */
+    updated_at: Timestamp,
+  },
+  { additionalProperties: false },
+);
+export type PublicWipe = Static<typeof PublicWipe>;
+
+export const WipePage = Type.Object({ wipes: Type.Array(PublicWipe), ...PageEnvelope }, { additionalProperties: false });
+export type WipePage = Static<typeof WipePage>;
+
+/** Query of `GET /api/v1/wipes`: the sync parameters of the assets, and the wipes grid's filters. */
+export const WipeListQuery = Type.Object(
+  {
+    account_id: Type.Optional(Type.String()),
+    since: Type.Optional(Type.String()),
+    page: Type.Optional(Type.String()),
+    ...Object.fromEntries(Object.keys(wipeFilterFields).map((name) => [name, Type.Optional(Type.String())])),
+  },
+  { additionalProperties: true },
+);
+export type WipeListQuery = Static<typeof WipeListQuery>;
+
 /** The account a key belongs to; `active` is derived from its subscription. */
 export const PublicAccount = Type.Object(
   {
@@ -138,6 +213,7 @@ export type Me = Static<typeof Me>;
 /** The exact texts of the public API's bodies (spec 7 "Public API"). */
 export const PUBLIC_API_ERRORS = {
   assetNotFound: 'Asset not found',
+  wipeNotFound: 'Wipe not found',
   accountNotFound: 'Account not found',
   invalidSince: 'since must be an ISO 8601 timestamp, for example 2026-11-22T13:07:12Z',
   invalidPage: 'page must be a positive integer',
@@ -157,6 +233,17 @@ export const publicApi = {
     method: 'GET',
     url: '/api/v1/assets/:id',
     response: { 200: AssetDetail, 404: ErrorBody, ...errors },
+  },
+  listWipes: {
+    method: 'GET',
+    url: '/api/v1/wipes',
+    query: WipeListQuery,
+    response: { 200: WipePage, 404: ErrorBody, 422: ErrorBody, ...errors },
+  },
+  getWipe: {
+    method: 'GET',
+    url: '/api/v1/wipes/:id',
+    response: { 200: PublicWipe, 404: ErrorBody, ...errors },
   },
   listAccounts: {
     method: 'GET',

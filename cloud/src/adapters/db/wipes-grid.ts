@@ -1,5 +1,7 @@
 import { stationBayOf, stationComponentText, type CertificateStatus, type Product } from '@erasure/shared';
-import type { SqlRunner } from '../sql/database.js';
+import type { WipeFilter, WipeOrder } from '../../domain/wipes/filter.js';
+import type { SqlDatabase, SqlRunner } from '../sql/database.js';
+import { filterSql, orderSql, stationOf } from './wipes-filter-sql.js';
 
 /** A wipe result with what the grid needs around it: token, matched machine, certificate. */
 export interface WipeGridRow {
@@ -39,6 +41,17 @@ export interface WipeGridRow {
   uncertified_reason: string | null;
   /** The drive's `size_bytes` in the matched machine's fingerprint, null when unknown (issue 31 item 4). */
   drive_size_bytes: number | null;
+  /** 1 when the SQL filters count this wipe as a station's (wipes-filter-sql.ts), so the grid's Source agrees with them. */
+  station?: number;
+  /** Last change of the row (certificate status, validation): what the public API's `since` compares (issue 31 item 5). */
+  updated_at?: string;
+}
+
+/** The distinct values the grid's filters offer, over the account's whole history. */
+export interface WipeFacets {
+  customers: string[];
+  lots: string[];
+  methods: string[];
 }
 
 export interface WipeGridReader {
@@ -55,6 +68,14 @@ export interface WipeGridReader {
    * station wipe has to its chassis (spec 2 has no field for it).
    */
   byChassisMap(accountId: number, mapName: string): Promise<WipeGridRow[]>;
+  /** One page of the wipes that match, in this order, and how many match in all (issue 31 item 1). */
+  search(accountId: number, filter: WipeFilter, order: WipeOrder, limit: number, offset: number): Promise<{ rows: WipeGridRow[]; count: number }>;
+  /** How many wipes match. */
+  count(accountId: number, filter: WipeFilter): Promise<number>;
+  /** Every wipe that matches (up to `limit`), in this order, a batch at a time, never all at once (the CSV export). */
+  each(accountId: number, filter: WipeFilter, order: WipeOrder, limit?: number): AsyncIterable<WipeGridRow[]>;
+  /** The customers, lots and methods the account's wipes have, sorted. */
+  facets(accountId: number): Promise<WipeFacets>;
 }
 
 /** Whether the `certificates` table exists, asked of each store's catalogue. */
@@ -106,27 +127,27 @@ const HAS_UNCERTIFIED_REASON = {
  * Source matching goes through `asset_drives` (migration 002), newest machine first when a
  * drive serial was seen in several.
  */
-export async function createWipeGridReader(db: SqlRunner): Promise<WipeGridReader> {
+export async function createWipeGridReader(db: SqlRunner & Partial<Pick<SqlDatabase, 'batches'>>): Promise<WipeGridReader> {
   const hasCertificates = (await db.one(HAS_CERTIFICATES[db.dialect])) !== undefined;
   // Like the certificates table, decided once: a database before migration 012 shows no customer or lot.
-  const customerColumns =
-    (await db.one(HAS_CUSTOMER_LOT[db.dialect])) !== undefined ? 't.customer, t.lot_reference' : 'NULL AS customer, NULL AS lot_reference';
+  const hasCustomerLot = (await db.one(HAS_CUSTOMER_LOT[db.dialect])) !== undefined;
+  const customerColumns = hasCustomerLot ? 't.customer, t.lot_reference' : 'NULL AS customer, NULL AS lot_reference';
   const healthColumns =
     (await db.one(HAS_HEALTH[db.dialect])) !== undefined ? 'w.health_grade, w.health_json' : 'NULL AS health_grade, NULL AS health_json';
   const reasonColumn = (await db.one(HAS_UNCERTIFIED_REASON[db.dialect])) !== undefined ? 'w.uncertified_reason' : 'NULL AS uncertified_reason';
   const certColumns = hasCertificates
     ? 'c.public_id AS cert_public_id, c.certificate_number AS cert_number, c.status AS cert_status'
     : 'NULL AS cert_public_id, NULL AS cert_number, NULL AS cert_status';
-  const certJoin = hasCertificates
-    ? `LEFT JOIN certificates c ON c.id = (SELECT c2.id FROM certificates c2 WHERE c2.wipe_result_id = w.id ORDER BY c2.id DESC LIMIT 1)`
-    : '';
+  // A wipe has at most one certificate (certificates.wipe_result_id is unique).
+  const certJoin = hasCertificates ? 'LEFT JOIN certificates c ON c.wipe_result_id = w.id' : '';
   const select = (source: string) => `
     SELECT w.id, w.public_id, w.job_id, w.drive_serial, w.drive_model, w.drive_capacity_gb, w.wipe_method,
            w.passes_completed, w.started_at, w.completed_at, w.wipe_status, w.validation, w.certifiable,
            w.certificate_status, ${reasonColumn}, ${DRIVE_SIZE_BYTES[db.dialect]} AS drive_size_bytes,
            w.tool_components, w.created_at, ${healthColumns}, t.product, t.user_email, ${customerColumns},
            a.public_id AS asset_public_id, a.model AS asset_model,
-           a.serial_number AS asset_serial, d.media_type, ${certColumns}
+           a.serial_number AS asset_serial, d.media_type, ${certColumns},
+           CASE WHEN ${stationOf(db.dialect, "t.product = 'hotswap'")} THEN 1 ELSE 0 END AS station, w.updated_at
       FROM ${source} w
       JOIN license_tokens t ON t.id = w.token_id
       LEFT JOIN assets a ON a.id = (
@@ -140,8 +161,47 @@ export async function createWipeGridReader(db: SqlRunner): Promise<WipeGridReade
                    ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset)
     ${select('page')}
     ORDER BY w.created_at DESC, w.id DESC`;
+  const columns = { certificates: hasCertificates, customerLot: hasCustomerLot };
+  // The filters and orders name only the wipe (wipes-filter-sql.ts); the rest is joined for the rows shown.
+  const matching = (where: string) => `FROM wipe_results w WHERE w.account_id = @account${where}`;
   return {
     hasCertificates,
+    async search(accountId, filter, order, limit, offset) {
+      const { where, params } = filterSql(db.dialect, filter, columns);
+      const orderBy = orderSql(db.dialect, order);
+      const count = (await db.one<{ n: number }>(`SELECT count(*) AS n ${matching(where)}`, { ...params, account: accountId }))!.n;
+      if (count === 0 || offset >= count) return { rows: [], count };
+      const rows = await db.many<WipeGridRow>(
+        `WITH shown AS (SELECT w.id ${matching(where)} ORDER BY ${orderBy} LIMIT @limit OFFSET @offset)
+         ${select('wipe_results')} WHERE w.id IN (SELECT id FROM shown) ORDER BY ${orderBy}`,
+        { ...params, account: accountId, limit, offset },
+      );
+      return { rows, count };
+    },
+    async count(accountId, filter) {
+      const { where, params } = filterSql(db.dialect, filter, columns);
+      return (await db.one<{ n: number }>(`SELECT count(*) AS n ${matching(where)}`, { ...params, account: accountId }))!.n;
+    },
+    async *each(accountId, filter, order, limit) {
+      const { where, params } = filterSql(db.dialect, filter, columns);
+      const sql = `${select('wipe_results')} WHERE w.account_id = @account${where} ORDER BY ${orderSql(db.dialect, order)}${limit === undefined ? '' : ' LIMIT @limit'}`;
+      const bound = { ...params, account: accountId, ...(limit === undefined ? {} : { limit }) };
+      // A transaction's runner has no row stream; it reads the rows in one go (the export never runs in one).
+      if (db.batches) yield* db.batches<WipeGridRow>(sql, bound, EXPORT_BATCH);
+      else yield await db.many<WipeGridRow>(sql, bound);
+    },
+    async facets(accountId) {
+      const values = async (sql: string) => (await db.many<{ v: string }>(sql, { account: accountId })).map((row) => row.v);
+      const tokenValues = (column: string) =>
+        hasCustomerLot
+          ? values(`SELECT DISTINCT ${column} AS v FROM license_tokens WHERE account_id = @account AND ${column} IS NOT NULL AND ${column} <> '' ORDER BY v`)
+          : Promise.resolve([]);
+      return {
+        customers: await tokenValues('customer'),
+        lots: await tokenValues('lot_reference'),
+        methods: await values(`SELECT DISTINCT wipe_method AS v FROM wipe_results WHERE account_id = @account AND wipe_method IS NOT NULL ORDER BY v`),
+      };
+    },
     async page(accountId, limit, offset) {
       const count = (await db.one<{ n: number }>('SELECT count(*) AS n FROM wipe_results WHERE account_id = @account', { account: accountId }))!.n;
       const rows = await db.many<WipeGridRow>(pageSql, { account: accountId, limit, offset });
@@ -183,6 +243,9 @@ export async function createWipeGridReader(db: SqlRunner): Promise<WipeGridReade
     },
   };
 }
+
+/** Rows read from the store per step of a streamed export: enough to keep the store busy, few enough to stay small. */
+const EXPORT_BATCH = 500;
 
 /**
  * The one grid reader of an app, for every route that reads the grid: made at the first call (it

@@ -41,6 +41,13 @@ export interface SqlDatabase extends SqlRunner {
    * The promise settles only after COMMIT returned, so an answer sent after it is durable.
    */
   transaction<T>(work: (tx: SqlRunner) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * Every row of a read, `size` at a time, holding only one batch in memory (an export of the
+   * whole history). The read sees one snapshot and runs beside the store's other work: SQLite
+   * reads on a connection of its own, PostgreSQL through a cursor on a connection of its own.
+   * Stopping early (a `break`, a closed download) ends the read.
+   */
+  batches<T>(sql: string, params?: Params, size?: number): AsyncIterable<T[]>;
   /** Runs a script of several statements (migrations), outside any transaction of the caller's. */
   script(sql: string): Promise<void>;
   close(): Promise<void>;

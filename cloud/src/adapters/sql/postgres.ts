@@ -165,6 +165,34 @@ export class PostgresDatabase implements SqlDatabase {
     }
   }
 
+  async *batches<T>(sql: string, params?: Params, size = 500): AsyncGenerator<T[]> {
+    refuseInsideOwnTransaction(this);
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    const discard = (why: Error) => (broken ??= why);
+    client.on('error', discard);
+    let open = false;
+    try {
+      // One snapshot for the whole read; a cursor hands the rows over `size` at a time.
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      open = true;
+      const statement = toPositional(sql);
+      await client.query({ text: `DECLARE erasure_rows NO SCROLL CURSOR FOR ${statement.text}`, values: bindPositional(statement.names, params ?? {}) });
+      for (;;) {
+        const { rows } = await client.query<T & pg.QueryResultRow>(`FETCH FORWARD ${Math.max(1, Math.floor(size))} FROM erasure_rows`);
+        if (rows.length === 0) break;
+        yield rows;
+      }
+      open = false;
+      await client.query('COMMIT');
+    } finally {
+      // Stopped early or failed: nothing was written, so ending the transaction is all there is to do.
+      if (open) await rollback(client, discard);
+      client.off('error', discard);
+      client.release(broken);
+    }
+  }
+
   async script(sql: string): Promise<void> {
     await this.pool.query(sql);
   }

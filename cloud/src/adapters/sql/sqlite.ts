@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { openDatabase, prepared } from '../db/open.js';
 import type { Params, SqlDatabase, SqlRunner, TransactionOptions } from './database.js';
 import { inTransactionOf, refuseInsideOwnTransaction } from './transaction-scope.js';
@@ -127,6 +127,33 @@ export class SqliteDatabase implements SqlDatabase {
     } finally {
       this.busy = false;
       release();
+    }
+  }
+
+  async *batches<T>(sql: string, params?: Params, size = 500): AsyncGenerator<T[]> {
+    refuseInsideOwnTransaction(this);
+    if (this.handle.memory) {
+      // An in-memory database is the process's memory already, and no other connection can see it.
+      const rows = await this.many<T>(sql, params);
+      for (let at = 0; at < rows.length; at += size) yield rows.slice(at, at + size);
+      return;
+    }
+    // A connection of its own: better-sqlite3 refuses every other statement on a connection while
+    // one of its reads is open, and this read stays open while each batch is written out. In WAL
+    // mode it reads one snapshot and holds up no writer.
+    const reader = new Database(this.handle.name, { readonly: true, fileMustExist: true });
+    try {
+      let batch: T[] = [];
+      for (const row of reader.prepare(sql).iterate(...args(params)) as Iterable<T>) {
+        batch.push(row);
+        if (batch.length >= size) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length > 0) yield batch;
+    } finally {
+      reader.close();
     }
   }
 

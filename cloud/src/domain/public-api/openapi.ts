@@ -37,6 +37,29 @@ const DOCS: Readonly<Record<keyof typeof publicApi, RouteDoc>> = {
     description: "One machine with its full fingerprint (DMI, CPU, memory, drives, batteries, displays).",
     parameters: { id: 'The asset id (asset_…).' },
   },
+  listWipes: {
+    summary: 'List wipes',
+    description: `The account's drive wipes, last change first (updated_at, then id), as the web app's wipes grid shows them, with their certificates. Sync them as the assets: keep the start time of your last complete run as since, read every page, upsert by id. The grid's filters narrow the list. ${PUBLIC_API_PAGE_SIZE} per page; read pages from each answer.`,
+    parameters: {
+      account_id: 'Your own account (acct_… or its numeric id); any other account is 404.',
+      since: 'ISO 8601 timestamp: only wipes whose updated_at (stored, certificate issued, validation recorded) is at or after it.',
+      page: 'Page number, from 1.',
+      q: 'Part of the drive model, serial, technician, certificate number, customer or lot, in any case.',
+      status: 'completed, failed or cancelled.',
+      media: 'SSD, HDD, or unknown (the drive matched no machine that reported its media type).',
+      source: 'asset (a matched machine), hotswap (a station bay) or none.',
+      method: 'Exact erasure method, e.g. NIST 800-88 R2 Purge.',
+      from: 'Completed at or after: a date (its start, UTC) or an ISO 8601 timestamp with a zone.',
+      to: 'Completed at or before: a date (through its end, UTC) or an ISO 8601 timestamp with a zone.',
+      customer: "Exact customer of the reporting device token.",
+      lot: 'Exact lot / job reference of the reporting device token.',
+    },
+  },
+  getWipe: {
+    summary: 'Get one wipe',
+    description: 'One drive wipe with its certificate: the same fields as in the list.',
+    parameters: { id: 'The wipe result id (wr_…).' },
+  },
   listAccounts: { summary: 'List accounts', description: "The key's own account, in the list envelope." },
   me: { summary: 'Who am I', description: 'The API key making the call, its account and the user who minted it.' },
 };
@@ -86,7 +109,7 @@ export function publicApiOpenApi(serverUrl: string, version: string): Record<str
       title: 'Erasure public API',
       version,
       description:
-        'Read-only access to your account\'s assets. Send the header Authorization: Bearer <API key> (keys are minted on the API keys page). ' +
+        'Read-only access to your account\'s assets and drive wipes. Send the header Authorization: Bearer <API key> (keys are minted on the API keys page). ' +
         'Every 200 carries an ETag; send it back as If-None-Match to get 304 for an unchanged page. ' +
         'Each key may make 600 requests per minute, reported in RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.',
     },

@@ -89,9 +89,11 @@ export function certificateCell(
  * token, or one whose tool_components names its bay (`serve --station` on an engine token; the
  * Erasure Report prints the same bay). Only other wipes are matched to a machine.
  */
-export function sourceCell(row: Pick<WipeGridRow, 'asset_public_id' | 'asset_model' | 'asset_serial' | 'product' | 'tool_components'>): SourceCell {
+export function sourceCell(row: Pick<WipeGridRow, 'asset_public_id' | 'asset_model' | 'asset_serial' | 'product' | 'tool_components' | 'station'>): SourceCell {
   const station = stationBayOf(row.tool_components);
-  if (row.product === 'hotswap' || station) return { kind: 'hotswap', ...station };
+  // The store's reading when it gave one, so the Source filter (SQL) and this cell always agree.
+  const isStation = row.station === undefined ? row.product === 'hotswap' || station !== undefined : row.station === 1;
+  if (isStation) return { kind: 'hotswap', ...station };
   if (row.asset_public_id) {
     const label = [row.asset_model, row.asset_serial].filter((part) => part !== null && part !== '').join(' · ');
     return { kind: 'asset', asset_id: row.asset_public_id, label: label || row.asset_public_id };

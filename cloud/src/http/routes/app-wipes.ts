@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { WIPE_STATUSES } from '@erasure/shared';
 import type { Clock } from '../../adapters/clock.js';
@@ -5,7 +6,9 @@ import { deletePushIntegration, findPushIntegration, savePushIntegration } from 
 import type { WipeGridReader } from '../../adapters/db/wipes-grid.js';
 import type { HttpPoster } from '../../adapters/http-post.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
-import { parsePage } from '../../domain/public-api/query.js';
+import { DEFAULT_CSV_MAX_ROWS, exportWipesCsv } from '../../domain/wipes/export.js';
+import { parseWipesQuery } from '../../domain/wipes/filter.js';
+import { findWipes } from '../../domain/wipes/query.js';
 import type { OutboundPolicy } from '../../domain/webhooks/ssrf.js';
 import { statusBadge, toWipeView } from '../../domain/wipes/grid.js';
 import { checkPushUrl, MAX_PUSH_ROWS, newPushSecret, pushWipes } from '../../domain/wipes/push.js';
@@ -23,33 +26,53 @@ export interface AppWipesDeps {
   outbound: OutboundPolicy;
   /** The app's grid reader (`wipeGridReaderOnce`). */
   wipeGrid: () => Promise<WipeGridReader>;
+  /** Rows one CSV export may hold (WIPES_CSV_MAX_ROWS); default 1,000,000. */
+  csvMaxRows?: number | undefined;
 }
 
-const pageOf = (query: unknown) => {
-  const parsed = parsePage(typeof (query as { page?: unknown }).page === 'string' ? (query as { page: string }).page : undefined);
-  return parsed.ok ? parsed.value : 1;
-};
-
 /**
- * JSON behind `/wipes`: one page of wipe rows already derived (vendor, media type, source,
- * duration, status badge, certificate cell), the Push action and its per-account target.
+ * JSON behind `/wipes`: one page of the wipes that match the grid's search, filters and sort
+ * (query parameters, shared/contracts/wipes-query.ts), derived as the grid shows them, with the
+ * count of every match in the history; what the filters offer; the Push action and its target.
  */
 export function registerAppWipes(app: FastifyInstance, deps: AppWipesDeps): void {
-  app.get('/app/api/wipes', { preHandler: requireSession }, async (request) => {
+  const csvMaxRows = deps.csvMaxRows ?? DEFAULT_CSV_MAX_ROWS;
+  app.get('/app/api/wipes', { preHandler: requireSession }, async (request, reply) => {
     const { account, user } = sessionOf(request);
-    const page = pageOf(request.query);
-    const { rows, count } = await (await deps.wipeGrid()).page(account.id, WIPES_PAGE_SIZE, (page - 1) * WIPES_PAGE_SIZE);
+    const query = parseWipesQuery(request.query);
+    if (!query.ok) return reply.code(400).send({ error: query.error });
+    const grid = await deps.wipeGrid();
+    const { filter, sort, page } = query.value;
+    const found = await findWipes(grid, account.id, { filter, order: sort, page }, WIPES_PAGE_SIZE);
     const target = await findPushIntegration(deps.db, account.id);
     return {
-      rows: rows.map(toWipeView),
-      page,
-      pages: Math.max(1, Math.ceil(count / WIPES_PAGE_SIZE)),
-      count,
+      ...found,
       page_size: WIPES_PAGE_SIZE,
-      // Every status a wipe can have, as the grid labels them: the filter offers all, not only this page's.
-      statuses: WIPE_STATUSES.map((status) => statusBadge(status).label),
+      // Every status a wipe can have: value for the filter, label as the grid shows it.
+      statuses: WIPE_STATUSES.map((status) => ({ value: status, label: statusBadge(status).label })),
+      // What the customer, lot and method filters offer: the whole history's, not this page's.
+      facets: await grid.facets(account.id),
+      csv_max_rows: csvMaxRows,
       push: { configured: target !== undefined, url: target?.url ?? null, can_configure: user.role === 'admin' },
     };
+  });
+
+  /**
+   * The CSV of every wipe the grid's filters match, in its order (issue 31 item 2), streamed as the
+   * store reads it. Above the operator's cap: 422 saying how many match and what one CSV holds.
+   */
+  app.get('/app/api/wipes.csv', { preHandler: requireSession }, async (request, reply) => {
+    const { account } = sessionOf(request);
+    const query = parseWipesQuery(request.query);
+    if (!query.ok) return reply.code(400).send({ error: query.error });
+    const csv = await exportWipesCsv(await deps.wipeGrid(), account.id, { filter: query.value.filter, order: query.value.sort }, csvMaxRows);
+    if (!csv.ok) return reply.code(422).send({ error: csv.error, count: csv.count, max_rows: csv.max });
+    const day = deps.clock.now().toISOString().slice(0, 10);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="wipes-${day}.csv"`)
+      .header('x-wipes-count', String(csv.count))
+      .send(Readable.from(csv.chunks));
   });
 
   app.post('/app/api/wipes/push', { preHandler: requireSession }, async (request, reply) => {

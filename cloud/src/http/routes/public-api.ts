@@ -11,6 +11,7 @@ import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { checkAccountFilter, pageEnvelope, parsePage, parseSince, type QueryParse } from '../../domain/public-api/query.js';
 import { toAssetDetail, toAssetSummary, toPublicAccount } from '../../domain/public-api/summary.js';
 import { FixedWindowCounter, type WindowStore } from '../../domain/rate-limit/fixed-window.js';
+import { registerPublicWipes } from './public-api-wipes.js';
 
 export interface PublicApiDeps {
   db: SqlDatabase;
@@ -138,6 +139,9 @@ export function registerPublicApi(app: FastifyInstance, deps: PublicApiDeps): vo
       const wipes = await (await wipeGrid()).byAsset(key.account_id, id);
       return sendJson(request, reply, toAssetDetail(row, key.account_public_id, wipes));
     });
+
+    // Issue 31 item 5: the account's wipes, in the assets' shape and sync rules.
+    registerPublicWipes(scope, { wipeGrid, send: sendJson });
 
     scope.get(publicApi.listAccounts.url, async (request, reply) =>
       sendJson(request, reply, { accounts: [accountOf(request.apiKey!)], ...pageEnvelope(1, 1) }),

@@ -39,6 +39,8 @@ export const ENDPOINTS: Endpoint[] = [
   { group: 'Webhooks', method: 'GET', path: '/sandbox/webhook_deliveries' },
   { group: 'Webhooks', method: 'GET', path: '/sandbox/sink' },
   { group: 'Real API', method: 'POST', path: '/sandbox/live_request', body: { base_url: 'http://127.0.0.1:3000', api_key: '<api key>', path: '/api/v1/assets', query: { page: 1 } } },
+  // Issue 31 item 5: the real API's wipes, with the grid's filters.
+  { group: 'Real API', method: 'POST', path: '/sandbox/live_request', body: { base_url: 'http://127.0.0.1:3000', api_key: '<api key>', path: '/api/v1/wipes', query: { since: '2026-11-01T00:00:00Z', status: 'completed', page: 1 } } },
 ];
 
 // Client script: plain ES5-ish JS without template literals, so it embeds in this TS string as is.

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { getJson, sendJson } from '../api.js';
 import { Badge, ErrorNote, PageHeader, Pager } from '../components/ui.js';
 import { formatCapacityGb, formatDateTime, formatDuration } from '../format.js';
@@ -7,9 +7,11 @@ import type { WipeView, WipesPage as WipesData } from '../types.js';
 import { CertificateCell } from '../components/certificate-cell.js';
 import { HealthGradeCell } from '../components/health-grade-cell.js';
 import { PushSettings } from './push-settings.js';
-import { distinctValues, filtersActive, headerText, lotUrl, readViewState, SORTS, toCsv, visibleRows } from './wipes-view.js';
+import { apiQuery, filtersActive, headerText, lotUrl, rangeText, readViewState, SORTS } from './wipes-view.js';
 
 const GENERATING_NOTICE = 'certificate-generating';
+/** Typing in the search box asks the server once the typing pauses, not at every key. */
+const SEARCH_PAUSE_MS = 250;
 
 function SourceCell({ row }: { row: WipeView }) {
   if (row.source.kind === 'asset') {
@@ -78,47 +80,84 @@ function CertificatesMenu({ rows, selected }: { rows: readonly WipeView[]; selec
   );
 }
 
-function downloadCsv(rows: readonly WipeView[]) {
-  const url = URL.createObjectURL(new Blob([toCsv(rows)], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `wipes-${new Date().toISOString().slice(0, 10)}.csv`;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+/**
+ * "Export CSV": every wipe the filters match, in the grid's order, streamed by the cloud (issue 31
+ * item 2). A plain link: the browser streams the file itself. Above the operator's cap the button
+ * says why it cannot, rather than a file that stops short.
+ */
+function ExportCsv({ count, max, query }: { count: number; max: number; query: string }) {
+  if (count > max) {
+    return (
+      <button type="button" className="button" disabled title={`${count} wipes match; one CSV holds at most ${max}. Narrow the filters.`} data-testid="csv-too-many">
+        Export CSV
+      </button>
+    );
+  }
+  if (count === 0) {
+    return (
+      <button type="button" className="button" disabled>
+        Export CSV
+      </button>
+    );
+  }
+  return (
+    <a className="button" href={`/app/api/wipes.csv${query ? `?${query}` : ''}`} download data-testid="export-csv" title={`All ${count} matching wipes, in the grid's order`}>
+      Export CSV
+    </a>
+  );
 }
 
-/** `/wipes` (spec 4.5): one row per drive per wipe, 100 per page, the only certificate listing. */
+/**
+ * `/wipes` (spec 4.5): one row per drive per wipe, 100 per page, the only certificate listing.
+ * The cloud searches, filters, sorts and counts the whole history (issue 31 item 1); the view
+ * state lives in the URL, each filter change its own history entry, so a link reproduces the view
+ * and Back returns to the one before.
+ */
 export function WipesPage() {
   const [params, setParams] = useQueryState();
   const state = readViewState(params);
-  const page = Math.max(1, Number(params.get('page')) || 1);
   const [data, setData] = useState<WipesData | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [pushNote, setPushNote] = useState<{ tone: 'ok' | 'danger'; text: string } | null>(null);
   const [showSettings, setShowSettings] = useState(false);
+  // What the search box shows: the URL's term, or what is being typed before the pause.
+  const [typed, setTyped] = useState<string | null>(null);
+  const query = apiQuery(state);
+  const latest = useRef('');
 
-  const load = () =>
-    getJson<WipesData>(`/app/api/wipes?page=${page}`).then(
+  const load = () => {
+    latest.current = query;
+    return getJson<WipesData>(`/app/api/wipes${query ? `?${query}` : ''}`).then(
       (value) => {
+        // An answer to a query the user has already changed is dropped.
+        if (latest.current !== query) return;
         setData(value);
         setError(null);
       },
-      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => latest.current === query && setError(e instanceof Error ? e.message : String(e)),
     );
+  };
   useEffect(() => {
     setSelected(new Set());
     void load();
-  }, [page]);
+  }, [query]);
+  useEffect(() => {
+    if (typed === null || typed === state.q) return;
+    // A new search is a view of its own in the history; refining it is not.
+    const timer = setTimeout(() => setParams({ q: typed, page: null }, { push: state.q === '' }), SEARCH_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [typed]);
+  // Once the URL holds what was typed, the box shows the URL again (Back, Forward, a link).
+  useEffect(() => setTyped((current) => (current === state.q.trim() || current === state.q ? null : current)), [state.q]);
 
-  const rows = useMemo(
-    () => (data ? visibleRows(data.rows, state) : []),
-    [data, state.q, state.status, state.media, state.source, state.from, state.to, state.customer, state.lot, state.sort],
-  );
-  // Every status a wipe can have, and any other a stored row carries.
-  const statuses = useMemo(() => [...new Set([...(data?.statuses ?? []), ...(data?.rows ?? []).map((r) => r.status_label)])], [data]);
-  const customers = useMemo(() => distinctValues(data?.rows ?? [], 'customer'), [data]);
-  const lots = useMemo(() => distinctValues(data?.rows ?? [], 'lot_reference'), [data]);
+  /** A filter's new value: a view of its own in the history, from its first page. */
+  const setFilter = (changes: Record<string, string | null>) => setParams({ ...changes, page: null }, { push: true });
+
+  const rows = data?.rows ?? [];
+  const statuses = data?.statuses ?? [];
+  const facets = data?.facets ?? { customers: [], lots: [], methods: [] };
+  const withCurrent = (values: readonly string[], current: string) => (current && !values.includes(current) ? [...values, current] : values);
   const selectedRows = rows.filter((r) => selected.has(r.id));
   const allVisibleSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
 
@@ -150,16 +189,14 @@ export function WipesPage() {
         title="Wipes"
         subtitle={
           data ? (
-            <span data-testid="grid-summary">{headerText(state, rows.length, { count: data.count, page: data.page, pages: data.pages, onPage: data.rows.length })}</span>
+            <span data-testid="grid-summary">{headerText(state, data.count)}</span>
           ) : (
             'Loading…'
           )
         }
         actions={
           <>
-            <button type="button" className="button" onClick={() => downloadCsv(rows)} disabled={rows.length === 0}>
-              Export CSV
-            </button>
+            <ExportCsv count={data?.count ?? 0} max={data?.csv_max_rows ?? 0} query={apiQuery(state, { page: false })} />
             <CertificatesMenu rows={selectedRows.length > 0 ? selectedRows : rows} selected={selectedRows.length > 0} />
             <button
               type="button"
@@ -188,6 +225,11 @@ export function WipesPage() {
       )}
       {showSettings && data && <PushSettings onSaved={() => void load()} />}
       {pushNote && <p className={`note note-${pushNote.tone}`}>{pushNote.text}</p>}
+      {data && data.count > data.csv_max_rows && (
+        <p className="note note-warning" role="status" data-testid="csv-cap-note">
+          {data.count} wipes match, and one CSV export holds at most {data.csv_max_rows}. Narrow the filters (a date range, a customer) to export them in parts.
+        </p>
+      )}
       <ErrorNote message={error} />
 
       <div className="toolbar">
@@ -196,57 +238,66 @@ export function WipesPage() {
           className="input search"
           placeholder="Search model, serial, technician, certificate…"
           aria-label="Search"
-          value={state.q}
-          onChange={(e) => setParams({ q: e.target.value })}
+          value={typed ?? state.q}
+          onChange={(e) => setTyped(e.target.value)}
         />
-        <select aria-label="Status" className="input" value={state.status} onChange={(e) => setParams({ status: e.target.value })}>
+        <select aria-label="Status" className="input" value={state.status} onChange={(e) => setFilter({ status: e.target.value })}>
           <option value="">All statuses</option>
           {statuses.map((s) => (
-            <option key={s} value={s}>
-              {s}
+            <option key={s.value} value={s.value}>
+              {s.label}
             </option>
           ))}
-          {state.status && !statuses.includes(state.status) && <option value={state.status}>{state.status}</option>}
         </select>
-        <select aria-label="Media type" className="input" value={state.media} onChange={(e) => setParams({ media: e.target.value })}>
+        <select aria-label="Media type" className="input" value={state.media} onChange={(e) => setFilter({ media: e.target.value })}>
           <option value="">All media</option>
           <option value="SSD">SSD</option>
           <option value="HDD">HDD</option>
           <option value="unknown">Unknown</option>
         </select>
-        <select aria-label="Source" className="input" value={state.source} onChange={(e) => setParams({ source: e.target.value })}>
+        <select aria-label="Source" className="input" value={state.source} onChange={(e) => setFilter({ source: e.target.value })}>
           <option value="">All sources</option>
           <option value="asset">Matched machine</option>
           <option value="hotswap">Hotswap</option>
           <option value="none">Unmatched</option>
         </select>
+        {(facets.methods.length > 0 || state.method) && (
+          <select aria-label="Method" className="input" value={state.method} onChange={(e) => setFilter({ method: e.target.value })}>
+            <option value="">All methods</option>
+            {withCurrent(facets.methods, state.method).map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        )}
         <label className="date-range">
           <span className="muted">Completed</span>
-          <input type="date" aria-label="Completed from" className="input" value={state.from} max={state.to || undefined} onChange={(e) => setParams({ from: e.target.value })} />
+          <input type="date" aria-label="Completed from" className="input" value={state.from} max={state.to || undefined} onChange={(e) => setFilter({ from: e.target.value })} />
           <span className="muted">to</span>
-          <input type="date" aria-label="Completed to" className="input" value={state.to} min={state.from || undefined} onChange={(e) => setParams({ to: e.target.value })} />
+          <input type="date" aria-label="Completed to" className="input" value={state.to} min={state.from || undefined} onChange={(e) => setFilter({ to: e.target.value })} />
         </label>
-        {(customers.length > 0 || state.customer) && (
-          <select aria-label="Customer" className="input" value={state.customer} onChange={(e) => setParams({ customer: e.target.value })}>
+        {(facets.customers.length > 0 || state.customer) && (
+          <select aria-label="Customer" className="input" value={state.customer} onChange={(e) => setFilter({ customer: e.target.value })}>
             <option value="">All customers</option>
-            {[...customers, ...(state.customer && !customers.includes(state.customer) ? [state.customer] : [])].map((c) => (
+            {withCurrent(facets.customers, state.customer).map((c) => (
               <option key={c} value={c}>
                 {c}
               </option>
             ))}
           </select>
         )}
-        {(lots.length > 0 || state.lot) && (
-          <select aria-label="Lot" className="input" value={state.lot} onChange={(e) => setParams({ lot: e.target.value })}>
+        {(facets.lots.length > 0 || state.lot) && (
+          <select aria-label="Lot" className="input" value={state.lot} onChange={(e) => setFilter({ lot: e.target.value })}>
             <option value="">All lots</option>
-            {[...lots, ...(state.lot && !lots.includes(state.lot) ? [state.lot] : [])].map((l) => (
+            {withCurrent(facets.lots, state.lot).map((l) => (
               <option key={l} value={l}>
                 {l}
               </option>
             ))}
           </select>
         )}
-        <select aria-label="Sort" className="input" value={state.sort} onChange={(e) => setParams({ sort: e.target.value })}>
+        <select aria-label="Sort" className="input" value={state.sort} onChange={(e) => setFilter({ sort: e.target.value })}>
           {SORTS.map((s) => (
             <option key={s.key} value={s.key}>
               {s.label}
@@ -254,7 +305,11 @@ export function WipesPage() {
           ))}
         </select>
         {filtered && (
-          <button type="button" className="link-button" onClick={() => setParams({ q: null, status: null, media: null, source: null, from: null, to: null, customer: null, lot: null })}>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => setFilter({ q: null, status: null, media: null, source: null, method: null, from: null, to: null, customer: null, lot: null })}
+          >
             Clear filters
           </button>
         )}
@@ -263,7 +318,7 @@ export function WipesPage() {
       {state.from !== '' && state.to !== '' && state.from > state.to && (
         <p className="note note-warning" role="status" data-testid="date-range-hint">
           The range is reversed: {state.from} is after {state.to}, so no wipe can match.{' '}
-          <button type="button" className="link-button" onClick={() => setParams({ from: state.to, to: state.from })}>
+          <button type="button" className="link-button" onClick={() => setFilter({ from: state.to, to: state.from })}>
             Swap the dates
           </button>
         </p>
@@ -327,14 +382,16 @@ export function WipesPage() {
           </tbody>
         </table>
         {data && rows.length === 0 && (
-          <p className="empty">{data.count === 0 ? 'No wipes yet. Results appear here as devices report them.' : 'No wipes on this page match the filters.'}</p>
+          <p className="empty">
+            {filtersActive(state) ? 'No wipes match the filters.' : data.count === 0 ? 'No wipes yet. Results appear here as devices report them.' : 'No wipes on this page.'}
+          </p>
         )}
       </div>
       <div className="table-footer">
         <span className="muted" data-testid="row-count">
-          {data ? `Showing ${rows.length} of ${data.rows.length} on this page` : ''}
+          {data ? rangeText(data) : ''}
         </span>
-        {data && <Pager page={data.page} pages={data.pages} onPage={(p) => setParams({ page: p === 1 ? null : String(p) })} />}
+        {data && <Pager page={data.page} pages={data.pages} onPage={(p) => setParams({ page: p === 1 ? null : String(p) }, { push: true })} />}
       </div>
     </>
   );
