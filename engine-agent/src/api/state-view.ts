@@ -60,8 +60,8 @@ export function driveView(d: DiscoveredDrive): AgentDrive {
 }
 
 /**
- * The drive row's self-encryption words, for a drive known to be self-encrypting. "Unknown: no
- * tool" (every SATA drive of an image without sedutil-cli) stays a fact of the probe, off the row.
+ * The drive row's self-encryption words, for a drive known to be self-encrypting. "Unknown: …"
+ * (no tool could ask, or the drive gave no usable answer) stays a fact of the probe, off the row.
  */
 function selfEncryptionView(d: DiscoveredDrive): Pick<AgentDrive, 'self_encryption'> {
   const words = d.capabilities.selfEncryption?.kind === 'tcg' ? describeSelfEncryption(d.capabilities.selfEncryption) : undefined;
