@@ -17,7 +17,12 @@ const LOCKING = 0x0002;
  */
 const FLAG = { lockingSupported: 0x01, lockingEnabled: 0x02, locked: 0x04, mediaEncryption: 0x08, mbrShadowEnabled: 0x10, mbrDone: 0x20 } as const;
 
-/** The SSC feature codes, most specific first (a drive may list Opal 2 beside Opal 1 or Pyrite). */
+/**
+ * The SSC feature codes, most specific first (a drive may list Opal 2 beside Opal 1 or Pyrite);
+ * codes as sedutil's DtaStructures.h and the kernel's sed-opal.c name them. 0x0003 Geometry,
+ * 0x0201 Single User Mode, 0x0202 DataStore, 0x0402 Block SID, 0x0403 Namespace Locking, 0x0404
+ * Data Removal Mechanism and vendor codes (0xC000–0xFFFF) are features, not an SSC: skipped.
+ */
 const FAMILIES: readonly (readonly [number, TcgFamily])[] = [
   [0x0203, 'Opal 2'],
   [0x0200, 'Opal 1'],
