@@ -17,4 +17,10 @@ describe('the drive row of the agent state', () => {
     expect(view(sata({ kind: 'unknown', reason: 'no tool' }))).not.toHaveProperty('self_encryption');
     expect(view(sata({ kind: 'none', tool: 'sedutil-cli --query' }))).not.toHaveProperty('self_encryption');
   });
+
+  it('says a locked drive this image cannot revert (read by sg_raw, no sedutil-cli) is not reverted here: no PSID dialog', () => {
+    const locked = sata({ kind: 'tcg', tool: 'sg_raw security protocol in', family: 'Opal 2', lockingSupported: true, lockingEnabled: true, locked: true, mediaEncryption: true, mbrShadowEnabled: true, mbrDone: false });
+    expect(view(locked).self_encryption).toEqual({ words: 'self-encrypting (Opal 2, locked)', locked: true, revert_here: false });
+    expect(view({ ...locked, selfEncryption: { ...locked.selfEncryption!, locked: false } as SelfEncryption }).self_encryption).toEqual({ words: 'self-encrypting (Opal 2, unlocked)', locked: false });
+  });
 });

@@ -2,6 +2,7 @@ import type { AgentDrive, AgentState, DriveProgress, DriveResult, Fingerprint } 
 import { healthView } from '../health/health-view.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { describeSelfEncryption, sedLocked } from '../probes/tcg-discovery.js';
+import { psidReverter } from '../drives/sed-lock.js';
 import type { DriveEstimate, DriveProgressView, JobProgressView } from '../session/job-progress.js';
 import type { DriveReport } from '../session/types.js';
 import type { CertificateView } from './certificate-numbers.js';
@@ -59,12 +60,15 @@ export function driveView(d: DiscoveredDrive): AgentDrive {
 }
 
 /**
- * The drive row's self-encryption words, for a drive known to be self-encrypting. "Unknown: no
- * tool" (every SATA drive of an image without sedutil-cli) stays a fact of the probe, off the row.
+ * The drive row's self-encryption words, for a drive known to be self-encrypting. "Unknown: …"
+ * (no tool could ask, or the drive gave no usable answer) stays a fact of the probe, off the row.
  */
 function selfEncryptionView(d: DiscoveredDrive): Pick<AgentDrive, 'self_encryption'> {
   const words = d.capabilities.selfEncryption?.kind === 'tcg' ? describeSelfEncryption(d.capabilities.selfEncryption) : undefined;
-  return words ? { self_encryption: { words, locked: sedLocked(d.capabilities.selfEncryption) } } : {};
+  const locked = sedLocked(d.capabilities.selfEncryption);
+  // A locked drive this image cannot revert gets no PSID dialog: its plan's reason says where to take it.
+  const elsewhere = locked && psidReverter(d.capabilities.selfEncryption) === 'none';
+  return words ? { self_encryption: { words, locked, ...(elsewhere ? { revert_here: false } : {}) } } : {};
 }
 
 /** One drive's progress on the wire (the kiosk's rows, the SSE `progress` event). */

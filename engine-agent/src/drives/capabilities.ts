@@ -124,7 +124,7 @@ export interface DriveFacts {
   readonly scsiSanitize?: SanitizeSupport;
   /** `nvme sanitize-log` or `hdparm --sanitize-status`, read when the drive supports sanitize. */
   readonly sanitizeStatus?: SanitizeStatus;
-  /** `nvme sed discover` or `sedutil-cli --query`. */
+  /** `nvme sed discover`, `sedutil-cli --query`, or `sg_raw` (SECURITY PROTOCOL IN) without sedutil-cli. */
   readonly selfEncryption?: SelfEncryption;
   /** An eMMC or SD card's sysfs identity (issue 30 item 4). */
   readonly mmcCard?: MmcCard;

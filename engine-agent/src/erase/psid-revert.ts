@@ -1,6 +1,6 @@
 import type { Runner } from '../adapters/runner.js';
 import { ToolSpawnError } from '../adapters/runner.js';
-import { PSID_PATTERN } from '../drives/sed-lock.js';
+import { PSID_ELSEWHERE_STEP, PSID_PATTERN } from '../drives/sed-lock.js';
 import { probeSelfEncryption } from '../probes/self-encryption.js';
 import { describeSelfEncryption, type SelfEncryption } from '../probes/tcg-discovery.js';
 
@@ -21,9 +21,8 @@ export type PsidRevertOutcome =
       readonly command?: string;
     };
 
-/** The step a person takes on another machine when this image has no tool for the drive. */
-export const PSID_ELSEWHERE_STEP =
-  'On a computer with sedutil-cli, run: sedutil-cli --yesIreallywanttoERASEALLmydatausingthePSID <the 32-character PSID from the label> <the drive>, then bring the drive back to be erased and certified.';
+/** Where it lived first; the drive's plan says the same step (drives/sed-lock.ts). */
+export { PSID_ELSEWHERE_STEP };
 
 const fail = (code: 'bad-psid' | 'no-tool' | 'refused' | 'still-locked', reason: string, command?: string): PsidRevertOutcome => ({ ok: false, code, reason, disposition: 'review', ...(command ? { command } : {}) });
 

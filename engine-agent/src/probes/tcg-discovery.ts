@@ -3,8 +3,8 @@ import { parsed, unparsable, type ParseResult } from './parse-result.js';
 /** The TCG Storage security subsystem class a drive's level 0 discovery names. */
 export type TcgFamily = 'Opal 1' | 'Opal 2' | 'Opalite' | 'Pyrite 1' | 'Pyrite 2' | 'Ruby' | 'Enterprise';
 
-/** Which tool read the level 0 discovery. */
-export type TcgTool = 'nvme sed discover' | 'sedutil-cli --query';
+/** Which tool read the level 0 discovery: `sg_raw security protocol in` is sg3_utils' sg_raw sending SECURITY PROTOCOL IN. */
+export type TcgTool = 'nvme sed discover' | 'sedutil-cli --query' | 'sg_raw security protocol in';
 
 /** A drive's TCG level 0 discovery: the locking feature's flags and the SSC it implements. */
 export interface TcgState {

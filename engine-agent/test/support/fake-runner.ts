@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { createRunner, type Runner } from '../../src/adapters/runner.js';
@@ -22,14 +22,27 @@ export interface FakeRule {
   readonly erase?: { readonly device: string; readonly bytes: number; readonly fill: 'zero' | 'random' };
 }
 
-/** A runner whose PATH starts with the fake binaries, replaying `scenario`, and its call log. */
-export function fakeRunner(scenario: Record<string, FakeRule[]>): { run: Runner; calls: () => string[][] } {
+/** The fake binaries less `without`: an image that does not carry those tools (links, so each fake still finds fake-tool.mjs). */
+function fakeBinWithout(without: readonly string[]): string {
+  const all = join(workspaceDir, 'test', 'fake-bin');
+  if (without.length === 0) return all;
+  const dir = join(work, `bin-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(dir);
+  for (const name of readdirSync(all)) if (!without.includes(name)) symlinkSync(join(all, name), join(dir, name));
+  return dir;
+}
+
+/**
+ * A runner whose PATH starts with the fake binaries, replaying `scenario`, and its call log.
+ * `without` leaves fakes out (the host's PATH carries none of these tools).
+ */
+export function fakeRunner(scenario: Record<string, FakeRule[]>, options: { without?: readonly string[] } = {}): { run: Runner; calls: () => string[][] } {
   const file = join(work, `scenario-${Math.random().toString(36).slice(2)}.json`);
   const log = `${file}.calls`;
   writeFileSync(file, JSON.stringify(scenario));
   const run = createRunner({
     env: {
-      PATH: [join(workspaceDir, 'test', 'fake-bin'), process.env.PATH ?? ''].join(delimiter),
+      PATH: [fakeBinWithout(options.without ?? []), process.env.PATH ?? ''].join(delimiter),
       FAKE_FIXTURE_DIR: fixtureRoot,
       FAKE_SCENARIO_FILE: file,
       FAKE_CALL_LOG: log,

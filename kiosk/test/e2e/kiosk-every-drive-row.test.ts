@@ -15,8 +15,8 @@ const CSS = readFileSync(new URL('../../src/renderer/styles.css', import.meta.ur
 const BEHIND = 'behind a RAID virtual disk: switch the controller to JBOD/HBA mode to erase it as a physical drive';
 
 /** The drives screen for one agent state, rendered by the kiosk's own components and stylesheet. */
-function page(snap: KioskAgentState): string {
-  const data = goTo(receiveSnapshot(receiveConnection(initialData, { status: 'live' }), snap), 'drives');
+function page(snap: KioskAgentState, screen: 'drives' | 'erase' = 'drives'): string {
+  const data = goTo(receiveSnapshot(receiveConnection(initialData, { status: 'live' }), snap), screen);
   const store = createKioskStore({ api: fakeAgent().api, schedule: manualTimers().schedule, notesDebounceMs: 1 }, data);
   const html = renderToString(createElement(KioskStoreContext.Provider, { value: store }, createElement(App))).replaceAll('<!-- -->', '');
   return `<!doctype html><html><head><meta charset="utf-8"><style>${CSS}</style></head><body><div id="root">${html}</div></body></html>`;
@@ -58,5 +58,20 @@ describe('kiosk: every drive the agent sees has a row', { timeout: 120_000 }, ()
     const boxes = browser.page.locator('[data-screen="drives"] input[type="checkbox"]');
     expect(await boxes.count()).toBe(4);
     expect(await boxes.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).disabled))).toEqual([false, true, true, true]);
+  });
+
+  it('after the run, each hidden physical disk\'s result reads as its row does: model, serial, the controller it is behind, never its /dev/bus node', async () => {
+    const erased = { device: '/dev/sda', method: 'overwrite-1', erased: true, refused: false, passes: 1, verification: 'full read-back', job_id: 'job_1-0', delivered: true, wipe_result_id: 'wr_1', certificate_status: 'complete', certificate_number: 'CW-000041' };
+    const notErased = (device: string, n: number) => ({ device, method: 'overwrite', erased: false, refused: true, passes: null, verification: `not erased: ${BEHIND}`, job_id: `job_1-${n}`, delivered: true, wipe_result_id: `wr_${n + 1}`, failure_code: 'not_erased' });
+    const results = [erased, notErased('/dev/bus/0 (megaraid,0)', 1), notErased('/dev/bus/0 (megaraid,1)', 2)];
+    await browser.page.setContent(page(agentState({ drives, results, run: { status: 'finished', phase: 'done', exit_code: 3 } }), 'erase'));
+    await shoot(browser.page, 'results-raid-hidden-disks');
+    const titles = await browser.page.locator('.result-list > li strong').allInnerTexts();
+    expect(titles).toEqual([
+      'MR9361-16i · S/N VD-00A1',
+      'ST6000NM0115-1YZ110 · S/N ZAD2C11G · behind RAID controller (MegaRAID)',
+      'WD4000FYYX · S/N WD-WCC131234567 · behind RAID controller (MegaRAID)',
+    ]);
+    expect(titles.join('\n')).not.toContain('/dev/bus');
   });
 });

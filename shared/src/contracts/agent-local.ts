@@ -56,7 +56,17 @@ export const AgentDrive = Type.Object(
      * Issue 30 item 2: the drive's TCG self-encryption in plain words ("self-encrypting (Opal 2,
      * locked)", "self-encryption unknown: no tool"); `locked`: a locked range only a PSID revert opens.
      */
-    self_encryption: Type.Optional(Type.Object({ words: Type.String(), locked: Type.Boolean() }, { additionalProperties: false })),
+    self_encryption: Type.Optional(
+      Type.Object(
+        {
+          words: Type.String(),
+          locked: Type.Boolean(),
+          /** Issue 30 item 2: false when this image has no tool that can PSID-revert the locked drive (a SATA or SAS drive, no sedutil-cli): no PSID dialog, the plan's reason says the step elsewhere. */
+          revert_here: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     /** Through a USB bridge or behind a RAID controller (issue 30 items 3, 5): plain words, then the details. */
     connection: Type.Optional(
       Type.Object(

@@ -17,7 +17,12 @@ const nvme = {
 describe('the drives view of a self-encrypting drive', () => {
   it('shows "self-encrypting (Opal 2, locked)" on the drive row, and a locked one cannot be picked for an erase', () => {
     const [row] = driveRows(agentState({ drives: [nvme] }));
-    expect(row).toMatchObject({ selfEncryption: 'self-encrypting (Opal 2, locked)', sedLocked: true, selectable: false });
+    expect(row).toMatchObject({ selfEncryption: 'self-encrypting (Opal 2, locked)', sedLocked: true, psidHere: true, selectable: false });
+  });
+
+  it('offers no PSID revert here for a locked drive the agent says this image cannot revert (SATA or SAS, no sedutil-cli)', () => {
+    const sata = { ...nvme, device: '/dev/sdb', transport: 'sata', self_encryption: { words: 'self-encrypting (Opal 2, locked)', locked: true, revert_here: false } };
+    expect(driveRows(agentState({ drives: [sata] }))[0]).toMatchObject({ sedLocked: true, psidHere: false, selectable: false });
   });
 
   it('shows an unlocked one as self-encrypting and leaves it to its plan', () => {

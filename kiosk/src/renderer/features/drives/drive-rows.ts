@@ -20,6 +20,8 @@ export interface DriveRow {
   readonly selfEncryption: string | undefined;
   /** A locked range: only a PSID revert opens it. */
   readonly sedLocked: boolean;
+  /** The agent can PSID-revert it here; false: the row's reason says the step on another computer, and no PSID is asked for. */
+  readonly psidHere: boolean;
   /** "behind RAID controller (MegaRAID)", "through USB bridge (ASMedia ASM2362)", and the lines behind Details. */
   readonly connection: { readonly summary: string; readonly details: readonly string[] } | undefined;
 }
@@ -72,6 +74,7 @@ function hiddenRow(h: HiddenDisk): DriveRow {
     connection: undefined,
     selfEncryption: undefined,
     sedLocked: false,
+    psidHere: false,
   };
 }
 
@@ -91,6 +94,7 @@ function driveRow(snap: KioskAgentState, d: AgentDrive): DriveRow {
       erasedBefore: erasedBefore(snap, d.device),
       selfEncryption: d.self_encryption?.words,
       sedLocked: d.self_encryption?.locked === true,
+      psidHere: d.self_encryption?.revert_here !== false,
       connection: d.connection,
     };
   }

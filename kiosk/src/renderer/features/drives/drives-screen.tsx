@@ -70,7 +70,7 @@ export function DrivesScreen() {
             ) : (
               <p className="error">Cannot be erased: {d.refusal}</p>
             )}
-            {(d.sedLocked || snap.psid_revert?.device === d.device) && <PsidRevert device={d.device} locked={d.sedLocked} last={snap.psid_revert} disabled={busy || running} />}
+            {((d.sedLocked && d.psidHere) || snap.psid_revert?.device === d.device) && <PsidRevert device={d.device} locked={d.sedLocked && d.psidHere} last={snap.psid_revert} disabled={busy || running} />}
             {d.warnings.length > 0 && (
               <ul className="warnings">
                 {d.warnings.map((w) => (

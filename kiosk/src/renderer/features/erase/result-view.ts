@@ -71,9 +71,23 @@ export function deliveryNotice(snap: KioskAgentState): string | undefined {
   return `${what} saved on this machine and not yet received by the erasure service. Keep the machine on until they are sent: this happens on its own every minute, or now with Send now.`;
 }
 
+/**
+ * The title of a result, as the drive's row reads: model and serial. A physical disk a RAID
+ * virtual disk hides is no drive of the list: it is found among that virtual disk's hidden disks
+ * and says which controller it sits behind, never only its `/dev/bus/N (megaraid,M)` node.
+ */
+function titleOf(snap: KioskAgentState, device: string): string {
+  const drive = snap.drives.find((d) => d.device === device);
+  if (drive) return [drive.model ?? device, drive.serial ? `S/N ${drive.serial}` : undefined].filter(Boolean).join(' · ');
+  for (const d of snap.drives) {
+    const hidden = d.connection?.hidden?.find((h) => h.device === device);
+    if (hidden) return [hidden.model ?? 'Physical disk', hidden.serial ? `S/N ${hidden.serial}` : undefined, d.connection!.summary.replace(/, virtual disk$/, '')].filter(Boolean).join(' · ');
+  }
+  return device;
+}
+
 export function resultSummaries(snap: KioskAgentState): ResultSummary[] {
   return snap.results.map((r) => {
-    const drive = snap.drives.find((d) => d.device === r.device);
     const details: Array<[string, string | undefined]> = [
       ['Device', r.device],
       ['Method', r.method],
@@ -88,7 +102,7 @@ export function resultSummaries(snap: KioskAgentState): ResultSummary[] {
     ];
     return {
       device: r.device,
-      title: [drive?.model ?? r.device, drive?.serial ? `S/N ${drive.serial}` : undefined].filter(Boolean).join(' · '),
+      title: titleOf(snap, r.device),
       tone: r.erased ? 'ok' : cancelled(r) ? 'cancelled' : 'bad',
       verdict: verdictOf(r),
       certificate: certificateLine(r),
