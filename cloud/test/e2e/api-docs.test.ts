@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { buildPagesIfStale, launchBrowser, PASSWORD, screenshot, startListeningCloud, type RunningCloud } from './web-fixture.js';
+import { join } from 'node:path';
+import { buildPagesIfStale, launchBrowser, PASSWORD, SCREENS_DIR, screenshot, startListeningCloud, type RunningCloud } from './web-fixture.js';
 import { seedGrid } from './web-seed.js';
 
 /** A new integrator finds the API documentation from the API tokens page, and can read it. */
@@ -42,5 +43,18 @@ describe('API documentation in a real browser', { timeout: 60_000 }, () => {
     await page.locator('#listAssets details').first().locator('summary').click();
     expect(await page.locator('#listAssets details table').first().innerText()).toContain('assets[].serial_number');
     await screenshot(page, '11-api-docs');
+  });
+
+  it('shows the certificates and lots (issue 31 item 5), with the 302 of a PDF and the lot\u2019s fields', async () => {
+    await page.goto(`${cloud.base}/api/v1/docs`);
+    for (const path of ['/api/v1/certificates/{number}', '/api/v1/certificates/{number}/pdf', '/api/v1/certificates/{number}/report', '/api/v1/lots', '/api/v1/lots/{id}']) {
+      expect(await page.locator(`section h3 code:text-is("${path}")`).count(), path).toBe(1);
+    }
+    expect(await page.locator('#getCertificatePdf').innerText()).toContain('presigned URL');
+    await page.locator('#getLot details').first().locator('summary').click();
+    expect(await page.locator('#getLot details table').first().innerText()).toContain('drives[].certificate_number');
+    // The two new sections themselves: the whole page is long.
+    await page.locator('#getCertificatePdf').screenshot({ path: join(SCREENS_DIR, '11b-api-docs-certificate-pdf.png') });
+    await page.locator('#getLot').screenshot({ path: join(SCREENS_DIR, '11c-api-docs-lot.png') });
   });
 });

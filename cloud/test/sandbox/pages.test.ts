@@ -5,6 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/adapters/clock.js';
 import { mintApiKey } from '../../src/adapters/db/api-key-issuance.js';
+import { insertLotDocument } from '../../src/adapters/db/lot-documents.js';
 import { launchBrowser, startListeningCloud, type RunningCloud } from '../e2e/web-fixture.js';
 import { startSandbox, type Sandbox } from './helpers.js';
 
@@ -34,8 +35,8 @@ describe('sandbox pages in Chromium (spec 4.6)', () => {
   it('the API browser lists every endpoint, sends a request and shows status and JSON', async () => {
     await page.goto(`${sut.base}/`);
     await expect(page.title()).resolves.toBe('API browser · Erasure sandbox');
-    // The spec's endpoints, and the real API's wipes through live_request (issue 31 item 5).
-    expect(await page.locator('#endpoint-list button').count()).toBe(24);
+    // The spec's endpoints, and the real API's wipes, certificates and lots through live_request (issue 31 item 5).
+    expect(await page.locator('#endpoint-list button').count()).toBe(26);
     // The first endpoint (POST /sandbox/tokens with a sample body) is preselected.
     await expect(page.inputValue('#path')).resolves.toBe('/sandbox/tokens');
     await page.click('#send');
@@ -144,6 +145,40 @@ describe('sandbox live console in Chromium (spec 4.6)', () => {
     expect(answer).toMatchObject({ page: 1, pages: 1, count: 1 });
     expect(answer.wipes.map((w: { drive_serial: string }) => w.drive_serial)).toEqual(['LIVE-2']);
     await screenshot(page, 'live-console-wipes');
+  });
+
+  it('passes the real API\u2019s certificates and lots through (issue 31 item 5)', async () => {
+    const account = (await cloud.db.one<{ id: number }>("SELECT id FROM accounts WHERE name = 'Real Refurb Ltd'"))!.id;
+    const jti = await cloud.token(account, 'ana@real.test', 'engine', { customer: 'Contoso' });
+    const issued = (await cloud.internal('/internal/tokens/validate', { jti })).json.job_id as string;
+    const wipe = (await cloud.internal('/internal/wipe_results', { jti, job_id: `${issued}-0`, drive_serial: 'LIVE-CERT' })).json.wipe_result_id as string;
+    const number = (await cloud.db.one<{ certificate_number: string }>(
+      'SELECT c.certificate_number FROM certificates c JOIN wipe_results w ON w.id = c.wipe_result_id WHERE w.public_id = @wipe',
+      { wipe },
+    ))!.certificate_number;
+    await insertLotDocument(cloud.db, {
+      public_id: 'lotdoc_5a4d',
+      account_id: account,
+      summary: JSON.stringify({ customers: ['Contoso'], lots: [], from: null, to: null, drives: 1, certified: 1, by_status: { Pass: 1 }, by_method: {} }),
+      drives: JSON.stringify([{ certificate_id: null, certificate_number: number, serial: 'LIVE-CERT', model: null, status: 'Pass' }]),
+      document_sha256: 'ab'.repeat(32),
+      created_at: new Date().toISOString(),
+    });
+    await page.goto(`${sut.base}/live`);
+    await page.fill('#api-key', apiKey);
+    await page.fill('#path', `/api/v1/certificates/${number}`);
+    await page.fill('#query', '');
+    await page.click('button[type=submit]');
+    await page.locator('#status', { hasText: 'Real API answered 200' }).waitFor({ timeout: 5000 });
+    expect(JSON.parse((await page.textContent('#response')) ?? '')).toMatchObject({ number, wipe_id: wipe, status: 'pending', certificate_pdf_url: null });
+    await screenshot(page, 'live-console-certificate');
+
+    await page.fill('#path', '/api/v1/lots');
+    await page.click('button[type=submit]');
+    await page.locator('#response', { hasText: 'lotdoc_5a4d' }).waitFor({ timeout: 5000 });
+    const lots = JSON.parse((await page.textContent('#response')) ?? '');
+    expect(lots).toMatchObject({ page: 1, pages: 1, count: 1, lots: [{ id: 'lotdoc_5a4d', summary: { customers: ['Contoso'] } }] });
+    await screenshot(page, 'live-console-lots');
   });
 
   it('clears the previous answer when the query is not valid JSON (issue 28, item 18)', async () => {

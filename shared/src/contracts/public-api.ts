@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ErrorBody, Nullable, Timestamp } from './common.js';
+import { CertificateStatus, ErrorBody, Nullable, Timestamp } from './common.js';
 import type { RouteDescriptor } from './gateway.js';
 import { WireHealthGrade } from './wipe-health.js';
 import { wipeFilterFields } from './wipes-query.js';
@@ -172,6 +172,105 @@ export const WipeListQuery = Type.Object(
 );
 export type WipeListQuery = Static<typeof WipeListQuery>;
 
+/**
+ * Issue 31 item 5: one certificate by its number (`CW-000001`, numbered per account), with links
+ * to its two signed PDFs. The links are API routes (same key) answering 302 to a presigned file
+ * URL valid for 5 minutes; they are null until the certificate is `complete`.
+ */
+export const PublicCertificate = Type.Object(
+  {
+    number: Type.String(),
+    id: Type.String({ pattern: '^cert_' }),
+    wipe_id: Type.String({ pattern: '^wr_' }),
+    account_id: Type.String({ pattern: '^acct_' }),
+    status: CertificateStatus,
+    /** When both PDFs were made (the certificate became `complete`); null before. */
+    issued_at: Time,
+    /** The public tamper check (spec 4.4): a page for people, JSON for programs. */
+    verify_url: Type.String(),
+    certificate_pdf_url: Str,
+    report_pdf_url: Str,
+    /** SHA-256 (hex) of the stored PDFs: the bytes the links serve. */
+    certificate_sha256: Str,
+    report_sha256: Str,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { additionalProperties: false },
+);
+export type PublicCertificate = Static<typeof PublicCertificate>;
+
+/** What a lot document covers, as its summary page and verify page state it. */
+export const PublicLotSummary = Type.Object(
+  {
+    customers: Type.Array(Type.String()),
+    lots: Type.Array(Type.String()),
+    from: Time,
+    to: Time,
+    drives: Type.Integer(),
+    certified: Type.Integer(),
+    by_status: Type.Record(Type.String(), Type.Integer()),
+    by_method: Type.Record(Type.String(), Type.Integer()),
+    validation: Type.Array(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Issue 31 item 5: a lot is a lot certificate the account made (the web app's "One merged PDF",
+ * `lot_documents`): what it covers, its verify URL and the SHA-256 of the signed PDF served then.
+ * The cloud does not keep that PDF; the record lets its holder check it. Lot documents never
+ * change, so `created_at` is the field `since` filters on.
+ */
+export const PublicLot = Type.Object(
+  {
+    id: Type.String({ pattern: '^lotdoc_' }),
+    account_id: Type.String({ pattern: '^acct_' }),
+    created_at: Timestamp,
+    verify_url: Type.String(),
+    document_sha256: Type.String(),
+    summary: PublicLotSummary,
+  },
+  { additionalProperties: false },
+);
+export type PublicLot = Static<typeof PublicLot>;
+
+/** One drive of a lot document, in the document's order; the certificate fields are null for a drive without one. */
+export const PublicLotDrive = Type.Object(
+  {
+    certificate_number: Str,
+    certificate_id: Nullable(Type.String({ pattern: '^cert_' })),
+    /** `GET /api/v1/certificates/{number}` of this drive's certificate. */
+    certificate_url: Str,
+    drive_serial: Str,
+    drive_model: Str,
+    /** The result as the document printed it: Pass, Fail, Cancelled. */
+    status: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type PublicLotDrive = Static<typeof PublicLotDrive>;
+
+export const PublicLotDetail = Type.Object(
+  { ...PublicLot.properties, drives: Type.Array(PublicLotDrive) },
+  { additionalProperties: false },
+);
+export type PublicLotDetail = Static<typeof PublicLotDetail>;
+
+export const LotPage = Type.Object({ lots: Type.Array(PublicLot), ...PageEnvelope }, { additionalProperties: false });
+export type LotPage = Static<typeof LotPage>;
+
+/** Query of `GET /api/v1/lots`: the sync parameters of the assets. */
+export const LotListQuery = Type.Object(
+  {
+    account_id: Type.Optional(Type.String()),
+    since: Type.Optional(Type.String()),
+    page: Type.Optional(Type.String()),
+  },
+  { additionalProperties: true },
+);
+export type LotListQuery = Static<typeof LotListQuery>;
+
 /** The account a key belongs to; `active` is derived from its subscription. */
 export const PublicAccount = Type.Object(
   {
@@ -214,6 +313,10 @@ export type Me = Static<typeof Me>;
 export const PUBLIC_API_ERRORS = {
   assetNotFound: 'Asset not found',
   wipeNotFound: 'Wipe not found',
+  certificateNotFound: 'Certificate not found',
+  certificateNotIssued: 'Certificate not issued yet: its PDFs are made once its status is complete',
+  certificateFilesUnavailable: 'certificate files are not available on this deployment',
+  lotNotFound: 'Lot not found',
   accountNotFound: 'Account not found',
   invalidSince: 'since must be an ISO 8601 timestamp, for example 2026-11-22T13:07:12Z',
   invalidPage: 'page must be a positive integer',
@@ -244,6 +347,32 @@ export const publicApi = {
     method: 'GET',
     url: '/api/v1/wipes/:id',
     response: { 200: PublicWipe, 404: ErrorBody, ...errors },
+  },
+  getCertificate: {
+    method: 'GET',
+    url: '/api/v1/certificates/:number',
+    response: { 200: PublicCertificate, 404: ErrorBody, ...errors },
+  },
+  getCertificatePdf: {
+    method: 'GET',
+    url: '/api/v1/certificates/:number/pdf',
+    response: { 302: Type.Null(), 404: ErrorBody, 409: ErrorBody, 503: ErrorBody, ...errors },
+  },
+  getCertificateReport: {
+    method: 'GET',
+    url: '/api/v1/certificates/:number/report',
+    response: { 302: Type.Null(), 404: ErrorBody, 409: ErrorBody, 503: ErrorBody, ...errors },
+  },
+  listLots: {
+    method: 'GET',
+    url: '/api/v1/lots',
+    query: LotListQuery,
+    response: { 200: LotPage, 404: ErrorBody, 422: ErrorBody, ...errors },
+  },
+  getLot: {
+    method: 'GET',
+    url: '/api/v1/lots/:id',
+    response: { 200: PublicLotDetail, 404: ErrorBody, ...errors },
   },
   listAccounts: {
     method: 'GET',

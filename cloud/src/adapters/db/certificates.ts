@@ -174,3 +174,17 @@ export async function listCertificates(db: SqlRunner, accountId: number): Promis
     { account_id: accountId },
   );
 }
+
+/** A certificate of the account by its number (UNIQUE per account), with its wipe's public id: the public API's record (issue 31 item 5). */
+export async function findCertificateByNumber(
+  db: SqlRunner,
+  accountId: number,
+  number: string,
+): Promise<(CertificateRow & { wipe_public_id: string }) | undefined> {
+  return db.one<CertificateRow & { wipe_public_id: string }>(
+    `SELECT c.*, w.public_id AS wipe_public_id
+       FROM certificates c JOIN wipe_results w ON w.id = c.wipe_result_id
+      WHERE c.account_id = @account_id AND c.certificate_number = @number`,
+    { account_id: accountId, number },
+  );
+}

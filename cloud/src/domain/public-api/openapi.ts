@@ -14,11 +14,14 @@ interface RouteDoc {
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   200: 'OK',
+  302: 'Found: Location is a presigned URL of the stored PDF, valid for 5 minutes, served without the API key',
   304: 'Not modified: the ETag sent in If-None-Match still matches; no body',
   401: 'Missing, unknown or revoked API key; empty body',
   404: 'Not found',
+  409: 'The certificate is not complete yet: its PDFs do not exist',
   422: 'A query parameter is malformed; the error names it',
   429: 'Rate limit exceeded; wait Retry-After seconds',
+  503: 'This deployment serves no certificate files (no certificate store configured)',
 };
 
 const DOCS: Readonly<Record<keyof typeof publicApi, RouteDoc>> = {
@@ -60,6 +63,36 @@ const DOCS: Readonly<Record<keyof typeof publicApi, RouteDoc>> = {
     description: 'One drive wipe with its certificate: the same fields as in the list.',
     parameters: { id: 'The wipe result id (wr_…).' },
   },
+  getCertificate: {
+    summary: 'Get one certificate',
+    description:
+      "A certificate of sanitization by its number (numbered per account, e.g. CW-000001): its wipe, status, when it was issued, its public verify URL, and the API links to its two signed PDFs with their SHA-256 (null until the status is complete). Another account's number is 404 as an unknown one.",
+    parameters: { number: 'The certificate number (CW-…), as printed on it and in each wipe\'s certificate.number.' },
+  },
+  getCertificatePdf: {
+    summary: 'Download a certificate (PDF)',
+    description: 'The signed certificate PDF: 302 to a presigned URL of the stored file, valid for 5 minutes. The bytes are the stored ones (certificate_sha256). 409 while the certificate is not complete.',
+    parameters: { number: 'The certificate number (CW-…).' },
+  },
+  getCertificateReport: {
+    summary: 'Download an Erasure Report (PDF)',
+    description: 'The signed Erasure Report PDF of the certificate: 302 to a presigned URL of the stored file, valid for 5 minutes (report_sha256). 409 while the certificate is not complete.',
+    parameters: { number: 'The certificate number (CW-…).' },
+  },
+  listLots: {
+    summary: 'List lots',
+    description: `The lot certificates your account made (the web app's "One merged PDF" of selected wipes), newest first (created_at, then id): what each covers and its verify URL. A lot never changes once made, so since compares created_at; sync as the assets. The signed PDF is not kept by the cloud: document_sha256 identifies the one served. ${PUBLIC_API_PAGE_SIZE} per page; read pages from each answer.`,
+    parameters: {
+      account_id: 'Your own account (acct_… or its numeric id); any other account is 404.',
+      since: 'ISO 8601 timestamp: only lots made at or after it.',
+      page: 'Page number, from 1.',
+    },
+  },
+  getLot: {
+    summary: 'Get one lot',
+    description: 'One lot certificate with its drives in the document\'s order, each with its certificate number and API link (null for a drive without a certificate).',
+    parameters: { id: 'The lot document id (lotdoc_…), as its verify URL names it.' },
+  },
   listAccounts: { summary: 'List accounts', description: "The key's own account, in the list envelope." },
   me: { summary: 'Who am I', description: 'The API key making the call, its account and the user who minted it.' },
 };
@@ -82,8 +115,10 @@ function responsesOf(route: RouteDescriptor): Record<string, unknown> {
   for (const [status, schema] of Object.entries(route.response)) {
     const code = Number(status);
     const description = STATUS_TEXT[code] ?? 'Response';
-    // The 401 of the public API has no body at all (spec 7), which OpenAPI says by omitting content.
-    responses[status] = code === 401 ? { description } : { description, content: { 'application/json': { schema: plain(schema) } } };
+    // The 401 of the public API has no body at all (spec 7), which OpenAPI says by omitting content;
+    // a 302 (a certificate's PDF) has none either, only its Location.
+    if (code === 302) responses[status] = { description, headers: { Location: { description: 'The presigned file URL', schema: { type: 'string' } } } };
+    else responses[status] = code === 401 ? { description } : { description, content: { 'application/json': { schema: plain(schema) } } };
     if (code === 200) responses['304'] = { description: STATUS_TEXT[304] };
   }
   return responses;
@@ -109,7 +144,7 @@ export function publicApiOpenApi(serverUrl: string, version: string): Record<str
       title: 'Erasure public API',
       version,
       description:
-        'Read-only access to your account\'s assets and drive wipes. Send the header Authorization: Bearer <API key> (keys are minted on the API keys page). ' +
+        'Read-only access to your account\'s assets, drive wipes, certificates and lot certificates. Send the header Authorization: Bearer <API key> (keys are minted on the API keys page). ' +
         'Every 200 carries an ETag; send it back as If-None-Match to get 304 for an unchanged page. ' +
         'Each key may make 600 requests per minute, reported in RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.',
     },

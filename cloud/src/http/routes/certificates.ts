@@ -6,7 +6,7 @@ import { isValidObjectKey, type ObjectStore } from '../../adapters/objects/local
 import type { SqlDatabase } from '../../adapters/sql/database.js';
 import type { PublicKeyLookup } from '../../domain/certificates/certificate-content.js';
 import { checkPresigned, FILES_PREFIX, presignPath } from '../../domain/certificates/presign.js';
-import { checkCertificate } from '../../domain/certificates/tamper-check.js';
+import { checkCertificate, type StoredCertificate } from '../../domain/certificates/tamper-check.js';
 import { requireSession, sessionOf, wantsPage } from '../session.js';
 import { deriveNistCategory } from '../../domain/certificates/certificate-content.js';
 import { notFoundPage, verifyPage } from './verify-page.js';
@@ -55,6 +55,21 @@ function backWithNotice(request: FastifyRequest, publicBaseUrl: string): string 
 }
 
 const NOT_FOUND = { error: 'not found' } as const;
+
+/** The stored object of a certificate's PDF or Erasure Report, once the certificate is complete; else undefined. */
+export function documentKeyOf(cert: Pick<StoredCertificate, 'status' | 'certificate_key' | 'report_key'>, document: 'certificate' | 'report'): string | undefined {
+  const key = document === 'report' ? cert.report_key : cert.certificate_key;
+  return cert.status === 'complete' && key ? key : undefined;
+}
+
+/**
+ * 302 to a presigned `/files/…` URL of a stored PDF (spec 4.4, 5.4): the one way a certificate's
+ * bytes leave the store, for the web app's downloads and the public API's (issue 31 item 5) alike.
+ */
+export function redirectToFile(reply: FastifyReply, files: { base: string; urlSigningSecret: Uint8Array; nowMs: number }, key: string): FastifyReply {
+  reply.header('cache-control', 'no-store');
+  return reply.code(302).header('location', files.base + presignPath(files.urlSigningSecret, key, files.nowMs)).send();
+}
 
 /**
  * Spec 4.4: the public tamper check, the session-guarded PDF downloads (302 to a presigned URL)
@@ -112,10 +127,9 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
       const cert = await findCertificateByPublicId(deps.db, request.params.id);
       // Another account's certificate is indistinguishable from a missing one.
       if (!cert || cert.account_id !== sessionOf(request).account.id) return reply.code(404).send(NOT_FOUND);
-      const key = request.query.document === 'report' ? cert.report_key : cert.certificate_key;
-      if (cert.status !== 'complete' || !key) return reply.code(303).header('location', backWithNotice(request, base)).send();
-      reply.header('cache-control', 'no-store');
-      return reply.code(302).header('location', base + presignPath(deps.urlSigningSecret, key, deps.clock.now().getTime())).send();
+      const key = documentKeyOf(cert, request.query.document === 'report' ? 'report' : 'certificate');
+      if (!key) return reply.code(303).header('location', backWithNotice(request, base)).send();
+      return redirectToFile(reply, { base, urlSigningSecret: deps.urlSigningSecret, nowMs: deps.clock.now().getTime() }, key);
     },
   );
 

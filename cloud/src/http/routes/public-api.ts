@@ -11,6 +11,7 @@ import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { checkAccountFilter, pageEnvelope, parsePage, parseSince, type QueryParse } from '../../domain/public-api/query.js';
 import { toAssetDetail, toAssetSummary, toPublicAccount } from '../../domain/public-api/summary.js';
 import { FixedWindowCounter, type WindowStore } from '../../domain/rate-limit/fixed-window.js';
+import { registerPublicCertificates } from './public-api-certificates.js';
 import { registerPublicWipes } from './public-api-wipes.js';
 
 export interface PublicApiDeps {
@@ -20,6 +21,10 @@ export interface PublicApiDeps {
   rateLimit?: { limit: number; windowMs: number } | undefined;
   /** Where the windows are counted (the database: one limit across processes and restarts). */
   windows: WindowStore;
+  /** Issue 31 item 5: the base of the certificates' links, as the certificate routes use it. */
+  publicBaseUrl?: string | undefined;
+  /** Issue 31 item 5: keys the presigned PDF links; the certificate store's, absent when certificates are not wired. */
+  urlSigningSecret?: Uint8Array | undefined;
 }
 
 export const DEFAULT_PUBLIC_API_RATE_LIMIT = { limit: 600, windowMs: 60_000 };
@@ -142,6 +147,8 @@ export function registerPublicApi(app: FastifyInstance, deps: PublicApiDeps): vo
 
     // Issue 31 item 5: the account's wipes, in the assets' shape and sync rules.
     registerPublicWipes(scope, { wipeGrid, send: sendJson });
+    // Issue 31 item 5: certificates by number with their PDFs, and the account's lot documents.
+    registerPublicCertificates(scope, { db: deps.db, clock: deps.clock, publicBaseUrl: deps.publicBaseUrl, urlSigningSecret: deps.urlSigningSecret, send: sendJson });
 
     scope.get(publicApi.listAccounts.url, async (request, reply) =>
       sendJson(request, reply, { accounts: [accountOf(request.apiKey!)], ...pageEnvelope(1, 1) }),
