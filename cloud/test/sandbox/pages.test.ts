@@ -37,6 +37,13 @@ describe('sandbox pages in Chromium (spec 4.6)', () => {
     await expect(page.title()).resolves.toBe('API browser · Erasure sandbox');
     // The spec's endpoints, and the real API's wipes, certificates and lots through live_request (issue 31 item 5).
     expect(await page.locator('#endpoint-list button').count()).toBe(26);
+    // The live_request entries share one path; each names the real API route it asks for.
+    expect(await page.locator('#endpoint-list button', { hasText: '/sandbox/live_request' }).allInnerTexts()).toEqual([
+      'POST/sandbox/live_request\n→ /api/v1/assets',
+      'POST/sandbox/live_request\n→ /api/v1/wipes',
+      'POST/sandbox/live_request\n→ /api/v1/certificates/CW-000001',
+      'POST/sandbox/live_request\n→ /api/v1/lots',
+    ]);
     // The first endpoint (POST /sandbox/tokens with a sample body) is preselected.
     await expect(page.inputValue('#path')).resolves.toBe('/sandbox/tokens');
     await page.click('#send');

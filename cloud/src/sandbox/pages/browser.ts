@@ -58,6 +58,10 @@ endpoints.forEach(function (e, i) {
   var li = document.createElement('li'); var b = document.createElement('button'); b.type = 'button';
   b.innerHTML = '<span class="method ' + e.method + '">' + e.method + '</span>';
   b.appendChild(document.createTextNode(e.path)); b.dataset.index = String(i);
+  // The live_request entries share one path: the real API route each one asks for tells them apart.
+  if (e.body && typeof e.body.path === 'string') {
+    var via = document.createElement('span'); via.className = 'via'; via.textContent = '\u2192 ' + e.body.path; b.appendChild(via);
+  }
   b.addEventListener('click', function () { choose(e); }); li.appendChild(b); list.appendChild(li);
 });
 // Values from earlier answers (the token just minted, its account, a webhook id) replace the

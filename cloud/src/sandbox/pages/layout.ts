@@ -26,6 +26,7 @@ ul.endpoints { list-style:none; padding:0; margin:0; } ul.endpoints li { margin:
 ul.endpoints button { width:100%; text-align:left; background:none; color:var(--ink); border:0; border-radius:4px; padding:5px 6px; font-weight:400; font-family:ui-monospace, monospace; font-size:12.5px; }
 ul.endpoints button:hover { background:#eef2fb; }
 .method { display:inline-block; width:52px; font-weight:700; } .GET { color:var(--ok); } .POST { color:var(--accent); } .PATCH { color:#9a5b00; } .DELETE { color:var(--bad); }
+ul.endpoints .via { display:block; margin-left:52px; color:var(--muted); }
 .group { font-size:11px; text-transform:uppercase; color:var(--muted); margin:12px 0 4px; letter-spacing:.05em; }
 .status { font-weight:700; } .status.ok { color:var(--ok); } .status.bad { color:var(--bad); }
 table { width:100%; border-collapse:collapse; font-size:12.5px; } th, td { text-align:left; padding:6px 8px; border-bottom:1px solid var(--line); vertical-align:top; }
