@@ -67,3 +67,16 @@ export function jobDetailProblem(field: JobDetailField, value: string): string |
   if (value.trim().length > JOB_DETAIL_MAX_LENGTH) return `${label} is too long: at most ${JOB_DETAIL_MAX_LENGTH} characters.`;
   return undefined;
 }
+
+/** What the kiosk sends its agent: the details alone; the agent adds the boot's record. */
+export const KioskJobDetails = Type.Object(
+  { customer: Detail, lot_reference: Detail, asset_tag: Detail },
+  { additionalProperties: false },
+);
+export type KioskJobDetails = Static<typeof KioskJobDetails>;
+
+/** The agent's loopback routes for them (beside `agentLocalApi`), relayed to the gateway routes above. */
+export const agentJobDetailsApi = {
+  save: { method: 'POST', url: '/api/job_details', body: KioskJobDetails },
+  choices: { method: 'GET', url: '/api/job_choices' },
+} as const;
