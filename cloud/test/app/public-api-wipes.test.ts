@@ -67,6 +67,7 @@ describe('public API: wipes', () => {
       technician: 'ana@acme.test',
       customer: 'Contoso',
       lot_reference: 'LOT-7',
+      asset_tag: null,
       certificate: { status: 'pending', id: number.public_id, number: number.certificate_number },
       health_grade: null,
       health_reasons: [],

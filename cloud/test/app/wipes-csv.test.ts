@@ -43,7 +43,7 @@ describe('/app/api/wipes.csv', () => {
     expect(res.headers['content-disposition']).toBe('attachment; filename="wipes-2026-11-22.csv"');
     const [header, ...rows] = lines(res.text);
     // The columns exactly as the browser's export had them.
-    expect(header).toBe('Wipe ID,Vendor,Model,Serial,Capacity (GB),Media Type,Method,Source,Duration (s),Status,Technician,Customer,Lot / Job Reference,Started,Completed,Certificate,Asset ID,health_grade,health_reasons,Not Issued Reason,uncertified_reason,capacity_bytes,Capacity');
+    expect(header).toBe('Wipe ID,Vendor,Model,Serial,Capacity (GB),Media Type,Method,Source,Duration (s),Status,Technician,Customer,Lot / Job Reference,Started,Completed,Certificate,Asset ID,health_grade,health_reasons,Not Issued Reason,uncertified_reason,capacity_bytes,Capacity,Asset Tag');
     const expected = [...Array(110).keys()].filter((i) => i % 2 === 0 && i % 5 !== 0).map((i) => `SER-${String(i).padStart(4, '0')}`);
     expect(rows.map((line) => line.split(',')[3])).toEqual(expected);
     expect(res.headers['x-wipes-count']).toBe(String(expected.length));

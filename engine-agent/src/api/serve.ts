@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { deliverKeptResults, openCloud, sendRecord, type AgentEnv } from '../agent.js';
 import { denialReason } from '../adapters/cloud-client.js';
+import { registerJobDetails } from './job-details.js';
 import { buildApp } from './app.js';
 import type { Fingerprint } from '@erasure/shared';
 import { KioskController, type ControllerPorts } from './controller.js';
@@ -103,6 +104,7 @@ export async function buildServe(env: AgentEnv, notesDebounceMs = NOTES_DEBOUNCE
   const station = chassis ? { policy: mode.policy, ...(mode.refused ? { refused: mode.refused } : {}), chassis: (fp: Fingerprint) => chassis.fingerprint(fp), ports: (b: Parameters<typeof stationPorts>[1], c: Parameters<typeof stationPorts>[2]) => stationPorts(served, b, c, chassis) } : undefined;
   controller = new KioskController(served, { ...gatewayPorts(served, boot, notesDebounceMs), ...(station ? { station } : {}), sendResultsNow: () => redelivery.now() });
   const app = await buildApp(controller, { rendererDir: env.config.KIOSK_RENDERER_DIR });
+  registerJobDetails(app, { cloud: () => openCloud(served), recordId: () => boot().recordId });
   app.addHook('onClose', async () => {
     redelivery.stop();
     await controller.close();

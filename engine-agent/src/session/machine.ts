@@ -38,7 +38,9 @@ export function jobIdFor(ctx: SessionContext, jobIds: readonly string[], index: 
 
 function sendResult(ctx: SessionContext, s: Erasing, index: number, outcome: EraseOutcome, attempt: number, delayMs: number): Effect {
   const drive = ctx.drives[index] as DriveJob;
-  return { kind: 'sendWipeResult', index, attempt, delayMs, body: wipeResultBody(drive, outcome, jobIdFor(ctx, s.jobIds, index), ctx.toolComponents) };
+  // Issue 31 item 6: the boot's record, whose job details (customer, lot, asset tag) the cloud puts on the result.
+  const body = { ...wipeResultBody(drive, outcome, jobIdFor(ctx, s.jobIds, index), ctx.toolComponents), record_id: ctx.recordId };
+  return { kind: 'sendWipeResult', index, attempt, delayMs, body };
 }
 
 /**

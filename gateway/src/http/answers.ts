@@ -11,6 +11,8 @@ import {
   InternalNotFound,
   InternalValidateAllow,
   InternalVerifyAllow,
+  JobChoices,
+  JobDetailsSaved,
   WRITE_REJECTED_PREFIX,
   ValidationPickAnswer,
   ValidationRecorded,
@@ -186,6 +188,9 @@ export const FORWARDED_ROUTES = {
     bodyOptional: false,
     answer: write('validation pick', ValidationPickAnswer),
   },
+  // Beyond the spec (issue 31 item 6): job details typed or scanned at the kiosk, and the lists it offers.
+  jobDetails: { gateway: gatewayApi.jobDetails, internalPath: internalApi.jobDetails.url, bodyOptional: false, answer: write('job details', JobDetailsSaved) },
+  jobChoices: { gateway: gatewayApi.jobChoices, internalPath: internalApi.jobChoices.url, bodyOptional: true, answer: write('job choices', JobChoices) },
   // Beyond the spec too (issue 29): the policy the device erases under. An answer outside the
   // contract (a garbled policy) is 502 like any other write's, so the device erases nothing.
   erasurePolicy: {

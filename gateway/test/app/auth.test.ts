@@ -101,7 +101,7 @@ describe('device token at the gateway', () => {
     expect(await sut.call('/api/diagnostics', { json: { note: 'hi' } })).toMatchObject(UNAUTHORIZED);
   });
 
-  it.each(['/api/checkin', '/api/record', '/api/notes', '/api/tests', '/api/wipe_result', '/api/chassis_map', '/api/chassis_map/lookup', '/api/certificates/lookup', '/api/validation'])(
+  it.each(['/api/checkin', '/api/record', '/api/notes', '/api/tests', '/api/wipe_result', '/api/chassis_map', '/api/chassis_map/lookup', '/api/certificates/lookup', '/api/validation', '/api/job_details', '/api/job_choices'])(
     'answers 401 on %s without a token',
     async (path) => {
       expect(await sut.call(path, { json: {} })).toMatchObject(UNAUTHORIZED);

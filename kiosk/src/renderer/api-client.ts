@@ -1,4 +1,4 @@
-import { parseAgentState, parseDriveProgress, type AgentIntent, type DriveProgress, type KioskAgentState } from './contract.js';
+import { parseAgentState, parseDriveProgress, parseJobChoices, parseJobDetailsSaved, type AgentIntent, type DriveProgress, type JobChoices, type JobDetailsSaved, type KioskAgentState, type KioskJobDetails } from './contract.js';
 
 /** Where the connection to the agent stands; `attempt` counts reconnects since the last live stream. */
 export type ConnectionStatus =
@@ -18,6 +18,10 @@ export type IntentResult = { readonly ok: true } | { readonly ok: false; readonl
 export interface AgentApi {
   subscribe(handlers: StreamHandlers): () => void;
   send(intent: AgentIntent): Promise<IntentResult>;
+  /** Job details typed or scanned at the Notes step (issue 31 item 6): saved as the cloud stored them, or its refusal in plain words. */
+  jobDetails?(details: KioskJobDetails): Promise<{ readonly ok: true; readonly saved: JobDetailsSaved } | { readonly ok: false; readonly error: string }>;
+  /** The account's customers and lots, and whether others may be typed; undefined when the service does not answer. */
+  jobChoices?(): Promise<JobChoices | undefined>;
 }
 
 /** The browser APIs the client uses; tests pass fakes. */
@@ -102,6 +106,26 @@ export function createAgentApi(base: string, deps: ClientDeps): AgentApi {
         return { ok: false, error: text };
       } catch (error) {
         return { ok: false, error: `the agent does not answer (${error instanceof Error ? error.message : String(error)})` };
+      }
+    },
+    async jobDetails(details) {
+      try {
+        const res = await deps.fetch(new URL('/api/job_details', base).href, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(details) });
+        const body = parseJson(await res.text());
+        const saved = res.ok ? parseJobDetailsSaved(body) : undefined;
+        if (saved) return { ok: true, saved };
+        const text = (body as { error?: unknown } | undefined)?.error;
+        return { ok: false, error: typeof text === 'string' ? text : `HTTP ${res.status}` };
+      } catch (error) {
+        return { ok: false, error: `the agent does not answer (${error instanceof Error ? error.message : String(error)})` };
+      }
+    },
+    async jobChoices() {
+      try {
+        const res = await deps.fetch(new URL('/api/job_choices', base).href);
+        return res.ok ? parseJobChoices(parseJson(await res.text())) : undefined;
+      } catch {
+        return undefined;
       }
     },
   };

@@ -5,10 +5,13 @@
  * node-only signing helpers, which a browser bundle cannot load.
  */
 import { Value } from '@sinclair/typebox/value';
-import { AgentState as AgentStateSchema, DriveProgress as DriveProgressSchema, IntentAccepted as IntentAcceptedSchema } from '@erasure/shared/contracts';
+import { AgentState as AgentStateSchema, DriveProgress as DriveProgressSchema, IntentAccepted as IntentAcceptedSchema, JobChoices as JobChoicesSchema, JobDetailsSaved as JobDetailsSavedSchema } from '@erasure/shared/contracts';
+import type { JobChoices, JobDetailsSaved } from '@erasure/shared/contracts';
 import type { AgentIntent, AgentState } from '@erasure/shared/contracts';
 
 export type { AgentDrive, AgentIntent, AgentState, BootPhase, DrivePlan, DriveProgress, DriveResult, ReportSync, ErasureChoice } from '@erasure/shared/contracts';
+export type { JobChoices, JobDetailsSaved, KioskJobDetails, JobDetailField } from '@erasure/shared/contracts';
+export { JOB_DETAIL_FIELDS, JOB_DETAIL_LABELS, jobDetailProblem } from '@erasure/shared/contracts';
 export type { Fingerprint, TestResult, TestSnapshot, TestStatus, TestWireId } from '@erasure/shared/contracts';
 export type { BayStateName, GridShape, StationBayView, StationConnector, StationView, WizardAction, WizardView } from '@erasure/shared/contracts';
 
@@ -31,4 +34,14 @@ export function parseDriveProgress(data: unknown): import('@erasure/shared/contr
 /** Checks the 200 answer of an intent. */
 export function parseIntentAccepted(data: unknown): boolean {
   return Value.Check(IntentAcceptedSchema, data);
+}
+
+/** Checks the agent's answer to saved job details (issue 31 item 6). */
+export function parseJobDetailsSaved(data: unknown): JobDetailsSaved | undefined {
+  return Value.Check(JobDetailsSavedSchema, data) ? data : undefined;
+}
+
+/** Checks the account's customers and lots as the agent relays them. */
+export function parseJobChoices(data: unknown): JobChoices | undefined {
+  return Value.Check(JobChoicesSchema, data) ? data : undefined;
 }

@@ -3,6 +3,7 @@ import { CertificateStatus, DenyReason, ErrorBody, Nullable, Ok, QuotaRemaining 
 import { ChassisMapDraft, Fingerprint, SystemIdentity, TestSnapshot } from './hardware.js';
 import { JobId, WipeResultAccepted, WipeResultRecord } from './wipe.js';
 import { ValidationPickAnswer, ValidationPickBody, ValidationRecorded, ValidationReportBody } from './validation.js';
+import { JobChoices, JobDetailsBody, JobDetailsSaved } from './job-details.js';
 import { ErasurePolicySchema } from '../erasure-methods.js';
 import { HealthGradingGranted } from './health-rules.js';
 
@@ -232,6 +233,9 @@ export const gatewayApi = {
     body: ValidationPickBody,
     response: { 200: ValidationPickAnswer, ...writeErrors },
   },
+  /** Beyond the spec (issue 31 item 6): customer, lot and asset tag typed or scanned at the kiosk. */
+  jobDetails: { method: 'POST', url: '/api/job_details', body: JobDetailsBody, response: { 200: JobDetailsSaved, ...writeErrors } },
+  jobChoices: { method: 'POST', url: '/api/job_choices', body: EmptyBody, response: { 200: JobChoices, ...writeErrors } },
   erasurePolicy: {
     method: 'POST',
     url: '/api/erasure_policy',

@@ -4,6 +4,7 @@ import { ChassisMapDraft, Fingerprint, SystemIdentity, TestSnapshot } from './ha
 import { CertificatesFound, CertificatesLookupBody, ChassisLookupResult, ErasurePolicyGranted, type RouteDescriptor } from './gateway.js';
 import { JobId, WipeResultAccepted, wipeResultFields } from './wipe.js';
 import { ValidationPickAnswer, ValidationPickBody, ValidationRecorded, ValidationReportBody } from './validation.js';
+import { JobChoices, JobDetailsBody, JobDetailsSaved } from './job-details.js';
 
 /**
  * Bodies of the internal API (spec 4.2). The gateway adds `jti` and `account_id`
@@ -116,6 +117,10 @@ export const InternalValidationRequest = Type.Object(
 );
 export type InternalValidationRequest = Static<typeof InternalValidationRequest>;
 
+/** Job details typed at the kiosk (gateway `jobDetails`), for an asset of the token's account. */
+export const InternalJobDetailsRequest = Type.Object({ ...forwarded, ...JobDetailsBody.properties }, { additionalProperties: false });
+export type InternalJobDetailsRequest = Static<typeof InternalJobDetailsRequest>;
+
 /** Whether a drive was picked for validation (gateway `validationPick`), within the token's account. */
 export const InternalValidationPickRequest = Type.Object(
   { ...forwarded, ...ValidationPickBody.properties },
@@ -211,6 +216,8 @@ export const internalApi = {
     body: InternalValidationPickRequest,
     response: { 200: ValidationPickAnswer, ...writeErrors },
   },
+  jobDetails: { method: 'POST', url: '/internal/assets/job_details', body: InternalJobDetailsRequest, response: { 200: JobDetailsSaved, ...writeErrors } },
+  jobChoices: { method: 'POST', url: '/internal/job_choices', body: LadderRequest, response: { 200: JobChoices, ...writeErrors } },
   erasurePolicy: {
     method: 'POST',
     url: '/internal/tokens/erasure_policy',

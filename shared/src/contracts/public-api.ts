@@ -136,6 +136,8 @@ export const PublicWipe = Type.Object(
     technician: Str,
     customer: Str,
     lot_reference: Str,
+    /** Typed or scanned at the kiosk (issue 31 item 6); customer and lot above are the kiosk's too when it named them. */
+    asset_tag: Str,
     /** Null when the wipe is not certifiable; else its certificate as the pipeline stands. */
     certificate: Nullable(
       Type.Object(

@@ -33,6 +33,9 @@ export const wipeResultFields = {
   verification_result: Type.Optional(Text(2000)),
   // Issue 30 item 6: the health grade for resale, an addition beside the spec fields.
   health: Type.Optional(WireDriveHealth),
+  // Issue 31 item 6: the boot's record (as in /api/notes), whose job details typed at the kiosk
+  // (customer, lot, asset tag) the cloud puts on this wipe result. Absent: the token's defaults.
+  record_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
 };
 
 /** `job_id`: the check-in's UUID, suffixed `-0`, `-1`, … per drive by the engine. */

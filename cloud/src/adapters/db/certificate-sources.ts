@@ -20,7 +20,7 @@ export interface CertificateSources {
   accountName: string;
   /** The reporting token's user: their name, else their email (spec 1: the operator on wipe reports). */
   operator: string | null;
-  /** Customer and lot / job reference of the token that reported the wipe (issue 23). */
+  /** Customer and lot / job reference typed at the kiosk (issue 31 item 6), else the reporting token's (issue 23). */
   customer: string | null;
   lotReference: string | null;
   machine: SourceMachine | null;
@@ -69,7 +69,8 @@ export async function readCertificateSources(db: SqlRunner, wipeResultId: number
   const wipe = await readWipeResultSource(db, wipeResultId);
   if (!wipe) return undefined;
   const owner = (await db.one<{ account_name: string; user_email: string | null; customer: string | null; lot_reference: string | null }>(
-    `SELECT a.name AS account_name, ${TOKEN_USER_NAME_SQL} AS user_email, t.customer, t.lot_reference FROM wipe_results w
+    `SELECT a.name AS account_name, ${TOKEN_USER_NAME_SQL} AS user_email,
+            COALESCE(w.customer, t.customer) AS customer, COALESCE(w.lot_reference, t.lot_reference) AS lot_reference FROM wipe_results w
        JOIN accounts a ON a.id = w.account_id JOIN license_tokens t ON t.id = w.token_id
       WHERE w.id = @id`,
     { id: wipeResultId },

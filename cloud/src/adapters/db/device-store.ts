@@ -5,6 +5,7 @@ import { findCertificateNumbers } from './certificate-numbers.js';
 import { findChassisMap, saveChassisMap } from './chassis-maps.js';
 import { findAccountPolicyJson, findTokenPolicyJson } from './erasure-policies.js';
 import { findHealthGrading } from './health-gradings.js';
+import { findAccountJobChoices, setAssetJobDetails } from './job-details.js';
 import { findTokenByJti, spendCheckin, spendUnheardCheckin, touchLastSeen } from './tokens.js';
 import { storeWipeResult } from './wipe-results.js';
 
@@ -26,4 +27,6 @@ export const deviceStore: DeviceStore = {
   findAccountPolicyJson,
   findMasterPasswords,
   findHealthGrading,
+  findAccountJobChoices,
+  setAssetJobDetails,
 };

@@ -1,5 +1,6 @@
 import { newId, type CertificateStatus, type InternalWipeResultRequest } from '@erasure/shared';
 import { createCertificate } from './certificates.js';
+import { WIPE_JOB_DETAIL_SQL } from './job-details.js';
 import type { SqlRunner } from '../sql/database.js';
 
 export const CERTIFICATE_JOB = 'certificate';
@@ -90,10 +91,13 @@ export async function storeWipeResult(
   // Issue 30 item 6: the grade beside the spec fields, its own column for sorting; the rest as sent.
   params.health_grade = input.record.health?.grade ?? null;
   params.health_json = input.record.health ? JSON.stringify(input.record.health) : null;
+  // Issue 31 item 6: the job details typed at the kiosk for the record it names, copied in this statement.
+  params.record_id = input.record.record_id ?? null;
   const inserted = await db.one<StoredWipeResult>(
     `INSERT INTO wipe_results (public_id, account_id, token_id, job_id, ${FIELDS.join(', ')}, health_grade, health_json,
-                               certifiable, certificate_status, uncertified_reason, created_at, updated_at)
+                               customer, lot_reference, asset_tag, certifiable, certificate_status, uncertified_reason, created_at, updated_at)
      SELECT @public_id, @account_id, @token_id, @job_id, ${FIELDS.map((f) => `@${f}`).join(', ')}, @health_grade, @health_json,
+            ${WIPE_JOB_DETAIL_SQL('customer')}, ${WIPE_JOB_DETAIL_SQL('lot_reference')}, ${WIPE_JOB_DETAIL_SQL('job_asset_tag')},
             CASE WHEN CAST(@own_reason AS TEXT) IS NULL AND issued THEN 1 ELSE 0 END,
             CASE WHEN CAST(@own_reason AS TEXT) IS NULL AND issued THEN 'pending' END,
             CASE WHEN CAST(@own_reason AS TEXT) IS NOT NULL THEN @own_reason WHEN issued THEN NULL ELSE @not_issued END,

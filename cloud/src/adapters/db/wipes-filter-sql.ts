@@ -39,6 +39,12 @@ const STATUS = "coalesce(nullif(lower(trim(w.wipe_status)), ''), 'completed')";
 const tokensWhere = (condition: string) => `w.token_id IN (SELECT id FROM license_tokens WHERE account_id = @account AND ${condition})`;
 
 /**
+ * A customer or lot as the grid shows it (issue 31 item 6): the wipe's own, typed at the kiosk,
+ * else its token's, the default.
+ */
+const ownOrToken = (column: string, own: string, token: string) => `(${own} OR (w.${column} IS NULL AND ${tokensWhere(token)}))`;
+
+/**
  * A station wipe (grid.ts sourceCell): reported by a hotswap token, or its tool_components names a
  * bay (`…; bay=Bay 3; …`, shared station-components) with a label. `hotswapToken` says how this
  * query knows the token's product: `t.product` where the token is joined, else a subquery.
@@ -78,7 +84,7 @@ export interface FilterSql {
  * The filter as SQL conditions with their parameters. `columns` says what this database has:
  * before its migrations a database has no certificates or customer and lot to search.
  */
-export function filterSql(dialect: Dialect, filter: WipeFilter, columns: { certificates: boolean; customerLot: boolean }): FilterSql {
+export function filterSql(dialect: Dialect, filter: WipeFilter, columns: { certificates: boolean; customerLot: boolean; jobDetails?: boolean }): FilterSql {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   if (filter.q !== undefined) {
@@ -86,8 +92,13 @@ export function filterSql(dialect: Dialect, filter: WipeFilter, columns: { certi
     // SQLite's LIKE ignores ASCII case; PostgreSQL's ILIKE ignores case.
     const like = dialect === 'postgres' ? 'ILIKE' : 'LIKE';
     const matches = (field: string) => `${field} ${like} @q ESCAPE '\\'`;
-    const tokenFields = ['user_email', ...(columns.customerLot ? ['customer', 'lot_reference'] : [])];
-    const anyOf = [matches('w.drive_model'), matches('w.drive_serial'), tokensWhere(`(${tokenFields.map(matches).join(' OR ')})`)];
+    const anyOf = [matches('w.drive_model'), matches('w.drive_serial'), tokensWhere(matches('user_email'))];
+    if (columns.customerLot) {
+      for (const column of ['customer', 'lot_reference']) {
+        anyOf.push(columns.jobDetails ? ownOrToken(column, matches(`w.${column}`), matches(column)) : tokensWhere(matches(column)));
+      }
+    }
+    if (columns.jobDetails) anyOf.push(matches('w.asset_tag'));
     if (columns.certificates) {
       anyOf.push(`w.id IN (SELECT wipe_result_id FROM certificates WHERE account_id = @account AND ${matches('certificate_number')})`);
     }
@@ -123,7 +134,8 @@ export function filterSql(dialect: Dialect, filter: WipeFilter, columns: { certi
     const value = filter[key];
     if (value === undefined) continue;
     // A database before the customer and lot migration has none to match.
-    where.push(columns.customerLot ? tokensWhere(`${column} = @${key}`) : '1 = 0');
+    const condition = columns.jobDetails ? ownOrToken(column, `w.${column} = @${key}`, `${column} = @${key}`) : tokensWhere(`${column} = @${key}`);
+    where.push(columns.customerLot ? condition : '1 = 0');
     params[key] = value;
   }
   if (filter.since !== undefined) {

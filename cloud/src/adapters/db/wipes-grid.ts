@@ -27,6 +27,8 @@ export interface WipeGridRow {
   /** The reporting token's customer and lot / job reference (issue 23), null when none was set. */
   customer: string | null;
   lot_reference: string | null;
+  /** The asset tag typed or scanned at the kiosk (issue 31 item 6), null when none was. */
+  asset_tag: string | null;
   asset_public_id: string | null;
   asset_model: string | null;
   asset_serial: string | null;
@@ -106,6 +108,13 @@ const HAS_CUSTOMER_LOT = {
     "SELECT 1 AS found FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'license_tokens' AND column_name = 'customer'",
 } as const;
 
+/** Whether wipe results carry the kiosk's job details (issue 31 item 6: SQLite migration 024, PostgreSQL 017). */
+const HAS_JOB_DETAILS = {
+  sqlite: "SELECT 1 AS found FROM pragma_table_info('wipe_results') WHERE name = 'asset_tag'",
+  postgres:
+    "SELECT 1 AS found FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'wipe_results' AND column_name = 'asset_tag'",
+} as const;
+
 /** Whether wipe results carry a health grade (SQLite migration 018, PostgreSQL 011). */
 const HAS_HEALTH = {
   sqlite: "SELECT 1 AS found FROM pragma_table_info('wipe_results') WHERE name = 'health_grade'",
@@ -131,7 +140,13 @@ export async function createWipeGridReader(db: SqlRunner & Partial<Pick<SqlDatab
   const hasCertificates = (await db.one(HAS_CERTIFICATES[db.dialect])) !== undefined;
   // Like the certificates table, decided once: a database before migration 012 shows no customer or lot.
   const hasCustomerLot = (await db.one(HAS_CUSTOMER_LOT[db.dialect])) !== undefined;
-  const customerColumns = hasCustomerLot ? 't.customer, t.lot_reference' : 'NULL AS customer, NULL AS lot_reference';
+  const hasJobDetails = (await db.one(HAS_JOB_DETAILS[db.dialect])) !== undefined;
+  // The kiosk's job details on the wipe first; none given: the token's customer and lot, the default.
+  const customerColumns = hasJobDetails
+    ? 'COALESCE(w.customer, t.customer) AS customer, COALESCE(w.lot_reference, t.lot_reference) AS lot_reference, w.asset_tag'
+    : hasCustomerLot
+      ? 't.customer, t.lot_reference, NULL AS asset_tag'
+      : 'NULL AS customer, NULL AS lot_reference, NULL AS asset_tag';
   const healthColumns =
     (await db.one(HAS_HEALTH[db.dialect])) !== undefined ? 'w.health_grade, w.health_json' : 'NULL AS health_grade, NULL AS health_json';
   const reasonColumn = (await db.one(HAS_UNCERTIFIED_REASON[db.dialect])) !== undefined ? 'w.uncertified_reason' : 'NULL AS uncertified_reason';
@@ -161,7 +176,7 @@ export async function createWipeGridReader(db: SqlRunner & Partial<Pick<SqlDatab
                    ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset)
     ${select('page')}
     ORDER BY w.created_at DESC, w.id DESC`;
-  const columns = { certificates: hasCertificates, customerLot: hasCustomerLot };
+  const columns = { certificates: hasCertificates, customerLot: hasCustomerLot, jobDetails: hasJobDetails };
   // The filters and orders name only the wipe (wipes-filter-sql.ts); the rest is joined for the rows shown.
   const matching = (where: string) => `FROM wipe_results w WHERE w.account_id = @account${where}`;
   return {
@@ -192,9 +207,12 @@ export async function createWipeGridReader(db: SqlRunner & Partial<Pick<SqlDatab
     },
     async facets(accountId) {
       const values = async (sql: string) => (await db.many<{ v: string }>(sql, { account: accountId })).map((row) => row.v);
+      // The kiosk's job details name customers and lots of their own (issue 31 item 6).
+      const wipeValues = (column: string) =>
+        hasJobDetails ? ` UNION SELECT ${column} FROM wipe_results WHERE account_id = @account AND ${column} IS NOT NULL AND ${column} <> ''` : '';
       const tokenValues = (column: string) =>
         hasCustomerLot
-          ? values(`SELECT DISTINCT ${column} AS v FROM license_tokens WHERE account_id = @account AND ${column} IS NOT NULL AND ${column} <> '' ORDER BY v`)
+          ? values(`SELECT v FROM (SELECT ${column} AS v FROM license_tokens WHERE account_id = @account AND ${column} IS NOT NULL AND ${column} <> ''${wipeValues(column)}) AS named ORDER BY v`)
           : Promise.resolve([]);
       return {
         customers: await tokenValues('customer'),

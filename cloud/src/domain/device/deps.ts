@@ -6,6 +6,7 @@ import type * as ChassisMapsDb from '../../adapters/db/chassis-maps.js';
 import type * as AtaMasterPasswordsDb from '../../adapters/db/ata-master-passwords.js';
 import type * as ErasurePoliciesDb from '../../adapters/db/erasure-policies.js';
 import type * as HealthGradingsDb from '../../adapters/db/health-gradings.js';
+import type * as JobDetailsDb from '../../adapters/db/job-details.js';
 import type * as TokensDb from '../../adapters/db/tokens.js';
 import type * as WipeResultsDb from '../../adapters/db/wipe-results.js';
 import type { CertificateIssuer } from '../../adapters/db/wipe-results.js';
@@ -23,7 +24,8 @@ export type DeviceStore = Pick<typeof TokensDb, 'findTokenByJti' | 'spendCheckin
   Pick<typeof CertificateNumbersDb, 'findCertificateNumbers'> &
   Pick<typeof ErasurePoliciesDb, 'findTokenPolicyJson' | 'findAccountPolicyJson'> &
   Pick<typeof AtaMasterPasswordsDb, 'findMasterPasswords'> &
-  Pick<typeof HealthGradingsDb, 'findHealthGrading'>;
+  Pick<typeof HealthGradingsDb, 'findHealthGrading'> &
+  Pick<typeof JobDetailsDb, 'findAccountJobChoices' | 'setAssetJobDetails'>;
 
 /**
  * What the device-facing domain needs: the database adapter and the clock, plus the policies

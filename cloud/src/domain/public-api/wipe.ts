@@ -36,6 +36,7 @@ export function toPublicWipe(row: WipeGridRow, accountPublicId: string): PublicW
     technician: row.user_email,
     customer: row.customer,
     lot_reference: row.lot_reference,
+    asset_tag: row.asset_tag ?? null,
     certificate: row.certifiable === 1 ? { status, id: row.cert_public_id, number: row.cert_number } : null,
     health_grade: view.health_grade,
     health_reasons: view.health_reasons,

@@ -23,6 +23,7 @@ const row = (id: string, fields: Partial<WipeView>): WipeView => ({
   technician: null,
   customer: null,
   lot_reference: null,
+  asset_tag: null,
   certificate: { kind: 'not_issued', reason: 'No reason was recorded', detail: null },
   health_grade: null,
   health_reasons: [],
@@ -36,7 +37,7 @@ describe('wipes CSV (the grid as a file, streamed by the cloud: issue 31 item 2)
     const bay = row('h', { source: { kind: 'hotswap', bay: 'Bay 3', chassis: 'Front cage' } });
     expect(sourceText(bay)).toBe('Hotswap · Bay 3');
     expect(sourceText(rows[0]!)).toBe('Hotswap');
-    expect(toCsv([bay]).trim().split('\r\n')[1]).toBe('h,,,,,,,Hotswap · Bay 3,,Pass,,,,,,Not issued,,,,No reason was recorded,,,');
+    expect(toCsv([bay]).trim().split('\r\n')[1]).toBe('h,,,,,,,Hotswap · Bay 3,,Pass,,,,,,Not issued,,,,No reason was recorded,,,,');
   });
 
   it('exports exactly the given rows as CSV, quoting and defusing formulas', () => {
@@ -44,9 +45,9 @@ describe('wipes CSV (the grid as a file, streamed by the cloud: issue 31 item 2)
     const [header, line] = csv.trim().split('\r\n');
     expect(header).toBe(
       'Wipe ID,Vendor,Model,Serial,Capacity (GB),Media Type,Method,Source,Duration (s),Status,Technician,Customer,Lot / Job Reference,Started,Completed,Certificate,Asset ID,health_grade,health_reasons,' +
-        'Not Issued Reason,uncertified_reason,capacity_bytes,Capacity',
+        'Not Issued Reason,uncertified_reason,capacity_bytes,Capacity,Asset Tag',
     );
-    expect(line).toBe(`x,,"'=HYPERLINK(""evil"")","a,b",512,,,,,Pass,,,,,,Not issued,,,,No reason was recorded,,512000000000,512 GB`);
+    expect(line).toBe(`x,,"'=HYPERLINK(""evil"")","a,b",512,,,,,Pass,,,,,,Not issued,,,,No reason was recorded,,512000000000,512 GB,`);
   });
 
   it('exports a matched machine as the grid shows it, model · serial, with its asset id in the Asset ID column', () => {
@@ -57,9 +58,15 @@ describe('wipes CSV (the grid as a file, streamed by the cloud: issue 31 item 2)
     expect(line!.split(',')[header!.split(',').indexOf('Asset ID')]).toBe('asset_7Qx');
   });
 
+  it('exports the asset tag typed or scanned at the kiosk as the last column (issue 31 item 6)', () => {
+    const lines = toCsv([row('t1', { asset_tag: 'AT-004211' })]).trim().split('\r\n');
+    expect(lines[0]!.split(',').at(-1)).toBe('Asset Tag');
+    expect(lines[1]!.split(',').at(-1)).toBe('AT-004211');
+  });
+
   it('exports the customer and lot / job reference columns', () => {
     const lotRow = row('n1', { customer: 'Northwind Schools', lot_reference: 'LOT-42' });
-    expect(toCsv([lotRow]).trim().split('\r\n')[1]).toBe('n1,,,,,,,,,Pass,,Northwind Schools,LOT-42,,,Not issued,,,,No reason was recorded,,,');
+    expect(toCsv([lotRow]).trim().split('\r\n')[1]).toBe('n1,,,,,,,,,Pass,,Northwind Schools,LOT-42,,,Not issued,,,,No reason was recorded,,,,');
   });
 
   it('appends why a certificate was not issued, the capacity in bytes, and "< 1 GB" for a drive under 1 GB (issue 31 item 4)', () => {

@@ -46,6 +46,8 @@ const CSV_COLUMNS: readonly [string, (row: WipeView) => string | number | null][
   ['uncertified_reason', (r) => (r.certificate.kind === 'not_issued' ? r.certificate.detail : null)],
   ['capacity_bytes', (r) => capacityBytes(r)],
   ['Capacity', (r) => (r.capacity_gb === null && r.capacity_bytes === null ? null : formatCapacityGb(r.capacity_gb ?? Math.floor(r.capacity_bytes! / 1e9)))],
+  // Issue 31 item 6, appended likewise: the asset tag typed or scanned at the kiosk.
+  ['Asset Tag', (r) => r.asset_tag],
 ];
 
 /**

@@ -38,6 +38,8 @@ export interface WipeView {
   /** Set per device token (issue 23); null when none was set. */
   customer: string | null;
   lot_reference: string | null;
+  /** Typed or scanned at the kiosk (issue 31 item 6); null when none was. */
+  asset_tag: string | null;
   certificate: CertificateCell;
   /** The resale grade (issue 30 item 6) and each rule's reason; null and [] when the drive was not graded. */
   health_grade: 'A' | 'B' | 'C' | 'F' | null;
@@ -124,6 +126,7 @@ export function toWipeView(row: WipeGridRow): WipeView {
     technician: row.user_email,
     customer: row.customer,
     lot_reference: row.lot_reference,
+    asset_tag: row.asset_tag ?? null,
     certificate: certificateCell(row),
     ...healthCells(row),
   };

@@ -12,6 +12,7 @@ import { reportValidation } from '../../domain/validation/report.js';
 import { pickForValidation } from '../../domain/validation/pick.js';
 import { isoNow } from '../../domain/clock.js';
 import { erasurePolicyFor } from '../../domain/device/erasure-policy.js';
+import { jobChoicesFor, saveJobDetails } from '../../domain/device/job-details.js';
 
 type Body = Record<string, unknown>;
 /** What one internal call answers: computed inside the write batch, sent after its COMMIT. */
@@ -123,6 +124,12 @@ const INTERNAL_ANSWERS: Record<string, Route> = {
     const out = await pickForValidation({ db: deps.db, store: deps.validation.store }, token, body);
     return out.ok ? { status: 200, body: out.answer } : { status: out.status, body: { error: out.error } };
   }),
+  // Beyond the spec (issue 31 item 6): job details typed at the kiosk, and the lists it offers.
+  [internalApi.jobDetails.url]: withActiveToken(async (deps, token, body) => {
+    const out = await saveJobDetails(deps, token, body);
+    return out.ok ? { status: 200, body: out.saved } : refusalAnswer(out);
+  }),
+  [internalApi.jobChoices.url]: withActiveToken(async (deps, token) => ({ status: 200, body: await jobChoicesFor(deps, token) })),
   // Beyond the spec (docs/integrator.md): the policy the device erases under, asked once verify allowed.
   [internalApi.erasurePolicy.url]: withActiveToken(async (deps, token) => ({ status: 200, body: await erasurePolicyFor(deps, token) })),
 };

@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { AgentIntent, StationIntent, TestStatus, TestWireId } from '../contract.js';
+import type { AgentIntent, JobChoices, JobDetailsSaved, KioskJobDetails, StationIntent, TestStatus, TestWireId } from '../contract.js';
 import type { AgentApi, IntentResult } from '../api-client.js';
 import { detectedResults } from '../features/hardware-tests/test-catalog.js';
 import { gridFromDraft } from '../features/station/wizard-view-model.js';
@@ -48,6 +48,10 @@ export interface KioskActions {
   validate(intent: Extract<AgentIntent, { type: 'validate_drive' }>): Promise<IntentResult>;
   /** PSID revert of a locked self-encrypting drive: the PSID goes in this one request to the agent, and is kept nowhere here. */
   psidRevert(device: string, psid: string): Promise<IntentResult>;
+  /** Job details typed or scanned at the Notes step (issue 31 item 6): as the cloud stored them, or why not. */
+  saveJobDetails(details: KioskJobDetails): Promise<{ readonly ok: true; readonly saved: JobDetailsSaved } | { readonly ok: false; readonly error: string }>;
+  /** The account's customers and lots for the Notes step's lists; undefined when unknown. */
+  jobChoices(): Promise<JobChoices | undefined>;
 }
 
 export type KioskState = KioskData & { readonly actions: KioskActions };
@@ -153,6 +157,8 @@ export function createKioskStore(deps: StoreDeps, initial: KioskData = initialDa
         await runDrivesIntent({ type: 'start' });
       },
       sessionIntent: (intent) => deps.api.send(intent),
+      saveJobDetails: async (details) => (deps.api.jobDetails ? deps.api.jobDetails(details) : { ok: false, error: 'this agent does not take job details' }),
+      jobChoices: async () => deps.api.jobChoices?.(),
       station: runStationIntent,
       editBayLabel: (lane, text) => apply((d) => r.editStationDrafts(d, { labelDraft: { lane, text } })),
       acceptBay: async (label) => {

@@ -2,6 +2,7 @@ import { useKiosk, useActions } from '../../store/use-kiosk.js';
 import type { SendState } from '../../store/state.js';
 import { syncText } from '../hardware-tests/tests-screen.js';
 import { NextStep } from '../shell/next-step.js';
+import { JobDetailsForm } from './job-details-form.js';
 
 const saveText = (s: SendState) =>
   s.state === 'pending' ? 'Typing… saves when you pause.' : s.state === 'sending' ? 'Saving…' : s.state === 'sent' ? 'Saved.' : s.state === 'failed' ? `Not saved: ${s.error}` : '';
@@ -15,6 +16,7 @@ export function NotesScreen() {
   const sync = useKiosk((s) => s.agent.snapshot?.reports.notes);
   return (
     <section className="notes">
+      <JobDetailsForm allowed={allowed} />
       <label htmlFor="notes">Scratches, missing parts, anything the next person should know:</label>
       <textarea id="notes" value={draft} rows={10} maxLength={20_000} disabled={!allowed} onChange={(e) => actions.editNotes(e.target.value)} />
       <p className={send.state === 'failed' ? 'error' : 'muted'} role="status" aria-live="polite">

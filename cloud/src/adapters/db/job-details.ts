@@ -1,0 +1,61 @@
+import type { SqlRunner } from '../sql/database.js';
+
+/** Job details as stored on an asset; null: none given, the token's default applies. */
+export interface JobDetails {
+  customer: string | null;
+  lot_reference: string | null;
+  asset_tag: string | null;
+}
+
+/** The account's customers and lots, and whether the kiosk may type others (issue 31 item 6). */
+export interface AccountJobChoices {
+  freeEntry: boolean;
+  customers: string[];
+  lots: string[];
+}
+
+// Where an account's customers and lots are named: its device tokens, its validation lots, and
+// the job details its wipes already carry.
+const NAMED = (column: 'customer' | 'lot_reference') => `
+  SELECT ${column} AS value FROM license_tokens WHERE account_id = @account AND ${column} IS NOT NULL AND ${column} <> ''
+  UNION SELECT ${column} FROM validation_lots WHERE account_id = @account AND ${column} <> ''
+  UNION SELECT ${column} FROM wipe_results WHERE account_id = @account AND ${column} IS NOT NULL AND ${column} <> ''`;
+
+export async function findAccountJobChoices(db: SqlRunner, accountId: number): Promise<AccountJobChoices> {
+  const account = await db.one<{ free: number }>('SELECT job_details_free_entry AS free FROM accounts WHERE id = @account', { account: accountId });
+  const values = async (column: 'customer' | 'lot_reference') =>
+    (await db.many<{ value: string }>(`SELECT value FROM (${NAMED(column)}) AS named ORDER BY value LIMIT 1000`, { account: accountId })).map((r) => r.value);
+  // No account row reads as free entry off: fail closed.
+  return { freeEntry: account?.free === 1, customers: await values('customer'), lots: await values('lot_reference') };
+}
+
+export async function setAccountFreeEntry(db: SqlRunner, accountId: number, freeEntry: boolean): Promise<void> {
+  await db.run('UPDATE accounts SET job_details_free_entry = @free WHERE id = @account', { free: freeEntry ? 1 : 0, account: accountId });
+}
+
+/**
+ * Puts the kiosk's job details on the asset. A customer or lot not given falls back to the
+ * sending token's (as a boot report sets them), so clearing a field restores the default.
+ */
+export async function setAssetJobDetails(db: SqlRunner, asset: { id: number; tokenId: number }, details: JobDetails, now: string): Promise<JobDetails> {
+  const row = await db.one<JobDetails>(
+    `UPDATE assets SET
+       customer = COALESCE(CAST(@customer AS TEXT), (SELECT t.customer FROM license_tokens t WHERE t.id = @token)),
+       lot_reference = COALESCE(CAST(@lot AS TEXT), (SELECT t.lot_reference FROM license_tokens t WHERE t.id = @token)),
+       job_asset_tag = @tag,
+       updated_at = @now
+     WHERE id = @id
+     RETURNING customer, lot_reference, job_asset_tag AS asset_tag`,
+    { id: asset.id, token: asset.tokenId, customer: details.customer, lot: details.lot_reference, tag: details.asset_tag, now },
+  );
+  return row ?? { customer: null, lot_reference: null, asset_tag: null };
+}
+
+/**
+ * A wipe result's job details, by the record it names: the asset's, as one scalar subquery each
+ * inside the wipe result's INSERT (so they are stored in its statement, or not at all).
+ * `@account_id` and `@record_id` are the INSERT's parameters.
+ */
+export const WIPE_JOB_DETAIL_SQL = (column: 'customer' | 'lot_reference' | 'job_asset_tag') =>
+  `(SELECT a.${column} FROM assets a WHERE a.account_id = @account_id AND a.record_id = CAST(@record_id AS TEXT)
+     ORDER BY a.last_booted_at DESC, a.id DESC LIMIT 1)`;
