@@ -26,6 +26,7 @@ import { registerAppAssets } from './routes/app-assets.js';
 import { registerAppDevices } from './routes/app-devices.js';
 import { registerAppAtaMasterPasswords } from './routes/app-ata-master-passwords.js';
 import { registerAppHealthGrading } from './routes/app-health-grading.js';
+import { registerAppBranding } from './routes/app-branding.js';
 import { registerAppErasurePolicy } from './routes/app-erasure-policy.js';
 import { registerAppDownloads } from './routes/app-downloads.js';
 import type { BootImages } from '../adapters/boot-images.js';
@@ -139,6 +140,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
     registerAppErasurePolicy(web, { db: deps.db, clock: deps.clock });
     registerAppAtaMasterPasswords(web, { db: deps.db, clock: deps.clock });
     registerAppHealthGrading(web, { db: deps.db, clock: deps.clock });
+    registerAppBranding(web, { db: deps.db, clock: deps.clock, store: deps.certificates?.store });
     registerAppDownloads(web, {
       db: deps.db,
       clock: deps.clock,
