@@ -98,7 +98,7 @@ h2{font-size:18px;margin:24px 0 8px}table{width:100%;border-collapse:collapse;ba
 th,td{padding:10px 12px;border-bottom:1px solid #e3e7ec;text-align:left;vertical-align:top}th{width:38%;color:#5b6675;font-weight:600}
 td{overflow-wrap:anywhere}.button{display:inline-block;margin:14px 8px 0 0;padding:10px 14px;background:#1f4e8c;color:#fff;border-radius:6px;text-decoration:none}
 .muted{color:#5b6675;font-size:14px;margin-top:18px}
-.issuer{display:flex;gap:12px;align-items:flex-start}.logo{max-width:120px;max-height:48px;object-fit:contain}.issuer-details{color:#5b6675;font-size:14px}
+.issuer{display:flex;flex-direction:column;gap:8px;align-items:flex-start}.logo{max-width:160px;max-height:56px;object-fit:contain}.issuer-details{color:#5b6675;font-size:14px}
 </style></head><body>
 ${body}
 </body></html>`;

@@ -83,18 +83,20 @@ export function BrandingSettings() {
         )}
       </div>
       <form onSubmit={submit} data-testid="branding-form">
-        <label>
+        <div className="form-row">
+        <label className="grow">
           Company name
           <input className="input" type="text" value={name} onChange={(e) => setName(e.target.value)} data-testid="branding-name" />
         </label>
-        <label>
+        <label className="grow">
           Address (up to three lines)
           <textarea className="input" rows={3} value={address} onChange={(e) => setAddress(e.target.value)} data-testid="branding-address" />
         </label>
-        <label>
+        <label className="grow">
           Contact (phone, email or web address)
           <input className="input" type="text" value={contact} onChange={(e) => setContact(e.target.value)} data-testid="branding-contact" />
         </label>
+        </div>
         <p>
           <button type="submit" className="button button-primary" data-testid="branding-save">
             Save company details
