@@ -27,6 +27,7 @@ import { registerAppDevices } from './routes/app-devices.js';
 import { registerAppAtaMasterPasswords } from './routes/app-ata-master-passwords.js';
 import { registerAppHealthGrading } from './routes/app-health-grading.js';
 import { registerAppJobDetails } from './routes/app-job-details.js';
+import { registerAppBranding } from './routes/app-branding.js';
 import { registerAppErasurePolicy } from './routes/app-erasure-policy.js';
 import { registerAppDownloads } from './routes/app-downloads.js';
 import type { BootImages } from '../adapters/boot-images.js';
@@ -141,6 +142,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
     registerAppAtaMasterPasswords(web, { db: deps.db, clock: deps.clock });
     registerAppHealthGrading(web, { db: deps.db, clock: deps.clock });
     registerAppJobDetails(web, { db: deps.db });
+    registerAppBranding(web, { db: deps.db, clock: deps.clock, store: deps.certificates?.store });
     registerAppDownloads(web, {
       db: deps.db,
       clock: deps.clock,

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import type { Branding } from '../domain/branding/branding.js';
 import type { CertificateContent } from '../domain/certificates/certificate-content.js';
 import type { FontFiles, FontSource } from '../domain/certificates/fonts.js';
 import type { PdfSigner } from '../domain/certificates/pdf-signing-certificate.js';
@@ -14,6 +15,8 @@ export interface RenderInput {
   report: ErasureReportData;
   /** The deployment's PDF signer at render time; both documents are signed with it. */
   pdfSigner: PdfSigner;
+  /** The issuing account's logo and company details at render time (issue 31 item 7); none: unbranded. */
+  branding?: Branding | null;
 }
 
 /** Both PDFs of one certificate. */
@@ -32,11 +35,11 @@ export interface CertificateRenderer {
 /** Renders on the calling thread: tests, the bench baseline, one-off tools. */
 export function inProcessRenderer(fonts: FontSource): CertificateRenderer {
   return {
-    async render({ content, signature, report, pdfSigner }, signal) {
+    async render({ content, signature, report, pdfSigner, branding }, signal) {
       signal?.throwIfAborted();
-      const certificate = await renderCertificatePdf(content, { fonts, signature, pdfSigner });
+      const certificate = await renderCertificatePdf(content, { fonts, signature, pdfSigner, branding });
       signal?.throwIfAborted();
-      return { certificate, report: await renderErasureReportPdf(report, { fonts, pdfSigner }) };
+      return { certificate, report: await renderErasureReportPdf(report, { fonts, pdfSigner, branding }) };
     },
     async close() {},
   };

@@ -48,3 +48,9 @@ export async function sendJson<T>(method: 'POST' | 'PUT' | 'DELETE', path: strin
     await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) }),
   );
 }
+
+/** PUTs a file's raw bytes (e.g. the account's logo) with its own type; the server checks the bytes. */
+export async function sendFile<T>(path: string, file: Blob): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', 'x-csrf-token': csrfToken, 'content-type': file.type || 'application/octet-stream' };
+  return parse<T>(await fetch(path, { method: 'PUT', headers, credentials: 'same-origin', body: file }));
+}

@@ -1,3 +1,5 @@
+import type { Branding } from '../branding/branding.js';
+import { drawBrandingBlock } from './branding-block.js';
 import type { CertificateContent } from './certificate-content.js';
 import { formatTimestamp } from './format.js';
 import { ACCENT, clampLines, contentWidth, currentPage, drawText, lineHeight, MUTED, textWidth, TINT, wrapText, type Frame, type TextStyle } from './layout.js';
@@ -15,15 +17,22 @@ const rev1Statement = (content: CertificateContent) =>
   `to the NIST SP 800-88 ${content.wipe.nist_category} level and that the result was verified as recorded. ` +
   'This record is digitally signed; its authenticity can be checked with the QR code below.';
 
-export function drawHeader(frame: Frame, content: CertificateContent, statement = rev1Statement(content)): void {
+export function drawHeader(frame: Frame, content: CertificateContent, statement = rev1Statement(content), branding: Branding | null = null): void {
   const page = currentPage(frame);
   page.push({ kind: 'rect', x: 0, y: frame.height - 10, width: frame.width, height: 10, fill: ACCENT });
   const top = frame.y;
-  drawText(frame, 'ERASURE CLOUD', { role: 'bold', size: 10, color: ACCENT }, frame.left, top);
-  drawText(frame, 'Media sanitization record', { role: 'regular', size: 8, color: MUTED }, frame.left, top - 14);
-
   const label: TextStyle = { role: 'regular', size: 7.5, color: MUTED };
   const number: TextStyle = { role: 'bold', size: 20, color: ACCENT };
+  if (branding) {
+    // The account's own logo and details in the product's place; the signature block below still
+    // names the deployment as the signer.
+    const numberWidth = Math.max(textWidth(frame.fonts, 'CERTIFICATE NO.', label), textWidth(frame.fonts, content.certificate_number, number));
+    drawBrandingBlock(frame, branding, frame.left, top + 4, frame.right - numberWidth - 16, { width: 110, height: 36 });
+  } else {
+    drawText(frame, 'ERASURE CLOUD', { role: 'bold', size: 10, color: ACCENT }, frame.left, top);
+    drawText(frame, 'Media sanitization record', { role: 'regular', size: 8, color: MUTED }, frame.left, top - 14);
+  }
+
   drawText(frame, 'CERTIFICATE NO.', label, frame.right - textWidth(frame.fonts, 'CERTIFICATE NO.', label), top);
   drawText(frame, content.certificate_number, number, frame.right - textWidth(frame.fonts, content.certificate_number, number), top - 11);
 

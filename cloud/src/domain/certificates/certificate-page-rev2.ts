@@ -1,4 +1,5 @@
 import { stationBayOf } from '@erasure/shared';
+import type { Branding } from '../branding/branding.js';
 import type { CertificateContent } from './certificate-content.js';
 import { formatCapacityGb, formatTimestamp, titleize } from './format.js';
 import { drawFieldGrid, drawSectionHeading, type Field } from './layout-blocks.js';
@@ -19,12 +20,12 @@ import { driveVendor } from '../wipes/vendor.js';
 export const REV2_BAND: BandStyle = { levelLabel: 'Sanitization level', height: 30, gap: 10, levelSize: 13, valueSize: 10, levelY: 16, valueY: 17 };
 
 /** The header: the v1-v3 header with the Rev. 2 statement. */
-export function drawRev2Header(frame: Frame, content: CertificateContent): void {
+export function drawRev2Header(frame: Frame, content: CertificateContent, branding: Branding | null = null): void {
   const statement =
     `This certifies that the storage device below, processed by ${content.account_name}${customerClause(content)}, was sanitized to the ` +
     `${content.wipe.nist_category} level of NIST SP 800-88 Rev. 2 by the IEEE 2883-2022 technique recorded, verified to have completed as intended. ` +
     'This signed record can be checked with the QR code below.';
-  drawHeader(frame, content, statement);
+  drawHeader(frame, content, statement, branding);
 }
 
 export function drawRev2Sections(frame: Frame, content: CertificateContent, maxLines: number, resultLines: number): void {

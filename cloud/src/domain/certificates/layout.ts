@@ -21,7 +21,9 @@ export type DrawOp =
   | { kind: 'rect'; x: number; y: number; width: number; height: number; fill?: Rgb; stroke?: Rgb; lineWidth?: number }
   | { kind: 'line'; x1: number; y1: number; x2: number; y2: number; color: Rgb; width: number }
   /** Many same-colour filled rectangles as one path: a QR code is hundreds of them. */
-  | { kind: 'rects'; fill: Rgb; rects: readonly (readonly [number, number, number, number])[] };
+  | { kind: 'rects'; fill: Rgb; rects: readonly (readonly [number, number, number, number])[] }
+  /** An account's logo (issue 31 item 7), PNG or JPEG bytes as checked on upload. */
+  | { kind: 'image'; x: number; y: number; width: number; height: number; image: { readonly type: 'png' | 'jpeg'; readonly bytes: Uint8Array } };
 
 export interface TextStyle {
   readonly role: FontRole;

@@ -15,7 +15,9 @@ import {
   type PDFObject,
   type PDFPageLeaf,
 } from 'pdf-lib';
+import { BRANDING_JSON_NAME, readBrandingAttachment, type Branding } from '../branding/branding.js';
 import type { CertificateContent } from './certificate-content.js';
+import { embeddedFiles } from './embedded-certificate.js';
 import type { FontSource } from './fonts.js';
 import { paintPages } from './pdf-document.js';
 import { layoutCertificatePage } from './render-certificate.js';
@@ -43,11 +45,22 @@ export async function certificatePageDifference(
   signature: string,
   fonts: FontSource,
 ): Promise<PageDifference> {
+  const actual = await PDFDocument.load(file, { updateMetadata: false });
+  // An account's branding (issue 31 item 7) is not in the record: the page is redrawn with the
+  // branding the file carries, which the PDF signature (checked before this) vouches for.
+  let branding: Branding | null = null;
+  const attached = embeddedFiles(actual).get(BRANDING_JSON_NAME);
+  if (attached) {
+    // Records before v3 do not name the PDF signer, so nothing would vouch for a branding on them.
+    if (content.schema === 'erasure-certificate/v1' || content.schema === 'erasure-certificate/v2') return 'the PDF carries a branding, which certificates of its record version never had';
+    const read = readBrandingAttachment(attached);
+    if (!read.ok) return `the branding attached to the PDF cannot be read (${read.error})`;
+    branding = read.value;
+  }
   const genuine = await PDFDocument.create({ updateMetadata: false });
-  await paintPages(genuine, layoutCertificatePage(content, { fonts, signature }), content.certificate_number);
+  await paintPages(genuine, layoutCertificatePage(content, { fonts, signature, branding }), content.certificate_number);
   // Through save and load, so both sides are read by the same parser.
   const expected = await PDFDocument.load(await genuine.save({ useObjectStreams: false }), { updateMetadata: false });
-  const actual = await PDFDocument.load(file, { updateMetadata: false });
   return pagesDifference(actual, expected);
 }
 

@@ -9,7 +9,9 @@ import {
   rgb,
   setFillingColor,
   type PDFFont,
+  type PDFImage,
 } from 'pdf-lib';
+import { BRANDING_JSON_NAME, brandingAttachment, type Branding } from '../branding/branding.js';
 import {
   CERTIFICATE_JSON_NAME,
   CERTIFICATE_SIG_NAME,
@@ -41,6 +43,7 @@ export async function paintDocument(
   signature: string,
   info: DocumentInfo,
   pdfSigner: PdfSigner,
+  branding?: Branding | null,
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   await paintPages(doc, frame, content.certificate_number);
@@ -68,6 +71,15 @@ export async function paintDocument(
     mimeType: 'text/plain',
     description: 'Ed25519 signature of certificate.json, base64',
   });
+  // The account's branding (issue 31 item 7) rides beside the record, not in it: the PDF signature
+  // covers it, and verify-pdf redraws the certificate's page with it.
+  if (branding) {
+    await doc.attach(brandingAttachment(branding), BRANDING_JSON_NAME, {
+      ...dates,
+      mimeType: 'application/json',
+      description: "The issuing account's logo and company details as drawn on the pages (not part of the signed record)",
+    });
+  }
   addSignaturePlaceholder(doc, { name: 'Erasure Cloud', reason: info.title, signingTime: when });
   // No object streams: qpdf and older viewers read the attachments more reliably.
   return signPlaceholder(await doc.save({ useObjectStreams: false }), pdfSigner);
@@ -81,6 +93,15 @@ export async function paintPages(doc: PDFDocument, frame: Frame, seed: string): 
   // pdf-lib's Fontkit type is its own copy of fontkit's; the shim returns the real parsed font.
   doc.registerFontkit(cachingFontkit(frame.fonts) as unknown as Parameters<PDFDocument['registerFontkit']>[0]);
   const fonts = await embedUsedFaces(doc, frame.pages, frame.fonts, seed);
+  const images = new Map<Uint8Array, PDFImage>();
+  const imageOf = async (image: { type: 'png' | 'jpeg'; bytes: Uint8Array }) => {
+    let embedded = images.get(image.bytes);
+    if (!embedded) {
+      embedded = image.type === 'png' ? await doc.embedPng(image.bytes) : await doc.embedJpg(image.bytes);
+      images.set(image.bytes, embedded);
+    }
+    return embedded;
+  };
 
   for (const ops of frame.pages) {
     const page = doc.addPage([frame.width, frame.height]);
@@ -103,6 +124,8 @@ export async function paintPages(doc: PDFDocument, frame: Frame, seed: string): 
           fill(),
           popGraphicsState(),
         );
+      } else if (op.kind === 'image') {
+        page.drawImage(await imageOf(op.image), { x: op.x, y: op.y, width: op.width, height: op.height });
       } else if (op.kind === 'line') {
         page.drawLine({ start: { x: op.x1, y: op.y1 }, end: { x: op.x2, y: op.y2 }, color: rgb(...op.color), thickness: op.width });
       } else {

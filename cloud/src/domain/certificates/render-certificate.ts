@@ -1,3 +1,4 @@
+import type { Branding } from '../branding/branding.js';
 import { REV1_LAYOUT_SCHEMAS, signatureFingerprint, type CertificateContent } from './certificate-content.js';
 import { drawRev2Header, drawRev2Sections, REV2_BAND } from './certificate-page-rev2.js';
 import type { FontSource } from './fonts.js';
@@ -33,6 +34,8 @@ export interface CertificateRenderDeps {
   readonly signer?: string;
   /** Signs the PDF file itself (PAdES), as PDF readers check it. */
   readonly pdfSigner: PdfSigner;
+  /** The issuing account's logo and company details (issue 31 item 7); none: the product's header. */
+  readonly branding?: Branding | null;
 }
 
 const SIGNATURE_BLOCK_HEIGHT = 126;
@@ -51,7 +54,7 @@ export async function renderCertificatePdf(content: CertificateContent, deps: Ce
     title: `Certificate of Sanitization ${content.certificate_number}`,
     subject: `${standard} ${content.wipe.nist_category} of drive ${content.drive.serial ?? 'unknown serial'}`,
     keywords: [content.certificate_number, content.certificate_id, 'NIST SP 800-88', content.wipe.nist_category],
-  }, deps.pdfSigner);
+  }, deps.pdfSigner, deps.branding);
 }
 
 /**
@@ -66,7 +69,7 @@ export function layoutCertificatePage(content: CertificateContent, deps: Omit<Ce
   // then do the other values drop to one line each.
   let frame: Frame | undefined;
   for (const [maxLines, resultLines] of REV1_LAYOUT_SCHEMAS.includes(content.schema) ? LAYOUT_ATTEMPTS : REV2_LAYOUT_ATTEMPTS) {
-    frame = layoutBody(content, deps.fonts, maxLines, resultLines);
+    frame = layoutBody(content, deps.fonts, maxLines, resultLines, deps.branding ?? null);
     if (frame.pages.length === 1) break;
   }
   if (!frame || frame.pages.length !== 1) throw new Error(`certificate ${content.certificate_number} does not fit on one page`);
@@ -80,16 +83,16 @@ const LAYOUT_ATTEMPTS: readonly (readonly [number, number])[] = [[2, 4], [2, 3],
 /** v4: the verification result (Rev. 2's per-drive verification) keeps its lines before the other values do. */
 const REV2_LAYOUT_ATTEMPTS: readonly (readonly [number, number])[] = [[2, 4], [1, 4], [2, 3], [1, 3], [1, 2], [1, 1]];
 
-function layoutBody(content: CertificateContent, fonts: FontSource, maxLines: number, resultLines: number): Frame {
+function layoutBody(content: CertificateContent, fonts: FontSource, maxLines: number, resultLines: number, branding: Branding | null): Frame {
   // The flowing part stops above the signature block, which is pinned to the foot of the page.
   const frame = createFrame(fonts, { ...MARGIN, bottom: MARGIN.bottom + FOOTER_HEIGHT + SIGNATURE_BLOCK_HEIGHT + 4 });
   if (REV1_LAYOUT_SCHEMAS.includes(content.schema)) {
-    drawHeader(frame, content);
+    drawHeader(frame, content, undefined, branding);
     drawSummaryBand(frame, content);
     drawSections(frame, content, maxLines, resultLines);
     return frame;
   }
-  drawRev2Header(frame, content);
+  drawRev2Header(frame, content, branding);
   drawSummaryBand(frame, content, REV2_BAND);
   drawRev2Sections(frame, content, maxLines, resultLines);
   return frame;

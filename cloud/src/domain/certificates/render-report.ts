@@ -20,6 +20,8 @@ import {
 import { paintDocument } from './pdf-document.js';
 import type { PdfSigner } from './pdf-signing-certificate.js';
 import { drawHealthSection } from './report-health.js';
+import type { Branding } from '../branding/branding.js';
+import { brandingBlockHeight, drawBrandingBlock } from './branding-block.js';
 import {
   erasedDriveBytes,
   erasedDriveEntry,
@@ -35,6 +37,8 @@ export interface ReportRenderDeps {
   readonly fonts: FontSource;
   /** Signs the PDF file itself (PAdES), as PDF readers check it. */
   readonly pdfSigner: PdfSigner;
+  /** The issuing account's logo and company details (issue 31 item 7), above the title. */
+  readonly branding?: Branding | null;
 }
 
 const MARGIN = { top: 40, bottom: 44, side: 50 };
@@ -51,6 +55,10 @@ export async function renderErasureReportPdf(report: ErasureReportData, deps: Re
   const frame = createFrame(deps.fonts, MARGIN, (f) => drawRunningHeader(f, c.certificate_number));
   const capacity = formatCapacityWithBytes(c.drive.capacity_gb, erasedDriveBytes(report.fingerprint, c.drive.serial));
 
+  if (deps.branding) {
+    drawBrandingBlock(frame, deps.branding, frame.left, frame.y, frame.right, { width: 110, height: 36 });
+    frame.y -= brandingBlockHeight(36) + 14;
+  }
   drawText(frame, 'Erasure Report', { role: 'bold', size: 22 }, frame.left, frame.y);
   frame.y -= 32;
   const subtitle = `Drive ${c.drive.serial ?? 'without serial'} · Certificate ${c.certificate_number} · processed by ${c.account_name}`;
@@ -154,7 +162,7 @@ export async function renderErasureReportPdf(report: ErasureReportData, deps: Re
     title: `Erasure Report ${c.certificate_number}`,
     subject: `Erasure report for drive ${c.drive.serial ?? 'unknown serial'}`,
     keywords: [c.certificate_number, c.certificate_id, 'erasure report'],
-  }, deps.pdfSigner);
+  }, deps.pdfSigner, deps.branding);
 }
 
 /** Hotswap wipes: the bay the drive sat in and the chassis map that names it (from tool_components). */

@@ -10,6 +10,7 @@ import { checkCertificate, type StoredCertificate } from '../../domain/certifica
 import { requireSession, sessionOf, wantsPage } from '../session.js';
 import { deriveNistCategory } from '../../domain/certificates/certificate-content.js';
 import { notFoundPage, verifyPage } from './verify-page.js';
+import { issuerBranding } from './verify-branding.js';
 import { NEVER_FRAMED } from './pages.js';
 import { findRejection } from '../../adapters/db/validation.js';
 import type { PdfSigner } from '../../domain/certificates/pdf-signing-certificate.js';
@@ -117,6 +118,7 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
       verification: wipe.record.verification_result ?? null,
       downloads,
       rejection: rejection ? { reason: rejection.reason, validatedAt: rejection.validated_at } : null,
+      issuer: await issuerBranding(deps.db, deps.store, cert.account_id),
     }));
   });
 

@@ -13,6 +13,20 @@ export interface VerifyPageExtras {
   downloads: { label: string; href: string }[];
   /** A failed independent validation of the drive (issue 29): the certificate is not to be relied on. */
   rejection?: { reason: string | null; validatedAt: string } | null;
+  /** The issuing account's logo and company details (issue 31 item 7), beside its name. */
+  issuer?: { companyName: string | null; addressLines: readonly string[]; contact: string | null; logo: { type: 'png' | 'jpeg'; bytes: Uint8Array } | null } | null;
+}
+
+/** The "Processed by" cell: the account's name, and its own logo and details when it set them. */
+function issuerCell(account: string, issuer: VerifyPageExtras['issuer']): string {
+  if (!issuer) return `<tr><th scope="row">Processed by</th><td>${escape(account)}</td></tr>`;
+  // The logo is inlined: the page makes no request of its own to the account's files.
+  const logo = issuer.logo
+    ? `<img class="logo" data-testid="issuer-logo" alt="${escape(issuer.companyName ?? account)} logo" src="data:image/${issuer.logo.type};base64,${Buffer.from(issuer.logo.bytes).toString('base64')}">`
+    : '';
+  const lines = [issuer.companyName, ...issuer.addressLines, issuer.contact].filter((l): l is string => Boolean(l));
+  const details = lines.map((l, i) => (i === 0 && issuer.companyName ? `<strong>${escape(l)}</strong>` : escape(l))).join('<br>');
+  return `<tr><th scope="row">Processed by</th><td><div class="issuer" data-testid="issuer">${logo}<div>${escape(account)}${details ? `<div class="issuer-details">${details}</div>` : ''}</div></div></td></tr>`;
 }
 
 const escape = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -55,7 +69,7 @@ ${row('Verification (the technique completed as intended)', extras.verification 
 ${row('Passes', answer.passes_completed === null ? null : String(answer.passes_completed))}
 ${row('Erased', formatTimestamp(answer.completed_at))}
 ${row('Signed', formatTimestamp(answer.signed_at))}
-${row('Processed by', answer.account)}
+${issuerCell(answer.account, extras.issuer)}
 ${extras.rejection ? row('Validation', `Failed on ${formatTimestamp(extras.rejection.validatedAt) ?? extras.rejection.validatedAt}: ${extras.rejection.reason ?? 'no reason given'}`) : ''}
 </table>
 ${downloads}
@@ -84,6 +98,7 @@ h2{font-size:18px;margin:24px 0 8px}table{width:100%;border-collapse:collapse;ba
 th,td{padding:10px 12px;border-bottom:1px solid #e3e7ec;text-align:left;vertical-align:top}th{width:38%;color:#5b6675;font-weight:600}
 td{overflow-wrap:anywhere}.button{display:inline-block;margin:14px 8px 0 0;padding:10px 14px;background:#1f4e8c;color:#fff;border-radius:6px;text-decoration:none}
 .muted{color:#5b6675;font-size:14px;margin-top:18px}
+.issuer{display:flex;flex-direction:column;gap:8px;align-items:flex-start}.logo{max-width:160px;max-height:56px;object-fit:contain}.issuer-details{color:#5b6675;font-size:14px}
 </style></head><body>
 ${body}
 </body></html>`;

@@ -6,6 +6,7 @@ import { useQueryState } from '../router.js';
 import type { Device, DeviceAction, Me, Page } from '../types.js';
 import { AtaMasterPasswordsSettings } from './ata-master-passwords-settings.js';
 import { HealthGradingSettings } from './health-grading-settings.js';
+import { BrandingSettings } from './branding-settings.js';
 import { ErasurePolicySettings, type AccountPolicy } from './erasure-policy-settings.js';
 import { TokenPolicyCell, TokenPolicyEditor } from './token-policy.js';
 
@@ -85,6 +86,7 @@ export function DevicesPage({ me }: { me: Me }) {
       {!staff && <ErasurePolicySettings onLoaded={setAccount} />}
       {admin && <AtaMasterPasswordsSettings />}
       {admin && <HealthGradingSettings />}
+      {admin && <BrandingSettings />}
       <div className="toolbar">
         <input
           type="search"
