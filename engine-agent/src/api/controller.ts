@@ -8,6 +8,7 @@ import { erasureView } from './erasure-view.js';
 import type { DiscoveredDrive } from '../probes/discover-drives.js';
 import { ipAddresses } from '../probes/ip-addresses.js';
 import { DEFAULT_LIMITS } from '../session/types.js';
+import { refusedToPlan } from '../session/not-erased.js';
 import { BootGate } from './boot-gate.js';
 import { CertificateFollower, type CertificateLookup } from './certificate-numbers.js';
 import { HardwareReporter, type ReportPorts } from './hardware-report.js';
@@ -340,6 +341,8 @@ export class KioskController extends EventEmitter {
       // method that cannot reach every sector of that drive, and nothing starts then).
       select: () => selectDrives(this.env, this.selected, undefined, { ...(this.policy.ok ? { erasure: this.policy.policy, ataMasterPasswords: this.policy.masters !== undefined } : {}), methods: this.choices.methodsFor(this.selected, this.policy) }),
       ataMasterPasswords: () => (this.policy.ok ? this.policy.masters : undefined),
+      // Every drive seen gets a result (issue 30 item 7): those refused ride along; one not ticked does not (not-erased.ts).
+      refusedDrives: () => refusedToPlan(this.drives.filter((d) => !this.selected.includes(d.device))),
       healthGrading: () => (this.policy.ok ? this.policy.grading : undefined),
       ended: async (erased: ReadonlySet<string>) => {
         await this.power.countPending();

@@ -7,7 +7,7 @@ import { SessionInbox } from '../adapters/session-interpreter.js';
 import type { SettledResult } from '../adapters/result-outbox.js';
 import type { AtaMasterPasswords } from '../erase/ata-master-unlock.js';
 import { CANCELLED_BY_OPERATOR } from '../erase/erase-drive.js';
-import { hiddenBehindAll } from '../session/not-erased.js';
+import { hiddenBehindAll, NOT_ERASED, notErasedKey, type NotErasedDrive } from '../session/not-erased.js';
 import { cancelView } from './cancel-power.js';
 import type { CertificateFollower } from './certificate-numbers.js';
 import { driveEstimate, jobWire, progressWire, resultView } from './state-view.js';
@@ -25,6 +25,11 @@ export interface RunRequest {
   readonly ataMasterPasswords?: () => AtaMasterPasswords | undefined;
   /** The account's health grade table and self-test switch under the same policy (issue 30 item 6). */
   readonly healthGrading?: () => HealthGrading | undefined;
+  /**
+   * The drives the agent sees and refused to plan (not the boot medium), at the moment the run
+   * starts: each gets a not-erased result in this run's check-in (issue 30 item 7).
+   */
+  readonly refusedDrives?: () => readonly NotErasedDrive[];
   /** The run ended (still `running` meanwhile): the devices it erased. */
   ended(erased: ReadonlySet<string>): Promise<void>;
 }
@@ -50,6 +55,8 @@ export class EraseRun {
   /** Drives the operator cancelled: sent into the session once its erase phase began, stopping meanwhile. */
   private cancelled = new Set<string>();
   private sentCancels = new Set<string>();
+  /** The not-erased drives this boot's runs already reported (`notErasedKey`): never a second result for one. */
+  private readonly reportedNotErased = new Set<string>();
 
   constructor(
     private readonly env: AgentEnv,
@@ -183,6 +190,7 @@ export class EraseRun {
       this.runDevices = selection.drives.map((d) => d.device);
       const job = new JobProgress(selection.drives.map(driveEstimate), () => performance.now());
       this.job = job;
+      const notErased = notErasedOf(selection.drives, request.refusedDrives?.() ?? [], this.reportedNotErased);
       const show = (device: string) => {
         const v = job.view(device);
         if (!v) return undefined;
@@ -207,9 +215,11 @@ export class EraseRun {
             if (view) this.hooks.progress(view);
           },
         },
-        // The physical disks behind an erased RAID virtual disk each get their own not-erased result in this check-in (issue 30 item 7).
-        { recordId: this.recordId, account: request.account, inbox: this.inbox, ...mastersOf(request), ...gradingOf(request), ...notErasedOf(selection.drives) },
+        // The physical disks behind an erased RAID virtual disk, and the drives the agent refused
+        // to plan, each get their own not-erased result in this check-in (issue 30 item 7).
+        { recordId: this.recordId, account: request.account, inbox: this.inbox, ...mastersOf(request), ...gradingOf(request), ...notErased },
       );
+      this.noteReported(session, notErased.notErased ?? []);
       this.finished = { session, exitCode: exitCodeOf(session) };
       if (session.phase === 'denied' || session.phase === 'failed') this.runReason = session.reason;
       this.followCertificates(session);
@@ -222,6 +232,13 @@ export class EraseRun {
       this.busy = false;
       this.hooks.changed();
     }
+  }
+
+  /** A not-erased result the session reported (delivered, or kept for later) is never sent again this boot. */
+  private noteReported(session: Session, sent: readonly NotErasedDrive[]): void {
+    if (session.phase !== 'done' && session.phase !== 'failed') return;
+    const reported = new Set(session.reports.filter((r) => r.outcome.failureCode === NOT_ERASED).map((r) => r.outcome.device));
+    for (const d of sent) if (reported.has(d.device)) this.reportedNotErased.add(notErasedKey(d));
   }
 
   /** Looks up the certificate numbers of the delivered, certifiable results (in the background). */
@@ -244,8 +261,18 @@ function mastersOf(request: RunRequest): { ataMasterPasswords?: AtaMasterPasswor
   return masters ? { ataMasterPasswords: masters } : {};
 }
 
-/** The run's not-erased drives for `runErase`: the physical disks its virtual disks hide. */
-function notErasedOf(drives: readonly DiscoveredDrive[]): { notErased?: ReturnType<typeof hiddenBehindAll> } {
-  const hidden = hiddenBehindAll(drives);
-  return hidden.length > 0 ? { notErased: hidden } : {};
+/**
+ * The run's not-erased drives for `runErase`: the physical disks its virtual disks hide and the
+ * drives the agent refused to plan, each once, less those an earlier run of this boot reported
+ * (a second Erase press or a re-probe sends no second result for one drive).
+ */
+function notErasedOf(drives: readonly DiscoveredDrive[], refused: readonly NotErasedDrive[], reported: ReadonlySet<string>): { notErased?: NotErasedDrive[] } {
+  const seen = new Set(reported);
+  const once = [...hiddenBehindAll(drives), ...refused].filter((d) => {
+    const key = notErasedKey(d);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return once.length > 0 ? { notErased: once } : {};
 }

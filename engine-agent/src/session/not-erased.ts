@@ -77,3 +77,16 @@ export function hiddenBehind(d: Pick<DiscoveredDrive, 'connection'>, already: re
 export function hiddenBehindAll(drives: readonly Pick<DiscoveredDrive, 'connection'>[]): NotErasedDrive[] {
   return drives.reduce<NotErasedDrive[]>((acc, d) => [...acc, ...hiddenBehind(d, acc)], []);
 }
+
+/**
+ * The drives the agent refused to plan, each as not erased with the planner's reason and
+ * disposition: what the kiosk's run reports beside the drives the operator chose. The boot medium
+ * and the data volume are shown, never a target, and never reported. A drive the agent can erase
+ * but the operator did not tick is not here: leaving it is the operator's choice, not a refusal.
+ */
+export function refusedToPlan(drives: readonly Pick<DiscoveredDrive, 'device' | 'capabilities' | 'plan' | 'ownMedium'>[]): NotErasedDrive[] {
+  return drives.flatMap((d) => (d.plan.ok || d.ownMedium ? [] : [{ ...seenAs(d), reason: d.plan.reason, disposition: d.plan.disposition ?? 'review' }]));
+}
+
+/** Who a not-erased drive is across re-probes of one boot: its serial, else the node it was seen at. */
+export const notErasedKey = (d: Pick<NotErasedDrive, 'device' | 'serial'>) => (d.serial ? `serial:${d.serial}` : `device:${d.device}`);

@@ -74,4 +74,20 @@ describe('kiosk: every drive the agent sees has a row', { timeout: 120_000 }, ()
     ]);
     expect(titles.join('\n')).not.toContain('/dev/bus');
   });
+
+  it('after the run, a drive the agent refused to plan has its "Not erased" result beside the erased one; the boot medium has none', async () => {
+    // Issue 30 item 7 at the kiosk: a locked self-encrypting drive that needs a PSID revert elsewhere.
+    const PSID_ELSEWHERE = 'the drive is self-encrypting (Opal 2, locked): its data cannot be read or written until it is unlocked, and this image has no tool that can PSID-revert a SATA or SAS drive (sedutil-cli): it needs a PSID revert on another computer, with the 32-character PSID printed on its label.';
+    const locked: AgentDrive = { device: '/dev/sdc', model: 'Samsung SSD 860 EVO 1TB', serial: 'S3Z9NB0K123456A', size_bytes: 1_000_204_886_016, media_type: 'SSD', transport: 'sata', internal: true, plan: { ok: false, reason: PSID_ELSEWHERE } };
+    const machine = [drives[0]!, locked, drives[1]!];
+    const erased = { device: '/dev/sda', method: 'overwrite-1', erased: true, refused: false, passes: 1, verification: 'full read-back', job_id: 'job_2-0', delivered: true, wipe_result_id: 'wr_7', certificate_status: 'complete', certificate_number: 'CW-000042' };
+    const notErased = { device: '/dev/sdc', method: 'overwrite', erased: false, refused: true, passes: null, verification: `Not erased: ${PSID_ELSEWHERE}`, job_id: 'job_2-1', delivered: true, wipe_result_id: 'wr_8', failure_code: 'not_erased' };
+    await browser.page.setContent(page(agentState({ drives: machine, results: [erased, notErased], run: { status: 'finished', phase: 'done', exit_code: 3 } }), 'erase'));
+    await shoot(browser.page, 'results-refused-drive');
+    const titles = await browser.page.locator('.result-list > li strong').allInnerTexts();
+    expect(titles).toEqual(['MR9361-16i · S/N VD-00A1', 'Samsung SSD 860 EVO 1TB · S/N S3Z9NB0K123456A']);
+    const text = await browser.page.locator('.result-list').innerText();
+    expect(text).toMatch(/Samsung SSD 860 EVO 1TB[\s\S]*Not erased — the drive was refused before anything was written/);
+    expect(text).not.toContain('SanDisk Cruzer Blade');
+  });
 });
