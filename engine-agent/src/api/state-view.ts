@@ -124,5 +124,6 @@ export function resultView(r: DriveReport, certificate?: CertificateView): Drive
     ...(r.error ? { error: r.error } : {}),
     ...(r.deliveryRefused ? { delivery_refused: true } : {}),
     ...(o.ok && o.health ? { health: healthView(o.health) } : {}),
+    ...(!o.ok && o.disposition ? { disposition: o.disposition } : {}),
   };
 }

@@ -60,6 +60,7 @@ export function notErasedOutcome(job: DriveJob, at: string): EraseOutcome {
     passes: null,
     verification: `Not erased: ${job.notErased?.reason ?? 'refused'}`,
     commands: [],
+    ...(job.notErased ? { disposition: job.notErased.disposition } : {}),
   };
 }
 

@@ -153,6 +153,8 @@ export const DriveResult = Type.Object(
     delivery_refused: Type.Optional(Type.Boolean()),
     /** The erased drive's health grade for resale (absent when not graded). */
     health: Type.Optional(DriveHealthView),
+    /** A drive not erased: what the report says to do with it (`destroy`: no erase can reach it here). */
+    disposition: Type.Optional(Type.Union([Type.Literal('review'), Type.Literal('destroy')])),
   },
   { additionalProperties: false },
 );

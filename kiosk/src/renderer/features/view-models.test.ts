@@ -204,6 +204,13 @@ describe('the erase view', () => {
     expect(runHeadline(agentState({ run: { status: 'finished', phase: 'done', exit_code: 3 }, results: [cancelled, failed] })).tone).toBe('bad');
   });
 
+  it('tells the operator to set a drive aside for destruction when its result says destroy, and to review any other refused drive', () => {
+    const refused = { device: '/dev/sdc', method: 'overwrite', erased: false, refused: true, passes: null, verification: 'Not erased: locked', job_id: 'j-1', delivered: true, failure_code: 'not_erased' };
+    const [destroy, review] = resultSummaries(agentState({ results: [{ ...refused, disposition: 'destroy' as const }, { ...refused, device: '/dev/sdd', job_id: 'j-2', disposition: 'review' as const }] }));
+    expect(destroy!.advice).toBe('The drive still holds its data and cannot be erased here: set it aside for destruction. See Details for why.');
+    expect(review!.advice).toBe('The drive still holds its data. See Details for why, then erase it again or set it aside.');
+  });
+
   it('headlines a check-in denial as blocked with nothing erased', () => {
     const sut = runHeadline(agentState({ run: { status: 'finished', phase: 'denied', exit_code: 2, reason: 'quota_exceeded' } }));
     expect(sut.tone).toBe('bad');

@@ -53,6 +53,8 @@ function verdictOf(r: DriveResult): string {
 }
 
 function adviceOf(r: DriveResult): string | undefined {
+  // `destroy`: nothing this machine can run will erase it (a drive locked at level maximum).
+  if (r.disposition === 'destroy') return 'The drive still holds its data and cannot be erased here: set it aside for destruction. See Details for why.';
   if (r.refused) return 'The drive still holds its data. See Details for why, then erase it again or set it aside.';
   if (cancelled(r)) return 'Part of the drive may still hold data: erase it again before it leaves.';
   if (!r.erased) return 'The drive may still hold data. Erase it again, or set it aside for destruction.';
