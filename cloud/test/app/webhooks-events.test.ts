@@ -31,6 +31,26 @@ afterEach(async () => {
   await receiver.close();
 });
 
+/** The certificate job's real dependencies; its `certificate_generated` hook is the cloud's. */
+async function certificateJobs() {
+  const keys = await loadCertificateKeys({ db: sut.db, dataDir: sut.dir });
+  const store = localObjectStore(join(sut.dir, 'objects'));
+  const jobDeps = {
+    db: sut.db,
+    clock: systemClock,
+    store,
+    renderer: inProcessRenderer(testFonts()),
+    signing: keys.signing,
+    pdfSigning: keys.pdfSigning,
+    publicBaseUrl: 'https://cloud.example.test',
+    leaseMs: 60_000,
+    maxAttempts: 5,
+    retryDelayMs: (attempt: number) => retryDelayMs(attempt),
+    onCertificateGenerated: sut.runtime.events.certificateGenerated,
+  };
+  return { jobDeps, store };
+}
+
 const ofType = (type: WebhookEventType) => receiver.requests.filter((r) => r.json?.event_type === type);
 /** Waits until the ledger is settled, then for `count` receipts in total. */
 const settle = (count: number) =>
@@ -117,6 +137,8 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
       'capacity_bytes', 'capacity_display', 'erase_algorithm', 'erase_algorithm_display', 'erase_technique', 'status_display',
       'erase_result_display', 'erase_start_time', 'erase_finish_time', 'certificate_status', 'certificate_url', 'pdf_url',
       'license_token_id', 'operator',
+      // Issue 31 item 6, appended (spec 6: further fields are not shown).
+      'customer', 'lot_reference', 'asset_tag',
     ]);
     expect(report).toMatchObject({
       event_type: 'wipe_session_completed',
@@ -140,6 +162,9 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
       pdf_url: null,
       license_token_id: token.prefix_id,
       operator: 'tech@example.com',
+      customer: null,
+      lot_reference: null,
+      asset_tag: null,
     });
   });
 
@@ -147,21 +172,7 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
     const token = await sut.token(account.id);
     await issueCheckin(sut.db, token.jti, 'job-cert-0');
     const stored = await sut.post('/internal/wipe_results', wipeBody(token.jti, 'job-cert-0'));
-    const keys = await loadCertificateKeys({ db: sut.db, dataDir: sut.dir });
-    const store = localObjectStore(join(sut.dir, 'objects'));
-    const jobDeps = {
-      db: sut.db,
-      clock: systemClock,
-      store,
-      renderer: inProcessRenderer(testFonts()),
-      signing: keys.signing,
-      pdfSigning: keys.pdfSigning,
-      publicBaseUrl: 'https://cloud.example.test',
-      leaseMs: 60_000,
-      maxAttempts: 5,
-      retryDelayMs: (attempt: number) => retryDelayMs(attempt),
-      onCertificateGenerated: sut.runtime.events.certificateGenerated,
-    };
+    const { jobDeps, store } = await certificateJobs();
     expect(await drainCertificateJobs(jobDeps)).toBe(1);
     expect(await drainCertificateJobs(jobDeps)).toBe(0);
     await settle(2);
@@ -183,6 +194,31 @@ describe('webhook events (spec 6): each fires exactly once, signed, through a re
       revision: 1,
     });
     expect(signatureValid(secrets.certificate_generated!, generated!)).toBe(true);
+  });
+
+  // Issue 31 item 6: the job details typed at the kiosk ride on the wipe's events; a wipe that
+  // names no record keeps the token's customer and lot, and no asset tag.
+  it('wipe_session_completed and certificate_generated carry the customer, lot and asset tag of the job details', async () => {
+    const token = await sut.token(account.id, { customer: 'Northwind Schools', lot: 'LOT-DEFAULT' });
+    const boot = { jti: token.jti, record_id: 'CW-20261122-140000', engine_version: '1.4.0', fingerprint: fingerprint() };
+    expect((await sut.post('/internal/assets', boot)).status).toBe(201);
+    const details = { jti: token.jti, record_id: boot.record_id, lot_reference: 'LOT-2026-11-077', asset_tag: 'AT-004211' };
+    expect((await sut.post('/internal/assets/job_details', details)).status).toBe(200);
+    await issueCheckin(sut.db, token.jti, 'job-jd-0');
+    const tagged = await sut.post('/internal/wipe_results', { ...wipeBody(token.jti, 'job-jd-0'), record_id: boot.record_id });
+    const plain = await sut.post('/internal/wipe_results', wipeBody(token.jti, 'job-jd-1', { drive_serial: 'OTHER-SERIAL' }));
+    expect([tagged.status, plain.status]).toEqual([201, 201]);
+    const { jobDeps } = await certificateJobs();
+    expect(await drainCertificateJobs(jobDeps)).toBe(2);
+    await settle(5); // asset_reported, two wipe reports, two certificates
+    const byWipe = (type: WebhookEventType, key: string) =>
+      Object.fromEntries(ofType(type).map((r) => [r.json[key], [r.json.customer, r.json.lot_reference, r.json.asset_tag]]));
+    const expected = {
+      [tagged.json.wipe_result_id]: ['Northwind Schools', 'LOT-2026-11-077', 'AT-004211'],
+      [plain.json.wipe_result_id]: ['Northwind Schools', 'LOT-DEFAULT', null],
+    };
+    expect(byWipe('wipe_session_completed', 'id')).toEqual(expected);
+    expect(byWipe('certificate_generated', 'wipe_result_id')).toEqual(expected);
   });
 
   it('writes nothing for an account without subscriptions', async () => {

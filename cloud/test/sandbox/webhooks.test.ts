@@ -72,13 +72,19 @@ describe('sandbox webhooks: subscriptions, single-attempt delivery, sink (spec 4
     await subscribe('certificate_generated');
     await subscribe('wipe_session_completed');
     const jobId = `${(await sut.internal('/internal/tokens/validate', { jti: token.jti })).json.job_id}-0`;
-    await sut.internal('/internal/wipe_results', wipeResult(token.jti, jobId));
-    await sut.internal('/internal/wipe_results', wipeResult(token.jti, jobId));
+    // Issue 31 item 6: job details typed at the kiosk for the boot's record ride on both events.
+    const record = { jti: token.jti, record_id: 'CW-20261122-150000' };
+    await sut.internal('/internal/assets', { ...record, fingerprint: fingerprint() });
+    const details = { customer: 'Northwind Schools', lot_reference: 'LOT-2026-11-077', asset_tag: 'AT-004211' };
+    expect((await sut.internal('/internal/assets/job_details', { ...record, ...details })).status).toBe(200);
+    await sut.internal('/internal/wipe_results', { ...wipeResult(token.jti, jobId), record_id: record.record_id });
+    await sut.internal('/internal/wipe_results', { ...wipeResult(token.jti, jobId), record_id: record.record_id });
     await sut.webhooks.idle();
     const captures = (await sut.call('GET', '/sandbox/sink')).json as any[];
     expect(captures.map((c) => c.event_type).sort()).toEqual(['certificate_generated', 'wipe_session_completed']);
     const generated = JSON.parse(captures.find((c) => c.event_type === 'certificate_generated').body);
-    expect(generated).toMatchObject({ certificate_number: 'CW-000001', certificate_url: null, pdf_url: null, job_id: jobId });
+    expect(generated).toMatchObject({ certificate_number: 'CW-000001', certificate_url: null, pdf_url: null, job_id: jobId, ...details });
+    expect(JSON.parse(captures.find((c) => c.event_type === 'wipe_session_completed').body)).toMatchObject({ type: 'wipe_report', ...details });
     expect(captures.every((c) => c.signature_valid)).toBe(true);
   });
 

@@ -1,3 +1,4 @@
+import type { WipeJobDetails } from '../../domain/webhooks/payloads.js';
 import type { SqlRunner } from '../sql/database.js';
 
 /** Job details as stored on an asset; null: none given, the token's default applies. */
@@ -59,3 +60,26 @@ export async function setAssetJobDetails(db: SqlRunner, asset: { id: number; tok
 export const WIPE_JOB_DETAIL_SQL = (column: 'customer' | 'lot_reference' | 'job_asset_tag') =>
   `(SELECT a.${column} FROM assets a WHERE a.account_id = @account_id AND a.record_id = CAST(@record_id AS TEXT)
      ORDER BY a.last_booted_at DESC, a.id DESC LIMIT 1)`;
+
+/**
+ * A stored wipe's job details as readers show them: the wipe's own, else its token's customer and
+ * lot (the default); the asset tag is the wipe's only. Columns for a SELECT joining `wipe_results w`
+ * and `license_tokens t`; `wipeJobDetailsOf` reads them back.
+ */
+export const WIPE_JOB_DETAIL_COLUMNS =
+  'COALESCE(w.customer, t.customer) AS job_customer, COALESCE(w.lot_reference, t.lot_reference) AS job_lot_reference, w.asset_tag AS job_asset_tag';
+
+export const wipeJobDetailsOf = (row: Record<string, unknown>): WipeJobDetails => ({
+  customer: (row.job_customer as string | null) ?? null,
+  lotReference: (row.job_lot_reference as string | null) ?? null,
+  assetTag: (row.job_asset_tag as string | null) ?? null,
+});
+
+/** One wipe's job details (the sandbox builds its payloads from its own reads). */
+export async function readWipeJobDetails(db: SqlRunner, wipeResultId: number): Promise<WipeJobDetails> {
+  const row = await db.one<Record<string, unknown>>(
+    `SELECT ${WIPE_JOB_DETAIL_COLUMNS} FROM wipe_results w JOIN license_tokens t ON t.id = w.token_id WHERE w.id = @id`,
+    { id: wipeResultId },
+  );
+  return wipeJobDetailsOf(row ?? {});
+}

@@ -1,6 +1,7 @@
 import type { AssetFacts, CertificateFacts, WipeFacts } from '../../domain/webhooks/payloads.js';
 import type { WebhookEventType } from '../../domain/webhooks/types.js';
 import type { SqlRunner } from '../sql/database.js';
+import { WIPE_JOB_DETAIL_COLUMNS, wipeJobDetailsOf } from './job-details.js';
 import { TOKEN_USER_NAME_SQL } from './tokens.js';
 import { takesEvent } from './webhook-subscriptions.js';
 import { notifyDeliveriesDue } from './webhook-wakeup.js';
@@ -105,7 +106,8 @@ export async function readWipeFacts(db: SqlRunner, wipeResultId: number, publicB
   const row = await db.one<Record<string, string | number | null>>(
     `SELECT w.public_id AS id, t.product, w.created_at, w.updated_at, w.job_id, w.drive_serial, w.drive_model,
             w.drive_capacity_gb, w.wipe_method, w.technique, w.wipe_status, w.started_at, w.completed_at,
-            w.certificate_status, c.public_id AS cert_id, c.certificate_key, t.prefix_id AS token_id, ${TOKEN_USER_NAME_SQL} AS user_email
+            w.certificate_status, c.public_id AS cert_id, c.certificate_key, t.prefix_id AS token_id, ${TOKEN_USER_NAME_SQL} AS user_email,
+            ${WIPE_JOB_DETAIL_COLUMNS}
        FROM wipe_results w JOIN license_tokens t ON t.id = w.token_id
        LEFT JOIN certificates c ON c.wipe_result_id = w.id
       WHERE w.id = @wipeResultId`,
@@ -133,6 +135,7 @@ export async function readWipeFacts(db: SqlRunner, wipeResultId: number, publicB
     pdfUrl: certificateUrl !== null && row.certificate_key !== null ? certificateUrl : null,
     licenseTokenId: row.token_id as string,
     operator: row.user_email as string | null,
+    jobDetails: wipeJobDetailsOf(row),
   };
 }
 
@@ -140,8 +143,10 @@ export async function readWipeFacts(db: SqlRunner, wipeResultId: number, publicB
 export async function readCertificateFacts(db: SqlRunner, certificatePublicId: string): Promise<CertificateFacts | undefined> {
   const row = await db.one<Record<string, string | number | null>>(
     `SELECT c.public_id AS id, a.public_id AS account_public_id, c.certificate_number,
-            w.public_id AS wipe_result_id, w.job_id, w.drive_serial, w.drive_model, c.signed_at, c.generated_at
+            w.public_id AS wipe_result_id, w.job_id, w.drive_serial, w.drive_model, c.signed_at, c.generated_at,
+            ${WIPE_JOB_DETAIL_COLUMNS}
        FROM certificates c JOIN wipe_results w ON w.id = c.wipe_result_id JOIN accounts a ON a.id = c.account_id
+       JOIN license_tokens t ON t.id = w.token_id
       WHERE c.public_id = @certificatePublicId`,
     { certificatePublicId },
   );
@@ -156,5 +161,6 @@ export async function readCertificateFacts(db: SqlRunner, certificatePublicId: s
     driveModel: row.drive_model as string | null,
     signedAt: (row.signed_at as string | null) ?? '',
     generatedAt: (row.generated_at as string | null) ?? '',
+    jobDetails: wipeJobDetailsOf(row),
   };
 }

@@ -151,7 +151,22 @@ export interface WipeFacts {
   pdfUrl: string | null;
   licenseTokenId: string;
   operator: string | null;
+  /** Issue 31 item 6: the job details typed at the kiosk, else the token's customer and lot; null when none. */
+  jobDetails: WipeJobDetails;
 }
+
+/** Customer, lot / job reference and asset tag of one wipe (issue 31 item 6), as the payloads name them. */
+export interface WipeJobDetails {
+  customer: string | null;
+  lotReference: string | null;
+  assetTag: string | null;
+}
+
+const jobDetailFields = (details: WipeJobDetails) => ({
+  customer: details.customer,
+  lot_reference: details.lotReference,
+  asset_tag: details.assetTag,
+});
 
 /** `NIST 800-88 R2 Purge` → `nist_800_88_r2_purge`. */
 export const slugOf = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
@@ -162,7 +177,8 @@ const titleize = (text: string) => text.replace(/_/g, ' ').replace(/\b\w/g, (c) 
 const resultWord = (status: string) => (status === 'completed' ? 'Pass' : status === 'failed' ? 'Fail' : titleize(status));
 
 /**
- * `wipe_session_completed` (type `wipe_report`): exactly the fields of spec 6, in its order.
+ * `wipe_session_completed` (type `wipe_report`): the fields of spec 6, in its order, then the
+ * job details of issue 31 item 6 appended (spec 6 leaves further fields open).
  * Capacity is decimal (1 GB = 10⁹ bytes), as drives are labelled.
  */
 export function wipeReportPayload(env: Envelope, wipe: WipeFacts) {
@@ -193,6 +209,7 @@ export function wipeReportPayload(env: Envelope, wipe: WipeFacts) {
     pdf_url: wipe.pdfUrl,
     license_token_id: wipe.licenseTokenId,
     operator: wipe.operator,
+    ...jobDetailFields(wipe.jobDetails),
   };
 }
 
@@ -207,6 +224,8 @@ export interface CertificateFacts {
   driveModel: string | null;
   signedAt: string;
   generatedAt: string;
+  /** Issue 31 item 6: the certified wipe's job details, as on its wipe report. */
+  jobDetails: WipeJobDetails;
 }
 
 /**
@@ -231,6 +250,7 @@ export function certificateGeneratedPayload(env: Envelope, cert: CertificateFact
     verify_url: `${url}/verify`,
     signed_at: cert.signedAt,
     generated_at: cert.generatedAt,
+    ...jobDetailFields(cert.jobDetails),
   };
 }
 

@@ -42,11 +42,12 @@ export function registerAppAssets(app: FastifyInstance, deps: { db: SqlDatabase;
     const grid = await deps.wipeGrid();
     const chassisMap = (await findChassisMapOfAsset(deps.db, account.id, row.public_id)) ?? null;
     const wipes = newestFirst([...(await grid.byAsset(account.id, row.public_id)), ...(chassisMap ? await grid.byChassisMap(account.id, chassisMap.name) : [])]).map(toWipeView);
-    // Who the machine was processed for (issue 23): the reporting token's customer and lot.
-    const processing = (await deps.db.one<{ customer: string | null; lot_reference: string | null }>(
-      'SELECT customer, lot_reference FROM assets WHERE public_id = @id AND account_id = @account',
+    // Who the machine was processed for (issue 23): the reporting token's customer and lot, or
+    // the kiosk's job details with the technician's asset tag (issue 31 item 6).
+    const processing = (await deps.db.one<{ customer: string | null; lot_reference: string | null; job_asset_tag: string | null }>(
+      'SELECT customer, lot_reference, job_asset_tag FROM assets WHERE public_id = @id AND account_id = @account',
       { id: row.public_id, account: account.id },
-    )) ?? { customer: null, lot_reference: null };
+    )) ?? { customer: null, lot_reference: null, job_asset_tag: null };
     // Hardware tests across boots (issue 28, item 14): the latest result of each, and every boot's snapshot.
     const testRuns = await listAssetTestRuns(deps.db, row.id);
     return {

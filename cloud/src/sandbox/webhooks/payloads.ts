@@ -1,5 +1,6 @@
 import { readWipeResultSource } from '../../adapters/db/certificate-sources.js';
 import { findCertificateByWipeResult } from '../../adapters/db/certificates.js';
+import { readWipeJobDetails } from '../../adapters/db/job-details.js';
 import { findAssetForEvent } from '../../adapters/db/sandbox/rows.js';
 import type { TokenRow } from '../../adapters/db/tokens.js';
 import type { SqlRunner } from '../../adapters/sql/database.js';
@@ -43,6 +44,7 @@ async function wipeReport(db: SqlRunner, token: TokenRow, wipeResultId: number, 
   if (!wipe) return undefined; // a rolled-back write
   const r = wipe.record;
   const certificate = await findCertificateByWipeResult(db, wipeResultId);
+  const jobDetails = await readWipeJobDetails(db, wipeResultId);
   return {
     eventType: 'wipe_session_completed',
     revision: 1,
@@ -53,7 +55,7 @@ async function wipeReport(db: SqlRunner, token: TokenRow, wipeResultId: number, 
         wipeMethod: r.wipe_method ?? null, technique: r.technique ?? null, wipeStatus: r.wipe_status ?? null,
         startedAt: r.started_at ?? null, completedAt: r.completed_at ?? null,
         certificateStatus: certificate?.status ?? null, certificateUrl: null, pdfUrl: null,
-        licenseTokenId: token.prefix_id, operator: token.user_email,
+        licenseTokenId: token.prefix_id, operator: token.user_email, jobDetails,
       }),
   };
 }
@@ -72,6 +74,7 @@ export async function certificateGenerated(
     id: certificate.public_id, accountId: token.account_public_id, certificateNumber: certificate.certificate_number,
     wipeResultId: wipe.public_id, jobId: wipe.record.job_id, driveSerial: wipe.record.drive_serial ?? null,
     driveModel: wipe.record.drive_model ?? null, signedAt: certificate.signed_at, generatedAt: certificate.updated_at,
+    jobDetails: await readWipeJobDetails(db, wipeResultId),
   };
   return {
     eventType: 'certificate_generated',

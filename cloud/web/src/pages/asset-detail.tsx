@@ -17,6 +17,8 @@ type AppAssetDetail = AssetDetail & {
   wipes: WipeView[];
   customer: string | null;
   lot_reference: string | null;
+  /** The asset tag typed or scanned at the kiosk (issue 31 item 6), beside the firmware's `asset_tag`. */
+  job_asset_tag: string | null;
   chassis_map: { id: string; name: string; updated_at: string; bays: { lane: string; label: string; connector?: Record<string, unknown> }[] } | null;
   tests_latest: Record<string, LatestTest>;
   tests_history: { record_id: string; submitted_at: string; tests: Record<string, { status: string; detail?: string }> }[];
@@ -134,6 +136,7 @@ function Wipes({ wipes }: { wipes: WipeView[] }) {
                   <strong>{w.model ?? 'Unknown drive'}</strong>
                   {w.serial && <div className="mono small">{w.serial}</div>}
                   {w.source.kind === 'hotswap' && w.source.bay && <div className="small muted">{w.source.bay}</div>}
+                  {w.asset_tag && <div className="small muted">Asset tag <span className="mono">{w.asset_tag}</span></div>}
                 </td>
                 <td className="num">{formatCapacityGb(w.capacity_gb)}</td>
                 <td>
@@ -181,7 +184,9 @@ export function AssetDetailPage({ id }: { id: string }) {
         <Fields
           doc={{
             serial_number: asset.serial_number,
-            asset_tag: asset.asset_tag,
+            // The technician's tag (issue 31 item 6) first; the firmware's kept beside it when it differs.
+            asset_tag: asset.job_asset_tag ?? asset.asset_tag,
+            ...(asset.job_asset_tag && asset.asset_tag && asset.asset_tag !== asset.job_asset_tag ? { firmware_asset_tag: asset.asset_tag } : {}),
             ...(asset.customer ? { customer: asset.customer } : {}),
             ...(asset.lot_reference ? { lot___job_reference: asset.lot_reference } : {}),
             record_id: asset.record_id,

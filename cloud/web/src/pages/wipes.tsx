@@ -360,6 +360,12 @@ export function WipesPage() {
                 <td className="wrap w-method">{row.method ?? '—'}</td>
                 <td className="wrap w-source">
                   <SourceCell row={row} />
+                  {/* Issue 31 item 6: the asset tag typed or scanned at the kiosk, under the source it labels. */}
+                  {row.asset_tag && (
+                    <div className="muted small" data-testid="asset-tag">
+                      Asset tag <span className="mono nowrap">{row.asset_tag}</span>
+                    </div>
+                  )}
                 </td>
                 <td className="num">{formatDuration(row.duration_seconds)}</td>
                 <td>

@@ -22,15 +22,18 @@ export function draftProblem(drafts: Drafts, choices: JobChoices | undefined): s
   return undefined;
 }
 
-const savedText = (saved: { customer: string | null; lot_reference: string | null; asset_tag: string | null }) =>
-  `Saved. This machine's drives go on ${[saved.customer && `customer ${saved.customer}`, saved.lot_reference && `lot ${saved.lot_reference}`, saved.asset_tag && `asset tag ${saved.asset_tag}`].filter(Boolean).join(', ') || 'no customer or lot'}.`;
+/** Whose drives the details go on: this machine's (the Notes step), or every drive a station erases from now on. */
+export type JobDetailsScope = 'machine' | 'station';
+
+const savedText = (saved: { customer: string | null; lot_reference: string | null; asset_tag: string | null }, scope: JobDetailsScope) =>
+  `Saved. ${scope === 'station' ? 'Drives erased from now on' : "This machine's drives"} go on ${[saved.customer && `customer ${saved.customer}`, saved.lot_reference && `lot ${saved.lot_reference}`, saved.asset_tag && `asset tag ${saved.asset_tag}`].filter(Boolean).join(', ') || 'no customer or lot'}.`;
 
 /**
  * Customer, lot and asset tag of this machine (issue 31 item 6). A USB barcode scanner types like
  * a keyboard and ends with Enter: Enter saves what is typed and moves to the next field, so a
  * technician can scan lot, then asset tag, without touching the screen.
  */
-export function JobDetailsForm({ allowed }: { allowed: boolean }) {
+export function JobDetailsForm({ allowed, scope = 'machine' }: { allowed: boolean; scope?: JobDetailsScope }) {
   const actions = useActions();
   const [drafts, setDrafts] = useState<Drafts>({ customer: '', lot_reference: '', asset_tag: '' });
   const [choices, setChoices] = useState<JobChoices | undefined>(undefined);
@@ -51,7 +54,7 @@ export function JobDetailsForm({ allowed }: { allowed: boolean }) {
     setOutcome({ state: 'saving' });
     const details: KioskJobDetails = { customer: current.customer.trim(), lot_reference: current.lot_reference.trim(), asset_tag: current.asset_tag.trim() };
     const r = await actions.saveJobDetails(details);
-    setOutcome(r.ok ? { state: 'saved', text: savedText(r.saved) } : { state: 'refused', text: r.error });
+    setOutcome(r.ok ? { state: 'saved', text: savedText(r.saved, scope) } : { state: 'refused', text: r.error });
   };
 
   const onKey = (field: JobDetailField) => (e: KeyboardEvent<HTMLInputElement>) => {

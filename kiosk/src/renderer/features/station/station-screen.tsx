@@ -1,4 +1,5 @@
 import { useKiosk } from '../../store/use-kiosk.js';
+import { JobDetailsForm } from '../notes/job-details-form.js';
 import { BayView } from './bay-view.js';
 import { stationNotice, watchWarning } from './bay-view-model.js';
 import { WizardScreen } from './wizard-screen.js';
@@ -26,6 +27,14 @@ export function StationScreen() {
       )}
       {!notice && station.phase === 'wizard' && station.wizard && <WizardScreen wizard={station.wizard} />}
       {!notice && station.phase === 'bays' && <BayView station={station} />}
+      {/* Issue 31 item 6: the station's boot record is the one every bay's wipe result names, so
+          the details saved here go on each drive whose result is reported after the save. */}
+      {!notice && station.phase === 'bays' && (
+        <details className="station-job-details" data-testid="station-job-details">
+          <summary>Customer, lot and asset tag for all new drives</summary>
+          <JobDetailsForm allowed scope="station" />
+        </details>
+      )}
       <StationRefusal />
     </section>
   );
