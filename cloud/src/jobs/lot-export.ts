@@ -4,7 +4,7 @@ import yazl from 'yazl';
 import type { Clock } from '../adapters/clock.js';
 import { claimJob, finishJob, handBackJob, hasDueJob, releaseJob, stillHeld, type ClaimedJob } from '../adapters/db/jobs.js';
 import { insertLotDocument } from '../adapters/db/lot-documents.js';
-import { completeLotExport, LOT_EXPORT_JOB, lotExportById, setLotExportProgress, type LotExportRow } from '../adapters/db/lot-exports.js';
+import { completeLotExport, LOT_EXPORT_JOB, lotExportById, renewLotExportLease, setLotExportProgress, type LotExportRow } from '../adapters/db/lot-exports.js';
 import type { WipeGridReader } from '../adapters/db/wipes-grid.js';
 import { putChunks, type ObjectStore } from '../adapters/objects/local-store.js';
 import type { SqlDatabase, SqlRunner } from '../adapters/sql/database.js';
@@ -33,7 +33,7 @@ export interface LotExportDeps {
   pdfSigning?: (() => Promise<PdfSigner>) | undefined;
   /** `PUBLIC_BASE_URL`: the lot certificate's verify URL. */
   publicBaseUrl: string;
-  /** How long a claim is held; a lot of thousands of certificates takes minutes. */
+  /** How long a claim is held without a progress write (each one renews it). */
   leaseMs: number;
   maxAttempts: number;
   retryDelayMs(attempt: number): number;
@@ -116,7 +116,8 @@ async function make(deps: LotExportDeps, job: ClaimedJob, row: LotExportRow, sig
   const progress = async (done: number) => {
     signal?.throwIfAborted();
     if (done !== rows.length && done - written < PROGRESS_STEP) return;
-    if (!(await stillHeld(deps.db, job))) throw new LeaseLost('lease lost');
+    // Renewed with each progress write: a long lot keeps its claim while it moves.
+    if (!(await renewLotExportLease(deps.db, job, isoAt(deps.clock, deps.leaseMs), isoAt(deps.clock)))) throw new LeaseLost('lease lost');
     written = done;
     await setLotExportProgress(deps.db, row.id, { status: 'running', done, now: isoAt(deps.clock) });
   };

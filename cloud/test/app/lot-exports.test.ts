@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claimJob } from '../../src/adapters/db/jobs.js';
-import { LOT_EXPORT_JOB, removeExpiredLotExports } from '../../src/adapters/db/lot-exports.js';
+import { LOT_EXPORT_JOB, removeExpiredLotExports, renewLotExportLease } from '../../src/adapters/db/lot-exports.js';
 import { wipeGridReaderOnce } from '../../src/adapters/db/wipes-grid.js';
 import { verifyPdf } from '../../src/cli/certificates.js';
 import { drainCertificateJobs } from '../../src/jobs/certificate-worker.js';
@@ -140,6 +140,23 @@ describe('background lot exports (POST /app/api/lot-exports)', { timeout: 120_00
     expect(job).toMatchObject({ status: 'done', attempts: 2 });
     expect((await browser.get(`/app/api/lot-exports/${started.json.id}`)).json).toMatchObject({ status: 'done', done: 2, total: 2 });
     expect((await download(started.json.id)).status).toBe(200);
+  });
+
+  it('progress renews the lease of the claim that writes it, and refuses a claim that lost it', async () => {
+    const ids = await seed(1, 'LEASE');
+    await browser.send('POST', '/app/api/lot-exports', { format: 'zip', ids });
+    const at = (ms: number) => new Date(sut.clock.now().getTime() + ms).toISOString();
+    const first = (await sut.db.transaction((tx) => claimJob(tx, LOT_EXPORT_JOB, at(0), at(1000))))!;
+    expect(await renewLotExportLease(sut.db, first, at(50_000), at(0))).toBe(true);
+    // Renewed: still held after the first lease would have run out.
+    sut.clock.advance(2000);
+    expect(await sut.db.transaction((tx) => claimJob(tx, LOT_EXPORT_JOB, at(0), at(1000)))).toBeUndefined();
+    // Once it runs out, the next claim takes the job, and the old claim can no longer renew it.
+    sut.clock.advance(50_000);
+    const second = (await sut.db.transaction((tx) => claimJob(tx, LOT_EXPORT_JOB, at(0), at(60_000))))!;
+    expect(second.attempts).toBe(2);
+    expect(await renewLotExportLease(sut.db, first, at(90_000), at(0))).toBe(false);
+    expect(await renewLotExportLease(sut.db, second, at(90_000), at(0))).toBe(true);
   });
 
   it('a failing export is retried with backoff, then failed with its reason after the last attempt', async () => {

@@ -96,3 +96,16 @@ export async function removeExpiredLotExports(db: SqlRunner, store: ObjectStore,
   }
   return expired.length;
 }
+
+/**
+ * Extends a held lot export job's lease to `leaseUntil`, as its progress is written: a lot of
+ * thousands of certificates may outlast one lease, and only a worker that stopped (and so stopped
+ * renewing) should lose it. False, and no change, when the claim is no longer this one.
+ */
+export async function renewLotExportLease(db: SqlRunner, job: { id: number; attempts: number }, leaseUntil: string, now: string): Promise<boolean> {
+  const changed = await db.run(
+    `UPDATE jobs SET lease_until = @lease, updated_at = @now WHERE id = @id AND status = 'running' AND attempts = @attempts`,
+    { lease: leaseUntil, now, id: job.id, attempts: job.attempts },
+  );
+  return changed === 1;
+}
