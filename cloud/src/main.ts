@@ -12,8 +12,10 @@ import { bootImagesIn } from './adapters/boot-images.js';
 import { loadConfig, ConfigError } from './config.js';
 import { buildCloudApp } from './http/app.js';
 import pino from 'pino';
-import { WHERE_KEYS_ARE, certificatePublicKey, deploymentKeys, leaseMsFromFlags, loadCertificateRuntime, rotateCertificateKey, verifyPdf } from './cli/certificates.js';
+import { WHERE_KEYS_ARE, certificatePublicKey, deploymentKeys, leaseMsFromFlags, loadCertificateRuntime, rotateCertificateKey, verifyPdf, type CertificateRuntime } from './cli/certificates.js';
 import { createWebhookRuntime, type WebhookRuntime } from './jobs/webhook-runtime.js';
+import { startDeploymentLotExportWorker } from './jobs/lot-export-worker.js';
+import type { WorkerLog } from './jobs/certificate-worker.js';
 import { graceMsOf, stopWorkers, type ShutdownLog, type Stoppable } from './jobs/shutdown.js';
 import type { CloudConfig } from './config.js';
 import type { SqlDatabase } from './adapters/sql/database.js';
@@ -32,6 +34,10 @@ const webhookRuntime = (config: CloudConfig, db: SqlDatabase) =>
 import { serveSandbox } from './sandbox/serve.js';
 import { copyToPostgresCommand, migrateCommand } from './cli/store.js';
 import { openStore, storeConfig } from './adapters/sql/open-store.js';
+
+/** Lot exports too big for one request (issue 31 item 2), made beside the certificates. */
+const lotExportWorker = (config: CloudConfig, db: SqlDatabase, certificates: CertificateRuntime, log: WorkerLog) =>
+  startDeploymentLotExportWorker({ db, clock: systemClock, store: certificates.store, pdfSigning: certificates.routes.pdfSigning, publicBaseUrl: config.publicBaseUrl, log });
 
 /** The webhook delivery worker as a {@link Stoppable}. */
 const deliveryWorker = (webhooks: WebhookRuntime): Stoppable => ({ stop: () => webhooks.stopWorker(), abort: () => webhooks.abortWorker() });
@@ -135,12 +141,13 @@ async function serve(): Promise<void> {
   });
   // The in-process webhook delivery worker; `erasure-cloud worker` runs more beside it.
   webhooks.startWorker({ log: app.log });
+  const lotExports = lotExportWorker(config, db, certificates, app.log);
   const address = await app.listen({ host: config.HOST, port: config.PORT });
   process.stdout.write(`erasure-cloud listening on ${address}\n`);
   // SIGTERM: stop claiming, finish or hand back the work in flight, exit within SHUTDOWN_TIMEOUT_SECONDS.
   const stop = async () => {
     exitNoLaterThan(config.shutdownTimeoutMs, app.log);
-    await stopWorkers([worker, deliveryWorker(webhooks)], { graceMs: graceMsOf(config.shutdownTimeoutMs), log: app.log });
+    await stopWorkers([worker, deliveryWorker(webhooks), lotExports], { graceMs: graceMsOf(config.shutdownTimeoutMs), log: app.log });
     await webhooks.stop();
     await app.close();
     await db.close();
@@ -159,7 +166,8 @@ async function runWorker(leaseMs: number | undefined): Promise<void> {
   const db = await openCloudStore(config);
   const log = pino({ name: 'erasure-cloud-worker' }, pino.destination(2));
   const webhooks = webhookRuntime(config, db);
-  const worker = await (await loadCertificateRuntime(config, db)).startWorker({
+  const certificates = await loadCertificateRuntime(config, db);
+  const worker = await certificates.startWorker({
     db,
     clock: systemClock,
     log,
@@ -167,13 +175,14 @@ async function runWorker(leaseMs: number | undefined): Promise<void> {
     onCertificateGenerated: (tx, certificate) => webhooks.events.certificateGenerated(tx, certificate),
   });
   webhooks.startWorker({ log });
+  const lotExports = lotExportWorker(config, db, certificates, log);
   process.stdout.write(`erasure-cloud worker running (pid ${process.pid})\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
   exitNoLaterThan(config.shutdownTimeoutMs, log);
-  await stopWorkers([worker, deliveryWorker(webhooks)], { graceMs: graceMsOf(config.shutdownTimeoutMs), log });
+  await stopWorkers([worker, deliveryWorker(webhooks), lotExports], { graceMs: graceMsOf(config.shutdownTimeoutMs), log });
   await webhooks.stop();
   await db.close();
   // Exit now rather than when the last handle goes: nothing is left to wait for.

@@ -21,6 +21,7 @@ import { registerPages } from './routes/pages.js';
 import { registerPublicApi } from './routes/public-api.js';
 import { registerApiDocs } from './routes/api-docs.js';
 import { registerCertificateLots } from './routes/app-certificate-lots.js';
+import { registerLotExports } from './routes/app-lot-exports.js';
 import { registerAppWipes } from './routes/app-wipes.js';
 import { registerAppAssets } from './routes/app-assets.js';
 import { registerAppDevices } from './routes/app-devices.js';
@@ -163,6 +164,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
     registerCertificateRoutes(app, { ...deps.certificates, db: deps.db, clock: deps.clock, publicBaseUrl: deps.publicBaseUrl });
     registerCertificateLots(app, { db: deps.db, clock: deps.clock, store: deps.certificates.store, publicBaseUrl: deps.publicBaseUrl, wipeGrid, pdfSigning: deps.certificates.pdfSigning });
     registerLotVerify(app, { db: deps.db, store: deps.certificates.store, publicKeys: deps.certificates.publicKeys, publicBaseUrl: deps.publicBaseUrl });
+    registerLotExports(app, { db: deps.db, clock: deps.clock, store: deps.certificates.store, wipeGrid, canSignPdf: !!deps.certificates.pdfSigning });
   }
 
   app.get('/health', async () => ({ ok: true }));

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /**
@@ -12,6 +13,23 @@ export interface ObjectStore {
   /** The object's bytes, or undefined when there is none. */
   get(key: string): Promise<Uint8Array | undefined>;
   exists(key: string): Promise<boolean>;
+  /**
+   * As `put`, from chunks as they come (a lot ZIP of any size, never whole in memory). Optional:
+   * a store without it is given the bytes collected (see {@link putChunks}).
+   */
+  putStream?(key: string, chunks: AsyncIterable<Uint8Array>): Promise<void>;
+  /** The object as a stream of chunks, or undefined when there is none. Optional like `putStream`. */
+  readStream?(key: string): Promise<NodeJS.ReadableStream | undefined>;
+  /** Removes the object; no error when there is none. Optional: stores without it keep expired exports. */
+  remove?(key: string): Promise<void>;
+}
+
+/** `store.putStream`, or `put` of the chunks collected for a store that cannot take a stream. */
+export async function putChunks(store: ObjectStore, key: string, chunks: AsyncIterable<Uint8Array>): Promise<void> {
+  if (store.putStream) return store.putStream(key, chunks);
+  const parts: Uint8Array[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  await store.put(key, Buffer.concat(parts));
 }
 
 /** A key that could escape the store or be ambiguous on disk. */
@@ -69,25 +87,49 @@ export function localObjectStore(root: string): LocalObjectStore {
     }
   }
 
+  /** Writes a temporary file with `write`, fsyncs it and renames it over the key. */
+  async function atomically(key: string, write: (handle: FileHandle) => Promise<unknown>): Promise<void> {
+    const target = pathOf(key);
+    await ensureDir(join(root, TMP_DIR));
+    await ensureDir(dirname(target));
+    const tmp = join(root, TMP_DIR, `${randomUUID()}.part`);
+    const handle = await open(tmp, 'wx', 0o600);
+    try {
+      await write(handle);
+      await handle.sync();
+    } catch (error) {
+      await handle.close();
+      await rm(tmp, { force: true });
+      throw error;
+    }
+    await handle.close();
+    await rename(tmp, target);
+    await fsyncPath(dirname(target));
+  }
+
   return {
     root,
     async put(key, bytes) {
-      const target = pathOf(key);
-      await ensureDir(join(root, TMP_DIR));
-      await ensureDir(dirname(target));
-      const tmp = join(root, TMP_DIR, `${randomUUID()}.part`);
-      const handle = await open(tmp, 'wx', 0o600);
+      await atomically(key, (handle) => handle.writeFile(bytes));
+    },
+    async putStream(key, chunks) {
+      await atomically(key, async (handle) => {
+        for await (const chunk of chunks) await handle.write(chunk);
+      });
+    },
+    async readStream(key) {
+      const path = pathOf(key);
       try {
-        await handle.writeFile(bytes);
-        await handle.sync();
+        const handle = await open(path, 'r');
+        return createReadStream(path, { fd: handle, autoClose: true });
       } catch (error) {
-        await handle.close();
-        await rm(tmp, { force: true });
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw error;
       }
-      await handle.close();
-      await rename(tmp, target);
-      await fsyncPath(dirname(target));
+    },
+    async remove(key) {
+      await rm(pathOf(key), { force: true });
+      await fsyncPath(dirname(pathOf(key))).catch(() => undefined);
     },
     async get(key) {
       try {

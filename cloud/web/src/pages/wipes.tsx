@@ -7,6 +7,7 @@ import type { WipeView, WipesPage as WipesData } from '../types.js';
 import { CertificateCell } from '../components/certificate-cell.js';
 import { HealthGradeCell } from '../components/health-grade-cell.js';
 import { PushSettings } from './push-settings.js';
+import { LotExportMenu, LotExportStatus, useLotExport } from './lot-export.js';
 import { apiQuery, filtersActive, headerText, lotUrl, rangeText, readViewState, SORTS } from './wipes-view.js';
 
 const GENERATING_NOTICE = 'certificate-generating';
@@ -123,6 +124,8 @@ export function WipesPage() {
   const [showSettings, setShowSettings] = useState(false);
   // What the search box shows: the URL's term, or what is being typed before the pause.
   const [typed, setTyped] = useState<string | null>(null);
+  // Every match's certificates, made in the background (issue 31 item 2).
+  const lotExport = useLotExport();
   const query = apiQuery(state);
   const latest = useRef('');
 
@@ -197,7 +200,11 @@ export function WipesPage() {
         actions={
           <>
             <ExportCsv count={data?.count ?? 0} max={data?.csv_max_rows ?? 0} query={apiQuery(state, { page: false })} />
-            <CertificatesMenu rows={selectedRows.length > 0 ? selectedRows : rows} selected={selectedRows.length > 0} />
+            {selectedRows.length === 0 && data && data.count > rows.length ? (
+              <LotExportMenu count={data.count} query={apiQuery(state, { page: false })} onStart={(format, q) => void lotExport.start(format, q)} />
+            ) : (
+              <CertificatesMenu rows={selectedRows.length > 0 ? selectedRows : rows} selected={selectedRows.length > 0} />
+            )}
             <button
               type="button"
               className="button button-primary"
@@ -225,6 +232,7 @@ export function WipesPage() {
       )}
       {showSettings && data && <PushSettings onSaved={() => void load()} />}
       {pushNote && <p className={`note note-${pushNote.tone}`}>{pushNote.text}</p>}
+      <LotExportStatus lot={lotExport.current} error={lotExport.error} onDismiss={lotExport.dismiss} />
       {data && data.count > data.csv_max_rows && (
         <p className="note note-warning" role="status" data-testid="csv-cap-note">
           {data.count} wipes match, and one CSV export holds at most {data.csv_max_rows}. Narrow the filters (a date range, a customer) to export them in parts.

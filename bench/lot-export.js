@@ -1,0 +1,113 @@
+// Lot certificate of many drives (issue 31 item 2), against the built cloud (cloud/dist; run `npx tsc -b`).
+//
+//   node bench/lot-export.js [--drives 600]
+//
+// Prints, in the same run on the same files: the time to generate the drives' single certificates
+// (claim, sign, render both PDFs, store: the certificate job, rendering on this thread) as the
+// anchor, then the background lot export of all of them as one signed lot certificate (read each
+// certificate from the store, build the summary pages, attach, sign once, store), and the ZIP of
+// their certificates and reports. Goal: lot PDF <= 0.5x the single certificates' time.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const dist = new URL('../cloud/dist/', import.meta.url);
+const load = (path) => import(new URL(path, dist).href);
+const { SqliteDatabase } = await load('adapters/sql/sqlite.js');
+const { createAccount } = await load('adapters/db/accounts.js');
+const { createToken, recordCheckin } = await load('adapters/db/tokens.js');
+const { storeWipeResult } = await load('adapters/db/wipe-results.js');
+const { localObjectStore } = await load('adapters/objects/local-store.js');
+const { loadCertificateKeys } = await load('adapters/certificate-keys.js');
+const { DEBIAN_FONT_FILES, loadFontSource } = await load('domain/certificates/index.js');
+const { drainCertificateJobs } = await load('jobs/certificate-worker.js');
+const { retryDelayMs } = await load('jobs/generate-certificate.js');
+const { inProcessRenderer } = await load('jobs/renderer.js');
+const { systemClock } = await load('adapters/clock.js');
+const { wipeGridReaderOnce } = await load('adapters/db/wipes-grid.js');
+const { createLotExport } = await load('adapters/db/lot-exports.js');
+const { drainLotExportJobs, LOT_EXPORT_WORKER_DEFAULTS } = await load('jobs/lot-export-worker.js');
+
+const { values } = parseArgs({ options: { drives: { type: 'string', default: '600' } } });
+const DRIVES = Number(values.drives);
+const round = (n) => Math.round(n * 10) / 10;
+
+const dir = mkdtempSync(join(tmpdir(), 'erasure-bench-lot-'));
+try {
+  const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
+  const keys = await loadCertificateKeys({ db, dataDir: dir });
+  const store = localObjectStore(join(dir, 'objects'));
+  const now = new Date().toISOString();
+  const account = await createAccount(db, { name: 'Bench Recyclers Ltd', subscriptionStatus: 'active', now });
+  const token = await createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'bench@example.com', expiresAt: null, now });
+  // One engine check-in certifies up to 256 drives: one per 200 here.
+  for (let i = 0; i < DRIVES; i++) {
+    if (i % 200 === 0) await recordCheckin(db, `run${i / 200}`, token, now);
+    const record = {
+      job_id: `run${Math.floor(i / 200)}-${i % 200}`,
+      drive_serial: `S4DYNX0M${String(i).padStart(6, '0')}`,
+      drive_model: 'SAMSUNG MZVLB512HAJQ',
+      drive_capacity_gb: 512,
+      wipe_method: 'NIST 800-88 R2 Purge',
+      passes_completed: null,
+      started_at: '2026-11-22T10:00:00Z',
+      completed_at: '2026-11-22T10:12:30Z',
+      verification_hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+      technique: 'NVMe Sanitize, crypto erase',
+      tool_components: 'nvme-cli 2.8',
+      verification_result: 'Passed',
+    };
+    await db.transaction((tx) => storeWipeResult(tx, { accountId: account.id, tokenId: token.id, record, ownReason: null, issuedJobId: `run${Math.floor(i / 200)}`, notIssuedReason: 'not issued', now }));
+  }
+  const fonts = loadFontSource(DEBIAN_FONT_FILES, { readFile: (path) => new Uint8Array(readFileSync(path)) });
+
+  // The anchor: the single certificates, generated as the worker does on one thread.
+  const t0 = performance.now();
+  const generated = await drainCertificateJobs({
+    db,
+    clock: systemClock,
+    store,
+    renderer: inProcessRenderer(fonts),
+    signing: keys.signing,
+    pdfSigning: keys.pdfSigning,
+    publicBaseUrl: 'https://erasure.example',
+    leaseMs: 60_000,
+    maxAttempts: 5,
+    retryDelayMs: (n) => retryDelayMs(n),
+  });
+  const singles = (performance.now() - t0) / 1000;
+  if (generated !== DRIVES) throw new Error(`expected ${DRIVES} certificates, generated ${generated}`);
+
+  const ids = (await db.many('SELECT public_id FROM wipe_results ORDER BY id')).map((r) => r.public_id);
+  const deps = {
+    ...LOT_EXPORT_WORKER_DEFAULTS,
+    db,
+    clock: systemClock,
+    store,
+    wipeGrid: wipeGridReaderOnce(db),
+    fonts: () => fonts,
+    pdfSigning: () => keys.pdfSigning(),
+    publicBaseUrl: 'https://erasure.example',
+  };
+  const timeExport = async (format, name) => {
+    await db.transaction((tx) => createLotExport(tx, { publicId: name, accountId: account.id, format, wipeIds: ids, now: new Date().toISOString() }));
+    const start = performance.now();
+    if ((await drainLotExportJobs(deps)) !== 1) throw new Error('expected one lot export');
+    const seconds = (performance.now() - start) / 1000;
+    const row = await db.one('SELECT status, object_key FROM lot_exports WHERE public_id = @name', { name });
+    if (row.status !== 'done') throw new Error(`lot export ${format} ended ${row.status}`);
+    return { seconds, bytes: (await store.get(row.object_key)).length };
+  };
+  const pdf = await timeExport('pdf', 'lotexp_00000000000000000001');
+  const zip = await timeExport('zip', 'lotexp_00000000000000000002');
+  await db.close();
+
+  const ratio = pdf.seconds / singles;
+  console.log(
+    `lot export: ${DRIVES} single certificates generated ${round(singles)} s (anchor) | lot certificate (PDF, ${round(pdf.bytes / 1e6)} MB) ${round(pdf.seconds)} s = ` +
+      `${Math.round(ratio * 100) / 100}x | lot ZIP (${round(zip.bytes / 1e6)} MB) ${round(zip.seconds)} s | goal lot PDF <= 0.5x: ${ratio <= 0.5 ? 'OK' : 'BELOW GOAL'}`,
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
