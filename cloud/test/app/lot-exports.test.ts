@@ -65,8 +65,11 @@ describe('background lot exports (POST /app/api/lot-exports)', { timeout: 120_00
     return { status: res.statusCode, headers: res.headers, bytes: res.rawPayload, json: () => res.json() };
   };
 
-  // The one slow test: 600 certificates rendered, then each checked again by verify-pdf.
-  it('the merged lot PDF of 600 certificates is built as a background job and verifies with pdfsig and verify-pdf', { timeout: 1_500_000 }, async () => {
+  // The one slow test: 600 certificates rendered, then each checked again by verify-pdf. It runs
+  // on SQLite only: what it adds to the tests below (the size past the in-request cap, the signed
+  // document of 600 attachments) does not depend on the store, and the job's claims, leases,
+  // retries and progress run on PostgreSQL in those tests; twice would cost CI minutes for nothing.
+  it.skipIf(process.env.ERASURE_TEST_STORE === 'postgres')('the merged lot PDF of 600 certificates is built as a background job and verifies with pdfsig and verify-pdf', { timeout: 1_500_000 }, async () => {
     await seed(600);
     // Every row the filters leave (here: all 600), not the page of 100 in view.
     const started = await browser.send('POST', '/app/api/lot-exports', { format: 'pdf', filters: { q: 'SER-' } });
