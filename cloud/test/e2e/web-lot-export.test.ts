@@ -58,18 +58,18 @@ describe('the wipes grid prepares the certificates of every match in the backgro
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('shows "Preparing N certificates… done of N", then a link to the ZIP of every match', async () => {
+  it('shows "Preparing the certificates of N drives… done of N", then a link to the ZIP of every match', async () => {
     const total = FILLER + 3;
     await expect.poll(() => page.locator('[data-testid="certificates-menu"] summary').innerText()).toBe(`Download certificates (${total} matching) ▾`);
     await page.click('[data-testid="certificates-menu"] summary');
     await page.click('[data-testid="lot-export-zip"]');
     const progress = page.locator('[data-testid="lot-export-progress"]');
-    await expect.poll(() => progress.innerText()).toContain(`Preparing ${total} certificates… 0 of ${total}`);
+    await expect.poll(() => progress.innerText()).toContain(`Preparing the certificates of ${total} drives… 0 of ${total}`);
 
     // The worker is part way through (as its progress writes say), and the page follows.
     const row = await sut.row<{ id: number }>('SELECT id FROM lot_exports');
     await setLotExportProgress(sut.db, row.id, { status: 'running', done: 40, now: sut.clock.now().toISOString() });
-    await expect.poll(() => progress.innerText()).toContain(`Preparing ${total} certificates… 40 of ${total}`);
+    await expect.poll(() => progress.innerText()).toContain(`Preparing the certificates of ${total} drives… 40 of ${total}`);
     await screenshot(page, 'wipes-lot-export-progress');
 
     await drainLotExportJobs({
@@ -83,7 +83,7 @@ describe('the wipes grid prepares the certificates of every match in the backgro
       publicBaseUrl: PUBLIC_BASE_URL,
     });
     const ready = page.locator('[data-testid="lot-export-ready"]');
-    await expect.poll(() => ready.innerText()).toContain(`The ZIP of ${total} certificates is ready.`);
+    await expect.poll(() => ready.innerText()).toContain(`The ZIP for ${total} drives is ready.`);
     await screenshot(page, 'wipes-lot-export-ready');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="lot-export-download"]')]);
     const file = join(dir, 'lot.zip');

@@ -5,7 +5,7 @@ import { formatDateTime } from '../format.js';
 /*
  * Lot files too big for one request (issue 31 item 2): every certificate the grid's filters
  * match, made by a background job in the cloud. The page asks for it, shows the progress line
- * ("Preparing 600 certificates… 240 of 600") and then the download link, until it expires.
+ * ("Preparing the certificates of 600 drives… 240 of 600") and then the download link, until it expires.
  */
 
 export interface LotExportView {
@@ -53,11 +53,12 @@ const WHAT = { zip: 'ZIP of PDFs', pdf: 'lot certificate' } as const;
 export function LotExportStatus({ lot, error, onDismiss }: { lot: LotExportView | null; error: string | null; onDismiss: () => void }) {
   if (error) return <p className="note note-danger" role="alert">The certificates could not be prepared: {error}</p>;
   if (!lot) return null;
-  const noun = `${lot.total} certificate${lot.total === 1 ? '' : 's'}`;
+  // Counted in drives: a lot lists every matching drive, those without a certificate too.
+  const noun = `${lot.total} drive${lot.total === 1 ? '' : 's'}`;
   if (lot.status === 'pending' || lot.status === 'running') {
     return (
       <p className="note note-info lot-export" role="status" data-testid="lot-export-progress">
-        Preparing {noun}… {lot.done} of {lot.total}
+        Preparing the certificates of {noun}… {lot.done} of {lot.total}
         <progress max={lot.total} value={lot.done} />
         <span className="muted small">You can leave this page; the {WHAT[lot.format]} keeps being made.</span>
       </p>
@@ -66,7 +67,7 @@ export function LotExportStatus({ lot, error, onDismiss }: { lot: LotExportView 
   if (lot.status === 'done' && lot.download_url) {
     return (
       <p className="note note-ok lot-export" role="status" data-testid="lot-export-ready">
-        The {lot.format === 'pdf' ? 'lot certificate' : 'ZIP'} of {noun} is ready.{' '}
+        The {lot.format === 'pdf' ? 'lot certificate' : 'ZIP'} for {noun} is ready.{' '}
         <a href={lot.download_url} download data-testid="lot-export-download">
           Download {lot.format === 'pdf' ? 'the lot certificate (PDF)' : 'the ZIP'}
         </a>
@@ -79,7 +80,7 @@ export function LotExportStatus({ lot, error, onDismiss }: { lot: LotExportView 
   }
   return (
     <p className="note note-warning" role="status" data-testid="lot-export-ended">
-      {lot.status === 'expired' ? `The download of ${noun} has expired; ask for it again.` : `The ${WHAT[lot.format]} of ${noun} could not be made.`}
+      {lot.status === 'expired' ? `The download for ${noun} has expired; ask for it again.` : `The ${WHAT[lot.format]} for ${noun} could not be made.`}
       {lot.error && (
         <details>
           <summary>Details</summary>
