@@ -79,9 +79,10 @@ describe('why a certificate was not issued, and capacities under 1 GB', { timeou
   it('the CSV appends the reason, its stored wording, the bytes and "< 1 GB", the existing columns in place', async () => {
     const [csv] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export-csv"]')]);
     const [header, ...lines] = readFileSync((await csv.path())!, 'utf8').trim().split('\r\n');
+    // Issue 31 item 4's columns follow the existing ones; item 6's Asset Tag comes after them.
     expect(header).toBe(
       'Wipe ID,Vendor,Model,Serial,Capacity (GB),Media Type,Method,Source,Duration (s),Status,Technician,Customer,Lot / Job Reference,Started,Completed,Certificate,Asset ID,health_grade,health_reasons,' +
-        'Not Issued Reason,uncertified_reason,capacity_bytes,Capacity',
+        'Not Issued Reason,uncertified_reason,capacity_bytes,Capacity,Asset Tag',
     );
     const columns = header!.split(',');
     const cells = (id: string) => lines.find((l) => l.startsWith(id))!.split(',');
