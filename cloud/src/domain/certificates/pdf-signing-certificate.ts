@@ -40,6 +40,18 @@ const RSA_ENCRYPTION = '1.2.840.113549.1.1.1';
 export const certificateFingerprint = (der: Uint8Array): string => createHash('sha256').update(der).digest('hex');
 
 /**
+ * A certificate serial from random bytes, as a positive INTEGER in minimal DER: the first byte is
+ * kept in 0x40–0x7f. Clearing only the top bit left a first byte of 0x00 one time in 128, and with
+ * a second byte under 0x80 that is a non-minimal encoding, which strict DER readers (NSS: pdfsig,
+ * Firefox) refuse: every PDF signed under such a certificate failed validation there.
+ */
+export function certificateSerial(random: Uint8Array): Uint8Array {
+  const serial = Uint8Array.from(random);
+  serial[0] = 0x40 | (serial[0]! & 0x3f);
+  return serial;
+}
+
+/**
  * A fresh RSA key with a self-signed certificate naming the deployment. Readers show it as
  * "not trusted" until a deployment configures a certificate from a CA they trust (README), but
  * they still check that the document is unmodified since it was signed.
@@ -52,8 +64,7 @@ export function generateSelfSignedPdfSigner(input: { commonName: string; now: Da
     new RelativeDistinguishedName([new AttributeTypeAndValue({ type: '2.5.4.3', value: new AttributeValue({ utf8String: input.commonName }) })]),
     new RelativeDistinguishedName([new AttributeTypeAndValue({ type: '2.5.4.10', value: new AttributeValue({ utf8String: 'Erasure Cloud' }) })]),
   ]);
-  const serial = randomBytes(16);
-  serial[0] = serial[0]! & 0x7f; // a positive INTEGER
+  const serial = certificateSerial(randomBytes(16));
   const algorithm = new AlgorithmIdentifier({ algorithm: RSA_SHA256, parameters: null });
   const tbs = new TBSCertificate({
     version: Version.v3,
