@@ -1,22 +1,19 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ERASURE_POLICY } from '@erasure/shared';
 import type { AgentEnv } from '../../src/agent.js';
 import { stationBayRunner } from '../../src/adapters/station-bay-runner.js';
-import { nodeSystemView } from '../../src/adapters/system-view.js';
-import { loadConfig } from '../../src/config.js';
 import { readDriveIdentity } from '../../src/probes/drive-identity.js';
 import type { BayEvent } from '../../src/station/bay-machine.js';
-import { DEFAULT_LIMITS } from '../../src/session/types.js';
 import { derivedHdparmSecurity } from '../support/derived-hdparm.js';
 import { startFakeGateway } from '../support/fake-gateway.js';
 import { fakeRunner, type FakeRule } from '../support/fake-runner.js';
 import { FIXTURES_SKIP_NOTE, fixturesPresent } from '../support/fixtures.js';
 import { loopSkipReason, loopWith, makeWorkDir, removeDir } from '../support/loop.js';
+import { bayAgentEnv, lsblkAsSata } from '../support/station-bay-env.js';
 
 // Issue 30 item 1 at a station bay: the bay erases under its token's policy, and that policy's
 // ATA master passwords reach the erase of a drive locked with an unknown user password, as they
@@ -39,32 +36,14 @@ beforeEach(async () => {
   gateway = await startFakeGateway({
     erasurePolicy: [200, { erasure_policy: DEFAULT_ERASURE_POLICY, source: 'token', ata_master_passwords: { passwords: ['Old-Fleet-1', FLEET], factory_defaults: false } }],
   });
-  writeFileSync(join(dir, 'token'), 'eyJhbGciOiJFZERTQSJ9.e30.c2lnbmF0dXJl\n');
 });
 afterEach(async () => {
   await gateway.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The loop device as lsblk lists it, attached as a SATA SSD (the fake hdparm then answers for it). */
-function lsblkAsSata(device: string): string {
-  const listing = JSON.parse(execFileSync('lsblk', ['-J', '-b', '-O', device], { encoding: 'utf8' })) as { blockdevices: Array<Record<string, unknown>> };
-  for (const d of listing.blockdevices) Object.assign(d, { tran: 'sata', rota: false, model: 'Samsung SSD 850 EVO 2TB', serial: 'S2KMNCAGB00042' });
-  return JSON.stringify(listing);
-}
-
-function envWith(run: AgentEnv['run']): AgentEnv {
-  return {
-    config: loadConfig({ DATA_DIR: join(dir, 'data'), ERASURE_GATEWAY_URL: gateway.url, ERASURE_DEVICE_TOKEN_FILE: join(dir, 'token') }),
-    run,
-    sys: nodeSystemView(),
-    si: {} as AgentEnv['si'],
-    now: () => new Date(),
-    sleep: async () => undefined,
-    version: '0.1.0-test',
-    limits: { ...DEFAULT_LIMITS, retryBaseMs: 5, retryCapMs: 10 },
-  };
-}
+const DRIVE = { model: 'Samsung SSD 850 EVO 2TB', serial: 'S2KMNCAGB00042' };
+const envWith = (run: AgentEnv['run']) => bayAgentEnv(dir, gateway.url, run);
 
 describe.skipIf(Boolean(loopSkipReason) || !fixturesPresent)(`a station bay's drive locked with an unknown ATA user password (loop device, fake hdparm, derived ${FIXTURES_SKIP_NOTE})`, () => {
   it("at security level high, tries the token policy's master passwords, unlocks the drive with the one that works, security-erases it and reports it erased, no password in any result", async () => {
@@ -73,7 +52,7 @@ describe.skipIf(Boolean(loopSkipReason) || !fixturesPresent)(`a station bay's dr
     const erased = join(work, 'bay-master.erased');
     try {
       const rules: Record<string, FakeRule[]> = {
-        lsblk: [{ match: '.*', stdout: lsblkAsSata(disk.device) }],
+        lsblk: [{ match: '.*', stdout: lsblkAsSata(disk.device, DRIVE) }],
         hdparm: [
           { match: `^-I ${escape(disk.device)}$`, stdout: derivedHdparmSecurity({ locked: true, level: 'high', masterRevision: 3 }), untilFile: unlocked },
           { match: `^-I ${escape(disk.device)}$`, stdout: derivedHdparmSecurity({ locked: false, level: 'high', masterRevision: 3 }), untilFile: erased },

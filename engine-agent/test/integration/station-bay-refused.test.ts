@@ -1,22 +1,19 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ERASURE_POLICY } from '@erasure/shared';
 import type { AgentEnv } from '../../src/agent.js';
 import { stationBayRunner } from '../../src/adapters/station-bay-runner.js';
-import { nodeSystemView } from '../../src/adapters/system-view.js';
-import { loadConfig } from '../../src/config.js';
 import { readDriveIdentity } from '../../src/probes/drive-identity.js';
 import type { BayEvent } from '../../src/station/bay-machine.js';
-import { DEFAULT_LIMITS } from '../../src/session/types.js';
 import { derivedHdparmSecurity } from '../support/derived-hdparm.js';
 import { startFakeGateway } from '../support/fake-gateway.js';
 import { fakeRunner } from '../support/fake-runner.js';
 import { FIXTURES_SKIP_NOTE, fixturesPresent } from '../support/fixtures.js';
 import { loopSkipReason, loopWith, makeWorkDir, removeDir } from '../support/loop.js';
+import { bayAgentEnv, lsblkAsSata } from '../support/station-bay-env.js';
 
 // Issue 30 item 7 at a station bay: a drive the bay will not erase still gets its row in the cloud.
 // It is checked in (a station licence, as every bay's drive) and reported failed with its reason
@@ -35,32 +32,14 @@ let dir = '';
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bay-refused-'));
   gateway = await startFakeGateway({ erasurePolicy: [200, { erasure_policy: DEFAULT_ERASURE_POLICY, source: 'token' }] });
-  writeFileSync(join(dir, 'token'), 'eyJhbGciOiJFZERTQSJ9.e30.c2lnbmF0dXJl\n');
 });
 afterEach(async () => {
   await gateway.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The loop device as lsblk lists it, attached as a SATA SSD (the fake hdparm then answers for it). */
-function lsblkAsSata(device: string): string {
-  const listing = JSON.parse(execFileSync('lsblk', ['-J', '-b', '-O', device], { encoding: 'utf8' })) as { blockdevices: Array<Record<string, unknown>> };
-  for (const d of listing.blockdevices) Object.assign(d, { tran: 'sata', rota: false, model: 'Samsung SSD 850 EVO 2TB', serial: 'S2RLNX0H700433B' });
-  return JSON.stringify(listing);
-}
-
-function envWith(run: AgentEnv['run']): AgentEnv {
-  return {
-    config: loadConfig({ DATA_DIR: join(dir, 'data'), ERASURE_GATEWAY_URL: gateway.url, ERASURE_DEVICE_TOKEN_FILE: join(dir, 'token') }),
-    run,
-    sys: nodeSystemView(),
-    si: {} as AgentEnv['si'],
-    now: () => new Date(),
-    sleep: async () => undefined,
-    version: '0.1.0-test',
-    limits: { ...DEFAULT_LIMITS, retryBaseMs: 5, retryCapMs: 10 },
-  };
-}
+const DRIVE = { model: 'Samsung SSD 850 EVO 2TB', serial: 'S2RLNX0H700433B' };
+const envWith = (run: AgentEnv['run']) => bayAgentEnv(dir, gateway.url, run);
 
 /** Runs the bay over a loop device the fake hdparm says is locked at `level`; answers the bay's events and the loop's bytes after. */
 async function runLockedBay(level: 'high' | 'maximum') {
@@ -68,7 +47,7 @@ async function runLockedBay(level: 'high' | 'maximum') {
   const disk = loopWith(work, `bay-refused-${level}.img`, bytes);
   try {
     const { run } = fakeRunner({
-      lsblk: [{ match: '.*', stdout: lsblkAsSata(disk.device) }],
+      lsblk: [{ match: '.*', stdout: lsblkAsSata(disk.device, DRIVE) }],
       hdparm: [{ match: `^-I ${escape(disk.device)}$`, stdout: derivedHdparmSecurity({ locked: true, level, masterRevision: 3 }) }],
     });
     const env = envWith(run);
