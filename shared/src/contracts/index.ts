@@ -18,5 +18,6 @@ export * from './agent-validation.js';
 export * from './agent-screen.js';
 export * from './public-api.js';
 export * from './wipes-query.js';
+export * from './floor.js';
 // The method catalogue and erasure policy live beside the contracts so the browser bundles them too.
 export * from '../erasure-methods.js';
