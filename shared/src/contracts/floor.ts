@@ -119,3 +119,57 @@ export type FloorReportAck = Static<typeof FloorReportAck>;
 export const FLOOR_REPORT_INTERVAL_MS = 5_000;
 /** A machine silent this long shows "lost contact". */
 export const FLOOR_LOST_CONTACT_MS = 60_000;
+
+/**
+ * The floor board (`/floor` in the web app): what the cloud streams to a signed-in browser over
+ * Server-Sent Events (`GET /app/api/floor/events`, event `board`, each one the whole board of the
+ * account), built from the latest report of each machine.
+ */
+export const FloorBoardDrive = Type.Intersect([
+  FloorDrive,
+  Type.Object({
+    /** No byte progress since this instant, longer than the account's stall time. */
+    stalled_since: Type.Optional(Timestamp),
+    /** The wipe result arrived: the drive is done whatever the last report said. */
+    result: Type.Optional(
+      Type.Object(
+        {
+          status: Type.Union([Type.Literal('completed'), Type.Literal('failed'), Type.Literal('cancelled')]),
+          certificate_number: Type.Optional(Type.String()),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  }),
+]);
+export type FloorBoardDrive = Static<typeof FloorBoardDrive>;
+
+export const FloorBoardMachine = Type.Object(
+  {
+    machine_id: Type.String(),
+    name: Type.Optional(Type.String()),
+    kind: Type.Union([Type.Literal('machine'), Type.Literal('station')]),
+    /** The device token's site, or the station chassis map's; absent when none was set. */
+    site: Type.Optional(Type.String()),
+    last_report_at: Timestamp,
+    /** Nothing heard for FLOOR_LOST_CONTACT_MS. */
+    lost_contact: Type.Boolean(),
+    job: FloorReportBody.properties.job,
+    drives: Type.Array(FloorBoardDrive),
+    bays: FloorReportBody.properties.bays,
+  },
+  { additionalProperties: false },
+);
+export type FloorBoardMachine = Static<typeof FloorBoardMachine>;
+
+export const FloorBoard = Type.Object(
+  {
+    /** The cloud's clock when the board was built: times left count from here. */
+    now: Timestamp,
+    /** The account's stall time in seconds (default 600). */
+    stall_seconds: Type.Integer({ minimum: 60 }),
+    machines: Type.Array(FloorBoardMachine),
+  },
+  { additionalProperties: false },
+);
+export type FloorBoard = Static<typeof FloorBoard>;
