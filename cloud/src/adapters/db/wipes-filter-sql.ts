@@ -68,7 +68,59 @@ const MEDIA = `(SELECT CASE
     FROM (SELECT lower(d2.media_type) AS m ${MATCHED_DRIVE} ORDER BY a2.updated_at DESC, a2.id DESC LIMIT 1) matched)`;
 
 /** `%term%` for LIKE, with the term's own wildcards taken literally. */
-const containing = (term: string) => `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+export const containing = (term: string) => `%${term.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+
+/**
+ * Whether a search term has a trigram to look up: three characters or more. A shorter one
+ * cannot use the trigram index (SQLite's FTS5 finds nothing for it, PostgreSQL's pg_trgm every
+ * row), so it is matched by the scan.
+ */
+export function hasTrigram(term: string): boolean {
+  return [...term].length >= 3;
+}
+
+/**
+ * The wipe's own fields as one text, the expression PostgreSQL's trigram index is on
+ * (migration 022_wipes_search's wipe_search_text): keep them in step.
+ */
+const SEARCH_TEXT = 'wipe_search_text(drive_model, drive_serial, asset_tag, customer, lot_reference)';
+
+/** `field` contains the term of `@q` (a {@link containing} pattern), in the store's case rule. */
+function matcher(dialect: Dialect): (field: string) => string {
+  // SQLite's LIKE ignores ASCII case; PostgreSQL's ILIKE ignores case.
+  const like = dialect === 'postgres' ? 'ILIKE' : 'LIKE';
+  return (field) => `${field} ${like} @q ESCAPE '\\'`;
+}
+
+/**
+ * The account's tokens whose technician, customer or lot contains the term (binds `@account` and
+ * `@q`): asked before a search by index, so the query names their wipes by token id. An account
+ * has a handful of tokens; left as a subquery, the planner could not know how many match and
+ * would scan every wipe rather than look the few candidates up.
+ */
+export function searchTokensSql(dialect: Dialect): string {
+  const matches = matcher(dialect);
+  return `SELECT id FROM license_tokens WHERE account_id = @account AND (${['user_email', 'customer', 'lot_reference'].map(matches).join(' OR ')})`;
+}
+
+/**
+ * The ids of the wipes that may match the term, found by index (SQLite migration 029, PostgreSQL
+ * 022): its own fields' and its certificate number's trigrams, and every wipe of the tokens
+ * `tokenIds` ({@link searchTokensSql}).
+ */
+function searchCandidates(dialect: Dialect, tokenIds: readonly number[]): string {
+  const matches = matcher(dialect);
+  const branches =
+    dialect === 'sqlite'
+      ? ['SELECT rowid FROM wipe_search WHERE wipe_search MATCH @q_phrase']
+      : [
+          `SELECT id FROM wipe_results WHERE account_id = @account AND ${matches(SEARCH_TEXT)}`,
+          `SELECT wipe_result_id FROM certificates WHERE account_id = @account AND ${matches('certificate_number')}`,
+        ];
+  const ids = tokenIds.filter((id) => Number.isSafeInteger(id));
+  if (ids.length > 0) branches.push(`SELECT id FROM wipe_results WHERE account_id = @account AND token_id IN (${ids.join(', ')})`);
+  return branches.join(' UNION ALL ');
+}
 
 export interface FilterSql {
   /**
@@ -82,16 +134,21 @@ export interface FilterSql {
 
 /**
  * The filter as SQL conditions with their parameters. `columns` says what this database has:
- * before its migrations a database has no certificates or customer and lot to search.
+ * before its migrations a database has no certificates or customer and lot to search, nor the
+ * trigram index of `search` (SQLite 029, PostgreSQL 022), without which `q` is a scan. A search
+ * by index also needs `searchTokens`, the ids {@link searchTokensSql} answers for this term.
  */
-export function filterSql(dialect: Dialect, filter: WipeFilter, columns: { certificates: boolean; customerLot: boolean; jobDetails?: boolean }): FilterSql {
+export function filterSql(
+  dialect: Dialect,
+  filter: WipeFilter,
+  columns: { certificates: boolean; customerLot: boolean; jobDetails?: boolean; search?: boolean },
+  searchTokens?: readonly number[],
+): FilterSql {
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   if (filter.q !== undefined) {
     params.q = containing(filter.q);
-    // SQLite's LIKE ignores ASCII case; PostgreSQL's ILIKE ignores case.
-    const like = dialect === 'postgres' ? 'ILIKE' : 'LIKE';
-    const matches = (field: string) => `${field} ${like} @q ESCAPE '\\'`;
+    const matches = matcher(dialect);
     const anyOf = [matches('w.drive_model'), matches('w.drive_serial'), tokensWhere(matches('user_email'))];
     if (columns.customerLot) {
       for (const column of ['customer', 'lot_reference']) {
@@ -102,7 +159,13 @@ export function filterSql(dialect: Dialect, filter: WipeFilter, columns: { certi
     if (columns.certificates) {
       anyOf.push(`w.id IN (SELECT wipe_result_id FROM certificates WHERE account_id = @account AND ${matches('certificate_number')})`);
     }
-    where.push(`(${anyOf.join(' OR ')})`);
+    const exact = `(${anyOf.join(' OR ')})`;
+    if (columns.search && searchTokens !== undefined && hasTrigram(filter.q)) {
+      // The trigram index narrows the wipes to a superset of the matches; the LIKEs above, run on
+      // those alone, keep the answer exactly the scan's.
+      if (dialect === 'sqlite') params.q_phrase = `"${filter.q.replace(/"/g, '""')}"`;
+      where.push(`w.id IN (${searchCandidates(dialect, searchTokens)}) AND ${exact}`);
+    } else where.push(exact);
   }
   if (filter.status !== undefined) {
     where.push(`${STATUS} = @status`);

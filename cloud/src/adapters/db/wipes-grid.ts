@@ -1,7 +1,7 @@
 import { stationBayOf, stationComponentText, type CertificateStatus, type Product } from '@erasure/shared';
 import type { WipeFilter, WipeOrder } from '../../domain/wipes/filter.js';
 import type { SqlDatabase, SqlRunner } from '../sql/database.js';
-import { filterSql, orderSql, stationOf } from './wipes-filter-sql.js';
+import { containing, filterSql, hasTrigram, orderSql, searchTokensSql, stationOf, type FilterSql } from './wipes-filter-sql.js';
 
 /** A wipe result with what the grid needs around it: token, matched machine, certificate. */
 export interface WipeGridRow {
@@ -115,6 +115,12 @@ const HAS_JOB_DETAILS = {
     "SELECT 1 AS found FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'wipe_results' AND column_name = 'asset_tag'",
 } as const;
 
+/** Whether the wipes search has its trigram index (SQLite migration 029, PostgreSQL 022). */
+const HAS_SEARCH = {
+  sqlite: "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'wipe_search'",
+  postgres: "SELECT 1 AS found FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'wipe_results_search'",
+} as const;
+
 /** Whether wipe results carry a health grade (SQLite migration 018, PostgreSQL 011). */
 const HAS_HEALTH = {
   sqlite: "SELECT 1 AS found FROM pragma_table_info('wipe_results') WHERE name = 'health_grade'",
@@ -176,13 +182,20 @@ export async function createWipeGridReader(db: SqlRunner & Partial<Pick<SqlDatab
                    ORDER BY created_at DESC, id DESC LIMIT @limit OFFSET @offset)
     ${select('page')}
     ORDER BY w.created_at DESC, w.id DESC`;
-  const columns = { certificates: hasCertificates, customerLot: hasCustomerLot, jobDetails: hasJobDetails };
+  const hasSearch = (await db.one(HAS_SEARCH[db.dialect])) !== undefined;
+  const columns = { certificates: hasCertificates, customerLot: hasCustomerLot, jobDetails: hasJobDetails, search: hasSearch };
+  /** The filter's SQL; a search by index first asks which of the account's tokens match the term. */
+  const filterFor = async (accountId: number, filter: WipeFilter): Promise<FilterSql> => {
+    if (!hasSearch || filter.q === undefined || !hasTrigram(filter.q)) return filterSql(db.dialect, filter, columns);
+    const tokens = await db.many<{ id: number }>(searchTokensSql(db.dialect), { account: accountId, q: containing(filter.q) });
+    return filterSql(db.dialect, filter, columns, tokens.map((t) => Number(t.id)));
+  };
   // The filters and orders name only the wipe (wipes-filter-sql.ts); the rest is joined for the rows shown.
   const matching = (where: string) => `FROM wipe_results w WHERE w.account_id = @account${where}`;
   return {
     hasCertificates,
     async search(accountId, filter, order, limit, offset) {
-      const { where, params } = filterSql(db.dialect, filter, columns);
+      const { where, params } = await filterFor(accountId, filter);
       const orderBy = orderSql(db.dialect, order);
       const count = (await db.one<{ n: number }>(`SELECT count(*) AS n ${matching(where)}`, { ...params, account: accountId }))!.n;
       if (count === 0 || offset >= count) return { rows: [], count };
@@ -194,11 +207,11 @@ export async function createWipeGridReader(db: SqlRunner & Partial<Pick<SqlDatab
       return { rows, count };
     },
     async count(accountId, filter) {
-      const { where, params } = filterSql(db.dialect, filter, columns);
+      const { where, params } = await filterFor(accountId, filter);
       return (await db.one<{ n: number }>(`SELECT count(*) AS n ${matching(where)}`, { ...params, account: accountId }))!.n;
     },
     async *each(accountId, filter, order, limit) {
-      const { where, params } = filterSql(db.dialect, filter, columns);
+      const { where, params } = await filterFor(accountId, filter);
       const sql = `${select('wipe_results')} WHERE w.account_id = @account${where} ORDER BY ${orderSql(db.dialect, order)}${limit === undefined ? '' : ' LIMIT @limit'}`;
       const bound = { ...params, account: accountId, ...(limit === undefined ? {} : { limit }) };
       // A transaction's runner has no row stream; it reads the rows in one go (the export never runs in one).

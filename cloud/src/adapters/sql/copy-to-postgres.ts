@@ -14,9 +14,13 @@ const BATCH = 500;
 
 export class CopyRefused extends Error {}
 
-/** Tables in an order where every table comes after the tables its foreign keys name. */
+/**
+ * Tables in an order where every table comes after the tables its foreign keys name. Ordinary
+ * tables only: the wipes search's FTS5 table and its shadow tables (SQLite migration 029) are an
+ * index, which PostgreSQL keeps its own way (migration 022) and fills as the rows arrive.
+ */
 function tablesInDependencyOrder(source: Database.Database): string[] {
-  const names = (source.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).pluck().all() as string[])
+  const names = (source.prepare(`SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%'`).pluck().all() as string[])
     .filter((name) => !NOT_DATA.has(name))
     .sort();
   const parents = new Map(
