@@ -31,6 +31,9 @@ const PAGE = 100;
 const FILTERS = {
   'status + customer': 'status=failed&customer=Contoso',
   'search q=777': 'q=777',
+  // The same search, its anchor the hand-written query through the trigram index (SQLite
+  // migration 029, PostgreSQL 022) instead of the LIKE scan above.
+  'q=777, raw by index': 'q=777',
   'quarter (from/to)': 'from=2025-04-01&to=2025-06-30',
 };
 
@@ -70,6 +73,12 @@ const RAW_WHERE = {
       OR w.token_id IN (SELECT id FROM license_tokens WHERE account_id = $1 AND (user_email ${like} '%777%' OR customer ${like} '%777%' OR lot_reference ${like} '%777%'))
       OR w.id IN (SELECT wipe_result_id FROM certificates WHERE account_id = $1 AND certificate_number ${like} '%777%'))`;
   },
+  // No token's technician, customer or lot holds 777 in the seed, so only the wipes' own fields and certificate numbers.
+  'q=777, raw by index': (dialect) =>
+    dialect === 'postgres'
+      ? `w.id IN (SELECT id FROM wipe_results WHERE account_id = $1 AND wipe_search_text(drive_model, drive_serial, asset_tag, customer, lot_reference) ILIKE '%777%'
+           UNION ALL SELECT wipe_result_id FROM certificates WHERE account_id = $1 AND certificate_number ILIKE '%777%')`
+      : `w.id IN (SELECT rowid FROM wipe_search WHERE wipe_search MATCH '"777"')`,
   'quarter (from/to)': (dialect) => `${utcOf(dialect, 'w.completed_at')} >= '2025-04-01T00:00:00.000Z' AND ${utcOf(dialect, 'w.completed_at')} < '2025-07-01T00:00:00.000Z'`,
 };
 
