@@ -128,7 +128,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
   registerSessions(app, { db: deps.db, clock: deps.clock });
   registerAuthRoutes(app, { db: deps.db, clock: deps.clock, secureCookies: deps.publicBaseUrl?.startsWith('https:') ?? false, windows, warnings: deps.deploymentWarnings ?? [] });
   registerPages(app, { webDistDir: deps.webDistDir });
-  registerPublicApi(app, { db: deps.db, clock: deps.clock, rateLimit: deps.publicApiRateLimit, windows, publicBaseUrl: deps.publicBaseUrl, urlSigningSecret: deps.certificates?.urlSigningSecret });
+  registerPublicApi(app, { db: deps.db, clock: deps.clock, rateLimit: deps.publicApiRateLimit, windows, publicBaseUrl: deps.publicBaseUrl, urlSigningSecret: deps.certificates?.urlSigningSecret, store: deps.certificates?.store });
   registerApiDocs(app, { publicBaseUrl: deps.publicBaseUrl });
   // One grid reader for the wipes grid, the machines' wipes and certificate lots.
   const wipeGrid = wipeGridReaderOnce(deps.db);

@@ -11,6 +11,7 @@ import type { SqlDatabase, SqlRunner } from '../adapters/sql/database.js';
 import type { FontSource } from '../domain/certificates/fonts.js';
 import { lotFileName, renderLotPdf, validationSentence } from '../domain/certificates/lot.js';
 import { buildLotDocument, lotSummary, type LotDocumentDrive } from '../domain/certificates/lot-document.js';
+import { lotDocumentFileKey } from '../domain/certificates/lot-document-file.js';
 import type { PdfSigner } from '../domain/certificates/pdf-signing-certificate.js';
 import { documentsOf, driveOf, isoAt, rowsOfIds, validationOf } from './lot-parts.js';
 
@@ -140,6 +141,8 @@ async function make(deps: LotExportDeps, job: ClaimedJob, row: LotExportRow, sig
     );
     if (!(await stillHeld(deps.db, job))) throw new LeaseLost('lease lost');
     await deps.store.put(key, pdf);
+    // The export's object expires; the lot document's copy is kept for the public API.
+    await deps.store.put(lotDocumentFileKey(account.public_id, lotDocumentId), pdf);
     lotDocument = {
       public_id: lotDocumentId,
       account_id: row.account_id,

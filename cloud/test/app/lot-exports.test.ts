@@ -1,8 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mintApiKey } from '../../src/adapters/db/api-key-issuance.js';
 import { claimJob } from '../../src/adapters/db/jobs.js';
 import { LOT_EXPORT_JOB, removeExpiredLotExports, renewLotExportLease } from '../../src/adapters/db/lot-exports.js';
 import { wipeGridReaderOnce } from '../../src/adapters/db/wipes-grid.js';
@@ -190,6 +192,30 @@ describe('background lot exports (POST /app/api/lot-exports)', { timeout: 120_00
     expect(await removeExpiredLotExports(sut.db, sut.store, sut.clock.now().toISOString())).toBe(1);
     expect(await sut.store.exists(key)).toBe(false);
     expect((await download(started.json.id)).status).toBe(410);
+  });
+
+  it('a lot certificate made by the job stays the public API\u2019s to download after its export expired (pdfsig)', async () => {
+    const ids = await seed(2, 'API');
+    const started = await browser.send('POST', '/app/api/lot-exports', { format: 'pdf', ids });
+    await drainLotExportJobs(deps);
+    const exported = (await download(started.json.id)).bytes;
+    const { lot_document_id: lotId } = await sut.row<{ lot_document_id: string }>('SELECT lot_document_id FROM lot_exports WHERE public_id = @id', { id: started.json.id });
+    sut.clock.advance(deps.ttlMs);
+    expect(await removeExpiredLotExports(sut.db, sut.store, sut.clock.now().toISOString())).toBe(1);
+
+    const account = await sut.row<{ id: number }>("SELECT id FROM accounts WHERE name = 'Acme Refurb'");
+    const { apiKey } = await mintApiKey(sut, { accountId: account.id, name: 'erp', createdByUserId: null });
+    const redirect = await sut.app.inject({ method: 'GET', url: `/api/v1/lots/${lotId}/pdf`, headers: { authorization: `Bearer ${apiKey}` } });
+    expect(redirect.statusCode).toBe(302);
+    const file = await sut.app.inject({ method: 'GET', url: String(redirect.headers.location).replace(PUBLIC_BASE_URL, '') });
+    expect(file.statusCode).toBe(200);
+    // The document the export served, byte for byte, and the hash its lot row keeps.
+    const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+    expect(sha256(file.rawPayload)).toBe(sha256(exported));
+    expect(sha256(file.rawPayload)).toBe((await sut.row<{ document_sha256: string }>('SELECT document_sha256 FROM lot_documents WHERE public_id = @id', { id: lotId })).document_sha256);
+    const path = join(dir, 'api-lot.pdf');
+    writeFileSync(path, file.rawPayload);
+    expect(pdfsig(path)).toMatch(/Signature Validation: Signature is Valid\./);
   });
 
   it('answers only the signed-in account, and refuses bad input with a clear 4xx', async () => {

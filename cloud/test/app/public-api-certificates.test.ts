@@ -194,6 +194,48 @@ describe('public API: certificates and lots', { timeout: 120_000 }, () => {
     for (const id of [theirs, 'not-a-lot']) expect((await get(`/api/v1/lots/${id}`)).text).toBe(missing.text);
   });
 
+  it('a lot certificate itself: 302 to the file kept when it was made, those bytes, signed (pdfsig)', async () => {
+    const wipes: string[] = [];
+    for (const [i, serial] of ['SER-A', 'SER-B'].entries()) wipes.push((await submitWipe(sut, jti, `job-lotpdf-${i}`, { drive_serial: serial })).wipe_result_id);
+    await sut.drain();
+    const made = await makeLot(wipes);
+    const lot = (await get('/api/v1/lots')).json.lots[0] as { id: string; document_sha256: string };
+    expect(sha256(made)).toBe(lot.document_sha256);
+
+    const redirect = await get(`/api/v1/lots/${lot.id}/pdf`);
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers['cache-control']).toBe('no-store');
+    expect(String(redirect.headers.location)).toMatch(new RegExp(`^${PUBLIC_BASE_URL}/files/lot-documents/${account.publicId}/${lot.id}\\.pdf\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+    const file = await fetchFile(String(redirect.headers.location));
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('application/pdf');
+    // The document served when the lot was made, exactly: the hash on record.
+    expect(sha256(file.rawPayload)).toBe(lot.document_sha256);
+    expect(pdfsig(file.rawPayload, 'lot.pdf')).toMatch(/Signature Validation: Signature is Valid\./);
+
+    // Another account's lot, an unknown one and a malformed id answer alike, as the lot itself.
+    const theirWipe = (await submitWipe(sut, (await sut.token(other.id)).jti, 'job-theirs-pdf')).wipe_result_id;
+    await sut.drain();
+    await makeLot([theirWipe], 'eve@other.test');
+    const theirs = (await get('/api/v1/lots', otherKey)).json.lots[0].id as string;
+    const missing = await get('/api/v1/lots/lotdoc_00/pdf');
+    expect(missing).toMatchObject({ status: 404, json: { error: 'Lot not found' } });
+    for (const id of [theirs, 'not-a-lot']) expect((await get(`/api/v1/lots/${id}/pdf`)).text).toBe(missing.text);
+    expect((await get(`/api/v1/lots/${theirs}/pdf`, otherKey)).status).toBe(302);
+  });
+
+  it('a lot made before the cloud kept lot PDFs: 409 saying to make it again, not a link to nothing', async () => {
+    await sut.db.run(
+      `INSERT INTO lot_documents (public_id, account_id, summary, drives, document_sha256, created_at)
+       VALUES ('lotdoc_01d', @account, '{}', '[]', @sha, @now)`,
+      { account: account.id, sha: '0'.repeat(64), now: sut.clock.now().toISOString() },
+    );
+    expect(await get('/api/v1/lots/lotdoc_01d/pdf')).toMatchObject({
+      status: 409,
+      json: { error: 'This lot certificate was made before the cloud kept lot PDFs: make it again from the wipes grid' },
+    });
+  });
+
   it('pages the lots as the assets: every lot once, newest first, 100 per page, and 422 for a bad since or page', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 103; i++) {
@@ -228,7 +270,7 @@ describe('public API: certificates and lots', { timeout: 120_000 }, () => {
   });
 
   it('needs a live API key (401, empty body) and counts against its rate limit, as the other public routes', async () => {
-    for (const url of ['/api/v1/certificates/CW-000001', '/api/v1/certificates/CW-000001/pdf', '/api/v1/certificates/CW-000001/report', '/api/v1/lots', '/api/v1/lots/lotdoc_00']) {
+    for (const url of ['/api/v1/certificates/CW-000001', '/api/v1/certificates/CW-000001/pdf', '/api/v1/certificates/CW-000001/report', '/api/v1/lots', '/api/v1/lots/lotdoc_00', '/api/v1/lots/lotdoc_00/pdf']) {
       const res = await get(url, null);
       expect([res.status, res.text], url).toEqual([401, '']);
     }
@@ -259,6 +301,7 @@ describe('public API: certificates and lots', { timeout: 120_000 }, () => {
       { path: '/api/v1/certificates/{number}/report', url: '/api/v1/certificates/CW-000001/report', status: 302 },
       { path: '/api/v1/lots', url: '/api/v1/lots', status: 200 },
       { path: '/api/v1/lots/{id}', url: `/api/v1/lots/${lotId}`, status: 200 },
+      { path: '/api/v1/lots/{id}/pdf', url: `/api/v1/lots/${lotId}/pdf`, status: 302 },
     ];
     for (const call of calls) {
       const res = await get(call.url);

@@ -47,7 +47,7 @@ describe('API documentation in a real browser', { timeout: 60_000 }, () => {
 
   it('shows the certificates and lots (issue 31 item 5), with the 302 of a PDF and the lot\u2019s fields', async () => {
     await page.goto(`${cloud.base}/api/v1/docs`);
-    for (const path of ['/api/v1/certificates/{number}', '/api/v1/certificates/{number}/pdf', '/api/v1/certificates/{number}/report', '/api/v1/lots', '/api/v1/lots/{id}']) {
+    for (const path of ['/api/v1/certificates/{number}', '/api/v1/certificates/{number}/pdf', '/api/v1/certificates/{number}/report', '/api/v1/lots', '/api/v1/lots/{id}', '/api/v1/lots/{id}/pdf']) {
       expect(await page.locator(`section h3 code:text-is("${path}")`).count(), path).toBe(1);
     }
     expect(await page.locator('#getCertificatePdf').innerText()).toContain('presigned URL');
@@ -56,5 +56,8 @@ describe('API documentation in a real browser', { timeout: 60_000 }, () => {
     // The two new sections themselves: the whole page is long.
     await page.locator('#getCertificatePdf').screenshot({ path: join(SCREENS_DIR, '11b-api-docs-certificate-pdf.png') });
     await page.locator('#getLot').screenshot({ path: join(SCREENS_DIR, '11c-api-docs-lot.png') });
+    expect(await page.locator('#getLotPdf').innerText()).toContain('presigned URL');
+    expect(await page.locator('#getLotPdf').innerText()).toContain('409 The lot was made before the cloud kept lot PDFs');
+    await page.locator('#getLotPdf').screenshot({ path: join(SCREENS_DIR, '11d-api-docs-lot-pdf.png') });
   });
 });

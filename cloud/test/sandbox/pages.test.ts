@@ -36,13 +36,14 @@ describe('sandbox pages in Chromium (spec 4.6)', () => {
     await page.goto(`${sut.base}/`);
     await expect(page.title()).resolves.toBe('API browser · Erasure sandbox');
     // The spec's endpoints, and the real API's wipes, certificates and lots through live_request (issue 31 item 5).
-    expect(await page.locator('#endpoint-list button').count()).toBe(26);
+    expect(await page.locator('#endpoint-list button').count()).toBe(27);
     // The live_request entries share one path; each names the real API route it asks for.
     expect(await page.locator('#endpoint-list button', { hasText: '/sandbox/live_request' }).allInnerTexts()).toEqual([
       'POST/sandbox/live_request\n→ /api/v1/assets',
       'POST/sandbox/live_request\n→ /api/v1/wipes',
       'POST/sandbox/live_request\n→ /api/v1/certificates/CW-000001',
       'POST/sandbox/live_request\n→ /api/v1/lots',
+      'POST/sandbox/live_request\n→ /api/v1/lots/<lotdoc_id>/pdf',
     ]);
     // The first endpoint (POST /sandbox/tokens with a sample body) is preselected.
     await expect(page.inputValue('#path')).resolves.toBe('/sandbox/tokens');
@@ -186,6 +187,14 @@ describe('sandbox live console in Chromium (spec 4.6)', () => {
     const lots = JSON.parse((await page.textContent('#response')) ?? '');
     expect(lots).toMatchObject({ page: 1, pages: 1, count: 1, lots: [{ id: 'lotdoc_5a4d', summary: { customers: ['Contoso'] } }] });
     await screenshot(page, 'live-console-lots');
+
+    // Its PDF through the console: this real cloud has no certificate store wired, so it fails
+    // closed (503), and the console shows the real API's answer as it came.
+    await page.fill('#path', '/api/v1/lots/lotdoc_5a4d/pdf');
+    await page.click('button[type=submit]');
+    await page.locator('#status', { hasText: 'Real API answered 503' }).waitFor({ timeout: 5000 });
+    expect(JSON.parse((await page.textContent('#response')) ?? '')).toEqual({ error: 'certificate files are not available on this deployment' });
+    await screenshot(page, 'live-console-lot-pdf');
   });
 
   it('clears the previous answer when the query is not valid JSON (issue 28, item 18)', async () => {

@@ -319,6 +319,7 @@ export const PUBLIC_API_ERRORS = {
   certificateNotIssued: 'Certificate not issued yet: its PDFs are made once its status is complete',
   certificateFilesUnavailable: 'certificate files are not available on this deployment',
   lotNotFound: 'Lot not found',
+  lotPdfNotKept: 'This lot certificate was made before the cloud kept lot PDFs: make it again from the wipes grid',
   accountNotFound: 'Account not found',
   invalidSince: 'since must be an ISO 8601 timestamp, for example 2026-11-22T13:07:12Z',
   invalidPage: 'page must be a positive integer',
@@ -375,6 +376,11 @@ export const publicApi = {
     method: 'GET',
     url: '/api/v1/lots/:id',
     response: { 200: PublicLotDetail, 404: ErrorBody, ...errors },
+  },
+  getLotPdf: {
+    method: 'GET',
+    url: '/api/v1/lots/:id/pdf',
+    response: { 302: Type.Null(), 404: ErrorBody, 409: ErrorBody, 503: ErrorBody, ...errors },
   },
   listAccounts: {
     method: 'GET',

@@ -10,6 +10,8 @@ interface RouteDoc {
   readonly summary: string;
   readonly description: string;
   readonly parameters?: Readonly<Record<string, string>>;
+  /** A status whose meaning on this route differs from {@link STATUS_TEXT}'s. */
+  readonly statuses?: Readonly<Record<number, string>>;
 }
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
@@ -81,7 +83,7 @@ const DOCS: Readonly<Record<keyof typeof publicApi, RouteDoc>> = {
   },
   listLots: {
     summary: 'List lots',
-    description: `The lot certificates your account made (the web app's "One merged PDF" of selected wipes), newest first (created_at, then id): what each covers and its verify URL. A lot never changes once made, so since compares created_at; sync as the assets. The signed PDF is not kept by the cloud: document_sha256 identifies the one served. ${PUBLIC_API_PAGE_SIZE} per page; read pages from each answer.`,
+    description: `The lot certificates your account made (the web app's "One merged PDF" of selected wipes), newest first (created_at, then id): what each covers and its verify URL. A lot never changes once made, so since compares created_at; sync as the assets. The signed PDF is at /api/v1/lots/{id}/pdf; document_sha256 is its hash. ${PUBLIC_API_PAGE_SIZE} per page; read pages from each answer.`,
     parameters: {
       account_id: 'Your own account (acct_… or its numeric id); any other account is 404.',
       since: 'ISO 8601 timestamp: only lots made at or after it.',
@@ -92,6 +94,13 @@ const DOCS: Readonly<Record<keyof typeof publicApi, RouteDoc>> = {
     summary: 'Get one lot',
     description: 'One lot certificate with its drives in the document\'s order, each with its certificate number and API link (null for a drive without a certificate).',
     parameters: { id: 'The lot document id (lotdoc_…), as its verify URL names it.' },
+  },
+  getLotPdf: {
+    summary: 'Download a lot certificate (PDF)',
+    description:
+      'The signed lot certificate PDF, one document over the lot\'s certificates: 302 to a presigned URL of the file kept when the lot was made, valid for 5 minutes. The bytes are the ones served then (document_sha256). 409 for a lot made before the cloud kept lot PDFs.',
+    parameters: { id: 'The lot document id (lotdoc_…).' },
+    statuses: { 409: 'The lot was made before the cloud kept lot PDFs: make it again from the wipes grid' },
   },
   listAccounts: { summary: 'List accounts', description: "The key's own account, in the list envelope." },
   me: { summary: 'Who am I', description: 'The API key making the call, its account and the user who minted it.' },
@@ -110,11 +119,11 @@ function parametersOf(route: RouteDescriptor, doc: RouteDoc): unknown[] {
   return [...pathParameters, ...queryParameters];
 }
 
-function responsesOf(route: RouteDescriptor): Record<string, unknown> {
+function responsesOf(route: RouteDescriptor, doc: RouteDoc): Record<string, unknown> {
   const responses: Record<string, unknown> = {};
   for (const [status, schema] of Object.entries(route.response)) {
     const code = Number(status);
-    const description = STATUS_TEXT[code] ?? 'Response';
+    const description = doc.statuses?.[code] ?? STATUS_TEXT[code] ?? 'Response';
     // The 401 of the public API has no body at all (spec 7), which OpenAPI says by omitting content;
     // a 302 (a certificate's PDF) has none either, only its Location.
     if (code === 302) responses[status] = { description, headers: { Location: { description: 'The presigned file URL', schema: { type: 'string' } } } };
@@ -134,7 +143,7 @@ export function publicApiOpenApi(serverUrl: string, version: string): Record<str
         summary: doc.summary,
         description: doc.description,
         parameters: parametersOf(route, doc),
-        responses: responsesOf(route),
+        responses: responsesOf(route, doc),
       },
     };
   }

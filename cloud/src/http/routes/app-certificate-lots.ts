@@ -12,6 +12,7 @@ import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { DEBIAN_FONT_FILES, loadFontSource, type FontSource } from '../../domain/certificates/fonts.js';
 import { lotFileName, renderLotPdf, validationSentence, type LotDrive } from '../../domain/certificates/lot.js';
 import { buildLotDocument, lotSummary, type LotDocumentDrive } from '../../domain/certificates/lot-document.js';
+import { lotDocumentFileKey } from '../../domain/certificates/lot-document-file.js';
 import type { PdfSigner } from '../../domain/certificates/pdf-signing-certificate.js';
 import { insertLotDocument } from '../../adapters/db/lot-documents.js';
 import { lotVerifyUrl } from './lot-verify.js';
@@ -116,6 +117,8 @@ export function registerCertificateLots(app: FastifyInstance, deps: CertificateL
         { lotDocumentId, verifyUrl: lotVerifyUrl(base, lotDocumentId), accountName: account.name, generatedAt: facts.generatedAt, drives, validation },
         { fonts: fontSource(), pdfSigner: await deps.pdfSigning() },
       );
+      // Kept for the public API (GET /api/v1/lots/{id}/pdf), before the row that names it.
+      await deps.store.put(lotDocumentFileKey(account.publicId, lotDocumentId), pdf);
       // Recorded only once made, so a verify URL never names a document that was not served.
       await insertLotDocument(deps.db, {
         public_id: lotDocumentId,

@@ -7,6 +7,7 @@ import { touchApiKey } from '../../adapters/db/api-keys.js';
 import { findAssetDetail, listAssetSummaries } from '../../adapters/db/asset-reads.js';
 import { authenticateApiKey } from '../../adapters/db/api-key-issuance.js';
 import { wipeGridReaderOnce } from '../../adapters/db/wipes-grid.js';
+import type { ObjectStore } from '../../adapters/objects/local-store.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { checkAccountFilter, pageEnvelope, parsePage, parseSince, type QueryParse } from '../../domain/public-api/query.js';
 import { toAssetDetail, toAssetSummary, toPublicAccount } from '../../domain/public-api/summary.js';
@@ -25,6 +26,8 @@ export interface PublicApiDeps {
   publicBaseUrl?: string | undefined;
   /** Issue 31 item 5: keys the presigned PDF links; the certificate store's, absent when certificates are not wired. */
   urlSigningSecret?: Uint8Array | undefined;
+  /** Issue 31 item 5: the certificate store, where the lot certificates' PDFs are kept; absent when certificates are not wired. */
+  store?: ObjectStore | undefined;
 }
 
 export const DEFAULT_PUBLIC_API_RATE_LIMIT = { limit: 600, windowMs: 60_000 };
@@ -148,7 +151,7 @@ export function registerPublicApi(app: FastifyInstance, deps: PublicApiDeps): vo
     // Issue 31 item 5: the account's wipes, in the assets' shape and sync rules.
     registerPublicWipes(scope, { wipeGrid, send: sendJson });
     // Issue 31 item 5: certificates by number with their PDFs, and the account's lot documents.
-    registerPublicCertificates(scope, { db: deps.db, clock: deps.clock, publicBaseUrl: deps.publicBaseUrl, urlSigningSecret: deps.urlSigningSecret, send: sendJson });
+    registerPublicCertificates(scope, { db: deps.db, clock: deps.clock, publicBaseUrl: deps.publicBaseUrl, urlSigningSecret: deps.urlSigningSecret, store: deps.store, send: sendJson });
 
     scope.get(publicApi.listAccounts.url, async (request, reply) =>
       sendJson(request, reply, { accounts: [accountOf(request.apiKey!)], ...pageEnvelope(1, 1) }),

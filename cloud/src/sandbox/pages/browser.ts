@@ -44,6 +44,8 @@ export const ENDPOINTS: Endpoint[] = [
   // Issue 31 item 5: a certificate by its number (its PDFs are 302s to presigned files, for a browser or an HTTP client), and the lots.
   { group: 'Real API', method: 'POST', path: '/sandbox/live_request', body: { base_url: 'http://127.0.0.1:3000', api_key: '<api key>', path: '/api/v1/certificates/CW-000001' } },
   { group: 'Real API', method: 'POST', path: '/sandbox/live_request', body: { base_url: 'http://127.0.0.1:3000', api_key: '<api key>', path: '/api/v1/lots', query: { since: '2026-11-01T00:00:00Z', page: 1 } } },
+  // A lot's signed PDF: a 302 to a presigned file (the answer shows its status; a browser or an HTTP client follows it).
+  { group: 'Real API', method: 'POST', path: '/sandbox/live_request', body: { base_url: 'http://127.0.0.1:3000', api_key: '<api key>', path: '/api/v1/lots/<lotdoc_id>/pdf' } },
 ];
 
 // Client script: plain ES5-ish JS without template literals, so it embeds in this TS string as is.
