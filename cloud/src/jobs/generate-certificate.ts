@@ -180,6 +180,7 @@ const inputsOf = (cert: CertificateRow, sources: CertificateSources) => ({
   operator: sources.operator,
   customer: sources.customer,
   lotReference: sources.lotReference,
+  assetTag: sources.assetTag,
   machine: sources.machine,
 });
 

@@ -89,9 +89,12 @@ describe('job details typed at the kiosk', () => {
     await sut.drain();
     const cert = await certificateOf(sut, tagged.wipe_result_id);
     const content = JSON.parse((await sut.row<{ content: string }>('SELECT content FROM certificates WHERE id = @id', { id: cert.id })).content);
-    expect(content).toMatchObject({ customer: 'Northwind Schools', lot_reference: 'LOT-2026-11-077' });
-    expect(await pdfText(cert.certificate_key!, 'certificate.pdf')).toContain('LOT-2026-11-077');
-    expect(await pdfText(cert.report_key!, 'report.pdf')).toContain('LOT-2026-11-077');
+    expect(content).toMatchObject({ schema: 'erasure-certificate/v5', customer: 'Northwind Schools', lot_reference: 'LOT-2026-11-077', asset_tag: 'AT-004211' });
+    for (const [key, name] of [[cert.certificate_key!, 'certificate.pdf'], [cert.report_key!, 'report.pdf']] as const) {
+      const text = await pdfText(key, name);
+      expect(text).toContain('LOT-2026-11-077');
+      expect(text).toContain('AT-004211');
+    }
   });
 
   it('clearing a field at the kiosk restores the token’s default', async () => {

@@ -108,9 +108,9 @@ describe('deriveNistCategory', () => {
   });
 });
 
-describe('certificate schema versions (v2 adds customer and lot / job reference, v3 the PDF signer, v4 the Rev. 2 page)', () => {
-  test('new certificates carry schema v4', () => {
-    expect(CERTIFICATE_SCHEMA).toBe('erasure-certificate/v4');
+describe('certificate schema versions (v2 adds customer and lot / job reference, v3 the PDF signer, v4 the Rev. 2 page, v5 the asset tag)', () => {
+  test('new certificates carry schema v5', () => {
+    expect(CERTIFICATE_SCHEMA).toBe('erasure-certificate/v5');
   });
 
   test('a v3 certificate, signed before the Rev. 2 page, still reads and verifies', () => {
@@ -140,7 +140,8 @@ describe('certificate schema versions (v2 adds customer and lot / job reference,
   });
 
   test('an unknown schema is refused (fail closed)', () => {
-    expect(isKnownCertificateSchema('erasure-certificate/v5')).toBe(false);
+    expect(isKnownCertificateSchema('erasure-certificate/v6')).toBe(false);
+    expect(isKnownCertificateSchema('erasure-certificate/v4')).toBe(true);
     expect(isKnownCertificateSchema(undefined)).toBe(false);
   });
 });

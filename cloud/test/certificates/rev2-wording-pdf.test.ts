@@ -90,7 +90,7 @@ describe('the v4 certificate and report in NIST SP 800-88 Rev. 2 / IEEE 2883 wor
       publicBaseUrl: 'https://erasure.example.com',
       pdfSignerSha256: null,
     });
-    expect(content).toMatchObject({ schema: 'erasure-certificate/v4', wipe: { nist_category: 'Clear', standard: 'US DoD 5220.22-M (NISPOM 1995) §8-306' }, crypto_erase_evidence: null });
+    expect(content).toMatchObject({ schema: 'erasure-certificate/v5', wipe: { nist_category: 'Clear', standard: 'US DoD 5220.22-M (NISPOM 1995) §8-306' }, crypto_erase_evidence: null });
     const { bytes } = await certificate(content);
     const { text } = render('certificate-rev2-dod-3-pass', bytes);
     expect(text).toContain('DoD 5220.22-M (3 passes)');

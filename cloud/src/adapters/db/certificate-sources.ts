@@ -23,6 +23,8 @@ export interface CertificateSources {
   /** Customer and lot / job reference typed at the kiosk (issue 31 item 6), else the reporting token's (issue 23). */
   customer: string | null;
   lotReference: string | null;
+  /** The asset tag typed at the kiosk (issue 31), never the token's. */
+  assetTag: string | null;
   machine: SourceMachine | null;
 }
 
@@ -68,9 +70,10 @@ const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 export async function readCertificateSources(db: SqlRunner, wipeResultId: number): Promise<CertificateSources | undefined> {
   const wipe = await readWipeResultSource(db, wipeResultId);
   if (!wipe) return undefined;
-  const owner = (await db.one<{ account_name: string; user_email: string | null; customer: string | null; lot_reference: string | null }>(
+  const owner = (await db.one<{ account_name: string; user_email: string | null; customer: string | null; lot_reference: string | null; asset_tag: string | null }>(
     `SELECT a.name AS account_name, ${TOKEN_USER_NAME_SQL} AS user_email,
-            COALESCE(w.customer, t.customer) AS customer, COALESCE(w.lot_reference, t.lot_reference) AS lot_reference FROM wipe_results w
+            COALESCE(w.customer, t.customer) AS customer, COALESCE(w.lot_reference, t.lot_reference) AS lot_reference,
+            w.asset_tag AS asset_tag FROM wipe_results w
        JOIN accounts a ON a.id = w.account_id JOIN license_tokens t ON t.id = w.token_id
       WHERE w.id = @id`,
     { id: wipeResultId },
@@ -91,6 +94,7 @@ export async function readCertificateSources(db: SqlRunner, wipeResultId: number
     operator: owner.user_email,
     customer: owner.customer,
     lotReference: owner.lot_reference,
+    assetTag: owner.asset_tag,
     machine: asset
       ? {
           public_id: asset.public_id!,

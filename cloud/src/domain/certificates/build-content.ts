@@ -28,6 +28,8 @@ export interface CertificateInputs {
   /** Customer and lot / job reference of the device token that reported the wipe (issue 23). */
   customer?: string | null;
   lotReference?: string | null;
+  /** The asset tag given at the kiosk for the wipe's record (issue 31); the token has none. */
+  assetTag?: string | null;
   machine: CertificateMachine | null;
   signedAt: string;
   /** `PUBLIC_BASE_URL`, without a trailing slash. */
@@ -126,6 +128,7 @@ export function buildCertificateContent(input: CertificateInputs): CertificateCo
     account_name: input.accountName,
     customer: input.customer ?? null,
     lot_reference: input.lotReference ?? null,
+    asset_tag: input.assetTag ?? null,
     drive: {
       manufacturer: text(entry?.vendor) ?? text(entry?.manufacturer) ?? driveVendor(facts.drive_model),
       model: facts.drive_model,

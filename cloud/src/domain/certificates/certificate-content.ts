@@ -12,14 +12,16 @@ export type NistCategory = 'Clear' | 'Purge';
  * v4 (issue 29) adds `wipe.standard`, `crypto_erase_evidence` and `validation_status`, and selects
  * the NIST SP 800-88 Rev. 2 / IEEE 2883 page; v1-v3 records keep rendering the page they were
  * issued with, since `verify-pdf` regenerates that page from the record and compares it.
+ * v5 (issue 31) adds `asset_tag`, the tag a technician typed or scanned at the kiosk; v4 records
+ * lack it and keep their page (the tag is drawn only when the record has one).
  */
-export const CERTIFICATE_SCHEMA = 'erasure-certificate/v4';
+export const CERTIFICATE_SCHEMA = 'erasure-certificate/v5';
 
 /** The schemas whose page is the Rev. 1-worded layout they were issued with. */
 export const REV1_LAYOUT_SCHEMAS: readonly string[] = ['erasure-certificate/v1', 'erasure-certificate/v2', 'erasure-certificate/v3'];
 
 /** Every schema a signed certificate may carry: the current one and those issued before it. */
-export const KNOWN_CERTIFICATE_SCHEMAS: readonly string[] = [...REV1_LAYOUT_SCHEMAS, CERTIFICATE_SCHEMA];
+export const KNOWN_CERTIFICATE_SCHEMAS: readonly string[] = [...REV1_LAYOUT_SCHEMAS, 'erasure-certificate/v4', CERTIFICATE_SCHEMA];
 
 /** Whether signed content names a schema this code can read (fail closed on anything else). */
 export function isKnownCertificateSchema(schema: unknown): boolean {
@@ -35,8 +37,8 @@ export function isKnownCertificateSchema(schema: unknown): boolean {
  * blank line for an unknown field instead of leaving it out).
  */
 export interface CertificateContent {
-  /** Content issued before v4 reads as v3 (Rev. 1 page), v2 (nor PDF signer) or v1 (nor customer and lot). */
-  schema: typeof CERTIFICATE_SCHEMA | 'erasure-certificate/v3' | 'erasure-certificate/v2' | 'erasure-certificate/v1';
+  /** Content issued before v5 reads as v4 (nor asset tag), v3 (Rev. 1 page), v2 (nor PDF signer) or v1 (nor customer and lot). */
+  schema: typeof CERTIFICATE_SCHEMA | 'erasure-certificate/v4' | 'erasure-certificate/v3' | 'erasure-certificate/v2' | 'erasure-certificate/v1';
   certificate_id: PrefixedId<'cert'>;
   /** `CW-000001`: the account-scoped number printed on both documents. */
   certificate_number: string;
@@ -47,6 +49,8 @@ export interface CertificateContent {
   customer?: string | null;
   /** The lot or job reference, set per device token (v2; absent in v1 content). */
   lot_reference?: string | null;
+  /** The asset tag typed or scanned at the kiosk for this drive's machine or bay (v5; absent before). */
+  asset_tag?: string | null;
   drive: {
     manufacturer: string | null;
     model: string | null;

@@ -102,6 +102,9 @@ export function verificationText(frame: Frame, result: string | null, limit: num
   return kept.join(' ');
 }
 
+/** What both documents call the asset tag typed or scanned at the kiosk (v5 records). */
+export const ASSET_TAG_LABEL = 'Asset tag';
+
 /** `, for customer X (lot L)` when the token or machine named a customer or lot. */
 export function customerClause(content: CertificateContent): string {
   const customer = content.customer ?? null;

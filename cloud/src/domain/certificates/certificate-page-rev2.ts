@@ -2,9 +2,9 @@ import { stationBayOf } from '@erasure/shared';
 import type { Branding } from '../branding/branding.js';
 import type { CertificateContent } from './certificate-content.js';
 import { formatCapacityGb, formatTimestamp, titleize } from './format.js';
-import { drawFieldGrid, drawSectionHeading, type Field } from './layout-blocks.js';
+import { drawFieldGrid, drawSectionHeading, NOT_RECORDED, type Field } from './layout-blocks.js';
 import type { Frame } from './layout.js';
-import { customerClause, drawHeader, verificationText, type BandStyle } from './certificate-page-head.js';
+import { ASSET_TAG_LABEL, customerClause, drawHeader, verificationText, type BandStyle } from './certificate-page-head.js';
 import { standardAndLevel } from './rev2-record.js';
 import { driveVendor } from '../wipes/vendor.js';
 
@@ -75,13 +75,17 @@ export function drawRev2Sections(frame: Frame, content: CertificateContent, maxL
     { label: 'Post-sanitization disposition', value: titleize(content.disposition), span: 3 },
   ]);
   // Customer and lot are optional (per device token); a row of two dashes would only take space.
-  const forCustomer = content.customer || content.lot_reference;
+  // The asset tag (v5) shares the lot's cell: the page has no room for another row, and both are
+  // short references. It is drawn only when the record has one, so older pages redraw as issued.
+  const forCustomer = content.customer || content.lot_reference || content.asset_tag;
   section('Processing', [
     { label: 'Processed by', value: content.account_name, span: forCustomer ? 2 : 6 },
     ...(forCustomer
       ? [
           { label: 'Customer', value: content.customer ?? null, span: 2 },
-          { label: 'Lot / job reference', value: content.lot_reference ?? null, span: 2 },
+          content.asset_tag
+            ? { label: `Lot / job reference · ${ASSET_TAG_LABEL}`, value: `${content.lot_reference || NOT_RECORDED} · ${content.asset_tag}`, span: 2 }
+            : { label: 'Lot / job reference', value: content.lot_reference ?? null, span: 2 },
         ]
       : []),
   ]);

@@ -18,6 +18,7 @@ import {
   type TextStyle,
 } from './layout.js';
 import { paintDocument } from './pdf-document.js';
+import { ASSET_TAG_LABEL } from './certificate-page-head.js';
 import type { PdfSigner } from './pdf-signing-certificate.js';
 import { drawHealthSection } from './report-health.js';
 import type { Branding } from '../branding/branding.js';
@@ -73,6 +74,8 @@ export async function renderErasureReportPdf(report: ErasureReportData, deps: Re
     { label: 'Operator', value: c.operator, span: 2 },
     { label: 'Customer', value: c.customer ?? null, span: 2 },
     { label: 'Lot / job reference', value: c.lot_reference ?? null, span: 2 },
+    // Drawn only for a v5 record that has one, so older reports redraw exactly as issued.
+    ...(c.asset_tag ? [{ label: ASSET_TAG_LABEL, value: c.asset_tag, mono: true, span: 2 }] : []),
     { label: 'Certificate no.', value: c.certificate_number },
     { label: 'Certificate ID', value: c.certificate_id, mono: true, span: 2 },
     { label: rev2 ? 'Sanitization level' : 'NIST 800-88 category', value: rev2 ? `${c.wipe.nist_category} (NIST SP 800-88 Rev. 2)` : c.wipe.nist_category },

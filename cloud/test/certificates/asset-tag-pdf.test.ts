@@ -1,0 +1,76 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, test } from 'vitest';
+import { signContent, type CertificateContent } from '../../src/domain/certificates/certificate-content.js';
+import { certificatePageDifference } from '../../src/domain/certificates/page-check.js';
+import { renderCertificatePdf } from '../../src/domain/certificates/render-certificate.js';
+import { renderErasureReportPdf } from '../../src/domain/certificates/render-report.js';
+import { sampleContent, sampleReport, testFonts, testKeys, testPdfSigner } from './fixtures.js';
+
+// Issue 31 item 6: the asset tag a technician scans at the kiosk lands on both PDFs (record v5);
+// a v4 record, which never had one, keeps the page it was issued with.
+
+const SCREENS_DIR = fileURLToPath(new URL('../../../test-results/screens/', import.meta.url));
+const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8' });
+
+describe('the asset tag on the certificate and the Erasure Report', () => {
+  const fonts = testFonts();
+  const { privateKey } = testKeys();
+  const dir = mkdtempSync(join(tmpdir(), 'asset-tag-pdf-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const render = (name: string, bytes: Uint8Array) => {
+    const path = join(dir, `${name}.pdf`);
+    writeFileSync(path, bytes);
+    mkdirSync(SCREENS_DIR, { recursive: true });
+    run('pdftoppm', ['-png', '-r', '80', '-f', '1', '-l', '1', path, join(SCREENS_DIR, name)]);
+    return { path, text: run('pdftotext', ['-enc', 'UTF-8', path, '-']).replace(/\s+/g, ' ') };
+  };
+  const certificate = async (content: CertificateContent) => {
+    const signature = signContent(privateKey, content);
+    return { signature, bytes: await renderCertificatePdf(content, { fonts, signature, pdfSigner: testPdfSigner() }) };
+  };
+  const tagged = sampleContent({ customer: 'Northwind Schools', lot_reference: 'LOT-2026-11-077', asset_tag: 'AT-004211' });
+
+  test('a v5 record with an asset tag prints it beside the lot, on one page, and the page verifies', async () => {
+    const { bytes, signature } = await certificate(tagged);
+    const { path, text } = render('certificate-asset-tag', bytes);
+    expect(run('qpdf', ['--show-npages', path]).trim()).toBe('1');
+    expect(text).toContain('LOT / JOB REFERENCE · ASSET TAG');
+    expect(text).toContain('LOT-2026-11-077 · AT-004211');
+    expect(await certificatePageDifference(bytes, tagged, signature, fonts)).toBeNull();
+  });
+
+  test('an asset tag alone, with no customer or lot, is printed too', async () => {
+    const alone = sampleContent({ asset_tag: 'AT-77' });
+    const { bytes, signature } = await certificate(alone);
+    const { text } = render('certificate-asset-tag-alone', bytes);
+    expect(text).toContain('— · AT-77');
+    expect(await certificatePageDifference(bytes, alone, signature, fonts)).toBeNull();
+  });
+
+  test('the Erasure Report of a v5 record prints the asset tag in its summary', async () => {
+    const signature = signContent(privateKey, tagged);
+    const { text } = render('report-asset-tag', await renderErasureReportPdf(sampleReport(tagged, signature), { fonts, pdfSigner: testPdfSigner() }));
+    expect(text).toContain('ASSET TAG');
+    expect(text).toContain('AT-004211');
+  });
+
+  test('a v4 record, which has no asset tag, draws the page it was issued with and still verifies', async () => {
+    const { asset_tag: _tag, ...v4 } = sampleContent({ schema: 'erasure-certificate/v4', customer: 'Northwind Schools', lot_reference: 'LOT-1' });
+    const { bytes, signature } = await certificate(v4);
+    const { text } = render('certificate-v4-no-asset-tag', bytes);
+    expect(text).not.toContain('ASSET TAG');
+    expect(await certificatePageDifference(bytes, v4, signature, fonts)).toBeNull();
+  });
+
+  test('a page that shows an asset tag its signed record does not hold fails the page check', async () => {
+    const { bytes } = await certificate(tagged);
+    const { asset_tag: _tag, ...untagged } = tagged;
+    const signature = signContent(privateKey, untagged);
+    expect(await certificatePageDifference(bytes, untagged, signature, fonts)).not.toBeNull();
+  });
+});
