@@ -97,6 +97,31 @@ describe('job details typed at the kiosk', () => {
     }
   });
 
+  it('a station bay’s details go on that drive’s wipe only, before the ones for all new drives', async () => {
+    const account = await sut.account();
+    const { jti } = await sut.token(account.id, { customer: 'Northwind Schools', lot: 'LOT-DEFAULT' });
+    await boot(jti, 'CW-STATION-1');
+    await sut.post('/internal/assets/job_details', { jti, record_id: 'CW-STATION-1', lot_reference: 'LOT-ALL' });
+    const bay = await sut.post('/internal/assets/job_details', { jti, record_id: 'CW-STATION-1', drive_serial: 'BAY2-SERIAL', asset_tag: 'AT-BAY-2' });
+    // The answer is what that drive's result will carry: its own tag, the lot for all new drives.
+    expect(bay).toMatchObject({ status: 200, json: { customer: 'Northwind Schools', lot_reference: 'LOT-ALL', asset_tag: 'AT-BAY-2' } });
+
+    const inBay = await submitWipe(sut, jti, 'job-bay-2', { record_id: 'CW-STATION-1', drive_serial: 'BAY2-SERIAL' });
+    const other = await submitWipe(sut, jti, 'job-bay-3', { record_id: 'CW-STATION-1', drive_serial: 'BAY3-SERIAL' });
+    const detailsOf = (id: string) => sut.row('SELECT customer, lot_reference, asset_tag FROM wipe_results WHERE public_id = @id', { id });
+    expect(await detailsOf(inBay.wipe_result_id)).toEqual({ customer: 'Northwind Schools', lot_reference: 'LOT-ALL', asset_tag: 'AT-BAY-2' });
+    expect(await detailsOf(other.wipe_result_id)).toEqual({ customer: 'Northwind Schools', lot_reference: 'LOT-ALL', asset_tag: null });
+  });
+
+  it('a bay’s details are checked as the others: a refused one stores nothing for the drive', async () => {
+    const account = await sut.account();
+    const { jti } = await sut.token(account.id);
+    await boot(jti, 'CW-STATION-2');
+    const refused = await sut.post('/internal/assets/job_details', { jti, record_id: 'CW-STATION-2', drive_serial: 'S-1', asset_tag: 'AT\n1' });
+    expect(refused.status).toBe(422);
+    expect(Number((await sut.row<{ n: number }>('SELECT COUNT(*) AS n FROM drive_job_details', {})).n)).toBe(0);
+  });
+
   it('clearing a field at the kiosk restores the token’s default', async () => {
     const account = await sut.account();
     const { jti } = await sut.token(account.id, { customer: 'Northwind Schools', lot: 'LOT-DEFAULT' });

@@ -22,7 +22,7 @@ const run = promisify(execFile);
  * names the station's boot record, so a drive erased after the save carries them onto its wipe
  * row. The real agent binary as a simulated hotswap station, the real gateway and cloud, Chromium.
  */
-describe('kiosk: job details for all new drives of a station', { timeout: 240_000 }, () => {
+describe('kiosk: job details for all new drives of a station, and per bay', { timeout: 240_000 }, () => {
   let stack: Awaited<ReturnType<typeof startKioskStack>>;
   let agent: { url: string; child: ChildProcess };
   let work: string;
@@ -66,7 +66,7 @@ describe('kiosk: job details for all new drives of a station', { timeout: 240_00
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('saves a scanned lot and asset tag for all new drives, and a bay erased after it carries them onto its wipe row', async () => {
+  it('saves a scanned lot and asset tag for all new drives and an asset tag for one bay; each bay erased after it carries its own onto its wipe row', async () => {
     await page.goto(agent.url);
     await page.waitForSelector('[data-screen="station-wizard"][data-step="mapping"]');
     expect(await sim('insert', '1', '--size', '1M')).toMatch(/^bay 1: SIMULATED SATA/);
@@ -74,12 +74,18 @@ describe('kiosk: job details for all new drives of a station', { timeout: 240_00
     await page.fill('#bay-label', 'Bay 1');
     await page.click('#accept-bay');
     await page.waitForSelector('.proposal[data-lane="pci-0000:00:17.0-ata-1"]', { state: 'detached' });
+    expect(await sim('insert', '2', '--size', '1M')).toMatch(/^bay 2: SIMULATED SATA/);
+    await page.waitForSelector('.proposal[data-lane="pci-0000:00:17.0-ata-2"]');
+    await page.fill('#bay-label', 'Bay 2');
+    await page.click('#accept-bay');
+    await page.waitForSelector('.proposal[data-lane="pci-0000:00:17.0-ata-2"]', { state: 'detached' });
     await page.click('#finish-mapping');
     await page.waitForSelector('[data-screen="station-wizard"][data-step="naming"]');
     await page.fill('#map-name', 'Simulated backplane');
     await page.click('#save-map');
     await page.waitForSelector('[data-screen="bay-view"]');
     await expect.poll(() => bay(1).getAttribute('data-state')).toBe('awaiting_confirmation');
+    await expect.poll(() => bay(2).getAttribute('data-state')).toBe('awaiting_confirmation');
 
     await page.getByTestId('station-job-details').locator('summary').click();
     const lot = page.locator('#job-lot_reference');
@@ -93,11 +99,25 @@ describe('kiosk: job details for all new drives of a station', { timeout: 240_00
     await expect.poll(() => status.textContent(), { timeout: 30_000 }).toBe('Saved. Drives erased from now on go on lot LOT-2026-11-077, asset tag AT-004211.');
     await shoot(page, 'station-07-job-details-for-all-new-drives');
 
+    // Per bay: Bay 2's drive gets its own asset tag, scanned into the form under the grid.
+    await bay(2).locator('.bay-job').click();
+    const perBay = page.getByTestId('bay-job-details');
+    await perBay.locator('input[id$="-asset_tag"]').click();
+    await page.keyboard.type('AT-BAY-2', { delay: 5 });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => perBay.getByTestId('job-details-status').textContent(), { timeout: 30_000 }).toBe('Saved. This drive goes on lot LOT-2026-11-077, asset tag AT-BAY-2.');
+    await shoot(page, 'station-08-job-details-for-one-bay');
+
     await bay(1).locator('.bay-confirm').click();
+    await bay(2).locator('.bay-confirm').click();
     await expect.poll(() => bay(1).getAttribute('data-state'), { timeout: 60_000 }).toBe('passed');
-    // The bay's wipe result reaches the cloud through the gateway, perhaps after the bay shows it passed.
-    await expect.poll(() => cloudRows<{ lot_reference: string; asset_tag: string }>('SELECT lot_reference, asset_tag FROM wipe_results'), { timeout: 60_000 }).toEqual([
-      { lot_reference: 'LOT-2026-11-077', asset_tag: 'AT-004211' },
-    ]);
+    await expect.poll(() => bay(2).getAttribute('data-state'), { timeout: 60_000 }).toBe('passed');
+    // Each bay's wipe result reaches the cloud through the gateway, perhaps after the bay shows it passed.
+    await expect
+      .poll(() => cloudRows<{ lot_reference: string; asset_tag: string }>('SELECT lot_reference, asset_tag FROM wipe_results ORDER BY asset_tag'), { timeout: 60_000 })
+      .toEqual([
+        { lot_reference: 'LOT-2026-11-077', asset_tag: 'AT-004211' },
+        { lot_reference: 'LOT-2026-11-077', asset_tag: 'AT-BAY-2' },
+      ]);
   });
 });

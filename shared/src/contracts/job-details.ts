@@ -18,6 +18,11 @@ export const JOB_DETAIL_LABELS: Record<JobDetailField, string> = { customer: 'Cu
 // The wire takes more than the rule allows, so the cloud, not a schema, says what is wrong in
 // plain words (and the kiosk, with the same function, before sending).
 const Detail = Type.Optional(Type.String({ maxLength: 1000 }));
+/**
+ * A station bay's drive, by its serial: the details are for that drive alone and go before the
+ * record's ("for all new drives"); absent, they are the whole record's.
+ */
+const DriveSerial = Type.Optional(Type.String({ minLength: 1, maxLength: 128 }));
 
 export const JobDetailsBody = Type.Object(
   {
@@ -25,6 +30,7 @@ export const JobDetailsBody = Type.Object(
     customer: Detail,
     lot_reference: Detail,
     asset_tag: Detail,
+    drive_serial: DriveSerial,
   },
   { additionalProperties: false },
 );
@@ -70,7 +76,7 @@ export function jobDetailProblem(field: JobDetailField, value: string): string |
 
 /** What the kiosk sends its agent: the details alone; the agent adds the boot's record. */
 export const KioskJobDetails = Type.Object(
-  { customer: Detail, lot_reference: Detail, asset_tag: Detail },
+  { customer: Detail, lot_reference: Detail, asset_tag: Detail, drive_serial: DriveSerial },
   { additionalProperties: false },
 );
 export type KioskJobDetails = Static<typeof KioskJobDetails>;

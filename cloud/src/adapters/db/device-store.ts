@@ -5,7 +5,7 @@ import { findCertificateNumbers } from './certificate-numbers.js';
 import { findChassisMap, saveChassisMap } from './chassis-maps.js';
 import { findAccountPolicyJson, findTokenPolicyJson } from './erasure-policies.js';
 import { findHealthGrading } from './health-gradings.js';
-import { findAccountJobChoices, setAssetJobDetails } from './job-details.js';
+import { findAccountJobChoices, setAssetJobDetails, setDriveJobDetails } from './job-details.js';
 import { findTokenByJti, spendCheckin, spendUnheardCheckin, touchLastSeen } from './tokens.js';
 import { storeWipeResult } from './wipe-results.js';
 
@@ -29,4 +29,5 @@ export const deviceStore: DeviceStore = {
   findHealthGrading,
   findAccountJobChoices,
   setAssetJobDetails,
+  setDriveJobDetails,
 };

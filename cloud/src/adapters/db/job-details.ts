@@ -53,13 +53,42 @@ export async function setAssetJobDetails(db: SqlRunner, asset: { id: number; tok
 }
 
 /**
- * A wipe result's job details, by the record it names: the asset's, as one scalar subquery each
- * inside the wipe result's INSERT (so they are stored in its statement, or not at all).
- * `@account_id` and `@record_id` are the INSERT's parameters.
+ * Job details for one drive of the record (a station bay's), beside the record's own. A field not
+ * given is null: the record's applies to that drive. One statement: stored whole or not at all.
+ * Answers what the drive's wipe result will carry, the record's where the drive has none.
+ */
+export async function setDriveJobDetails(db: SqlRunner, asset: { id: number }, driveSerial: string, details: JobDetails, now: string): Promise<JobDetails> {
+  await db.run(
+    `INSERT INTO drive_job_details (asset_id, drive_serial, customer, lot_reference, asset_tag, updated_at)
+     VALUES (@id, @serial, @customer, @lot, @tag, @now)
+     ON CONFLICT (asset_id, drive_serial) DO UPDATE SET
+       customer = excluded.customer, lot_reference = excluded.lot_reference, asset_tag = excluded.asset_tag, updated_at = excluded.updated_at`,
+    { id: asset.id, serial: driveSerial, customer: details.customer, lot: details.lot_reference, tag: details.asset_tag, now },
+  );
+  const row = await db.one<JobDetails>(
+    `SELECT COALESCE(d.customer, a.customer) AS customer, COALESCE(d.lot_reference, a.lot_reference) AS lot_reference,
+            COALESCE(d.asset_tag, a.job_asset_tag) AS asset_tag
+       FROM drive_job_details d JOIN assets a ON a.id = d.asset_id WHERE d.asset_id = @id AND d.drive_serial = @serial`,
+    { id: asset.id, serial: driveSerial },
+  );
+  return row ?? { customer: null, lot_reference: null, asset_tag: null };
+}
+
+const DRIVE_COLUMN = { customer: 'customer', lot_reference: 'lot_reference', job_asset_tag: 'asset_tag' } as const;
+
+/**
+ * A wipe result's job details, by the record and drive serial it names: the drive's own (set for
+ * its station bay) first, else the record's asset's, as one scalar expression each inside the wipe
+ * result's INSERT (so they are stored in its statement, or not at all). `@account_id`,
+ * `@record_id` and `@drive_serial` are the INSERT's parameters.
  */
 export const WIPE_JOB_DETAIL_SQL = (column: 'customer' | 'lot_reference' | 'job_asset_tag') =>
-  `(SELECT a.${column} FROM assets a WHERE a.account_id = @account_id AND a.record_id = CAST(@record_id AS TEXT)
-     ORDER BY a.last_booted_at DESC, a.id DESC LIMIT 1)`;
+  `COALESCE(
+     (SELECT d.${DRIVE_COLUMN[column]} FROM drive_job_details d JOIN assets a ON a.id = d.asset_id
+       WHERE a.account_id = @account_id AND a.record_id = CAST(@record_id AS TEXT) AND d.drive_serial = CAST(@drive_serial AS TEXT)
+       ORDER BY a.last_booted_at DESC, a.id DESC LIMIT 1),
+     (SELECT a.${column} FROM assets a WHERE a.account_id = @account_id AND a.record_id = CAST(@record_id AS TEXT)
+       ORDER BY a.last_booted_at DESC, a.id DESC LIMIT 1))`;
 
 /**
  * A stored wipe's job details as readers show them: the wipe's own, else its token's customer and

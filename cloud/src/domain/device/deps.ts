@@ -25,7 +25,7 @@ export type DeviceStore = Pick<typeof TokensDb, 'findTokenByJti' | 'spendCheckin
   Pick<typeof ErasurePoliciesDb, 'findTokenPolicyJson' | 'findAccountPolicyJson'> &
   Pick<typeof AtaMasterPasswordsDb, 'findMasterPasswords'> &
   Pick<typeof HealthGradingsDb, 'findHealthGrading'> &
-  Pick<typeof JobDetailsDb, 'findAccountJobChoices' | 'setAssetJobDetails'>;
+  Pick<typeof JobDetailsDb, 'findAccountJobChoices' | 'setAssetJobDetails' | 'setDriveJobDetails'>;
 
 /**
  * What the device-facing domain needs: the database adapter and the clock, plus the policies

@@ -11,7 +11,8 @@ export async function jobChoicesFor(deps: Pick<DeviceDeps, 'db' | 'store'>, toke
 }
 
 /**
- * Job details typed or scanned at the kiosk (issue 31 item 6), for the boot's record. Every
+ * Job details typed or scanned at the kiosk (issue 31 item 6), for the boot's record, or with a
+ * `drive_serial` for that one drive of it (a station bay). Every
  * field is checked before anything is written, and the write is the call's one statement, so a
  * refused call stores nothing. An empty field is none given: the token's default applies.
  */
@@ -33,7 +34,10 @@ export async function saveJobDetails(deps: DeviceDeps, token: TokenRow, body: Re
   }
   const asset = await deps.store.findAssetByRecord(deps.db, token.account_id, parsed.value.record_id);
   if (!asset) return refuse(404, ERRORS.unknownAsset);
-  const stored = await deps.store.setAssetJobDetails(deps.db, { id: asset.id, tokenId: token.id }, details, isoNow(deps.clock));
+  const serial = parsed.value.drive_serial?.trim();
+  const stored = serial
+    ? await deps.store.setDriveJobDetails(deps.db, { id: asset.id }, serial, details, isoNow(deps.clock))
+    : await deps.store.setAssetJobDetails(deps.db, { id: asset.id, tokenId: token.id }, details, isoNow(deps.clock));
   return { ok: true, saved: { ok: true, asset_id: asset.public_id, ...stored } };
 }
 

@@ -23,17 +23,19 @@ export function draftProblem(drafts: Drafts, choices: JobChoices | undefined): s
 }
 
 /** Whose drives the details go on: this machine's (the Notes step), or every drive a station erases from now on. */
-export type JobDetailsScope = 'machine' | 'station';
+export type JobDetailsScope = 'machine' | 'station' | 'bay';
+
+const SCOPE_SUBJECT: Record<JobDetailsScope, string> = { machine: "This machine's drives", station: 'Drives erased from now on', bay: 'This drive' };
 
 const savedText = (saved: { customer: string | null; lot_reference: string | null; asset_tag: string | null }, scope: JobDetailsScope) =>
-  `Saved. ${scope === 'station' ? 'Drives erased from now on' : "This machine's drives"} go on ${[saved.customer && `customer ${saved.customer}`, saved.lot_reference && `lot ${saved.lot_reference}`, saved.asset_tag && `asset tag ${saved.asset_tag}`].filter(Boolean).join(', ') || 'no customer or lot'}.`;
+  `Saved. ${SCOPE_SUBJECT[scope]} ${scope === 'bay' ? 'goes' : 'go'} on ${[saved.customer && `customer ${saved.customer}`, saved.lot_reference && `lot ${saved.lot_reference}`, saved.asset_tag && `asset tag ${saved.asset_tag}`].filter(Boolean).join(', ') || 'no customer or lot'}.`;
 
 /**
  * Customer, lot and asset tag of this machine (issue 31 item 6). A USB barcode scanner types like
  * a keyboard and ends with Enter: Enter saves what is typed and moves to the next field, so a
  * technician can scan lot, then asset tag, without touching the screen.
  */
-export function JobDetailsForm({ allowed, scope = 'machine' }: { allowed: boolean; scope?: JobDetailsScope }) {
+export function JobDetailsForm({ allowed, scope = 'machine', driveSerial, idPrefix = 'job' }: { allowed: boolean; scope?: JobDetailsScope; driveSerial?: string; idPrefix?: string }) {
   const actions = useActions();
   const [drafts, setDrafts] = useState<Drafts>({ customer: '', lot_reference: '', asset_tag: '' });
   const [choices, setChoices] = useState<JobChoices | undefined>(undefined);
@@ -52,7 +54,7 @@ export function JobDetailsForm({ allowed, scope = 'machine' }: { allowed: boolea
     const problem = draftProblem(current, choices);
     if (problem) return setOutcome({ state: 'refused', text: problem });
     setOutcome({ state: 'saving' });
-    const details: KioskJobDetails = { customer: current.customer.trim(), lot_reference: current.lot_reference.trim(), asset_tag: current.asset_tag.trim() };
+    const details: KioskJobDetails = { customer: current.customer.trim(), lot_reference: current.lot_reference.trim(), asset_tag: current.asset_tag.trim(), ...(driveSerial ? { drive_serial: driveSerial } : {}) };
     const r = await actions.saveJobDetails(details);
     setOutcome(r.ok ? { state: 'saved', text: savedText(r.saved, scope) } : { state: 'refused', text: r.error });
   };
@@ -71,20 +73,20 @@ export function JobDetailsForm({ allowed, scope = 'machine' }: { allowed: boolea
       <legend>Job details</legend>
       {JOB_DETAIL_FIELDS.map((field) => (
         <div key={field} className="job-field">
-          <label htmlFor={`job-${field}`}>{JOB_DETAIL_LABELS[field]}</label>
+          <label htmlFor={`${idPrefix}-${field}`}>{JOB_DETAIL_LABELS[field]}</label>
           <input
-            id={`job-${field}`}
+            id={`${idPrefix}-${field}`}
             ref={(el) => void (inputs.current[field] = el)}
             value={drafts[field]}
             placeholder={HINTS[field]}
-            list={listOf(field) ? `job-${field}-list` : undefined}
+            list={listOf(field) ? `${idPrefix}-${field}-list` : undefined}
             autoComplete="off"
             disabled={!allowed}
             onChange={(e) => setDrafts({ ...drafts, [field]: e.target.value })}
             onKeyDown={onKey(field)}
           />
           {listOf(field) && (
-            <datalist id={`job-${field}-list`}>
+            <datalist id={`${idPrefix}-${field}-list`}>
               {listOf(field)!.map((v) => (
                 <option key={v} value={v} />
               ))}
@@ -92,7 +94,7 @@ export function JobDetailsForm({ allowed, scope = 'machine' }: { allowed: boolea
           )}
         </div>
       ))}
-      <p className="muted">{choices && !choices.free_entry ? 'Pick the customer and lot from the list.' : 'Leave a field empty to keep this boot image’s customer and lot.'}</p>
+      <p className="muted">{choices && !choices.free_entry ? 'Pick the customer and lot from the list.' : scope === 'bay' ? 'Leave a field empty to keep what is set for all new drives.' : 'Leave a field empty to keep this boot image’s customer and lot.'}</p>
       <button type="button" disabled={!allowed || outcome.state === 'saving'} onClick={() => void save(drafts)}>
         Save job details
       </button>

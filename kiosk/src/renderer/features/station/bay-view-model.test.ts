@@ -34,6 +34,12 @@ describe('the bay view', () => {
     expect(cell('lane-2')).toMatchObject({ headline: 'Drive detected', drive: 'SEAGATE ST4000NM · 4.0 TB · S/N ZC102', lines: ['SMART health: passed'] });
   });
 
+  it('offers job details for a drive whose result is not sent yet, under its serial, and none once it passed', () => {
+    expect(cell('lane-2')).toMatchObject({ jobSerial: 'ZC102' });
+    const passed = stationBays({ bays: [stationBay(2, { state: 'passed' })] });
+    expect(cell('lane-2', passed).jobSerial).toBeUndefined();
+  });
+
   it('offers Erase on a drive the operator left alone, saying it was not erased', () => {
     const left = stationBays({ bays: [stationBay(2, { state: 'detected', drive: { device: '/dev/sdc', health: 'passed' }, can: { confirm: true, cancel: false } })] });
     expect(cell('lane-2', left)).toMatchObject({ headline: 'Drive detected', lines: ['SMART health: passed', 'Left as it is: not erased'], canConfirm: true, canLeave: false, canStop: false });

@@ -26,8 +26,16 @@ export interface BayCell {
   /** Stop an erase or a read-back under way. */
   readonly canStop: boolean;
   readonly canLocate: boolean;
+  /**
+   * The serial job details typed for this bay go under, while they can still reach its result
+   * (the drive is in the bay and its result is not sent yet); undefined otherwise.
+   */
+  readonly jobSerial: string | undefined;
   readonly tooltip: string;
 }
+
+/** States in which a bay's drive has not had its result sent: job details typed now still reach it. */
+const TAGGABLE: ReadonlySet<BayStateName> = new Set(['detected', 'awaiting_confirmation', 'checking_in', 'erasing', 'verifying']);
 
 export const NO_LOCATE = 'This enclosure cannot blink a locate LED';
 
@@ -143,6 +151,7 @@ export function bayGrid(station: StationView): { rows: number; columns: number; 
       canLeave: b.state === 'awaiting_confirmation' && b.can.cancel,
       canStop: (b.state === 'checking_in' || b.state === 'erasing' || b.state === 'verifying') && b.can.cancel,
       canLocate: b.can_locate,
+      jobSerial: TAGGABLE.has(b.state) ? b.drive?.serial || undefined : undefined,
       tooltip: tooltipOf(b),
     };
   });

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { JobDetailsForm } from '../notes/job-details-form.js';
 import type { StationView } from '../../contract.js';
 import { useActions, useKiosk } from '../../store/use-kiosk.js';
 import { bayGrid, locateNote, POLICY_TEXT, unmappedRows, type BayCell } from './bay-view-model.js';
@@ -8,6 +9,9 @@ export function BayView({ station }: { station: StationView }) {
   const grid = bayGrid(station);
   const note = locateNote(station);
   const unmapped = unmappedRows(station);
+  // Issue 31 item 6, per bay: one form under the grid, for the bay the operator picked.
+  const [tagging, setTagging] = useState<string | undefined>(undefined);
+  const picked = grid.cells.find((c) => c.lane === tagging && c.jobSerial);
   return (
     <div className="bay-view" data-screen="bay-view">
       <div className="bay-view-head">
@@ -19,10 +23,21 @@ export function BayView({ station }: { station: StationView }) {
       <div className="bay-scroll">
         <ul className="bay-grid" aria-label="Bays" style={{ gridTemplateColumns: `repeat(${grid.columns}, minmax(7rem, 1fr))`, gridTemplateRows: `repeat(${grid.rows}, auto)` }}>
           {grid.cells.map((c) => (
-            <BayCard key={c.lane} cell={c} />
+            <BayCard key={c.lane} cell={c} onJobDetails={() => setTagging(c.lane)} />
           ))}
         </ul>
       </div>
+      {picked && (
+        <section className="bay-job-details" aria-label={`Job details for ${picked.label}`} data-testid="bay-job-details">
+          <h2 className="section-title">
+            {picked.label}: customer, lot and asset tag for this drive only
+          </h2>
+          <JobDetailsForm key={picked.jobSerial} allowed scope="bay" driveSerial={picked.jobSerial} idPrefix={`bay-${picked.lane}`} />
+          <button type="button" className="bay-job-close" onClick={() => setTagging(undefined)}>
+            Close
+          </button>
+        </section>
+      )}
       <Legend note={note} />
       {unmapped.length > 0 && (
         <section className="unmapped" aria-label="Drives in unmapped slots">
@@ -38,7 +53,7 @@ export function BayView({ station }: { station: StationView }) {
   );
 }
 
-function BayCard({ cell }: { cell: BayCell }) {
+function BayCard({ cell, onJobDetails }: { cell: BayCell; onJobDetails: () => void }) {
   const actions = useActions();
   const busy = useKiosk((s) => s.station.busy);
   // Cancel is asked twice, as the kiosk's own erase asks: the button, then "Stop erasing this drive?".
@@ -67,6 +82,11 @@ function BayCard({ cell }: { cell: BayCell }) {
         </div>
       ))}
       {cell.drive && <div className="bay-drive">{cell.drive}</div>}
+      {cell.jobSerial && (
+        <button type="button" className="bay-job" onClick={onJobDetails}>
+          Lot / asset tag
+        </button>
+      )}
       {hasActions && (
         <div className="bay-actions">
           {cell.canConfirm && (
