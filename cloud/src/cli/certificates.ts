@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { certificateKeyFlag } from './verify-pdf-args.js';
 import { checkLotPdf } from './verify-lot-pdf.js';
+import { fontsOnce, type PageFonts } from './page-fonts.js';
 import type { Clock } from '../adapters/clock.js';
 import { localObjectStore, type ObjectStore } from '../adapters/objects/local-store.js';
 import type { SqlDatabase, SqlRunner } from '../adapters/sql/database.js';
@@ -18,7 +19,7 @@ import {
   type PublicKeyLookup,
 } from '../domain/certificates/certificate-content.js';
 import { EmbeddedCertificateError, readEmbeddedCertificate, type EmbeddedCertificate } from '../domain/certificates/embedded-certificate.js';
-import { DEBIAN_FONT_FILES, FontUnavailableError, loadFontSource } from '../domain/certificates/fonts.js';
+import { DEBIAN_FONT_FILES, loadFontSource } from '../domain/certificates/fonts.js';
 import { certificatePageDifference } from '../domain/certificates/page-check.js';
 import { checkPdfSignature } from '../domain/certificates/pdf-signature.js';
 import type { PdfSigner } from '../domain/certificates/pdf-signing-certificate.js';
@@ -194,14 +195,16 @@ export async function verifyPdf(
 ): Promise<PdfVerdict> {
   if (!file) throw new UsageError('usage: erasure-cloud verify-pdf FILE [--public-key B64] [--json]');
   const keyFlag = flags['public-key'];
-  if (keyFlag === undefined) return withDeploymentKeys((trust) => checkPdf(file, trust));
+  // One parse of the fonts for the whole run: a lot regenerates the page of every certificate in it.
+  const fonts = fontsOnce(() => loadFontSource(DEBIAN_FONT_FILES, { readFile: (path) => new Uint8Array(readFileSync(path)) }));
+  if (keyFlag === undefined) return withDeploymentKeys((trust) => checkPdf(file, trust, fonts));
   // A key given by hand is the one to check with, whatever key id the signature names.
   const given = certificateKeyFlag(keyFlag);
   if (!given.ok) throw new UsageError(given.error);
-  return checkPdf(file, { publicKeys: async () => [given.key] });
+  return checkPdf(file, { publicKeys: async () => [given.key] }, fonts);
 }
 
-async function checkPdf(file: string, trust: PdfTrust): Promise<PdfVerdict> {
+async function checkPdf(file: string, trust: PdfTrust, fonts: () => PageFonts): Promise<PdfVerdict> {
   const bytes = new Uint8Array(readFileSync(file));
   let embedded;
   try {
@@ -215,7 +218,7 @@ async function checkPdf(file: string, trust: PdfTrust): Promise<PdfVerdict> {
     const lot = await checkLotPdf(bytes, {
       pdfCertificateOnRecord: trust.pdfCertificateOnRecord,
       checkCertificateFile: async (path) => {
-        const verdict = await checkPdf(path, trust);
+        const verdict = await checkPdf(path, trust, fonts);
         return 'kind' in verdict ? { valid: false, reason: 'a lot certificate attached inside a lot certificate' } : { ...verdict };
       },
       namedPdfSigner: async (attached) => {
@@ -267,7 +270,7 @@ async function checkPdf(file: string, trust: PdfTrust): Promise<PdfVerdict> {
       ...facts,
     };
   }
-  const pages = await pageCheck(bytes, embedded, { offline: !trust.pdfCertificateOnRecord, signerNamed: namesSigner });
+  const pages = await pageCheck(bytes, embedded, { offline: !trust.pdfCertificateOnRecord, signerNamed: namesSigner, fonts });
   if (pages) return { valid: false, reason: pages, ...facts };
   const missing = missingVisibleFacts(await extractPdfText(file), content as VisibleFacts);
   if (missing.length > 0) return { valid: false, reason: `the visible pages do not show the signed ${missing.join(', ')}`, ...facts };
@@ -282,7 +285,11 @@ async function checkPdf(file: string, trust: PdfTrust): Promise<PdfVerdict> {
  * signer is known to be the deployment's (named by a v3 record, or on record in its database).
  * An older report checked with only the public key has neither, so it is refused.
  */
-async function pageCheck(bytes: Uint8Array, embedded: EmbeddedCertificate, input: { offline: boolean; signerNamed: boolean }): Promise<string | null> {
+async function pageCheck(
+  bytes: Uint8Array,
+  embedded: EmbeddedCertificate,
+  input: { offline: boolean; signerNamed: boolean; fonts: () => PageFonts },
+): Promise<string | null> {
   const title = (await PDFDocument.load(bytes, { updateMetadata: false })).getTitle() ?? '';
   if (title.startsWith('Erasure Report ')) {
     if (input.offline && !input.signerNamed) {
@@ -291,16 +298,11 @@ async function pageCheck(bytes: Uint8Array, embedded: EmbeddedCertificate, input
     }
     return null;
   }
-  let fonts;
-  try {
-    fonts = loadFontSource(DEBIAN_FONT_FILES, { readFile: (path) => new Uint8Array(readFileSync(path)) });
-  } catch (error) {
-    if (!(error instanceof FontUnavailableError)) throw error;
-    return `cannot regenerate the certificate's page to compare it: ${error.message}`;
-  }
+  const fonts = input.fonts();
+  if (!fonts.ok) return `cannot regenerate the certificate's page to compare it: ${fonts.error}`;
   let difference;
   try {
-    difference = await certificatePageDifference(bytes, embedded.content as CertificateContent, embedded.signature, fonts);
+    difference = await certificatePageDifference(bytes, embedded.content as CertificateContent, embedded.signature, fonts.fonts);
   } catch (error) {
     // Fail closed: a page that cannot be compared is not shown to be the genuine one.
     difference = `the page could not be compared (${error instanceof Error ? error.message : String(error)})`;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   decodePDFRawStream,
   PDFArray,
@@ -21,6 +20,10 @@ import { embeddedFiles } from './embedded-certificate.js';
 import type { FontSource } from './fonts.js';
 import { paintPages } from './pdf-document.js';
 import { layoutCertificatePage } from './render-certificate.js';
+import { rememberedStreamDigests } from './stream-digest.js';
+
+/** One memory for the process: a lot's certificates share their font files. */
+const decodedDigest = rememberedStreamDigests();
 
 /*
  * Issue 28: the page a person reads must be the page the signed record renders to. Checking that
@@ -147,8 +150,8 @@ function canonical(value: PDFObject | Map<string, PDFObject | undefined> | undef
   if (value === undefined) return 'undefined';
   if (value instanceof PDFRef) return canonical(context.lookup(value), context, depth + 1);
   if (value instanceof PDFRawStream) {
-    const data = createHash('sha256').update(decodePDFRawStream(value).decode()).digest('hex');
-    return `stream(${canonical(withoutEncoding(value.dict), context, depth + 1)},${data})`;
+    const encoding = `${canonical(value.dict.get(PDFName.of('Filter')), context, depth + 1)},${canonical(value.dict.get(PDFName.of('DecodeParms')), context, depth + 1)}`;
+    return `stream(${canonical(withoutEncoding(value.dict), context, depth + 1)},${decodedDigest(value, encoding)})`;
   }
   if (value instanceof PDFDict) {
     return `{${[...value.entries()]
