@@ -4,6 +4,7 @@ import { FloorReportBody } from './floor.js';
 
 const report = {
   machine_id: '4c4c4544-0052-3410-8036-b4c04f4e4332',
+  boot_id: 'b-7f3a9c',
   kind: 'station',
   sequence: 7,
   sent_at: '2026-11-28T16:00:05Z',

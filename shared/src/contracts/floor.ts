@@ -80,12 +80,14 @@ export const FloorReportBody = Type.Object(
      * gives a real one, else an id the agent draws once per boot.
      */
     machine_id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:-]+$' }),
+    /** Drawn once per boot: a new boot's reports replace the last boot's whatever their sequence. */
+    boot_id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:-]+$' }),
     /** The boot's asset record, once checked in. */
     record_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     /** What people call the machine: the DMI product and serial, or the station's name. */
     name: Type.Optional(Text(200)),
     kind: Type.Union([Type.Literal('machine'), Type.Literal('station')]),
-    /** Rises with every report of one boot; the cloud ignores a report older than the one it has. */
+    /** Rises with every report of one boot; the cloud ignores a report of the same boot not newer than the one it has. */
     sequence: Type.Integer({ minimum: 0 }),
     sent_at: Timestamp,
     /** The machine's erase job, while one runs or has just finished. */

@@ -4,6 +4,7 @@ import { ChassisMapDraft, Fingerprint, SystemIdentity, TestSnapshot } from './ha
 import { JobId, WipeResultAccepted, WipeResultRecord } from './wipe.js';
 import { ValidationPickAnswer, ValidationPickBody, ValidationRecorded, ValidationReportBody } from './validation.js';
 import { JobChoices, JobDetailsBody, JobDetailsSaved } from './job-details.js';
+import { FloorReportAck, FloorReportBody } from './floor.js';
 import { ErasurePolicySchema } from '../erasure-methods.js';
 import { HealthGradingGranted } from './health-rules.js';
 
@@ -236,6 +237,8 @@ export const gatewayApi = {
   /** Beyond the spec (issue 31 item 6): customer, lot and asset tag typed or scanned at the kiosk. */
   jobDetails: { method: 'POST', url: '/api/job_details', body: JobDetailsBody, response: { 200: JobDetailsSaved, ...writeErrors } },
   jobChoices: { method: 'POST', url: '/api/job_choices', body: EmptyBody, response: { 200: JobChoices, ...writeErrors } },
+  /** Beyond the spec (issue 32): the machine's live state for the floor view; best effort. */
+  floorReport: { method: 'POST', url: '/api/floor_report', body: FloorReportBody, response: { 200: FloorReportAck, ...writeErrors } },
   erasurePolicy: {
     method: 'POST',
     url: '/api/erasure_policy',

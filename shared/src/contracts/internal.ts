@@ -5,6 +5,7 @@ import { CertificatesFound, CertificatesLookupBody, ChassisLookupResult, Erasure
 import { JobId, WipeResultAccepted, wipeResultFields } from './wipe.js';
 import { ValidationPickAnswer, ValidationPickBody, ValidationRecorded, ValidationReportBody } from './validation.js';
 import { JobChoices, JobDetailsBody, JobDetailsSaved } from './job-details.js';
+import { FloorReportAck, FloorReportBody } from './floor.js';
 
 /**
  * Bodies of the internal API (spec 4.2). The gateway adds `jti` and `account_id`
@@ -121,6 +122,10 @@ export type InternalValidationRequest = Static<typeof InternalValidationRequest>
 export const InternalJobDetailsRequest = Type.Object({ ...forwarded, ...JobDetailsBody.properties }, { additionalProperties: false });
 export type InternalJobDetailsRequest = Static<typeof InternalJobDetailsRequest>;
 
+/** The floor report (issue 32) as the gateway forwards it. */
+export const InternalFloorReportRequest = Type.Object({ ...forwarded, ...FloorReportBody.properties }, { additionalProperties: false });
+export type InternalFloorReportRequest = Static<typeof InternalFloorReportRequest>;
+
 /** Whether a drive was picked for validation (gateway `validationPick`), within the token's account. */
 export const InternalValidationPickRequest = Type.Object(
   { ...forwarded, ...ValidationPickBody.properties },
@@ -218,6 +223,7 @@ export const internalApi = {
   },
   jobDetails: { method: 'POST', url: '/internal/assets/job_details', body: InternalJobDetailsRequest, response: { 200: JobDetailsSaved, ...writeErrors } },
   jobChoices: { method: 'POST', url: '/internal/job_choices', body: LadderRequest, response: { 200: JobChoices, ...writeErrors } },
+  floorReport: { method: 'POST', url: '/internal/floor_report', body: InternalFloorReportRequest, response: { 200: FloorReportAck, ...writeErrors } },
   erasurePolicy: {
     method: 'POST',
     url: '/internal/tokens/erasure_policy',
