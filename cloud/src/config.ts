@@ -51,6 +51,8 @@ const Env = Type.Object({
   TRUSTED_PROXIES: Type.Optional(Type.String({ minLength: 1 })),
   /** Rows one wipes CSV export may hold; above it the export is refused, saying so; default 1,000,000. */
   WIPES_CSV_MAX_ROWS: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+  /** The floor view (issue 32): `on` (default) takes machines' live reports; `off` refuses them with 404. */
+  FLOOR_VIEW: Type.Optional(Type.Union([Type.Literal('on'), Type.Literal('off')])),
 });
 
 export type CloudConfig = Readonly<
@@ -114,6 +116,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     SHUTDOWN_TIMEOUT_SECONDS: present('SHUTDOWN_TIMEOUT_SECONDS') === undefined ? undefined : Number(present('SHUTDOWN_TIMEOUT_SECONDS')),
     TRUSTED_PROXIES: present('TRUSTED_PROXIES'),
     WIPES_CSV_MAX_ROWS: present('WIPES_CSV_MAX_ROWS') === undefined ? undefined : Number(present('WIPES_CSV_MAX_ROWS')),
+    FLOOR_VIEW: present('FLOOR_VIEW'),
   };
   for (const key of Object.keys(raw) as (keyof typeof raw)[]) if (raw[key] === undefined) delete raw[key];
   const parsed = parseUnknown(Env, raw);
