@@ -28,12 +28,12 @@ export interface CertificateCloud extends Cloud {
 }
 
 /** {@link startCloud} with certificates wired the way `erasure-cloud serve` wires them. */
-export async function startCertificateCloud(): Promise<CertificateCloud> {
+export async function startCertificateCloud(options: { objects?: ObjectStore } = {}): Promise<CertificateCloud> {
   const dataDir = mkdtempSync(join(tmpdir(), 'erasure-certs-'));
   // The `cloud on s3` project runs the certificate and lot tests once more on a bucket (issue 33).
-  const s3 = process.env.ERASURE_TEST_OBJECT_STORE === 's3' ? await startS3() : undefined;
+  const s3 = !options.objects && process.env.ERASURE_TEST_OBJECT_STORE === 's3' ? await startS3() : undefined;
   const bucket = s3 ? s3ObjectStore(s3.settings) : undefined;
-  const store: ObjectStore = bucket ?? localObjectStore(join(dataDir, 'objects'));
+  const store: ObjectStore = options.objects ?? bucket ?? localObjectStore(join(dataDir, 'objects'));
   let keys!: CertificateKeys;
   const cloud = await startCloud({
     deps: async (db) => {

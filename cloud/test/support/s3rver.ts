@@ -12,6 +12,10 @@ export const S3RVER_KEY = 'S3RVER';
 export interface RunningS3 {
   /** Settings that reach `bucket` on this server, as an operator would give them. */
   settings: S3StoreSettings;
+  /** Stops answering (the port closed), keeping the objects: a store that is down. */
+  pause(): Promise<void>;
+  /** Answers again on the same port, with the same objects. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -21,8 +25,10 @@ export interface RunningS3 {
  */
 export async function startS3(bucket = 'certificates'): Promise<RunningS3> {
   const directory = mkdtempSync(join(tmpdir(), 's3rver-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const serverOn = (port: number) => new S3rver({ address: '127.0.0.1', port, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  let server = serverOn(0);
   const address = (await server.run()) as AddressInfo;
+  let running = true;
   return {
     settings: {
       endpoint: `http://127.0.0.1:${address.port}`,
@@ -32,8 +38,17 @@ export async function startS3(bucket = 'certificates'): Promise<RunningS3> {
       secretAccessKey: S3RVER_KEY,
       forcePathStyle: true,
     },
-    async stop() {
+    async pause() {
       await server.close();
+      running = false;
+    },
+    async resume() {
+      server = serverOn(address.port);
+      await server.run();
+      running = true;
+    },
+    async stop() {
+      if (running) await server.close();
       rmSync(directory, { recursive: true, force: true });
     },
   };
