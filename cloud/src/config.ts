@@ -6,6 +6,7 @@ import { BUILT_IN_TOKEN_DEFAULTS, type TokenTermsDefaults } from './domain/devic
 import { DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from './http/download-slots.js';
 import { MAX_DRIVES_PER_MACHINE_LIMIT } from './domain/device/issued-job.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from './jobs/shutdown.js';
+import { objectStoreSettings, ObjectStoreSettingsError, type ObjectStoreSettings } from './adapters/objects/store-settings.js';
 import { parseTrustedProxies, TrustedProxiesError, type TrustedProxy } from './http/trusted-proxies.js';
 
 const Env = Type.Object({
@@ -74,6 +75,8 @@ export type CloudConfig = Readonly<
     shutdownTimeoutMs: number;
     /** TRUSTED_PROXIES parsed; undefined = no proxy is trusted. */
     trustedProxy: TrustedProxy | undefined;
+    /** OBJECT_STORE and the S3_* settings: where certificate PDFs, reports and logos live. */
+    objectStore: ObjectStoreSettings;
   }
 >;
 
@@ -129,7 +132,15 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     if (error instanceof TrustedProxiesError) throw new ConfigError(`invalid configuration ${error.message}`);
     throw error;
   }
+  let objectStore: ObjectStoreSettings;
+  try {
+    objectStore = objectStoreSettings(env);
+  } catch (error) {
+    if (error instanceof ObjectStoreSettingsError) throw new ConfigError(`invalid configuration ${error.message}`);
+    throw error;
+  }
   return Object.freeze({
+    objectStore,
     ...config,
     databasePath: join(config.DATA_DIR, 'cloud.sqlite'),
     imagesDir: join(config.DATA_DIR, 'images'),

@@ -24,6 +24,7 @@ export const CLOUD_HELP: ProgramHelp = {
         'set-token-status --jti J --status active|revoked|suspended|disabled',
         'mint-api-key --account ID [--name N] | revoke-api-key --id ID | list-certificates --account ID',
         'create-webhook --account ID --event-type T --url U [--auth-type none|bearer|basic] | rotate-webhook-secret --id ID',
+        'copy-objects --to s3  (DATA_DIR/objects into the OBJECT_STORE=s3 bucket; idempotent, checksums compared, nothing deleted)',
       ].join('\n'),
     },
     { name: 'verify-pdf', args: 'FILE [--public-key B64] [--json]', summary: "checks a certificate PDF, or a lot certificate and each certificate attached to it, against the deployment's keys (exit 0 valid, 1 not)" },
