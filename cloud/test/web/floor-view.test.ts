@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FloorBoard, FloorBoardDrive, FloorBoardMachine } from '@erasure/shared/contracts';
-import { bySite, forecastSeconds, isRunning, lotLines, machineSecondsLeft, problemsOf } from '../../web/src/pages/floor-view.js';
+import { forecastSeconds } from '@erasure/shared/contracts';
+import { bySite, isRunning, lotLines, machineSecondsLeft, problemsOf } from '../../web/src/pages/floor-view.js';
 
 const drive = (overrides: Partial<FloorBoardDrive> = {}): FloorBoardDrive => ({ device: '/dev/sda', serial: 'A1', stage: 'write', pass: 1, bytes_done: 50, bytes_total: 100, ...overrides });
 const machine = (overrides: Partial<FloorBoardMachine> = {}): FloorBoardMachine => ({
@@ -67,8 +68,8 @@ describe('the floor page’s view', () => {
   });
 
   it('forecasts waiting drives on the slots the running ones free, at the measured rate, written and read back', () => {
-    const running = [drive({ eta_seconds: 10, bytes_per_second: 10 }), drive({ eta_seconds: 40, bytes_per_second: 30 })];
-    // Mean rate 20 B/s; a 100-byte drive takes 10 s (write and read back); it starts when the first slot frees at 10 s.
+    const running = [drive({ eta_seconds: 10, bytes_per_second: 20 }), drive({ eta_seconds: 40, bytes_per_second: 20 })];
+    // 20 B/s; a 100-byte drive takes 10 s (write and read back); it starts when the first slot frees at 10 s.
     expect(forecastSeconds(running, [drive({ stage: 'waiting', bytes_total: 100 })])).toBe(40);
     expect(forecastSeconds(running, [drive({ stage: 'waiting', bytes_total: 400 })])).toBe(50);
     expect(forecastSeconds([drive()], [drive({ stage: 'waiting' })])).toBeUndefined();

@@ -1,4 +1,4 @@
-import type { FloorBoard, FloorBoardDrive, FloorBoardMachine, FloorDriveStage } from '@erasure/shared/contracts';
+import { forecastSeconds, type FloorBoard, type FloorBoardDrive, type FloorBoardMachine, type FloorDriveStage } from '@erasure/shared/contracts';
 
 /** A drive's place in plain words, as a supervisor reads it from across the room. */
 export const STAGE_TEXT: Readonly<Record<FloorDriveStage, string>> = {
@@ -79,12 +79,7 @@ export interface LotLine {
   readonly secondsLeft: number | undefined;
 }
 
-/**
- * Per lot: drives done, running and waiting, and a forecast. Running drives finish at their own
- * time left. Waiting drives need their bytes written and read back (twice their size) at the
- * lot's measured mean rate per drive, one after another on the slots the lot's machines free: the
- * work left is spread over the lot's running drives (its slots), each starting when it frees.
- */
+/** Per lot: drives done, running and waiting, and the forecast (shared/src/floor-forecast.ts). */
 export function lotLines(board: FloorBoard): LotLine[] {
   const lots = new Map<string, { machine: FloorBoardMachine; drive: FloorBoardDrive }[]>();
   for (const machine of board.machines) {
@@ -102,19 +97,4 @@ export function lotLines(board: FloorBoard): LotLine[] {
       const done = drives.length - running.length - waiting.length;
       return { lot, done, running: running.length, waiting: waiting.length, secondsLeft: forecastSeconds(running, waiting) };
     });
-}
-
-export function forecastSeconds(running: readonly FloorBoardDrive[], waiting: readonly FloorBoardDrive[]): number | undefined {
-  const rates = running.map((d) => d.bytes_per_second).filter((r): r is number => r !== undefined && r > 0);
-  if (running.length === 0 && waiting.length === 0) return 0;
-  if (rates.length === 0) return undefined;
-  const rate = rates.reduce((a, b) => a + b, 0) / rates.length;
-  // Each slot frees when its drive's time left runs out; a waiting drive takes the earliest free slot.
-  const slots = running.map((d) => d.eta_seconds ?? (d.bytes_total - d.bytes_done) / rate);
-  if (slots.length === 0) return undefined;
-  for (const d of [...waiting].sort((a, b) => b.bytes_total - a.bytes_total)) {
-    slots.sort((a, b) => a - b);
-    slots[0] = slots[0]! + (2 * d.bytes_total) / rate;
-  }
-  return Math.max(...slots);
 }
