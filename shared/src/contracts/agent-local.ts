@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ErrorBody, Nullable } from './common.js';
+import { ERASE_STAGES, ErrorBody, Nullable } from './common.js';
 import type { RouteDescriptor } from './gateway.js';
 import { ScreenReport, ScreenView } from './agent-screen.js';
 import { StationIntents, StationView } from './agent-station.js';
@@ -86,7 +86,6 @@ export const AgentDrive = Type.Object(
 );
 export type AgentDrive = Static<typeof AgentDrive>;
 
-export const ERASE_STAGES = ['prepare', 'write', 'verify', 'firmware'] as const;
 
 /** Live progress of one drive; also the payload of the SSE `progress` event. */
 export const DriveProgress = Type.Object(

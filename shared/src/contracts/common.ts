@@ -43,3 +43,9 @@ export const QuotaRemaining = Nullable(Type.Integer({ minimum: 0 }));
 export const CERTIFICATE_STATUSES = ['pending', 'generating', 'complete', 'failed'] as const;
 export const CertificateStatus = Type.Union(CERTIFICATE_STATUSES.map((s) => Type.Literal(s)));
 export type CertificateStatus = Static<typeof CertificateStatus>;
+
+/**
+ * A drive's erase stages, as the kiosk's progress and the floor view both name them: an overwrite
+ * pass, the read-back, a drive command (firmware erase), and what comes before the first write.
+ */
+export const ERASE_STAGES = ['prepare', 'write', 'verify', 'firmware'] as const;

@@ -1,6 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ERASE_STAGES } from './agent-local.js';
-import { Timestamp } from './common.js';
+import { ERASE_STAGES, Timestamp } from './common.js';
 import { BAY_STATES } from './agent-station.js';
 
 /**
