@@ -130,3 +130,26 @@ describe('the floor view', () => {
     }
   });
 });
+
+describe('the floor view’s stall time', () => {
+  let cloud: Cloud;
+  beforeEach(async () => {
+    cloud = await startCloud();
+  });
+  afterEach(async () => cloud.close());
+
+  it('is 10 minutes unless an admin sets another, in whole minutes from 1 to 1440; others read it', async () => {
+    const account = await cloud.account('Stall Refurb');
+    await addUser(cloud, account.id, 'admin', 'admin@stall.test');
+    await addUser(cloud, account.id, 'staff', 'staff@stall.test');
+    const admin = await signIn(cloud, 'admin@stall.test');
+    const staff = await signIn(cloud, 'staff@stall.test');
+    expect((await staff.get('/app/api/floor/settings')).json).toEqual({ stall_minutes: 10 });
+    expect((await admin.send('PUT', '/app/api/floor/settings', { stall_minutes: 25 })).json).toEqual({ stall_minutes: 25 });
+    expect((await staff.get('/app/api/floor/settings')).json).toEqual({ stall_minutes: 25 });
+    for (const bad of [{ stall_minutes: 0 }, { stall_minutes: 1.5 }, { stall_minutes: '5' }, { stall_minutes: 5, more: 1 }]) {
+      expect((await admin.send('PUT', '/app/api/floor/settings', bad)).status).toBe(400);
+    }
+    expect((await staff.send('PUT', '/app/api/floor/settings', { stall_minutes: 5 })).status).toBe(403);
+  });
+});

@@ -1,5 +1,6 @@
 import type { FloorReportBody } from '@erasure/shared';
 import type { SqlRunner } from '../sql/database.js';
+import type { ProgressMarks } from '../../domain/floor/stalls.js';
 
 /** The floor view (issue 32): each machine's latest report, as stored. */
 export interface FloorMachineRow {
@@ -9,6 +10,8 @@ export interface FloorMachineRow {
   boot_seen_at: string;
   token_id: number;
   site: string | null;
+  /** Each drive's last progress and since when it stands still (stalls). */
+  progress: ProgressMarks;
 }
 
 /** A wipe result that may end a reported drive on the board. */
@@ -30,13 +33,14 @@ export const FLOOR_CHANNEL = 'erasure_floor_reports';
  */
 export async function storeFloorReport(
   db: SqlRunner,
-  row: { accountId: number; tokenId: number; report: FloorReportBody; receivedAt: string },
+  row: { accountId: number; tokenId: number; report: FloorReportBody; receivedAt: string; progress: ProgressMarks },
 ): Promise<boolean> {
   const stored = await db.one<{ machine_id: string }>(
-    `INSERT INTO floor_machines (account_id, machine_id, boot_id, sequence, token_id, report, received_at, boot_seen_at)
-     VALUES (@account, @machine, @boot, @sequence, @token, @report, @now, @now)
+    `INSERT INTO floor_machines (account_id, machine_id, boot_id, sequence, token_id, report, received_at, boot_seen_at, progress)
+     VALUES (@account, @machine, @boot, @sequence, @token, @report, @now, @now, @progress)
      ON CONFLICT (account_id, machine_id) DO UPDATE SET
        boot_id = excluded.boot_id, sequence = excluded.sequence, token_id = excluded.token_id, report = excluded.report,
+       progress = excluded.progress,
        received_at = excluded.received_at,
        boot_seen_at = CASE WHEN floor_machines.boot_id = excluded.boot_id THEN floor_machines.boot_seen_at ELSE excluded.boot_seen_at END
      WHERE floor_machines.boot_id <> excluded.boot_id OR floor_machines.sequence < excluded.sequence
@@ -49,6 +53,7 @@ export async function storeFloorReport(
       token: row.tokenId,
       report: JSON.stringify(row.report),
       now: row.receivedAt,
+      progress: JSON.stringify(row.progress),
     },
   );
   // Inside the transaction: delivered to every listening instance when it commits, never before.
@@ -63,14 +68,14 @@ export async function pruneFloorMachines(db: SqlRunner, accountId: number, cutof
 
 /** The account's machines heard since `cutoff`, with their token's site. */
 export async function readFloorMachines(db: SqlRunner, accountId: number, cutoff: string): Promise<FloorMachineRow[]> {
-  const rows = await db.many<{ machine_id: string; report: string; received_at: string; boot_seen_at: string; token_id: number; site: string | null }>(
-    `SELECT f.machine_id, f.report, f.received_at, f.boot_seen_at, f.token_id, t.site
+  const rows = await db.many<{ machine_id: string; report: string; received_at: string; boot_seen_at: string; token_id: number; site: string | null; progress: string }>(
+    `SELECT f.machine_id, f.report, f.received_at, f.boot_seen_at, f.token_id, t.site, f.progress
        FROM floor_machines f JOIN license_tokens t ON t.id = f.token_id
       WHERE f.account_id = @account AND f.received_at >= @cutoff
       ORDER BY f.machine_id`,
     { account: accountId, cutoff },
   );
-  return rows.map((r) => ({ ...r, token_id: Number(r.token_id), report: JSON.parse(r.report) as FloorReportBody }));
+  return rows.map((r) => ({ ...r, token_id: Number(r.token_id), report: JSON.parse(r.report) as FloorReportBody, progress: JSON.parse(r.progress) as ProgressMarks }));
 }
 
 /** The account's wipe results stored since `since`, of the given tokens: what ends drives on the board. */
@@ -85,4 +90,33 @@ export async function readFloorResults(db: SqlRunner, accountId: number, tokenId
   );
   // A result that names no status is a completed one (spec 2).
   return rows.map((r) => ({ ...r, token_id: Number(r.token_id), status: r.status ?? 'completed' }));
+}
+
+/** The boot and progress marks held for a machine, to carry its stall clock into the next report. */
+export async function readFloorProgress(db: SqlRunner, accountId: number, machineId: string): Promise<{ boot_id: string; progress: ProgressMarks } | undefined> {
+  const row = await db.one<{ boot_id: string; progress: string }>('SELECT boot_id, progress FROM floor_machines WHERE account_id = @account AND machine_id = @machine', {
+    account: accountId,
+    machine: machineId,
+  });
+  return row && { boot_id: row.boot_id, progress: JSON.parse(row.progress) as ProgressMarks };
+}
+
+/** The account's stall time in seconds (10 minutes unless it set its own), and the reporting token's site. */
+export async function readFloorContext(db: SqlRunner, accountId: number, tokenId: number): Promise<{ stallSeconds: number; site: string | null }> {
+  const row = await db.one<{ seconds: number; site: string | null }>(
+    'SELECT a.floor_stall_seconds AS seconds, t.site FROM accounts a JOIN license_tokens t ON t.account_id = a.id WHERE a.id = @account AND t.id = @token',
+    { account: accountId, token: tokenId },
+  );
+  return { stallSeconds: Number(row?.seconds ?? 600), site: row?.site ?? null };
+}
+
+/** Sets the account's stall time in seconds. */
+export async function setFloorStallSeconds(db: SqlRunner, accountId: number, seconds: number): Promise<void> {
+  await db.run('UPDATE accounts SET floor_stall_seconds = @seconds WHERE id = @account', { seconds, account: accountId });
+}
+
+/** The account's stall time in seconds, as the board shows it. */
+export async function readAccountStallSeconds(db: SqlRunner, accountId: number): Promise<number> {
+  const row = await db.one<{ seconds: number }>('SELECT floor_stall_seconds AS seconds FROM accounts WHERE id = @account', { account: accountId });
+  return Number(row?.seconds ?? 600);
 }

@@ -2,6 +2,7 @@ import type { LadderDenyReason } from '@erasure/shared';
 import type { SqlRunner } from '../../adapters/sql/database.js';
 import type { TokenRow } from '../../adapters/db/tokens.js';
 import type { ValidationRejectedFacts } from '../validation/report.js';
+import type { DriveStalledFacts } from '../floor/stalls.js';
 
 /** The six webhook event types of spec 6, in the order the table lists them. */
 export const DEVICE_EVENT_TYPES = [
@@ -32,7 +33,9 @@ export type DeviceEvent =
   | { type: 'hardware_tests_completed'; token: TokenRow; assetId: number }
   | { type: 'wipe_session_completed'; token: TokenRow; wipeResultId: number }
   // Beyond the spec's six (issue 29): a picked drive failed its validation.
-  | { type: 'validation_rejected'; token: TokenRow; facts: ValidationRejectedFacts };
+  | { type: 'validation_rejected'; token: TokenRow; facts: ValidationRejectedFacts }
+  // Beyond the spec (issue 32): a drive on the floor stands still.
+  | { type: 'drive_stalled'; token: TokenRow; facts: DriveStalledFacts };
 
 /**
  * Port the device domain reports events to. `emit` is called inside the transaction of the

@@ -21,6 +21,7 @@ const row = (overrides: Partial<FloorMachineRow> = {}): FloorMachineRow => ({
   boot_seen_at: '2026-11-28T15:00:00.000Z',
   token_id: 7,
   site: 'Leeds, line 2',
+  progress: {},
   ...overrides,
 });
 const result = (overrides: Partial<FloorResultRow> = {}): FloorResultRow => ({
@@ -51,6 +52,13 @@ describe('the floor board', () => {
   it('says lost contact after 60 s of silence, not before', () => {
     expect(board([row()], [], '2026-11-28T16:01:00Z').machines[0]!.lost_contact).toBe(false);
     expect(board([row()], [], '2026-11-28T16:01:01Z').machines[0]!.lost_contact).toBe(true);
+  });
+
+  it('marks a drive stalled once it stood still for the stall time, and not once its result is in', () => {
+    const progress = { '/dev/sdb': { bytes: 1, stage: 'write', since: '2026-11-28T15:50:00.000Z' }, '/dev/sdc': { bytes: 1, stage: 'verify', since: '2026-11-28T15:55:00.000Z' } };
+    const drives = board([row({ progress })], [], '2026-11-28T16:00:30Z').machines[0]!.drives;
+    expect(drives.map((d) => d.stalled_since)).toEqual(['2026-11-28T15:50:00.000Z', undefined]);
+    expect(board([row({ progress })], [result()], '2026-11-28T16:00:30Z').machines[0]!.drives[0]!.stalled_since).toBeUndefined();
   });
 
   it('carries the token’s site, and none when the token has none', () => {

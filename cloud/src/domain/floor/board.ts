@@ -1,5 +1,6 @@
 import { FLOOR_LOST_CONTACT_MS, type FloorBoard, type FloorBoardDrive, type FloorBoardMachine, type FloorDriveStage } from '@erasure/shared';
 import type { FloorMachineRow, FloorResultRow } from '../../adapters/db/floor-machines.js';
+import { stalledSince } from './stalls.js';
 
 /** A stall is no byte progress for this long, unless the account sets its own (issue 32). */
 export const DEFAULT_STALL_SECONDS = 600;
@@ -16,15 +17,15 @@ const STAGE_OF_RESULT: Record<FloorResultRow['status'], FloorDriveStage> = { com
  * contact", with the time it was last heard.
  */
 export function buildFloorBoard(input: { machines: readonly FloorMachineRow[]; results: readonly FloorResultRow[]; now: Date; stallSeconds?: number }): FloorBoard {
-  const now = input.now.getTime();
   return {
     now: input.now.toISOString(),
     stall_seconds: input.stallSeconds ?? DEFAULT_STALL_SECONDS,
-    machines: input.machines.map((row) => machineOf(row, input.results, now)),
+    machines: input.machines.map((row) => machineOf(row, input.results, input.now, input.stallSeconds ?? DEFAULT_STALL_SECONDS)),
   };
 }
 
-function machineOf(row: FloorMachineRow, results: readonly FloorResultRow[], now: number): FloorBoardMachine {
+function machineOf(row: FloorMachineRow, results: readonly FloorResultRow[], at: Date, stallSeconds: number): FloorBoardMachine {
+  const now = at.getTime();
   const { report } = row;
   const mine = results.filter((r) => r.token_id === row.token_id && r.created_at >= row.boot_seen_at);
   return {
@@ -35,7 +36,11 @@ function machineOf(row: FloorMachineRow, results: readonly FloorResultRow[], now
     last_report_at: row.received_at,
     lost_contact: now - Date.parse(row.received_at) > FLOOR_LOST_CONTACT_MS,
     ...(report.job ? { job: report.job } : {}),
-    drives: report.drives.map((d) => driveOf(d, mine)),
+    drives: report.drives.map((d) => {
+      const since = stalledSince(d, row.progress[d.device], at, stallSeconds);
+      const drive = driveOf(d, mine);
+      return since && !drive.result ? { ...drive, stalled_since: since } : drive;
+    }),
     ...(report.bays ? { bays: report.bays } : {}),
   };
 }

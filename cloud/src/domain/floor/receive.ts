@@ -5,9 +5,11 @@ import type { TokenRow } from '../../adapters/db/tokens.js';
 import type { Clock } from '../clock.js';
 import { refuse, type Refusal } from '../device/deps.js';
 import { FLOOR_ROW_LIFETIME_MS } from './board.js';
+import { trackProgress } from './stalls.js';
+import type { DeviceEvents } from '../device/events.js';
 
 /** The repository functions a report needs, passed in. */
-export type FloorReportStore = Pick<typeof FloorDb, 'storeFloorReport' | 'pruneFloorMachines'>;
+export type FloorReportStore = Pick<typeof FloorDb, 'storeFloorReport' | 'pruneFloorMachines' | 'readFloorProgress' | 'readFloorContext'>;
 
 export const FLOOR_VIEW_OFF = 'the floor view is off on this deployment';
 
@@ -18,7 +20,7 @@ export const FLOOR_VIEW_OFF = 'the floor view is off on this deployment';
  * off, 404: the agent stops sending for the rest of its boot.
  */
 export async function receiveFloorReport(
-  deps: { db: SqlRunner; clock: Clock; enabled: boolean; store: FloorReportStore },
+  deps: { db: SqlRunner; clock: Clock; enabled: boolean; store: FloorReportStore; events?: DeviceEvents | undefined },
   token: TokenRow,
   body: Record<string, unknown>,
 ): Promise<{ ok: true; ack: FloorReportAck } | Refusal> {
@@ -29,7 +31,16 @@ export async function receiveFloorReport(
   const devices = new Set(report.drives.map((d) => d.device));
   if (devices.size !== report.drives.length) return refuse(422, 'invalid floor report at /drives: a device is listed twice');
   const now = deps.clock.now();
-  const stored = await deps.store.storeFloorReport(deps.db, { accountId: token.account_id, tokenId: token.id, report, receivedAt: now.toISOString() });
+  // Stalls: a drive's stall clock runs across the reports of one boot.
+  const { stallSeconds, site } = await deps.store.readFloorContext(deps.db, token.account_id, token.id);
+  const held = await deps.store.readFloorProgress(deps.db, token.account_id, report.machine_id);
+  const { marks, stalled } = trackProgress(held?.boot_id === report.boot_id ? held.progress : {}, report.drives, now, stallSeconds);
+  const stored = await deps.store.storeFloorReport(deps.db, { accountId: token.account_id, tokenId: token.id, report, receivedAt: now.toISOString(), progress: marks });
+  if (stored) {
+    for (const { drive, since } of stalled) {
+      await deps.events?.emit(deps.db, { type: 'drive_stalled', token, facts: { machineId: report.machine_id, machineName: report.name ?? null, site, drive, since } });
+    }
+  }
   await deps.store.pruneFloorMachines(deps.db, token.account_id, new Date(now.getTime() - FLOOR_ROW_LIFETIME_MS).toISOString());
   return { ok: true, ack: { ok: true, stored } };
 }

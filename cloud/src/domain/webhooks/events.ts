@@ -9,7 +9,7 @@ import {
   sessionBlockedPayload,
   sessionReadyPayload,
   testsCompletedPayload,
-  validationRejectedPayload,
+  validationRejectedPayload, driveStalledPayload,
   wipeReportPayload,
   type Envelope,
   type TokenFacts,
@@ -125,6 +125,11 @@ export function createWebhookEvents(deps: WebhookEventDeps): WebhookEvents {
         return emit(db, token.account_id, event.type, async () => ({
           resourceId: event.facts.wipeResultId,
           build: (env) => validationRejectedPayload(env, token.account_public_id, event.facts, base),
+        }));
+      case 'drive_stalled':
+        return emit(db, token.account_id, event.type, async () => ({
+          resourceId: `${event.facts.machineId}:${event.facts.drive.device}`,
+          build: (env) => driveStalledPayload(env, token.account_public_id, event.facts, base),
         }));
       default:
         return assertNever(event);

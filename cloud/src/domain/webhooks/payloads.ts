@@ -1,5 +1,6 @@
 import type { WebhookEventType } from './types.js';
 import type { ValidationRejectedFacts } from '../validation/report.js';
+import type { DriveStalledFacts } from '../floor/stalls.js';
 
 /**
  * Event payloads (spec 6; README "Webhooks" documents them for integrators). Plain functions
@@ -275,5 +276,33 @@ export function validationRejectedPayload(env: Envelope, accountId: string, fact
     findings: facts.findings,
     validated_at: facts.validatedAt,
     verify_url: `${publicBaseUrl}/certificates/${facts.certificateId}/verify`,
+  };
+}
+
+/**
+ * `drive_stalled` (beyond the spec, issue 32): a drive on the floor made no byte progress for the
+ * account's stall time while it should (an overwrite, a read-back, a drive command the host
+ * times). One event per stall: a drive that moves and stops again sends another. The resource is
+ * the drive on its machine (`machine_id:device`).
+ */
+export function driveStalledPayload(env: Envelope, accountId: string, facts: DriveStalledFacts, publicBaseUrl: string) {
+  const d = facts.drive;
+  return {
+    ...head(env, accountId),
+    type: 'floor_drive',
+    id: `${facts.machineId}:${d.device}`,
+    machine_id: facts.machineId,
+    machine_name: facts.machineName,
+    site: facts.site,
+    device: d.device,
+    bay: d.bay ?? null,
+    model: d.model ?? null,
+    serial: d.serial ?? null,
+    stage: d.stage,
+    bytes_done: d.bytes_done,
+    bytes_total: d.bytes_total,
+    stalled_since: facts.since,
+    lot_reference: d.lot_reference ?? null,
+    floor_url: `${publicBaseUrl}/floor`,
   };
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { FloorBus } from '../../adapters/db/floor-bus.js';
-import { readFloorMachines, readFloorResults } from '../../adapters/db/floor-machines.js';
+import { readAccountStallSeconds, readFloorMachines, readFloorResults, setFloorStallSeconds } from '../../adapters/db/floor-machines.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
 import type { Clock } from '../../domain/clock.js';
 import { readFloorBoard } from '../../domain/floor/read.js';
-import { requireSession, sessionOf } from '../session.js';
+import { requireRole, requireSession, sessionOf } from '../session.js';
 
 /** A board is sent at least this often, so "lost contact" shows without any report arriving. */
 export const FLOOR_BOARD_REFRESH_MS = 15_000;
@@ -17,7 +17,7 @@ export const FLOOR_BOARD_REFRESH_MS = 15_000;
  */
 export function registerAppFloor(app: FastifyInstance, deps: { db: SqlDatabase; clock: Clock; bus: FloorBus; enabled: boolean }): void {
   // Open streams never go idle: they are ended when the server closes, or it would wait on them.
-  const reader = { db: deps.db, clock: deps.clock, store: { readFloorMachines, readFloorResults } };
+  const reader = { db: deps.db, clock: deps.clock, store: { readFloorMachines, readFloorResults, readAccountStallSeconds } };
   const streams = new Set<{ destroy(): void }>();
   app.addHook('preClose', async () => {
     for (const stream of streams) stream.destroy();
@@ -25,6 +25,24 @@ export function registerAppFloor(app: FastifyInstance, deps: { db: SqlDatabase; 
   app.get('/app/api/floor', { preHandler: requireSession }, async (request, reply) => {
     if (!deps.enabled) return reply.code(404).send({ error: 'the floor view is off on this deployment' });
     return readFloorBoard(reader, sessionOf(request).account.id);
+  });
+
+  // The stall time (issue 32): a drive with no byte progress this long raises an alert and a
+  // `drive_stalled` webhook. Read by anyone signed in; set by admins, in whole minutes.
+  app.get('/app/api/floor/settings', { preHandler: requireSession }, async (request) => ({
+    stall_minutes: Math.round((await readAccountStallSeconds(deps.db, sessionOf(request).account.id)) / 60),
+  }));
+  app.put('/app/api/floor/settings', { preHandler: requireRole('admin') }, async (request, reply) => {
+    const body = request.body as { stall_minutes?: unknown } | null;
+    const minutes = body?.stall_minutes;
+    const keys = body && typeof body === 'object' ? Object.keys(body) : [];
+    if (keys.length !== 1 || typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > 1440) {
+      return reply.code(400).send({ error: 'send {"stall_minutes": N}, a whole number of minutes from 1 to 1440' });
+    }
+    const { account, user } = sessionOf(request);
+    await setFloorStallSeconds(deps.db, account.id, minutes * 60);
+    request.log.info({ by: user.publicId, stall_minutes: minutes }, 'account floor stall time changed');
+    return { stall_minutes: minutes };
   });
 
   app.get('/app/api/floor/events', { preHandler: requireSession }, async (request, reply) => {

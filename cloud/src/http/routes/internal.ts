@@ -14,7 +14,7 @@ import { isoNow } from '../../domain/clock.js';
 import { erasurePolicyFor } from '../../domain/device/erasure-policy.js';
 import { jobChoicesFor, saveJobDetails } from '../../domain/device/job-details.js';
 import { receiveFloorReport } from '../../domain/floor/receive.js';
-import { pruneFloorMachines, storeFloorReport } from '../../adapters/db/floor-machines.js';
+import { pruneFloorMachines, readFloorContext, readFloorProgress, storeFloorReport } from '../../adapters/db/floor-machines.js';
 
 type Body = Record<string, unknown>;
 /** What one internal call answers: computed inside the write batch, sent after its COMMIT. */
@@ -137,7 +137,8 @@ const INTERNAL_ANSWERS: Record<string, Route> = {
   // Beyond the spec (issue 32): a machine's live state for the floor view.
   [internalApi.floorReport.url]: withActiveToken(async (deps, token, body) => {
     const floor = deps.floor;
-    const out = await receiveFloorReport({ db: deps.db, clock: deps.clock, enabled: floor?.enabled ?? false, store: { storeFloorReport, pruneFloorMachines } }, token, body);
+    const store = { storeFloorReport, pruneFloorMachines, readFloorProgress, readFloorContext };
+    const out = await receiveFloorReport({ db: deps.db, clock: deps.clock, enabled: floor?.enabled ?? false, store, events: deps.events }, token, body);
     if (!out.ok) return refusalAnswer(out);
     return { status: 200, body: out.ack, committed: out.ack.stored ? () => floor?.committed(token.account_id) : undefined };
   }),
