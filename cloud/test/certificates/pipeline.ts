@@ -32,7 +32,8 @@ export async function startCertificateCloud(options: { objects?: ObjectStore } =
   const dataDir = mkdtempSync(join(tmpdir(), 'erasure-certs-'));
   // The `cloud on s3` project runs the certificate and lot tests once more on a bucket (issue 33).
   const s3 = !options.objects && process.env.ERASURE_TEST_OBJECT_STORE === 's3' ? await startS3() : undefined;
-  const bucket = s3 ? s3ObjectStore(s3.settings) : undefined;
+  // Proxy downloads: these tests follow the cloud's own presigned links (direct ones: certificates-s3-direct.test.ts).
+  const bucket = s3 ? s3ObjectStore({ ...s3.settings, presign: 'proxy' }) : undefined;
   const store: ObjectStore = options.objects ?? bucket ?? localObjectStore(join(dataDir, 'objects'));
   let keys!: CertificateKeys;
   const cloud = await startCloud({

@@ -22,6 +22,12 @@ export interface ObjectStore {
   readStream?(key: string): Promise<NodeJS.ReadableStream | undefined>;
   /** Removes the object; no error when there is none. Optional: stores without it keep expired exports. */
   remove?(key: string): Promise<void>;
+  /**
+   * A URL customers fetch the object from directly, valid `expiresInSeconds` (an S3 presigned GET,
+   * spec 4.4). Absent: downloads go through the cloud's own presigned `/files/…` link (the local
+   * folder, or a bucket customers cannot reach, `S3_PRESIGN=proxy`).
+   */
+  downloadUrl?(key: string, expiresInSeconds: number, served: { contentType: string; contentDisposition: string }): Promise<string>;
 }
 
 /** `store.putStream`, or `put` of the chunks collected for a store that cannot take a stream. */

@@ -24,6 +24,11 @@ export interface S3StoreSettings {
   secretAccessKey: string;
   /** `bucket` in the path, not the host name: MinIO, Ceph RGW, Garage and s3rver want it. */
   forcePathStyle: boolean;
+  /**
+   * `direct` (default): a download answers 302 to a presigned GET on the bucket. `proxy`: to the
+   * cloud's own presigned link, the cloud streaming the object, for a bucket customers cannot reach.
+   */
+  presign?: 'direct' | 'proxy';
 }
 
 /** The S3 store, with what only a bucket can do. */
@@ -150,6 +155,13 @@ export function s3ObjectStore(settings: S3StoreSettings): S3ObjectStore {
       await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(key) }));
     },
     presignGet: (key, expiresIn) => getSignedUrl(client, new GetObjectCommand({ Bucket, Key: keyOf(key) }), { expiresIn }),
+    // The bucket serves the download itself: the GET names the type and inline name the cloud's own link would.
+    ...(settings.presign === 'proxy'
+      ? {}
+      : {
+          downloadUrl: (key: string, expiresIn: number, served: { contentType: string; contentDisposition: string }) =>
+            getSignedUrl(client, new GetObjectCommand({ Bucket, Key: keyOf(key), ResponseContentType: served.contentType, ResponseContentDisposition: served.contentDisposition }), { expiresIn }),
+        }),
     async check() {
       const probe = `start-check/${randomUUID()}`;
       try {

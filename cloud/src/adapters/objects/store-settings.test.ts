@@ -11,7 +11,7 @@ describe('object store settings', () => {
   it('OBJECT_STORE=s3 with every required setting gives the bucket, path style off unless 1', () => {
     expect(objectStoreSettings({ ...S3, S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: '1' })).toEqual({
       kind: 's3',
-      s3: { endpoint: 'http://minio:9000', region: 'eu-west-1', bucket: 'certs', accessKeyId: 'id', secretAccessKey: 'secret', forcePathStyle: true },
+      s3: { endpoint: 'http://minio:9000', region: 'eu-west-1', bucket: 'certs', accessKeyId: 'id', secretAccessKey: 'secret', forcePathStyle: true, presign: 'direct' },
     });
     expect(objectStoreSettings(S3)).toMatchObject({ s3: { endpoint: undefined, forcePathStyle: false } });
   });
@@ -24,6 +24,12 @@ describe('object store settings', () => {
     expect(() => objectStoreSettings({ OBJECT_STORE: 'nfs' })).toThrow(/^OBJECT_STORE:/);
     expect(() => objectStoreSettings({ ...S3, S3_ENDPOINT: 'minio:9000' })).toThrow(/^S3_ENDPOINT:/);
     expect(() => objectStoreSettings({ ...S3, S3_FORCE_PATH_STYLE: 'yes' })).toThrow(/^S3_FORCE_PATH_STYLE:/);
+  });
+
+  it('downloads are presigned on the bucket unless S3_PRESIGN=proxy; anything else is refused, naming it', () => {
+    expect(objectStoreSettings(S3)).toMatchObject({ s3: { presign: 'direct' } });
+    expect(objectStoreSettings({ ...S3, S3_PRESIGN: 'proxy' })).toMatchObject({ s3: { presign: 'proxy' } });
+    expect(() => objectStoreSettings({ ...S3, S3_PRESIGN: 'cdn' })).toThrow(/^S3_PRESIGN: must be direct or proxy/);
   });
 
   it('S3 settings without OBJECT_STORE=s3 are refused rather than silently ignored', () => {

@@ -34,6 +34,8 @@ export function objectStoreSettings(env: Readonly<Record<string, string | undefi
   for (const name of S3_REQUIRED) if (value(name) === undefined) throw new ObjectStoreSettingsError(name, 'required when OBJECT_STORE=s3');
   const endpoint = value('S3_ENDPOINT');
   if (endpoint !== undefined && !/^https?:\/\/[^/]/.test(endpoint)) throw new ObjectStoreSettingsError('S3_ENDPOINT', `must be an http(s) URL, not ${JSON.stringify(endpoint)}`);
+  const presign = value('S3_PRESIGN') ?? 'direct';
+  if (presign !== 'direct' && presign !== 'proxy') throw new ObjectStoreSettingsError('S3_PRESIGN', `must be direct or proxy, not ${JSON.stringify(presign)}`);
   const pathStyle = value('S3_FORCE_PATH_STYLE') ?? '0';
   if (pathStyle !== '0' && pathStyle !== '1') throw new ObjectStoreSettingsError('S3_FORCE_PATH_STYLE', `must be 0 or 1, not ${JSON.stringify(pathStyle)}`);
   return {
@@ -45,6 +47,7 @@ export function objectStoreSettings(env: Readonly<Record<string, string | undefi
       accessKeyId: value('S3_ACCESS_KEY_ID')!,
       secretAccessKey: value('S3_SECRET_ACCESS_KEY')!,
       forcePathStyle: pathStyle === '1',
+      presign,
     },
   };
 }

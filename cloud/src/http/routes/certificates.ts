@@ -63,13 +63,22 @@ export function documentKeyOf(cert: Pick<StoredCertificate, 'status' | 'certific
   return cert.status === 'complete' && key ? key : undefined;
 }
 
+/** Spec 4.4: a presigned PDF URL is valid 5 minutes. */
+export const PRESIGNED_SECONDS = 300;
+
 /**
- * 302 to a presigned `/files/…` URL of a stored PDF (spec 4.4, 5.4): the one way a certificate's
- * bytes leave the store, for the web app's downloads and the public API's (issue 31 item 5) alike.
+ * 302 to a presigned URL of a stored PDF (spec 4.4, 5.4): the one way a certificate's bytes leave
+ * the store, for the web app's downloads and the public API's (issue 31 item 5) alike. A bucket
+ * customers reach presigns its own GET (issue 33); otherwise the cloud's `/files/…` link serves it.
  */
-export function redirectToFile(reply: FastifyReply, files: { base: string; urlSigningSecret: Uint8Array; nowMs: number }, key: string): FastifyReply {
+export async function redirectToFile(
+  reply: FastifyReply,
+  files: { base: string; urlSigningSecret: Uint8Array; nowMs: number; store?: ObjectStore | undefined },
+  key: string,
+): Promise<FastifyReply> {
   reply.header('cache-control', 'no-store');
-  return reply.code(302).header('location', files.base + presignPath(files.urlSigningSecret, key, files.nowMs)).send();
+  const direct = files.store?.downloadUrl ? await files.store.downloadUrl(key, PRESIGNED_SECONDS, fileHeadersOf(key)) : undefined;
+  return reply.code(302).header('location', direct ?? files.base + presignPath(files.urlSigningSecret, key, files.nowMs)).send();
 }
 
 /**
@@ -131,7 +140,7 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
       if (!cert || cert.account_id !== sessionOf(request).account.id) return reply.code(404).send(NOT_FOUND);
       const key = documentKeyOf(cert, request.query.document === 'report' ? 'report' : 'certificate');
       if (!key) return reply.code(303).header('location', backWithNotice(request, base)).send();
-      return redirectToFile(reply, { base, urlSigningSecret: deps.urlSigningSecret, nowMs: deps.clock.now().getTime() }, key);
+      return redirectToFile(reply, { base, urlSigningSecret: deps.urlSigningSecret, nowMs: deps.clock.now().getTime(), store: deps.store }, key);
     },
   );
 
@@ -157,12 +166,21 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
   });
 }
 
-function sendPdf(reply: FastifyReply, key: string, bytes: Uint8Array): FastifyReply {
+/** How a stored file is served, by its key: a PDF shown inline under its own name. */
+export function fileHeadersOf(key: string): { contentType: string; contentDisposition: string } {
   const name = key.slice(key.lastIndexOf('/') + 1);
+  return {
+    contentType: name.endsWith('.pdf') ? 'application/pdf' : 'application/octet-stream',
+    contentDisposition: `inline; filename="${name.replace(/["\\]/g, '_')}"`,
+  };
+}
+
+function sendPdf(reply: FastifyReply, key: string, bytes: Uint8Array): FastifyReply {
+  const headers = fileHeadersOf(key);
   return reply
     .code(200)
-    .header('content-type', name.endsWith('.pdf') ? 'application/pdf' : 'application/octet-stream')
-    .header('content-disposition', `inline; filename="${name.replace(/["\\]/g, '_')}"`)
+    .header('content-type', headers.contentType)
+    .header('content-disposition', headers.contentDisposition)
     .header('cache-control', 'private, max-age=300')
     .header('x-content-type-options', 'nosniff')
     .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));

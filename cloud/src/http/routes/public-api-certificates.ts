@@ -60,7 +60,7 @@ export function registerPublicCertificates(scope: FastifyInstance, deps: PublicC
       if (!stored) return reply.code(409).send({ error: PUBLIC_API_ERRORS.certificateNotIssued });
       // Fail closed: without the URL signing secret no file link can be made.
       if (!deps.urlSigningSecret) return reply.code(503).send({ error: PUBLIC_API_ERRORS.certificateFilesUnavailable });
-      return redirectToFile(reply, { base, urlSigningSecret: deps.urlSigningSecret, nowMs: deps.clock.now().getTime() }, stored);
+      return redirectToFile(reply, { base, urlSigningSecret: deps.urlSigningSecret, nowMs: deps.clock.now().getTime(), store: deps.store }, stored);
     });
   }
 
@@ -103,6 +103,6 @@ export function registerPublicCertificates(scope: FastifyInstance, deps: PublicC
     if (!deps.urlSigningSecret || !deps.store) return reply.code(503).send({ error: PUBLIC_API_ERRORS.certificateFilesUnavailable });
     const stored = lotDocumentFileKey(key.account_public_id, row.public_id);
     if (!(await deps.store.exists(stored))) return reply.code(409).send({ error: PUBLIC_API_ERRORS.lotPdfNotKept });
-    return redirectToFile(reply, { base, urlSigningSecret: deps.urlSigningSecret, nowMs: deps.clock.now().getTime() }, stored);
+    return redirectToFile(reply, { base, urlSigningSecret: deps.urlSigningSecret, nowMs: deps.clock.now().getTime(), store: deps.store }, stored);
   });
 }
