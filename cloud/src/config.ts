@@ -6,6 +6,7 @@ import { BUILT_IN_TOKEN_DEFAULTS, type TokenTermsDefaults } from './domain/devic
 import { DEFAULT_DOWNLOAD_LIMITS, type DownloadLimits } from './http/download-slots.js';
 import { MAX_DRIVES_PER_MACHINE_LIMIT } from './domain/device/issued-job.js';
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from './jobs/shutdown.js';
+import { objectStoreSettings, ObjectStoreSettingsError, type ObjectStoreSettings } from './adapters/objects/store-settings.js';
 import { parseTrustedProxies, TrustedProxiesError, type TrustedProxy } from './http/trusted-proxies.js';
 
 const Env = Type.Object({
@@ -51,6 +52,8 @@ const Env = Type.Object({
   TRUSTED_PROXIES: Type.Optional(Type.String({ minLength: 1 })),
   /** Rows one wipes CSV export may hold; above it the export is refused, saying so; default 1,000,000. */
   WIPES_CSV_MAX_ROWS: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000_000 })),
+  /** The floor view (issue 32): `on` (default) takes machines' live reports; `off` refuses them with 404. */
+  FLOOR_VIEW: Type.Optional(Type.Union([Type.Literal('on'), Type.Literal('off')])),
 });
 
 export type CloudConfig = Readonly<
@@ -72,6 +75,8 @@ export type CloudConfig = Readonly<
     shutdownTimeoutMs: number;
     /** TRUSTED_PROXIES parsed; undefined = no proxy is trusted. */
     trustedProxy: TrustedProxy | undefined;
+    /** OBJECT_STORE and the S3_* settings: where certificate PDFs, reports and logos live. */
+    objectStore: ObjectStoreSettings;
   }
 >;
 
@@ -114,6 +119,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     SHUTDOWN_TIMEOUT_SECONDS: present('SHUTDOWN_TIMEOUT_SECONDS') === undefined ? undefined : Number(present('SHUTDOWN_TIMEOUT_SECONDS')),
     TRUSTED_PROXIES: present('TRUSTED_PROXIES'),
     WIPES_CSV_MAX_ROWS: present('WIPES_CSV_MAX_ROWS') === undefined ? undefined : Number(present('WIPES_CSV_MAX_ROWS')),
+    FLOOR_VIEW: present('FLOOR_VIEW'),
   };
   for (const key of Object.keys(raw) as (keyof typeof raw)[]) if (raw[key] === undefined) delete raw[key];
   const parsed = parseUnknown(Env, raw);
@@ -126,7 +132,15 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     if (error instanceof TrustedProxiesError) throw new ConfigError(`invalid configuration ${error.message}`);
     throw error;
   }
+  let objectStore: ObjectStoreSettings;
+  try {
+    objectStore = objectStoreSettings(env);
+  } catch (error) {
+    if (error instanceof ObjectStoreSettingsError) throw new ConfigError(`invalid configuration ${error.message}`);
+    throw error;
+  }
   return Object.freeze({
+    objectStore,
     ...config,
     databasePath: join(config.DATA_DIR, 'cloud.sqlite'),
     imagesDir: join(config.DATA_DIR, 'images'),

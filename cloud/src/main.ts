@@ -126,6 +126,7 @@ async function serve(): Promise<void> {
     webhooks,
     maxDrivesPerMachine: config.MAX_DRIVES_PER_MACHINE,
     wipesCsvMaxRows: config.WIPES_CSV_MAX_ROWS,
+    floorView: config.FLOOR_VIEW !== 'off',
     trustedProxy: config.trustedProxy,
   });
   if (!config.INTERNAL_API_SECRET) app.log.warn('INTERNAL_API_SECRET is not set: /internal/* answers 503');

@@ -149,6 +149,7 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
         customer: optionalText(flags, 'customer'),
         lotReference: optionalText(flags, 'lot'),
         erasurePolicyJson: own.policy ? JSON.stringify(own.policy) : null,
+        site: optionalText(flags, 'site'),
         now,
       });
       const token = await signDeviceToken(key, { sub: target.public_id, jti: row.jti, issuedAt: iat, expiresAt: exp, product });
@@ -160,6 +161,7 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
         quota_limit: row.quota_limit,
         customer: optionalText(flags, 'customer'),
         lot_reference: optionalText(flags, 'lot'),
+        site: optionalText(flags, 'site'),
         erasure_policy: own.policy,
       };
     }

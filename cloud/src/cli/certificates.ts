@@ -5,7 +5,8 @@ import { certificateKeyFlag } from './verify-pdf-args.js';
 import { checkLotPdf } from './verify-lot-pdf.js';
 import { fontsOnce, type PageFonts } from './page-fonts.js';
 import type { Clock } from '../adapters/clock.js';
-import { localObjectStore, type ObjectStore } from '../adapters/objects/local-store.js';
+import { localObjectStore, type LocalObjectStore, type ObjectStore } from '../adapters/objects/local-store.js';
+import { s3ObjectStore, S3StoreCheckError, type S3ObjectStore } from '../adapters/objects/s3-store.js';
 import type { SqlDatabase, SqlRunner } from '../adapters/sql/database.js';
 import { loadCertificateKeys, rotateSigningKey, type CertificateKeys, type ConfiguredPdfSigner } from '../adapters/certificate-keys.js';
 import { rawPublicKeyBase64 } from '../adapters/certificate-keyring.js';
@@ -34,7 +35,7 @@ import { UsageError, type Flags } from './admin.js';
 
 /**
  * Keys, object store and fonts of one process, loaded once at start. The objects go through the
- * {@link ObjectStore} interface: the local directory today, an S3-compatible bucket next.
+ * {@link ObjectStore} interface: the local directory, or an S3-compatible bucket (OBJECT_STORE=s3).
  */
 export interface CertificateRuntime {
   keys: CertificateKeys;
@@ -70,19 +71,19 @@ function configuredPdfSigner(config: CloudConfig): ConfiguredPdfSigner | undefin
 
 /**
  * Loads what certificates need from the configuration: keys from the store `db` (or
- * CERTIFICATE_SIGNING_KEY) and objects under `${DATA_DIR}/objects`. The worker renders on a pool
+ * CERTIFICATE_SIGNING_KEY) and objects under `${DATA_DIR}/objects` or in the S3 bucket. The worker renders on a pool
  * of threads that read the Debian fonts when it starts, so a missing font package stops the
  * process at start rather than failing every job.
  */
 export async function loadCertificateRuntime(config: CloudConfig, db: SqlDatabase): Promise<CertificateRuntime> {
   const keys = await deploymentKeys(config, db);
-  const store = localObjectStore(join(config.DATA_DIR, 'objects'));
+  const store = await openObjectStore(config);
   return {
     keys,
     store,
     routes: { store, publicKeys: keys.publicKeys, urlSigningSecret: keys.urlSigningSecret, pdfSigning: () => keys.pdfSigning() },
     async startWorker(input) {
-      void store.sweepTemporary(STALE_TEMPORARY_MS).catch((err: unknown) => input.log?.error({ err }, 'sweeping temporary objects failed'));
+      if ('sweepTemporary' in store) void store.sweepTemporary(STALE_TEMPORARY_MS).catch((err: unknown) => input.log?.error({ err }, 'sweeping temporary objects failed'));
       const threads = defaultRenderThreads(input.inServer ?? false);
       const renderer = threadPoolRenderer({ size: threads, fontFiles: DEBIAN_FONT_FILES });
       await renderer.ready.catch(async (error: unknown) => {
@@ -114,6 +115,24 @@ export async function loadCertificateRuntime(config: CloudConfig, db: SqlDatabas
       };
     },
   };
+}
+
+/**
+ * The store OBJECT_STORE names. A bucket is checked before anything uses it (reachable, takes,
+ * returns and deletes a probe object), so a wrong S3_* setting stops the process at start with
+ * the setting's name instead of failing every certificate job later.
+ */
+async function openObjectStore(config: CloudConfig): Promise<LocalObjectStore | S3ObjectStore> {
+  if (config.objectStore.kind === 'local') return localObjectStore(join(config.DATA_DIR, 'objects'));
+  const store = s3ObjectStore(config.objectStore.s3);
+  try {
+    await store.check();
+  } catch (error) {
+    store.close();
+    if (error instanceof S3StoreCheckError) throw new UsageError(`object store unusable: ${error.message}`);
+    throw error;
+  }
+  return store;
 }
 
 /** `worker --lease-seconds N`: how long a claimed job is held before others may take it over. */

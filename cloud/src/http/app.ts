@@ -28,6 +28,8 @@ import { registerAppDevices } from './routes/app-devices.js';
 import { registerAppAtaMasterPasswords } from './routes/app-ata-master-passwords.js';
 import { registerAppHealthGrading } from './routes/app-health-grading.js';
 import { registerAppJobDetails } from './routes/app-job-details.js';
+import { registerAppFloor } from './routes/app-floor.js';
+import { createFloorBus } from '../adapters/db/floor-bus.js';
 import { registerAppBranding } from './routes/app-branding.js';
 import { registerAppErasurePolicy } from './routes/app-erasure-policy.js';
 import { registerAppDownloads } from './routes/app-downloads.js';
@@ -88,6 +90,8 @@ export interface CloudAppDeps {
   maxDrivesPerMachine?: number | undefined;
   /** Rows one wipes CSV export may hold (WIPES_CSV_MAX_ROWS); default 1,000,000. */
   wipesCsvMaxRows?: number | undefined;
+  /** FLOOR_VIEW: whether machines' live reports are taken (issue 32); default true. */
+  floorView?: boolean | undefined;
 }
 
 /** Builds the cloud's Fastify app from injected deps; `main.ts` is what listens. */
@@ -104,6 +108,11 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
     createWebhookRuntime({ db: deps.db, clock: deps.clock, publicBaseUrl: deps.publicBaseUrl ?? '', outbound: deps.outbound ?? STRICT_OUTBOUND });
   if (!deps.webhooks) app.addHook('onClose', async () => webhooks.stop());
 
+  // The floor view's fan-out: a stored report tells the boards of every instance (issue 32).
+  const floorBus = createFloorBus(deps.db, app.log);
+  app.addHook('onClose', async () => floorBus.close());
+  const floorView = deps.floorView ?? true;
+
   guardInternalNamespace(app, deps.internalApiSecret);
   app.register(async (internal) => {
     registerInternalAuth(internal, deps.internalApiSecret, deps.clock, 'refuse', databaseSeenSignatures(deps.db));
@@ -115,6 +124,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
         store: deviceStore,
         events: webhooks.events,
         maxDrivesPerMachine: deps.maxDrivesPerMachine,
+        floor: { enabled: floorView, committed: (accountId) => floorBus.committed(accountId) },
         validation: { store: validationStore, onCertifiedWipe: (db, wipe, now) => sampleOnCertifiedWipe({ db, now, store: validationStore }, wipe) },
       },
       commitsFor(deps.db),
@@ -143,6 +153,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
     registerAppAtaMasterPasswords(web, { db: deps.db, clock: deps.clock });
     registerAppHealthGrading(web, { db: deps.db, clock: deps.clock });
     registerAppJobDetails(web, { db: deps.db });
+    registerAppFloor(web, { db: deps.db, clock: deps.clock, bus: floorBus, enabled: floorView });
     registerAppBranding(web, { db: deps.db, clock: deps.clock, store: deps.certificates?.store });
     registerAppDownloads(web, {
       db: deps.db,

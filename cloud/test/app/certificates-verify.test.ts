@@ -1,4 +1,3 @@
-import { rmSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { certificateOf, startCertificateCloud, submitWipe, type CertificateCloud } from '../certificates/pipeline.js';
 import { addUser, signIn } from '../web-helpers.js';
@@ -119,7 +118,7 @@ describe('GET /certificates/{id}/verify: public tamper check (spec 4.4)', () => 
     expect((await verify()).body.valid).toBe(false);
     await sut.store.put(certificate_key!, original);
     expect((await verify()).body.valid).toBe(true);
-    rmSync(`${sut.store.root}/${report_key}`);
+    await sut.store.remove!(report_key);
     expect((await verify()).body.valid).toBe(false);
   });
 

@@ -9,6 +9,7 @@ import { certificatePageDifference } from '../../src/domain/certificates/page-ch
 import { renderCertificatePdf } from '../../src/domain/certificates/render-certificate.js';
 import { renderErasureReportPdf } from '../../src/domain/certificates/render-report.js';
 import { sampleContent, sampleReport, testFonts, testKeys, testPdfSigner } from './fixtures.js';
+import { missingVisibleFacts } from '../../src/domain/certificates/visible-text.js';
 
 // Issue 31 item 6: the asset tag a technician scans at the kiosk lands on both PDFs (record v5);
 // a v4 record, which never had one, keeps the page it was issued with.
@@ -72,5 +73,23 @@ describe('the asset tag on the certificate and the Erasure Report', () => {
     const { asset_tag: _tag, ...untagged } = tagged;
     const signature = signContent(privateKey, untagged);
     expect(await certificatePageDifference(bytes, untagged, signature, fonts)).not.toBeNull();
+  });
+});
+
+describe('values cut short on the v5 page keep as much text as fits', () => {
+  const fonts = testFonts();
+  const { privateKey } = testKeys();
+  const dir = mkdtempSync(join(tmpdir(), 'clamp-pdf-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('a crowded page still shows the drive model verify-pdf looks for, and its page check passes', async () => {
+    // The fullest sample: a three-script account name and crypto erase evidence push values to one line each.
+    const content = sampleContent();
+    const signature = signContent(privateKey, content);
+    const bytes = await renderCertificatePdf(content, { fonts, signature, pdfSigner: testPdfSigner() });
+    const path = join(dir, 'crowded.pdf');
+    writeFileSync(path, bytes);
+    expect(missingVisibleFacts(run('pdftotext', ['-enc', 'UTF-8', path, '-']), content)).toEqual([]);
+    expect(await certificatePageDifference(bytes, content, signature, fonts)).toBeNull();
   });
 });

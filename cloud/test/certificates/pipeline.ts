@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { localObjectStore, type LocalObjectStore } from '../../src/adapters/objects/local-store.js';
+import { localObjectStore, type ObjectStore } from '../../src/adapters/objects/local-store.js';
+import { s3ObjectStore } from '../../src/adapters/objects/s3-store.js';
+import { startS3 } from '../support/s3rver.js';
 import { loadCertificateKeys, type CertificateKeys } from '../../src/adapters/certificate-keys.js';
 import { drainCertificateJobs } from '../../src/jobs/certificate-worker.js';
 import { retryDelayMs, type CertificateJobDeps } from '../../src/jobs/generate-certificate.js';
@@ -16,7 +18,8 @@ export const PUBLIC_BASE_URL = 'https://erasure.test';
 export interface CertificateCloud extends Cloud {
   dataDir: string;
   keys: CertificateKeys;
-  store: LocalObjectStore;
+  /** `DATA_DIR/objects`, or a bucket on a throwaway s3rver when ERASURE_TEST_OBJECT_STORE=s3. */
+  store: ObjectStore;
   jobDeps: CertificateJobDeps;
   /** Runs every due certificate job in this process, as the in-process worker would. */
   drain(overrides?: Partial<CertificateJobDeps>): Promise<number>;
@@ -25,9 +28,12 @@ export interface CertificateCloud extends Cloud {
 }
 
 /** {@link startCloud} with certificates wired the way `erasure-cloud serve` wires them. */
-export async function startCertificateCloud(): Promise<CertificateCloud> {
+export async function startCertificateCloud(options: { objects?: ObjectStore } = {}): Promise<CertificateCloud> {
   const dataDir = mkdtempSync(join(tmpdir(), 'erasure-certs-'));
-  const store = localObjectStore(join(dataDir, 'objects'));
+  // The `cloud on s3` project runs the certificate and lot tests once more on a bucket (issue 33).
+  const s3 = !options.objects && process.env.ERASURE_TEST_OBJECT_STORE === 's3' ? await startS3() : undefined;
+  const bucket = s3 ? s3ObjectStore(s3.settings) : undefined;
+  const store: ObjectStore = options.objects ?? bucket ?? localObjectStore(join(dataDir, 'objects'));
   let keys!: CertificateKeys;
   const cloud = await startCloud({
     deps: async (db) => {
@@ -57,6 +63,8 @@ export async function startCertificateCloud(): Promise<CertificateCloud> {
     row: async <T,>(sql: string, params?: Params) => (await cloud.db.one<T>(sql, params)) as T,
     async close() {
       await close();
+      bucket?.close();
+      await s3?.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   });

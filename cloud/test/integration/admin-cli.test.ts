@@ -161,6 +161,18 @@ describe('erasure-cloud keygen and admin (CONTRACT.md)', () => {
     }
   });
 
+  it('mint-device-token --site S stores the site the floor view groups its machines under', async () => {
+    const account = await cli('admin', 'create-account', '--name', 'Sites');
+    const minted = await cli('admin', 'mint-device-token', '--account', account.id, '--site', ' Leeds, line 2 ');
+    expect(minted).toMatchObject({ site: 'Leeds, line 2' });
+    const db = openDb();
+    try {
+      expect(await db.one('SELECT site FROM license_tokens WHERE jti = @jti', { jti: minted.jti })).toEqual({ site: 'Leeds, line 2' });
+    } finally {
+      await db.close();
+    }
+  });
+
   it('refuses a bad call with a message on stderr, nothing on stdout and exit code 2', async () => {
     const failure = await run(process.execPath, [BIN, 'admin', 'set-token-status', '--jti', 'x', '--status', 'gone', '--json'], { env: env() }).catch((e) => e);
     expect(failure.code).toBe(2);

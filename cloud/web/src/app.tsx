@@ -7,6 +7,7 @@ import { AssetsPage } from './pages/assets.js';
 import { DevicesPage } from './pages/devices.js';
 import { DownloadsPage } from './pages/downloads.js';
 import { WipesPage } from './pages/wipes.js';
+import { FloorPage } from './pages/floor.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { ValidationPage } from './pages/validation.js';
 import { useLocation } from './router.js';
@@ -31,6 +32,8 @@ function route(pathname: string, me: Me) {
       return <WebhooksPage />;
     case '/validation':
       return <ValidationPage />;
+    case '/floor':
+      return <FloorPage />;
     default:
       return <p className="empty">This page does not exist.</p>;
   }

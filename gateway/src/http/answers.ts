@@ -12,6 +12,7 @@ import {
   InternalValidateAllow,
   InternalVerifyAllow,
   JobChoices,
+  FloorReportAck,
   JobDetailsSaved,
   WRITE_REJECTED_PREFIX,
   ValidationPickAnswer,
@@ -191,6 +192,9 @@ export const FORWARDED_ROUTES = {
   // Beyond the spec (issue 31 item 6): job details typed or scanned at the kiosk, and the lists it offers.
   jobDetails: { gateway: gatewayApi.jobDetails, internalPath: internalApi.jobDetails.url, bodyOptional: false, answer: write('job details', JobDetailsSaved) },
   jobChoices: { gateway: gatewayApi.jobChoices, internalPath: internalApi.jobChoices.url, bodyOptional: true, answer: write('job choices', JobChoices) },
+  // Beyond the spec (issue 32): a machine's live state for the floor view. Best effort on the
+  // device's side; here a write like the others, on the same token and HMAC rules.
+  floorReport: { gateway: gatewayApi.floorReport, internalPath: internalApi.floorReport.url, bodyOptional: false, answer: write('floor report', FloorReportAck) },
   // Beyond the spec too (issue 29): the policy the device erases under. An answer outside the
   // contract (a garbled policy) is 502 like any other write's, so the device erases nothing.
   erasurePolicy: {

@@ -21,3 +21,4 @@ export * from './wipes-query.js';
 export * from './floor.js';
 // The method catalogue and erasure policy live beside the contracts so the browser bundles them too.
 export * from '../erasure-methods.js';
+export * from '../floor-forecast.js';

@@ -67,15 +67,17 @@ export async function createToken(
     lotReference?: string | null;
     /** The token's own erasure policy as checked JSON (issue 29); absent: it follows its account's. */
     erasurePolicyJson?: string | null;
+    /** Where the machines booted with it stand, for the floor view's grouping (issue 32). */
+    site?: string | null;
     now: string;
   },
 ): Promise<TokenRow> {
   const jti = newUuid();
   await db.run(
     `INSERT INTO license_tokens (prefix_id, jti, account_id, user_email, product, status, quota_limit,
-                                 expires_at, customer, lot_reference, erasure_policy, created_at, updated_at)
+                                 expires_at, customer, lot_reference, erasure_policy, site, created_at, updated_at)
      VALUES (@prefix_id, @jti, @account_id, @user_email, @product, 'active', @quota_limit, @expires_at,
-             @customer, @lot_reference, @erasure_policy, @now, @now)`,
+             @customer, @lot_reference, @erasure_policy, @site, @now, @now)`,
     {
       prefix_id: newId('ltok'),
       jti,
@@ -87,6 +89,7 @@ export async function createToken(
       customer: input.customer ?? null,
       lot_reference: input.lotReference ?? null,
       erasure_policy: input.erasurePolicyJson ?? null,
+      site: input.site ?? null,
       now: input.now,
     },
   );

@@ -1,6 +1,5 @@
-import pg from 'pg';
 import type { SqlDatabase, SqlRunner } from '../sql/database.js';
-import { PostgresDatabase } from '../sql/postgres.js';
+import { listenOnChannel } from '../sql/listen.js';
 
 /**
  * Waking delivery workers when deliveries become due, after the transaction that made them due
@@ -17,9 +16,6 @@ export async function notifyDeliveriesDue(db: SqlRunner): Promise<void> {
   if (db.dialect === 'postgres') await db.one(`SELECT pg_notify('${CHANNEL}', '') AS notified`);
 }
 
-/** Seconds between attempts to (re)connect the listening session. */
-const RECONNECT_MS = 1000;
-
 /**
  * Calls `wake` whenever a transaction that made deliveries due commits, from any process on the
  * database (PostgreSQL: one session of its own, outside the pool, listening; reconnected when
@@ -31,51 +27,5 @@ export function listenForDueDeliveries(
   wake: () => void,
   log?: { error(details: object, message: string): void },
 ): { close(): Promise<void> } {
-  if (!(db instanceof PostgresDatabase)) return { close: async () => undefined };
-  let closed = false;
-  let client: pg.Client | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let connecting: Promise<void> | undefined;
-
-  const later = () => {
-    if (!closed) timer = setTimeout(() => (connecting = connect()), RECONNECT_MS);
-  };
-  const connect = async () => {
-    // The pool's own options (the password is a non-enumerable property there: pass the object, not a copy).
-    const session = new pg.Client(db.pool.options);
-    session.on('notification', () => wake());
-    session.on('error', () => undefined); // 'end' follows
-    session.on('end', () => {
-      if (client !== session) return;
-      client = undefined;
-      later();
-    });
-    try {
-      await session.connect();
-      await session.query(`LISTEN ${CHANNEL}`);
-    } catch (error) {
-      log?.error({ err: error }, 'webhook wake-up listener could not connect');
-      await session.end().catch(() => undefined);
-      later();
-      return;
-    }
-    if (closed) {
-      await session.end().catch(() => undefined);
-      return;
-    }
-    client = session;
-    wake();
-  };
-  connecting = connect();
-
-  return {
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      await connecting;
-      const session = client;
-      client = undefined;
-      await session?.end().catch(() => undefined);
-    },
-  };
+  return listenOnChannel(db, CHANNEL, { onNotification: () => wake(), onConnected: wake }, log, 'webhook wake-up listener could not connect');
 }

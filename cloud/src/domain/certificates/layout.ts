@@ -51,6 +51,12 @@ export interface Frame {
   readonly bottom: number;
   readonly pages: DrawOp[][];
   y: number;
+  /**
+   * Values cut short keep as much of their text as fits on their last line (record v5 on): a
+   * model that wraps at a space stays readable, "SAMSUNG MZVLB512…", not "SAMSUNG…". Older
+   * records keep the word-wrapped cut they were drawn with, since verify-pdf redraws their page.
+   */
+  fillClamped?: boolean;
   /** Draws running headers on each new page and returns the y where content starts. */
   readonly onNewPage: (frame: Frame) => number;
 }
@@ -176,10 +182,13 @@ export function wrapText(fonts: FontSource, text: string, style: TextStyle, maxW
 }
 
 /** Keeps at most `max` lines, marking the cut with an ellipsis that still fits the width. */
-export function clampLines(fonts: FontSource, lines: string[], max: number, style: TextStyle, maxWidth: number): string[] {
+export function clampLines(fonts: FontSource, lines: string[], max: number, style: TextStyle, maxWidth: number, fill = false): string[] {
   if (lines.length <= max) return lines;
   const kept = lines.slice(0, max);
-  let last = `${kept[max - 1] ?? ''}…`;
+  // Filling starts from the rest of the text, cut to what a line could hold (twice the wrapped
+  // line's length is more than fits), then gives back a character at a time as before.
+  const rest = [...lines.slice(max - 1).join(' ')].slice(0, 2 * (kept[max - 1]?.length ?? 0) + 8).join('');
+  let last = `${fill ? rest : (kept[max - 1] ?? '')}…`;
   while (last.length > 1 && textWidth(fonts, last, style) > maxWidth) last = `${[...last].slice(0, -2).join('')}…`;
   kept[max - 1] = last;
   return kept;

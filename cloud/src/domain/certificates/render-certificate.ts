@@ -92,6 +92,7 @@ function layoutBody(content: CertificateContent, fonts: FontSource, maxLines: nu
     drawSections(frame, content, maxLines, resultLines);
     return frame;
   }
+  frame.fillClamped = content.schema !== 'erasure-certificate/v4';
   drawRev2Header(frame, content, branding);
   drawSummaryBand(frame, content, REV2_BAND);
   drawRev2Sections(frame, content, maxLines, resultLines);

@@ -50,6 +50,11 @@ export interface DeviceDeps {
    * Validation sampling per lot (issue 29): called in the transaction of each certified first
    * receipt. Absent (the sandbox): no sampling, and validation reports are refused.
    */
+  /**
+   * The floor view (issue 32): whether this deployment takes machines' live reports (FLOOR_VIEW),
+   * and whom to tell once a stored report committed. Absent (the sandbox): reports are refused.
+   */
+  floor?: { enabled: boolean; committed(accountId: number): void } | undefined;
   validation?:
     | { store: ValidationStore; onCertifiedWipe(db: SqlRunner, wipe: { accountId: number; tokenId: number }, now: string): Promise<void> }
     | undefined;

@@ -144,7 +144,14 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
         : reply.code(403).send({ error: 'invalid signature' });
     }
     const key = (request.params as { '*': string })['*'];
-    const bytes = isValidObjectKey(key) ? await deps.store.get(key) : undefined;
+    let bytes: Uint8Array | undefined;
+    try {
+      bytes = isValidObjectKey(key) ? await deps.store.get(key) : undefined;
+    } catch (err) {
+      // An object store that does not answer (a bucket down) is the store's outage, not a bug.
+      request.log.error({ err, key }, 'reading a presigned file from the object store failed');
+      return reply.code(503).send({ error: 'object store unavailable' });
+    }
     if (!bytes) return reply.code(404).send(NOT_FOUND);
     return sendPdf(reply, key, bytes);
   });

@@ -13,12 +13,16 @@ import { pickForValidation } from '../../domain/validation/pick.js';
 import { isoNow } from '../../domain/clock.js';
 import { erasurePolicyFor } from '../../domain/device/erasure-policy.js';
 import { jobChoicesFor, saveJobDetails } from '../../domain/device/job-details.js';
+import { receiveFloorReport } from '../../domain/floor/receive.js';
+import { pruneFloorMachines, storeFloorReport } from '../../adapters/db/floor-machines.js';
 
 type Body = Record<string, unknown>;
 /** What one internal call answers: computed inside the write batch, sent after its COMMIT. */
 interface Answer {
   status: number;
   body: unknown;
+  /** Runs once the call's transaction committed, before the answer is sent. */
+  committed?: () => void;
 }
 
 /** Bodies reach the domain as plain objects; anything else reads as an empty body. */
@@ -130,6 +134,13 @@ const INTERNAL_ANSWERS: Record<string, Route> = {
     return out.ok ? { status: 200, body: out.saved } : refusalAnswer(out);
   }),
   [internalApi.jobChoices.url]: withActiveToken(async (deps, token) => ({ status: 200, body: await jobChoicesFor(deps, token) })),
+  // Beyond the spec (issue 32): a machine's live state for the floor view.
+  [internalApi.floorReport.url]: withActiveToken(async (deps, token, body) => {
+    const floor = deps.floor;
+    const out = await receiveFloorReport({ db: deps.db, clock: deps.clock, enabled: floor?.enabled ?? false, store: { storeFloorReport, pruneFloorMachines } }, token, body);
+    if (!out.ok) return refusalAnswer(out);
+    return { status: 200, body: out.ack, committed: out.ack.stored ? () => floor?.committed(token.account_id) : undefined };
+  }),
   // Beyond the spec (docs/integrator.md): the policy the device erases under, asked once verify allowed.
   [internalApi.erasurePolicy.url]: withActiveToken(async (deps, token) => ({ status: 200, body: await erasurePolicyFor(deps, token) })),
 };
@@ -164,6 +175,7 @@ export function registerInternalRoutes(scope: FastifyInstance, deps: DeviceDeps,
       const atOnce = AT_ONCE_ANSWERS[url];
       const settled = atOnce && commits.statements ? await atOnce(deps, body, commits.statements) : undefined;
       const out = settled ?? (await commits.run((tx) => answer({ ...deps, db: tx }, body)));
+      out.committed?.();
       return reply.code(out.status).send(out.body);
     });
   }

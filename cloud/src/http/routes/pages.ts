@@ -13,7 +13,7 @@ export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../../web-dist/', impo
  * server only guards them and hands out index.html. A new page adds its path here and its
  * component to web/src/app.tsx.
  */
-export const SPA_PAGES = ['/wipes', '/assets', '/assets/:id', '/devices', '/downloads', '/api_tokens', '/webhooks', '/validation'] as const;
+export const SPA_PAGES = ['/wipes', '/assets', '/assets/:id', '/devices', '/downloads', '/api_tokens', '/webhooks', '/validation', '/floor'] as const;
 
 /** No page of the cloud may be shown inside another site's frame (clickjacking, look-alike pages). */
 export const NEVER_FRAMED = {

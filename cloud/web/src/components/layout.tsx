@@ -4,6 +4,7 @@ import { Link, useLocation } from '../router.js';
 import type { Me } from '../types.js';
 
 const NAV = [
+  { href: '/floor', label: 'Floor' },
   { href: '/wipes', label: 'Wipes' },
   { href: '/assets', label: 'Assets' },
   { href: '/validation', label: 'Validation' },
