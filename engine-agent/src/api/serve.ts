@@ -5,6 +5,7 @@ import { registerJobDetails } from './job-details.js';
 import { buildApp } from './app.js';
 import type { Fingerprint } from '@erasure/shared';
 import { KioskController, type ControllerPorts } from './controller.js';
+import { startFloorFeed } from '../adapters/floor-feed.js';
 import type { SettledResult } from '../adapters/result-outbox.js';
 import { readFile } from 'node:fs/promises';
 import { stationChassis } from '../adapters/chassis-fingerprint.js';
@@ -105,7 +106,9 @@ export async function buildServe(env: AgentEnv, notesDebounceMs = NOTES_DEBOUNCE
   controller = new KioskController(served, { ...gatewayPorts(served, boot, notesDebounceMs), ...(station ? { station } : {}), sendResultsNow: () => redelivery.now() });
   const app = await buildApp(controller, { rendererDir: env.config.KIOSK_RENDERER_DIR });
   registerJobDetails(app, { cloud: () => openCloud(served), recordId: () => boot().recordId });
+  const stopFloorFeed = startFloorFeed(controller, () => openCloud(served), { station: mode.station });
   app.addHook('onClose', async () => {
+    stopFloorFeed();
     redelivery.stop();
     await controller.close();
   });

@@ -11,6 +11,8 @@ export interface GatewayCall {
 
 /** How the fake gateway answers; each answer may be delayed with `hold` until `release(path)`. */
 export interface GatewayBehaviour {
+  /** Answers the floor view's reports 200 (stored) instead of 404 (the floor view off). */
+  floorView?: boolean;
   verify?: { allow: true; account: string } | { allow: false; reason: string };
   /** Paths whose answer waits until released (to observe ordering rules). */
   hold?: Set<string>;
@@ -37,8 +39,12 @@ const readBody = async (req: IncomingMessage) => {
  * answers, recording every call. The agent talks to it through its real client, so the tests
  * exercise the same HTTP path as production.
  */
-export async function startFakeGateway(behaviour: GatewayBehaviour = {}): Promise<{ url: string; calls: GatewayCall[]; release: (path: string) => void; close: () => Promise<void> }> {
+export async function startFakeGateway(behaviour: GatewayBehaviour = {}): Promise<{ url: string; calls: GatewayCall[]; floorReports: GatewayCall[]; release: (path: string) => void; close: () => Promise<void> }> {
   const calls: GatewayCall[] = [];
+  // The floor view's reports come every few seconds beside the device writes: kept apart, so the
+  // tests that assert the order of the device writes read them as before. Answered 404 (the floor
+  // view off) unless a test turns it on.
+  const floorReports: GatewayCall[] = [];
   const waiting = new Map<string, Array<() => void>>();
   let wipeSeq = 0;
   let healthCalls = 0;
@@ -90,6 +96,12 @@ export async function startFakeGateway(behaviour: GatewayBehaviour = {}): Promis
     void (async () => {
       const path = req.url ?? '/';
       const body = req.method === 'POST' ? await readBody(req) : {};
+      if (path === '/api/floor_report') {
+        floorReports.push({ path, body });
+        const [status, json] = behaviour.floorView ? [200, { ok: true, stored: true }] : [404, { error: 'the floor view is off on this deployment' }];
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(json));
+        return;
+      }
       calls.push({ path, body, ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}) });
       if (behaviour.hold?.has(path)) await new Promise<void>((r) => waiting.set(path, [...(waiting.get(path) ?? []), r]));
       const [status, json] = answer(path, body);
@@ -101,6 +113,7 @@ export async function startFakeGateway(behaviour: GatewayBehaviour = {}): Promis
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
+    floorReports,
     release: (path) => {
       behaviour.hold?.delete(path);
       for (const r of waiting.get(path) ?? []) r();
