@@ -29,6 +29,7 @@ import { registerAppAtaMasterPasswords } from './routes/app-ata-master-passwords
 import { registerAppHealthGrading } from './routes/app-health-grading.js';
 import { registerAppJobDetails } from './routes/app-job-details.js';
 import { registerAppBranding } from './routes/app-branding.js';
+import { registerAppCertificateLanguage } from './routes/app-certificate-language.js';
 import { registerAppErasurePolicy } from './routes/app-erasure-policy.js';
 import { registerAppDownloads } from './routes/app-downloads.js';
 import type { BootImages } from '../adapters/boot-images.js';
@@ -144,6 +145,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
     registerAppHealthGrading(web, { db: deps.db, clock: deps.clock });
     registerAppJobDetails(web, { db: deps.db });
     registerAppBranding(web, { db: deps.db, clock: deps.clock, store: deps.certificates?.store });
+    registerAppCertificateLanguage(web, { db: deps.db });
     registerAppDownloads(web, {
       db: deps.db,
       clock: deps.clock,

@@ -1,4 +1,4 @@
-import { newId, newUuid, type Product, type TokenStatus } from '@erasure/shared';
+import { newId, newUuid, type CertificateLanguage, type Product, type TokenStatus } from '@erasure/shared';
 import { ACCOUNT_ACTIVE_FLAG_SQL, ACCOUNT_ACTIVE_SQL } from './accounts.js';
 import type { SqlRunner } from '../sql/database.js';
 
@@ -67,15 +67,17 @@ export async function createToken(
     lotReference?: string | null;
     /** The token's own erasure policy as checked JSON (issue 29); absent: it follows its account's. */
     erasurePolicyJson?: string | null;
+    /** The language its certificates are drawn in (issue 31 item 7 part B); absent: its account's. */
+    certificateLanguage?: CertificateLanguage | null;
     now: string;
   },
 ): Promise<TokenRow> {
   const jti = newUuid();
   await db.run(
     `INSERT INTO license_tokens (prefix_id, jti, account_id, user_email, product, status, quota_limit,
-                                 expires_at, customer, lot_reference, erasure_policy, created_at, updated_at)
+                                 expires_at, customer, lot_reference, erasure_policy, certificate_language, created_at, updated_at)
      VALUES (@prefix_id, @jti, @account_id, @user_email, @product, 'active', @quota_limit, @expires_at,
-             @customer, @lot_reference, @erasure_policy, @now, @now)`,
+             @customer, @lot_reference, @erasure_policy, @certificate_language, @now, @now)`,
     {
       prefix_id: newId('ltok'),
       jti,
@@ -87,6 +89,7 @@ export async function createToken(
       customer: input.customer ?? null,
       lot_reference: input.lotReference ?? null,
       erasure_policy: input.erasurePolicyJson ?? null,
+      certificate_language: input.certificateLanguage ?? null,
       now: input.now,
     },
   );

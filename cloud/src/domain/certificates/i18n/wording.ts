@@ -1,3 +1,4 @@
+import { CERTIFICATE_LANGUAGES, isCertificateLanguage, type CertificateLanguage } from '@erasure/shared';
 import { de } from './de.js';
 import { en, type MessageKey, type Messages } from './en.js';
 import { es } from './es.js';
@@ -9,10 +10,10 @@ import { fr } from './fr.js';
  * language-neutral facts whatever the language, so verify-pdf redraws the page in each of these.
  */
 
-export const LANGUAGES = ['en', 'de', 'fr', 'es'] as const;
-export type Language = (typeof LANGUAGES)[number];
-
-export const isLanguage = (value: unknown): value is Language => typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+/** The languages, as the settings and the token option name them (shared contract). */
+export const LANGUAGES = CERTIFICATE_LANGUAGES;
+export type Language = CertificateLanguage;
+export const isLanguage = isCertificateLanguage;
 
 export const MESSAGES: Readonly<Record<Language, Messages>> = { en, de, fr, es };
 
