@@ -20,7 +20,7 @@ export const de: Messages = {
   'cert.section.sanitization': 'Bereinigung',
   'cert.section.verification': 'Verifizierung (Technik wie vorgesehen abgeschlossen) und Validierung',
   'cert.section.processing': 'Bearbeitung',
-  'cert.passesFirmware': 'keine (Firmware)',
+  'cert.passesFirmware': 'keine',
   'cert.mediaSource': 'Herkunft des Mediums',
   'cert.standardAndLevel': 'Norm und Stufe, die die Methode erfüllt',
   'cert.techniqueCommand': 'Technik (IEEE 2883-2022) und Befehl',

@@ -24,7 +24,7 @@ export const fr: Messages = {
   'cert.section.sanitization': 'Effacement',
   'cert.section.verification': 'Vérification (la technique s’est achevée comme prévu) et validation',
   'cert.section.processing': 'Traitement',
-  'cert.passesFirmware': 'aucune (firmware)',
+  'cert.passesFirmware': 'aucune',
   'cert.mediaSource': 'Provenance du support',
   'cert.standardAndLevel': 'Norme et niveau atteints par la méthode',
   'cert.techniqueCommand': 'Technique (IEEE 2883-2022) et commande',
