@@ -2,7 +2,7 @@ import { STRICT_OUTBOUND, type OutboundPolicy } from '../domain/webhooks/ssrf.js
 import { findSubscription } from '../adapters/db/webhook-subscriptions.js';
 import { webhookStore } from '../adapters/db/webhook-store.js';
 import { rotateWebhookSecret } from '../domain/webhooks/manage.js';
-import { signDeviceToken, devicePrivateKey, PRODUCTS, TOKEN_STATUSES, type Product, type TokenStatus } from '@erasure/shared';
+import { CERTIFICATE_LANGUAGES, signDeviceToken, devicePrivateKey, PRODUCTS, TOKEN_STATUSES, type CertificateLanguage, type Product, type TokenStatus } from '@erasure/shared';
 import { createAccount, findAccount, setSubscriptionStatus } from '../adapters/db/accounts.js';
 import type { SqlDatabase } from '../adapters/sql/database.js';
 import { createToken, setTokenStatus, type TokenRow } from '../adapters/db/tokens.js';
@@ -138,6 +138,9 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
       // A customer's contract: the token's own erasure policy, checked before anything is written.
       const own = mintPolicyFrom(flags, policyInForce({ token: null, account: await findAccountPolicyJson(deps.db, target.id) }).policy);
       if (!own.ok) throw new UsageError(own.error);
+      // The language its certificates are drawn in (issue 31 item 7 part B); left out: the account's.
+      const language = typeof flags.language === 'string' ? (oneOf(flags.language, CERTIFICATE_LANGUAGES, 'language') as CertificateLanguage) : null;
+      if (flags.language === true) throw new UsageError('--language needs a value');
       const iat = Math.floor(deps.clock.now().getTime() / 1000);
       const exp = iat + terms.lifetimeSeconds;
       const row = await createToken(deps.db, {
@@ -150,6 +153,7 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
         lotReference: optionalText(flags, 'lot'),
         erasurePolicyJson: own.policy ? JSON.stringify(own.policy) : null,
         site: optionalText(flags, 'site'),
+        certificateLanguage: language,
         now,
       });
       const token = await signDeviceToken(key, { sub: target.public_id, jti: row.jti, issuedAt: iat, expiresAt: exp, product });
@@ -162,6 +166,7 @@ export async function runAdmin(deps: AdminDeps, command: string | undefined, fla
         customer: optionalText(flags, 'customer'),
         lot_reference: optionalText(flags, 'lot'),
         site: optionalText(flags, 'site'),
+        certificate_language: language,
         erasure_policy: own.policy,
       };
     }

@@ -18,7 +18,7 @@ export const CLOUD_HELP: ProgramHelp = {
         'accounts, users, tokens, API keys and webhooks on the configured database:',
         'create-account --name N [--inactive] | set-account-active --account ID --active true|false',
         'create-user --account ID --email E --password P [--role admin|technician|staff] [--name N]',
-        'mint-device-token --account ID [--product engine|hotswap] [--quota N|unlimited] [--user-email E] [--expires-in 90d] [--customer C] [--lot L] [--site S]',
+        'mint-device-token --account ID [--product engine|hotswap] [--quota N|unlimited] [--user-email E] [--expires-in 90d] [--customer C] [--lot L] [--site S] [--language en|de|fr|es]',
         '  [--erasure-method M [--verification full|every-pass|sample:N] [--allowed-methods a,b]]  (the token\'s own erasure policy; default: the account\'s)',
         '  (without --quota/--expires-in: the account\'s token terms, else DEVICE_TOKEN_DEFAULT_QUOTA and DEVICE_TOKEN_DEFAULT_LIFETIME_DAYS: 100 check-ins, 90 days)',
         'set-token-status --jti J --status active|revoked|suspended|disabled',

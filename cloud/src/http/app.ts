@@ -31,6 +31,7 @@ import { registerAppJobDetails } from './routes/app-job-details.js';
 import { registerAppFloor } from './routes/app-floor.js';
 import { createFloorBus } from '../adapters/db/floor-bus.js';
 import { registerAppBranding } from './routes/app-branding.js';
+import { registerAppCertificateLanguage } from './routes/app-certificate-language.js';
 import { registerAppErasurePolicy } from './routes/app-erasure-policy.js';
 import { registerAppDownloads } from './routes/app-downloads.js';
 import type { BootImages } from '../adapters/boot-images.js';
@@ -155,6 +156,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
     registerAppJobDetails(web, { db: deps.db });
     registerAppFloor(web, { db: deps.db, clock: deps.clock, bus: floorBus, enabled: floorView });
     registerAppBranding(web, { db: deps.db, clock: deps.clock, store: deps.certificates?.store });
+    registerAppCertificateLanguage(web, { db: deps.db });
     registerAppDownloads(web, {
       db: deps.db,
       clock: deps.clock,

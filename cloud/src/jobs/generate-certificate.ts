@@ -11,6 +11,8 @@ import {
   type CertificateRow,
 } from '../adapters/db/certificates.js';
 import { findBranding, loadBranding, type BrandingRow } from '../adapters/db/account-branding.js';
+import { fixCertificateLanguage } from '../adapters/db/certificate-language.js';
+import { isCertificateLanguage, type CertificateLanguage } from '@erasure/shared';
 import { claimJob, finishJob, handBackJob, hasDueJob, releaseJob, stillHeld, type ClaimedJob } from '../adapters/db/jobs.js';
 import { CERTIFICATE_JOB } from '../adapters/db/wipe-results.js';
 import type { ObjectStore } from '../adapters/objects/local-store.js';
@@ -128,6 +130,8 @@ interface Claimed {
   pdfSigner: PdfSigner;
   /** The account's branding as the claim read it (issue 31 item 7); drawn on both PDFs. */
   branding: BrandingRow | undefined;
+  /** The language fixed on the certificate row by its first claim (issue 31 item 7 part B). */
+  language: CertificateLanguage;
 }
 
 /** Runs inside the claim transaction `tx`: claim, `generating`, and the signature on first attempt. */
@@ -165,7 +169,10 @@ async function claimAndSign(deps: CertificateJobDeps, tx: SqlRunner): Promise<Cl
     cert = await replaceSignedContent(tx, cert.id, await sign());
   }
   const account = (await tx.one<{ public_id: string }>('SELECT public_id FROM accounts WHERE id = @id', { id: cert.account_id }))!;
-  return { job, cert, sources, accountPublicId: account.public_id, pdfSigner, branding: await findBranding(tx, cert.account_id) };
+  // Fixed on the first claim and kept: a retry or re-render after the setting changed draws the same page.
+  if (!isCertificateLanguage(sources.language)) throw new Error(`the token or account of certificate ${cert.certificate_number} names an unknown language`);
+  const language = await fixCertificateLanguage(tx, cert.id, sources.language);
+  return { job, cert, sources, accountPublicId: account.public_id, pdfSigner, branding: await findBranding(tx, cert.account_id), language };
 }
 
 /** The PDF signer a stored record names; undefined for records from before v3, which name none. */
@@ -192,11 +199,11 @@ async function ensureCertificate(tx: SqlRunner, wipe: { id: number; account_id: 
   return (await findCertificateByWipeResult(tx, wipe.id))!;
 }
 
-async function renderAndStore(deps: CertificateJobDeps, { job, cert, sources, accountPublicId, pdfSigner, branding }: Claimed, signal?: AbortSignal): Promise<void> {
+async function renderAndStore(deps: CertificateJobDeps, { job, cert, sources, accountPublicId, pdfSigner, branding, language }: Claimed, signal?: AbortSignal): Promise<void> {
   const content = JSON.parse(cert.content!) as CertificateContent;
   const signature = cert.signature!;
   const report = buildReportData(content, signature, inputsOf(cert, sources));
-  const rendered = await deps.renderer.render({ content, signature, report, pdfSigner, branding: await loadBranding(branding, deps.store) }, signal);
+  const rendered = await deps.renderer.render({ content, signature, report, pdfSigner, branding: await loadBranding(branding, deps.store), language }, signal);
   const { certificate: certificatePdf, report: reportPdf } = rendered;
   const keys = objectKeys(accountPublicId, cert);
   // A worker that outlived its lease stops before writing: the new holder owns the objects.

@@ -7,6 +7,7 @@ import type { PdfSigner } from '../domain/certificates/pdf-signing-certificate.j
 import { renderCertificatePdf } from '../domain/certificates/render-certificate.js';
 import { renderErasureReportPdf } from '../domain/certificates/render-report.js';
 import type { ErasureReportData } from '../domain/certificates/report-data.js';
+import type { Language } from '../domain/certificates/i18n/wording.js';
 
 /** Everything both documents of one certificate are rendered from. */
 export interface RenderInput {
@@ -17,6 +18,8 @@ export interface RenderInput {
   pdfSigner: PdfSigner;
   /** The issuing account's logo and company details at render time (issue 31 item 7); none: unbranded. */
   branding?: Branding | null;
+  /** The language fixed on the certificate row when its job first ran (issue 31 item 7 part B); none: English. */
+  language?: Language;
 }
 
 /** Both PDFs of one certificate. */
@@ -35,11 +38,11 @@ export interface CertificateRenderer {
 /** Renders on the calling thread: tests, the bench baseline, one-off tools. */
 export function inProcessRenderer(fonts: FontSource): CertificateRenderer {
   return {
-    async render({ content, signature, report, pdfSigner, branding }, signal) {
+    async render({ content, signature, report, pdfSigner, branding, language }, signal) {
       signal?.throwIfAborted();
-      const certificate = await renderCertificatePdf(content, { fonts, signature, pdfSigner, branding });
+      const certificate = await renderCertificatePdf(content, { fonts, signature, pdfSigner, branding, language });
       signal?.throwIfAborted();
-      return { certificate, report: await renderErasureReportPdf(report, { fonts, pdfSigner, branding }) };
+      return { certificate, report: await renderErasureReportPdf(report, { fonts, pdfSigner, branding, language }) };
     },
     async close() {},
   };

@@ -133,6 +133,23 @@ describe('/downloads: device tokens minted by account admins on the account’s 
     expect(await tokenCount()).toBe(0);
   });
 
+  it('mints a token with its own certificate language when the form names one, and refuses one not offered (422)', async () => {
+    const { admin } = await start();
+    const language = async (payload: string) => {
+      const res = await cloud.app.inject({
+        method: 'POST',
+        url: '/app/api/downloads/device-token',
+        headers: { cookie: admin.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `${payload}&_csrf=${admin.csrf}`,
+      });
+      const jti = res.headers['x-token-jti'] as string | undefined;
+      return { status: res.statusCode, json: res.statusCode === 200 ? undefined : res.json(), row: jti ? await cloud.db.one('SELECT certificate_language FROM license_tokens WHERE jti = @jti', { jti }) : undefined };
+    };
+    expect(await language('product=engine&language=de')).toMatchObject({ status: 200, row: { certificate_language: 'de' } });
+    expect(await language('product=engine&language=')).toMatchObject({ status: 200, row: { certificate_language: null } });
+    expect(await language('product=engine&language=it')).toMatchObject({ status: 422, json: { error: expect.stringMatching(/language must be one of en, de, fr, es/) }, row: undefined });
+  });
+
   it('says minting is unavailable without DEVICE_TOKEN_PRIVATE_KEY', async () => {
     cloud = await startCloud();
     await addUser(cloud, (await cloud.account()).id, 'admin', 'admin@acme.test');

@@ -76,10 +76,10 @@ describe('a branded certificate and report', () => {
     // The branded drawing, without the attachment that says what it was drawn with.
     const frame = layoutCertificatePage(content, { fonts, signature, branding: BRANDING });
     const bytes = await paintDocument(frame, content, signature, { title: 'x', subject: 'x', keywords: [] }, testPdfSigner(), null);
-    expect(await certificatePageDifference(bytes, content, signature, fonts)).toBe('the page does not draw what the signed record renders to');
+    expect(await certificatePageDifference(bytes, content, signature, fonts)).toBe('the page does not draw what the signed record renders to in any of its languages (en, de, fr, es)');
     // And the other way round: an unbranded page that claims a branding.
     const plain = await paintDocument(layoutCertificatePage(content, { fonts, signature }), content, signature, { title: 'x', subject: 'x', keywords: [] }, testPdfSigner(), BRANDING);
-    expect(await certificatePageDifference(plain, content, signature, fonts)).toBe('the page does not draw what the signed record renders to');
+    expect(await certificatePageDifference(plain, content, signature, fonts)).toBe('the page does not draw what the signed record renders to in any of its languages (en, de, fr, es)');
   });
 
   test('a v2 record with a branding attached is refused: nothing would vouch for it', async () => {

@@ -34,4 +34,27 @@ describe('certificate page check', () => {
     page.node.addAnnot(note);
     expect(await certificatePageDifference(await annotated.save(), content, signature, testFonts())).toMatch(/annotation that draws over it \(FreeText\)/);
   });
+
+  // Issue 31 item 7 part B: the record is language-neutral, the page is drawn in one of four languages.
+  it.each(['de', 'fr', 'es'] as const)('a certificate drawn in %s regenerates to the very page it was rendered with', async (language) => {
+    const pdf = await renderCertificatePdf(content, { fonts: testFonts(), signature, pdfSigner: testPdfSigner(), language });
+    expect(await certificatePageDifference(pdf, content, signature, testFonts())).toBeNull();
+  });
+
+  it('a translated page with one glyph added matches no language and fails closed', async () => {
+    const pdf = await renderCertificatePdf(content, { fonts: testFonts(), signature, pdfSigner: testPdfSigner(), language: 'de' });
+    const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+    doc.registerFontkit(cachingFontkit(testFonts()) as unknown as Parameters<PDFDocument['registerFontkit']>[0]);
+    doc.getPage(0).drawText('X', { x: 10, y: 10, size: 2, color: rgb(1, 1, 1), font: await doc.embedFont(testFonts().regular[0]!.bytes) });
+    expect(await certificatePageDifference(await doc.save(), content, signature, testFonts())).toMatch(/does not draw what the signed record renders to in any of its languages \(en, de, fr, es\)/);
+  });
+
+  it('a v3 record keeps the English page it was issued with, whatever language is asked for', async () => {
+    const v3 = { ...content, schema: 'erasure-certificate/v3' as const };
+    const v3Signature = signContent(generateKeyPairSync('ed25519').privateKey, v3);
+    const english = await renderCertificatePdf(v3, { fonts: testFonts(), signature: v3Signature, pdfSigner: testPdfSigner() });
+    const asked = await renderCertificatePdf(v3, { fonts: testFonts(), signature: v3Signature, pdfSigner: testPdfSigner(), language: 'fr' });
+    expect(await certificatePageDifference(asked, v3, v3Signature, testFonts())).toBeNull();
+    expect(await certificatePageDifference(english, v3, v3Signature, testFonts())).toBeNull();
+  });
 });

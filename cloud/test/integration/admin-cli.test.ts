@@ -173,6 +173,21 @@ describe('erasure-cloud keygen and admin (CONTRACT.md)', () => {
     }
   });
 
+  it('mint-device-token --language stores the language its certificates are drawn in, and refuses one not offered', async () => {
+    const account = await cli('admin', 'create-account', '--name', 'Languages');
+    const minted = await cli('admin', 'mint-device-token', '--account', account.id, '--language', 'fr');
+    expect(minted).toMatchObject({ certificate_language: 'fr' });
+    const followsAccount = await cli('admin', 'mint-device-token', '--account', account.id);
+    expect(followsAccount).toMatchObject({ certificate_language: null });
+    await expect(cli('admin', 'mint-device-token', '--account', account.id, '--language', 'it')).rejects.toThrow(/--language must be one of en, de, fr, es/);
+    const db = openDb();
+    try {
+      expect(await db.one('SELECT certificate_language FROM license_tokens WHERE jti = @jti', { jti: minted.jti })).toEqual({ certificate_language: 'fr' });
+    } finally {
+      await db.close();
+    }
+  });
+
   it('refuses a bad call with a message on stderr, nothing on stdout and exit code 2', async () => {
     const failure = await run(process.execPath, [BIN, 'admin', 'set-token-status', '--jti', 'x', '--status', 'gone', '--json'], { env: env() }).catch((e) => e);
     expect(failure.code).toBe(2);

@@ -225,3 +225,19 @@ describe('migration 020_health_grading', () => {
     db.close();
   });
 });
+
+describe('migration 027_certificate_language', () => {
+  it('gives accounts a certificate language defaulting to English, tokens and certificates an optional one, and refuses any other language', () => {
+    const db = new Database(':memory:');
+    migrate(db);
+    db.exec(`INSERT INTO accounts (id, public_id, name, created_at, updated_at) VALUES (1, 'acct_1', 'A', 'x', 'x')`);
+    expect(db.prepare('SELECT certificate_language FROM accounts WHERE id = 1').pluck().get()).toBe('en');
+    expect(() => db.exec(`UPDATE accounts SET certificate_language = 'de' WHERE id = 1`)).not.toThrow();
+    expect(() => db.exec(`UPDATE accounts SET certificate_language = 'it' WHERE id = 1`)).toThrow(/CHECK/);
+    expect(() => db.exec(`UPDATE accounts SET certificate_language = NULL WHERE id = 1`)).toThrow(/NOT NULL/);
+    const columns = (table: string) => (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string; notnull: number }[]).filter((c) => /language/.test(c.name));
+    expect(columns('license_tokens')).toEqual([expect.objectContaining({ name: 'certificate_language', notnull: 0 })]);
+    expect(columns('certificates')).toEqual([expect.objectContaining({ name: 'language', notnull: 0 })]);
+    db.close();
+  });
+});

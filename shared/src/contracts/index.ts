@@ -12,6 +12,7 @@ export * from './gateway.js';
 export * from './internal.js';
 export * from './validation.js';
 export * from './job-details.js';
+export * from './certificate-language.js';
 export * from './agent-local.js';
 export * from './agent-station.js';
 export * from './agent-validation.js';

@@ -26,6 +26,8 @@ export interface CertificateSources {
   /** The asset tag typed at the kiosk (issue 31), never the token's. */
   assetTag: string | null;
   machine: SourceMachine | null;
+  /** The language the reporting token names, else its account's (issue 31 item 7 part B); unchecked until fixed on the certificate. */
+  language: string;
 }
 
 const RECORD_FIELDS = [
@@ -70,10 +72,10 @@ const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 export async function readCertificateSources(db: SqlRunner, wipeResultId: number): Promise<CertificateSources | undefined> {
   const wipe = await readWipeResultSource(db, wipeResultId);
   if (!wipe) return undefined;
-  const owner = (await db.one<{ account_name: string; user_email: string | null; customer: string | null; lot_reference: string | null; asset_tag: string | null }>(
+  const owner = (await db.one<{ account_name: string; user_email: string | null; customer: string | null; lot_reference: string | null; asset_tag: string | null; language: string }>(
     `SELECT a.name AS account_name, ${TOKEN_USER_NAME_SQL} AS user_email,
             COALESCE(w.customer, t.customer) AS customer, COALESCE(w.lot_reference, t.lot_reference) AS lot_reference,
-            w.asset_tag AS asset_tag FROM wipe_results w
+            w.asset_tag AS asset_tag, COALESCE(t.certificate_language, a.certificate_language) AS language FROM wipe_results w
        JOIN accounts a ON a.id = w.account_id JOIN license_tokens t ON t.id = w.token_id
       WHERE w.id = @id`,
     { id: wipeResultId },
@@ -95,6 +97,7 @@ export async function readCertificateSources(db: SqlRunner, wipeResultId: number
     customer: owner.customer,
     lotReference: owner.lot_reference,
     assetTag: owner.asset_tag,
+    language: owner.language,
     machine: asset
       ? {
           public_id: asset.public_id!,

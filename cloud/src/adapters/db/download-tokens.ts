@@ -1,4 +1,4 @@
-import { devicePrivateKey, signDeviceToken, type Product } from '@erasure/shared';
+import { devicePrivateKey, signDeviceToken, type CertificateLanguage, type Product } from '@erasure/shared';
 import type { Clock } from '../clock.js';
 import type { SqlRunner } from '../sql/database.js';
 import type { TokenTerms } from '../../domain/devices/token-terms.js';
@@ -18,7 +18,15 @@ export interface DownloadDeps {
  */
 export async function mintDownloadToken(
   deps: DownloadDeps,
-  input: { accountId: number; accountPublicId: string; userEmail: string; product: Product; terms: Pick<TokenTerms, 'quotaLimit' | 'lifetimeDays'> },
+  input: {
+    accountId: number;
+    accountPublicId: string;
+    userEmail: string;
+    product: Product;
+    terms: Pick<TokenTerms, 'quotaLimit' | 'lifetimeDays'>;
+    /** The token's certificate language (issue 31 item 7 part B); null or absent: the account's. */
+    certificateLanguage?: CertificateLanguage | null;
+  },
 ): Promise<{ token: string; jti: string; prefix_id: string; exp: number } | undefined> {
   if (!deps.deviceTokenPrivateKey) return undefined;
   const key = devicePrivateKey(deps.deviceTokenPrivateKey);
@@ -30,6 +38,7 @@ export async function mintDownloadToken(
     quotaLimit: input.terms.quotaLimit,
     userEmail: input.userEmail,
     expiresAt: new Date(exp * 1000).toISOString(),
+    certificateLanguage: input.certificateLanguage ?? null,
     now: deps.clock.now().toISOString(),
   });
   const token = await signDeviceToken(key, { sub: input.accountPublicId, jti: row.jti, issuedAt: iat, expiresAt: exp, product: input.product });

@@ -1,4 +1,4 @@
-import { newId, newUuid, type Product, type TokenStatus } from '@erasure/shared';
+import { newId, newUuid, type CertificateLanguage, type Product, type TokenStatus } from '@erasure/shared';
 import { ACCOUNT_ACTIVE_FLAG_SQL, ACCOUNT_ACTIVE_SQL } from './accounts.js';
 import type { SqlRunner } from '../sql/database.js';
 
@@ -69,15 +69,17 @@ export async function createToken(
     erasurePolicyJson?: string | null;
     /** Where the machines booted with it stand, for the floor view's grouping (issue 32). */
     site?: string | null;
+    /** The language its certificates are drawn in (issue 31 item 7 part B); absent: its account's. */
+    certificateLanguage?: CertificateLanguage | null;
     now: string;
   },
 ): Promise<TokenRow> {
   const jti = newUuid();
   await db.run(
     `INSERT INTO license_tokens (prefix_id, jti, account_id, user_email, product, status, quota_limit,
-                                 expires_at, customer, lot_reference, erasure_policy, site, created_at, updated_at)
+                                 expires_at, customer, lot_reference, erasure_policy, site, certificate_language, created_at, updated_at)
      VALUES (@prefix_id, @jti, @account_id, @user_email, @product, 'active', @quota_limit, @expires_at,
-             @customer, @lot_reference, @erasure_policy, @site, @now, @now)`,
+             @customer, @lot_reference, @erasure_policy, @site, @certificate_language, @now, @now)`,
     {
       prefix_id: newId('ltok'),
       jti,
@@ -90,6 +92,7 @@ export async function createToken(
       lot_reference: input.lotReference ?? null,
       erasure_policy: input.erasurePolicyJson ?? null,
       site: input.site ?? null,
+      certificate_language: input.certificateLanguage ?? null,
       now: input.now,
     },
   );

@@ -2,6 +2,7 @@ import type { Branding } from '../branding/branding.js';
 import { drawBrandingBlock } from './branding-block.js';
 import type { CertificateContent } from './certificate-content.js';
 import { formatTimestamp } from './format.js';
+import { ENGLISH, type Wording } from './i18n/wording.js';
 import { ACCENT, clampLines, contentWidth, currentPage, drawText, lineHeight, MUTED, textWidth, TINT, wrapText, type Frame, type TextStyle } from './layout.js';
 
 /*
@@ -17,7 +18,7 @@ const rev1Statement = (content: CertificateContent) =>
   `to the NIST SP 800-88 ${content.wipe.nist_category} level and that the result was verified as recorded. ` +
   'This record is digitally signed; its authenticity can be checked with the QR code below.';
 
-export function drawHeader(frame: Frame, content: CertificateContent, statement = rev1Statement(content), branding: Branding | null = null): void {
+export function drawHeader(frame: Frame, content: CertificateContent, statement = rev1Statement(content), branding: Branding | null = null, w: Wording = ENGLISH): void {
   const page = currentPage(frame);
   page.push({ kind: 'rect', x: 0, y: frame.height - 10, width: frame.width, height: 10, fill: ACCENT });
   const top = frame.y;
@@ -26,18 +27,18 @@ export function drawHeader(frame: Frame, content: CertificateContent, statement 
   if (branding) {
     // The account's own logo and details in the product's place; the signature block below still
     // names the deployment as the signer.
-    const numberWidth = Math.max(textWidth(frame.fonts, 'CERTIFICATE NO.', label), textWidth(frame.fonts, content.certificate_number, number));
+    const numberWidth = Math.max(textWidth(frame.fonts, w.t('cert.numberLabel'), label), textWidth(frame.fonts, content.certificate_number, number));
     drawBrandingBlock(frame, branding, frame.left, top + 4, frame.right - numberWidth - 16, { width: 110, height: 36 });
   } else {
-    drawText(frame, 'ERASURE CLOUD', { role: 'bold', size: 10, color: ACCENT }, frame.left, top);
-    drawText(frame, 'Media sanitization record', { role: 'regular', size: 8, color: MUTED }, frame.left, top - 14);
+    drawText(frame, w.t('cert.productName'), { role: 'bold', size: 10, color: ACCENT }, frame.left, top);
+    drawText(frame, w.t('cert.productLine'), { role: 'regular', size: 8, color: MUTED }, frame.left, top - 14);
   }
 
-  drawText(frame, 'CERTIFICATE NO.', label, frame.right - textWidth(frame.fonts, 'CERTIFICATE NO.', label), top);
+  drawText(frame, w.t('cert.numberLabel'), label, frame.right - textWidth(frame.fonts, w.t('cert.numberLabel'), label), top);
   drawText(frame, content.certificate_number, number, frame.right - textWidth(frame.fonts, content.certificate_number, number), top - 11);
 
   frame.y = top - 46;
-  drawText(frame, 'Certificate of Sanitization', { role: 'bold', size: 24 }, frame.left, frame.y);
+  drawText(frame, w.t('cert.title'), { role: 'bold', size: 24 }, frame.left, frame.y);
   frame.y -= 32;
   const style: TextStyle = { role: 'regular', size: 9, color: MUTED };
   for (const line of clampLines(frame.fonts, wrapText(frame.fonts, statement, style, contentWidth(frame)), 3, style, contentWidth(frame))) {
@@ -62,11 +63,11 @@ export interface BandStyle {
 const REV1_BAND: BandStyle = { levelLabel: 'NIST 800-88 category', height: 42, gap: 14, levelSize: 15, valueSize: 11, levelY: 19, valueY: 21 };
 
 /** The four facts a reader looks for first, in a tinted band. */
-export function drawSummaryBand(frame: Frame, content: CertificateContent, band: BandStyle = REV1_BAND): void {
+export function drawSummaryBand(frame: Frame, content: CertificateContent, band: BandStyle = REV1_BAND, w: Wording = ENGLISH): void {
   const cells: [label: string, value: string, share: number][] = [
     [band.levelLabel, content.wipe.nist_category.toUpperCase(), 0.24],
-    ['Drive serial number', content.drive.serial ?? '—', 0.4],
-    ['Completed (UTC)', formatTimestamp(content.wipe.completed_at, false) ?? '—', 0.36],
+    [w.t('cert.band.serial'), content.drive.serial ?? '—', 0.4],
+    [w.t('field.completed'), formatTimestamp(content.wipe.completed_at, false, w) ?? '—', 0.36],
   ];
   const height = band.height;
   currentPage(frame).push({ kind: 'rect', x: frame.left, y: frame.y - height, width: contentWidth(frame), height, fill: TINT });
@@ -89,12 +90,12 @@ const RESULT_STYLE: TextStyle = { role: 'regular', size: 9.5 };
  * The verification result as printed: whole when it fits its lines across the page, otherwise
  * cut at a word with a pointer to the Erasure Report, which always prints it in full.
  */
-export function verificationText(frame: Frame, result: string | null, limit: number): string | null {
+export function verificationText(frame: Frame, result: string | null, limit: number, w: Wording = ENGLISH): string | null {
   if (result === null) return null;
   const width = contentWidth(frame);
   const lines = wrapText(frame.fonts, result, RESULT_STYLE, width);
   if (lines.length <= limit) return result;
-  const more = ' … (continued in the Erasure Report, section Verification)';
+  const more = w.t('cert.resultContinued');
   const kept = lines.slice(0, limit);
   let last = kept[limit - 1] ?? '';
   while (last.includes(' ') && textWidth(frame.fonts, last + more, RESULT_STYLE) > width) last = last.slice(0, last.lastIndexOf(' '));
@@ -102,15 +103,12 @@ export function verificationText(frame: Frame, result: string | null, limit: num
   return kept.join(' ');
 }
 
-/** What both documents call the asset tag typed or scanned at the kiosk (v5 records). */
-export const ASSET_TAG_LABEL = 'Asset tag';
-
 /** `, for customer X (lot L)` when the token or machine named a customer or lot. */
-export function customerClause(content: CertificateContent): string {
+export function customerClause(content: CertificateContent, w: Wording = ENGLISH): string {
   const customer = content.customer ?? null;
   const lot = content.lot_reference ?? null;
-  if (customer && lot) return ` for ${customer} (lot ${lot})`;
-  if (customer) return ` for ${customer}`;
-  if (lot) return ` (lot ${lot})`;
+  if (customer && lot) return w.t('cert.customerAndLot', { customer, lot });
+  if (customer) return w.t('cert.customerOnly', { customer });
+  if (lot) return w.t('cert.lotOnly', { lot });
   return '';
 }

@@ -24,6 +24,8 @@ import { rememberedStreamDigests } from './stream-digest.js';
 
 /** One memory for the process: a lot's certificates share their font files. */
 const decodedDigest = rememberedStreamDigests();
+import { LANGUAGES } from './i18n/wording.js';
+import { REV1_LAYOUT_SCHEMAS } from './certificate-content.js';
 
 /*
  * Issue 28: the page a person reads must be the page the signed record renders to. Checking that
@@ -60,11 +62,29 @@ export async function certificatePageDifference(
     if (!read.ok) return `the branding attached to the PDF cannot be read (${read.error})`;
     branding = read.value;
   }
-  const genuine = await PDFDocument.create({ updateMetadata: false });
-  await paintPages(genuine, layoutCertificatePage(content, { fonts, signature, branding }), content.certificate_number);
-  // Through save and load, so both sides are read by the same parser.
-  const expected = await PDFDocument.load(await genuine.save({ useObjectStreams: false }), { updateMetadata: false });
-  return pagesDifference(actual, expected);
+  // The page may be drawn in any supported language (issue 31 item 7 part B); the record is the
+  // same in each, so the page must be exactly one language's drawing of it. English first: most
+  // pages are English, and v1-v3 pages were only ever drawn in English.
+  const languages = REV1_LAYOUT_SCHEMAS.includes(content.schema) ? (['en'] as const) : LANGUAGES;
+  let first: PageDifference = null;
+  for (const language of languages) {
+    let frame;
+    try {
+      frame = layoutCertificatePage(content, { fonts, signature, branding, language });
+    } catch {
+      continue; // a record too long for one page in this language was never drawn in it
+    }
+    const genuine = await PDFDocument.create({ updateMetadata: false });
+    await paintPages(genuine, frame, content.certificate_number);
+    // Through save and load, so both sides are read by the same parser.
+    const expected = await PDFDocument.load(await genuine.save({ useObjectStreams: false }), { updateMetadata: false });
+    const difference = pagesDifference(actual, expected);
+    if (difference === null) return null;
+    first ??= difference;
+  }
+  // Fail closed: a page that is no language's drawing of the record is refused, with the first reason.
+  first ??= 'the signed record does not fit one page in any language';
+  return languages.length > 1 ? `${first} in any of its languages (${languages.join(', ')})` : first;
 }
 
 /** Page by page: the same drawing, the same resources, and no annotation that could draw. */

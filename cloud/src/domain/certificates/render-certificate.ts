@@ -24,6 +24,7 @@ import { paintDocument } from './pdf-document.js';
 import type { PdfSigner } from './pdf-signing-certificate.js';
 import { driveVendor } from '../wipes/vendor.js';
 import { qrCodeOps } from './qr-code.js';
+import { ENGLISH, wordingFor, type Language, type Wording } from './i18n/wording.js';
 
 /** What the certificate renderer needs besides the content. */
 export interface CertificateRenderDeps {
@@ -36,6 +37,11 @@ export interface CertificateRenderDeps {
   readonly pdfSigner: PdfSigner;
   /** The issuing account's logo and company details (issue 31 item 7); none: the product's header. */
   readonly branding?: Branding | null;
+  /**
+   * The language the page is drawn in (issue 31 item 7 part B); default English. The signed record
+   * is the same in every language. v1-v3 records keep the English page they were issued with.
+   */
+  readonly language?: Language;
 }
 
 const SIGNATURE_BLOCK_HEIGHT = 126;
@@ -67,14 +73,15 @@ export function layoutCertificatePage(content: CertificateContent, deps: Omit<Ce
   // Values get two lines each and the verification result four, across the page. When that
   // overflows, the result gives up lines first (the Erasure Report prints it whole), and only
   // then do the other values drop to one line each.
+  const w = REV1_LAYOUT_SCHEMAS.includes(content.schema) ? ENGLISH : wordingFor(deps.language ?? 'en');
   let frame: Frame | undefined;
   for (const [maxLines, resultLines] of REV1_LAYOUT_SCHEMAS.includes(content.schema) ? LAYOUT_ATTEMPTS : REV2_LAYOUT_ATTEMPTS) {
-    frame = layoutBody(content, deps.fonts, maxLines, resultLines, deps.branding ?? null);
+    frame = layoutBody(content, deps.fonts, maxLines, resultLines, deps.branding ?? null, w);
     if (frame.pages.length === 1) break;
   }
   if (!frame || frame.pages.length !== 1) throw new Error(`certificate ${content.certificate_number} does not fit on one page`);
-  drawSignatureBlock(frame, content, deps);
-  drawFooter(frame, content);
+  drawSignatureBlock(frame, content, deps, w);
+  drawFooter(frame, content, w);
   return frame;
 }
 
@@ -83,7 +90,7 @@ const LAYOUT_ATTEMPTS: readonly (readonly [number, number])[] = [[2, 4], [2, 3],
 /** v4: the verification result (Rev. 2's per-drive verification) keeps its lines before the other values do. */
 const REV2_LAYOUT_ATTEMPTS: readonly (readonly [number, number])[] = [[2, 4], [1, 4], [2, 3], [1, 3], [1, 2], [1, 1]];
 
-function layoutBody(content: CertificateContent, fonts: FontSource, maxLines: number, resultLines: number, branding: Branding | null): Frame {
+function layoutBody(content: CertificateContent, fonts: FontSource, maxLines: number, resultLines: number, branding: Branding | null, w: Wording): Frame {
   // The flowing part stops above the signature block, which is pinned to the foot of the page.
   const frame = createFrame(fonts, { ...MARGIN, bottom: MARGIN.bottom + FOOTER_HEIGHT + SIGNATURE_BLOCK_HEIGHT + 4 });
   if (REV1_LAYOUT_SCHEMAS.includes(content.schema)) {
@@ -93,9 +100,9 @@ function layoutBody(content: CertificateContent, fonts: FontSource, maxLines: nu
     return frame;
   }
   frame.fillClamped = content.schema !== 'erasure-certificate/v4';
-  drawRev2Header(frame, content, branding);
-  drawSummaryBand(frame, content, REV2_BAND);
-  drawRev2Sections(frame, content, maxLines, resultLines);
+  drawRev2Header(frame, content, branding, w);
+  drawSummaryBand(frame, content, { ...REV2_BAND, levelLabel: w.t('cert.band.level') }, w);
+  drawRev2Sections(frame, content, maxLines, resultLines, w);
   return frame;
 }
 
@@ -153,7 +160,7 @@ function drawSections(frame: Frame, content: CertificateContent, maxLines: numbe
 }
 
 
-function drawSignatureBlock(frame: Frame, content: CertificateContent, deps: Omit<CertificateRenderDeps, 'pdfSigner'>): void {
+function drawSignatureBlock(frame: Frame, content: CertificateContent, deps: Omit<CertificateRenderDeps, 'pdfSigner'>, w: Wording): void {
   const page = currentPage(frame);
   const top = MARGIN.bottom + FOOTER_HEIGHT + SIGNATURE_BLOCK_HEIGHT;
   const qrSize = 104;
@@ -166,33 +173,33 @@ function drawSignatureBlock(frame: Frame, content: CertificateContent, deps: Omi
   const value: TextStyle = { role: 'bold', size: 10 };
   const mono: TextStyle = { role: 'mono', size: 8 };
   let y = top - 12;
-  drawText(frame, 'DIGITAL SIGNATURE', { role: 'bold', size: 9, color: ACCENT }, x, y);
+  drawText(frame, w.t('cert.sig.title'), { role: 'bold', size: 9, color: ACCENT }, x, y);
   y -= 18;
   const half = (textRight - x) / 2;
-  drawText(frame, 'SIGNED BY', label, x, y);
-  drawText(frame, 'SIGNED AT', label, x + half, y);
+  drawText(frame, w.t('cert.sig.by'), label, x, y);
+  drawText(frame, w.t('cert.sig.at'), label, x + half, y);
   drawText(frame, deps.signer ?? 'Erasure Cloud', value, x, y - 10);
-  drawText(frame, formatTimestamp(content.signed_at) ?? content.signed_at, value, x + half, y - 10);
+  drawText(frame, formatTimestamp(content.signed_at, true, w) ?? content.signed_at, value, x + half, y - 10);
   y -= 30;
-  drawText(frame, 'SIGNATURE FINGERPRINT (SHA-256 OF ED25519 SIGNATURE)', label, x, y);
+  drawText(frame, w.t('cert.sig.fingerprint'), label, x, y);
   drawText(frame, signatureFingerprint(deps.signature), mono, x, y - 10);
   y -= 28;
-  drawText(frame, 'VERIFY AT', label, x, y);
+  drawText(frame, w.t('cert.sig.verifyAt'), label, x, y);
   y -= 10;
   for (const line of clampLines(frame.fonts, wrapText(frame.fonts, content.verify_url, mono, textRight - x), 2, mono, textRight - x)) {
     drawText(frame, line, { ...mono, color: ACCENT }, x, y);
     y -= lineHeight(mono);
   }
   const caption: TextStyle = { role: 'regular', size: 6.5, color: MUTED };
-  const scan = 'Scan to verify';
+  const scan = w.t('cert.sig.scan');
   drawText(frame, scan, caption, frame.right - 8 - qrSize / 2 - textWidth(frame.fonts, scan, caption) / 2, top - qrSize - 10);
 }
 
-function drawFooter(frame: Frame, content: CertificateContent): void {
+function drawFooter(frame: Frame, content: CertificateContent, w: Wording): void {
   const y = MARGIN.bottom + 12;
   const style: TextStyle = { role: 'regular', size: 7, color: MUTED };
   currentPage(frame).push({ kind: 'line', x1: frame.left, y1: y + 4, x2: frame.right, y2: y + 4, color: RULE, width: 0.5 });
   drawText(frame, `${content.certificate_number} · ${content.certificate_id}`, style, frame.left, y);
-  const note = 'Signed record attached to this PDF as certificate.json + certificate.sig · Page 1 of 1';
+  const note = w.t('cert.footer');
   drawText(frame, note, style, frame.right - textWidth(frame.fonts, note, style), y);
 }

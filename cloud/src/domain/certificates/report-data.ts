@@ -3,11 +3,11 @@ import {
   type CertificateStatus,
   type Fingerprint,
   type TestSnapshot,
-  type TestWireId,
   type WipeResultRecord,
 } from '@erasure/shared';
 import type { CertificateContent } from './certificate-content.js';
 import { formatCapacityGb, formatDriveBytes, formatUnknown, formatYesNo, titleize } from './format.js';
+import { ENGLISH, type Wording } from './i18n/wording.js';
 
 /** Everything the Erasure Report prints, gathered by the certificate job. */
 export interface ErasureReportData {
@@ -26,29 +26,31 @@ export interface ErasureReportData {
 }
 
 /** `[label, wire key, printed value]` for every field of the wipe result record, in spec order. */
-export function wipeRecordRows(record: ErasureReportData['wipeResult'], capacity?: string | null): [string, string, string][] {
-  const text = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? '— (not reported)' : v);
-  const int = (v: number | null | undefined) => (v === null ? 'null (no passes: firmware erase)' : v === undefined ? '— (not reported)' : String(v));
+export function wipeRecordRows(record: ErasureReportData['wipeResult'], capacity?: string | null, w: Wording = ENGLISH): [string, string, string][] {
+  const notReported = w.t('record.notReported');
+  const text = (v: string | null | undefined) => (v === null || v === undefined || v === '' ? notReported : v);
+  const int = (v: number | null | undefined) => (v === null ? w.t('record.noPasses') : v === undefined ? notReported : String(v));
+  // Values are printed as the device sent them (wire values are the spec's words); labels are translated.
   return [
-    ['Wipe result ID', 'wipe_result_id', text(record.wipe_result_id)],
-    ['Job ID', 'job_id', record.job_id],
-    ['Drive serial', 'drive_serial', text(record.drive_serial)],
-    ['Drive model', 'drive_model', text(record.drive_model)],
-    ['Drive capacity', 'drive_capacity_gb', text(capacity ?? formatCapacityGb(record.drive_capacity_gb))],
-    ['Wipe method', 'wipe_method', text(record.wipe_method)],
-    ['Passes completed', 'passes_completed', int(record.passes_completed)],
-    ['Started at', 'started_at', text(record.started_at)],
-    ['Completed at', 'completed_at', text(record.completed_at)],
-    ['Verification hash', 'verification_hash', text(record.verification_hash)],
+    [w.t('record.wipeResultId'), 'wipe_result_id', text(record.wipe_result_id)],
+    [w.t('record.jobId'), 'job_id', record.job_id],
+    [w.t('report.driveSerial'), 'drive_serial', text(record.drive_serial)],
+    [w.t('report.driveModel'), 'drive_model', text(record.drive_model)],
+    [w.t('record.driveCapacity'), 'drive_capacity_gb', text(capacity ?? formatCapacityGb(record.drive_capacity_gb, w))],
+    [w.t('record.wipeMethod'), 'wipe_method', text(record.wipe_method)],
+    [w.t('field.passes'), 'passes_completed', int(record.passes_completed)],
+    [w.t('record.startedAt'), 'started_at', text(record.started_at)],
+    [w.t('record.completedAt'), 'completed_at', text(record.completed_at)],
+    [w.t('record.verificationHash'), 'verification_hash', text(record.verification_hash)],
     // Absent status and validation have defined meanings (spec 2); say so rather than print a dash.
-    ['Wipe status', 'wipe_status', record.wipe_status ?? 'completed (not reported; absent reads as completed)'],
-    ['Technique', 'technique', text(record.technique)],
-    ['Validation', 'validation', record.validation ?? 'approved (not reported; absent reads as approved)'],
-    ['Disposition', 'disposition', text(record.disposition)],
-    ['Markings removed', 'markings_removed', text(formatYesNo(record.markings_removed))],
-    ['Tool components', 'tool_components', text(record.tool_components)],
-    ['Verification result', 'verification_result', text(record.verification_result)],
-    ['Certificate status', 'certificate_status', text(record.certificate_status)],
+    [w.t('record.wipeStatus'), 'wipe_status', record.wipe_status ?? w.t('record.statusAbsent')],
+    [w.t('field.technique'), 'technique', text(record.technique)],
+    [w.t('record.validation'), 'validation', record.validation ?? w.t('record.validationAbsent')],
+    [w.t('record.disposition'), 'disposition', text(record.disposition)],
+    [w.t('record.markingsRemoved'), 'markings_removed', text(formatYesNo(record.markings_removed, w))],
+    [w.t('record.toolComponents'), 'tool_components', text(record.tool_components)],
+    [w.t('record.verificationResult'), 'verification_result', text(record.verification_result)],
+    [w.t('record.certificateStatus'), 'certificate_status', text(record.certificate_status)],
   ];
 }
 
@@ -92,18 +94,18 @@ export function erasedDriveBytes(fingerprint: Fingerprint | null, driveSerial: s
 }
 
 /** `[model, serial, size, type]` per drive of the source machine. */
-export function storageRows(fingerprint: Fingerprint | null, erasedSerial: string | null): string[][] {
+export function storageRows(fingerprint: Fingerprint | null, erasedSerial: string | null, w: Wording = ENGLISH): string[][] {
   return storageEntries(fingerprint).map((e) => {
     const size = pick(e, ['size_bytes', 'capacity_bytes', 'size']);
     const bytes = entryBytes(e);
     const gb = pick(e, ['capacity_gb', 'size_gb']);
     const erased = erasedSerial !== null && normalizeSerial(e.serial) === normalizeSerial(erasedSerial);
     return [
-      formatUnknown(e.model) ?? '',
-      `${formatUnknown(e.serial) ?? ''}${erased ? '  (erased)' : ''}`,
+      formatUnknown(e.model, w) ?? '',
+      `${formatUnknown(e.serial, w) ?? ''}${erased ? `  ${w.t('report.erased')}` : ''}`,
       // Decimal units, as the drive label and the certificate print them, with the exact count.
-      (bytes !== null ? formatDriveBytes(bytes) : typeof gb === 'number' ? formatCapacityGb(gb) : formatUnknown(size ?? gb)) ?? '',
-      formatUnknown(pick(e, ['media_type', 'type', 'kind', 'transport', 'interface'])) ?? '',
+      (bytes !== null ? formatDriveBytes(bytes, w) : typeof gb === 'number' ? formatCapacityGb(gb, w) : formatUnknown(size ?? gb, w)) ?? '',
+      formatUnknown(pick(e, ['media_type', 'type', 'kind', 'transport', 'interface']), w) ?? '',
     ];
   });
 }
@@ -114,12 +116,12 @@ const SMART_KEY = /smart|power_on|wear|realloc|temperature|health|percentage_use
  * SMART figures of the erased drive as `[attribute, value]`: a nested `smart` object when the
  * engine sends one (flattened one level), otherwise the entry's SMART-looking top-level keys.
  */
-export function smartRows(entry: Entry | null): [string, string][] {
+export function smartRows(entry: Entry | null, w: Wording = ENGLISH): [string, string][] {
   if (!entry) return [];
   const rows: [string, string][] = [];
   const add = (key: string, value: unknown) => {
     if (isEntry(value)) for (const [k, v] of Object.entries(value)) add(`${key} › ${k}`, v);
-    else rows.push([titleize(key) ?? key, formatUnknown(value) ?? '—']);
+    else rows.push([titleize(key) ?? key, formatUnknown(value, w) ?? '—']);
   };
   const smart = entry.smart;
   if (isEntry(smart)) for (const [k, v] of Object.entries(smart)) add(k, v);
@@ -127,22 +129,10 @@ export function smartRows(entry: Entry | null): [string, string][] {
   return rows;
 }
 
-const TEST_LABELS: Record<TestWireId, string> = {
-  keyboard: 'Keyboard',
-  display: 'Display',
-  usb_ports: 'USB ports',
-  battery: 'Battery',
-  wifi_adapter: 'Wi-Fi adapter',
-  bluetooth: 'Bluetooth',
-  webcam: 'Webcam',
-  audio: 'Audio',
-  touchscreen: 'Touchscreen',
-};
-
 /** `[test, status, detail]` for every hardware test wire id, in the spec's order. */
-export function testRows(tests: TestSnapshot | null): string[][] {
+export function testRows(tests: TestSnapshot | null, w: Wording = ENGLISH): string[][] {
   return TEST_WIRE_IDS.map((id) => {
     const result = tests?.[id];
-    return [TEST_LABELS[id], result ? (titleize(result.status) ?? result.status) : 'Not reported', result?.detail ?? ''];
+    return [w.t(`test.${id}`), result ? (titleize(result.status) ?? result.status) : w.t('report.notReported'), result?.detail ?? ''];
   });
 }

@@ -1,5 +1,6 @@
 import { METHOD_CATALOGUE, type ErasureMethod } from '@erasure/shared';
 import { techniqueDone, type CertificateContent, type NistCategory } from './certificate-content.js';
+import { ENGLISH, type Wording } from './i18n/wording.js';
 
 /*
  * Issue 29: what a v4 certificate says in the words of NIST SP 800-88 Rev. 2 (September 2025) and
@@ -53,9 +54,16 @@ export function interfaceOf(technique: string | null | undefined): string | null
 }
 
 /** The line that says which standard and level the method meets, e.g. for the certificate's Sanitization section. */
-export function standardAndLevel(wipe: Pick<CertificateContent['wipe'], 'method' | 'technique' | 'standard'> & { nist_category: NistCategory }): string {
+export function standardAndLevel(
+  wipe: Pick<CertificateContent['wipe'], 'method' | 'technique' | 'standard'> & { nist_category: NistCategory },
+  w: Wording = ENGLISH,
+): string {
   const iface = interfaceOf(wipe.technique);
-  const level = `${wipe.nist_category} (NIST SP 800-88 Rev. 2) with an IEEE 2883-2022 ${wipe.nist_category} technique${iface ? ` for ${iface}` : ''}`;
-  const source = wipe.standard && !/^NIST SP 800-88/i.test(wipe.standard) ? `The method follows ${wipe.standard}. It meets ` : 'Meets ';
-  return `${source}${level}.`;
+  // The level and standard names stay as the standards spell them, in every language.
+  const level = w.t('level.sentence', { level: wipe.nist_category }) + (iface ? w.t('level.forInterface', { interface: iface }) : '');
+  return wipe.standard && !/^NIST SP 800-88/i.test(wipe.standard) ? w.t('level.follows', { standard: wipe.standard, level }) : w.t('level.meets', { level });
 }
+
+/** A validation status as the page prints it: the one the cloud writes at issue is translated, any other is printed as recorded. */
+export const validationWords = (status: string | null | undefined, w: Wording = ENGLISH): string | null =>
+  status === VALIDATION_AT_ISSUE ? w.t('validation.atIssue') : (status ?? null);

@@ -24,4 +24,14 @@ describe('visible text of a certificate page', () => {
     expect(missingVisibleFacts(page.replace('NIST 800-88 R2 Purge', 'NIST 800-88 R2 Purge by block…'), long)).toEqual([]);
     expect(missingVisibleFacts(page.replace('NIST 800-88 R2 Purge', 'NIST…'), long)).toEqual(['method']);
   });
+
+  it('agrees with a page that prints the times as German dates', () => {
+    const german = page.replace(/2026-11-22 /g, '22.11.2026 ');
+    expect(missingVisibleFacts(german, record)).toEqual([]);
+  });
+
+  it('names a time printed in no language a page is drawn in', () => {
+    const american = page.replace('2026-11-22 10:12:30', '11/22/2026 10:12:30');
+    expect(missingVisibleFacts(american, record)).toEqual(['completed at']);
+  });
 });

@@ -1,4 +1,4 @@
-import { formatTimestamp } from './format.js';
+import { LANGUAGES, wordingFor } from './i18n/wording.js';
 
 /** The record fields a certificate and its report print, which a forged page would change. */
 export interface VisibleFacts {
@@ -12,12 +12,14 @@ export interface VisibleFacts {
  * The signed record's fields that the pages' text does not carry: certificate number, drive
  * serial and model, method, and the start, completion and signing times as the pages print them.
  * Whitespace is ignored (values wrap across lines), and a value the layout shortened with "…"
- * counts when the page shows a long enough start of it. An empty answer means the page agrees.
+ * counts when the page shows a long enough start of it. A time counts in the date form of any
+ * language a page is drawn in (the Certificate's page itself is redrawn and compared exactly).
+ * An empty answer means the page agrees.
  */
 export function missingVisibleFacts(pageText: string, facts: VisibleFacts): string[] {
   const text = squash(pageText);
-  const time = (iso: unknown) => (typeof iso === 'string' ? formatTimestamp(iso, false) : null);
-  const expected: [string, unknown][] = [
+  const time = (iso: unknown) => (typeof iso === 'string' ? LANGUAGES.map((language) => wordingFor(language).timestamp(iso, false)) : null);
+  const expected: [string, unknown | string[]][] = [
     ['certificate number', facts.certificate_number],
     ['drive serial', facts.drive?.serial],
     ['drive model', facts.drive?.model],
@@ -26,7 +28,11 @@ export function missingVisibleFacts(pageText: string, facts: VisibleFacts): stri
     ['completed at', time(facts.wipe?.completed_at)],
     ['signed at', time(facts.signed_at)],
   ];
-  return expected.filter(([, value]) => typeof value === 'string' && value.trim() !== '' && !shows(text, squash(value))).map(([name]) => name);
+  const missing = (value: unknown): boolean => {
+    if (Array.isArray(value)) return value.every(missing);
+    return typeof value === 'string' && value.trim() !== '' && !shows(text, squash(value));
+  };
+  return expected.filter(([, value]) => missing(value)).map(([name]) => name);
 }
 
 const squash = (s: string) => s.replace(/\s+/g, '');

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { PRODUCTS, type Product } from '@erasure/shared';
+import { CERTIFICATE_LANGUAGES, isCertificateLanguage, PRODUCTS, type CertificateLanguage, type Product } from '@erasure/shared';
 import type { BootImages } from '../../adapters/boot-images.js';
 import type { Clock } from '../../adapters/clock.js';
 import { findDeviceTokenSettings, saveDeviceTokenSettings } from '../../adapters/db/device-token-settings.js';
@@ -77,6 +77,14 @@ export function registerAppDownloads(app: FastifyInstance, deps: DownloadDeps): 
     install_help: installHelp(imagesDir),
   }));
 
+  /** The token's certificate language: left out or empty follows the account's (null); anything else must be a language. */
+  const languageOf = (body: unknown): { ok: true; value: CertificateLanguage | null } | { ok: false } => {
+    const language = field(body, 'language');
+    if (language === undefined || language === '') return { ok: true, value: null };
+    return isCertificateLanguage(language) ? { ok: true, value: language } : { ok: false };
+  };
+  const LANGUAGE_ERROR = `language must be one of ${CERTIFICATE_LANGUAGES.join(', ')}, or left out to follow the account's`;
+
   const productOf = (body: unknown): Product | undefined => {
     const product = field(body, 'product') ?? 'engine';
     return (PRODUCTS as readonly string[]).includes(product) ? (product as Product) : undefined;
@@ -96,8 +104,10 @@ export function registerAppDownloads(app: FastifyInstance, deps: DownloadDeps): 
     const { account, user } = sessionOf(request);
     const product = productOf(request.body);
     if (!product) return reply.code(422).send({ error: `product must be one of ${PRODUCTS.join(', ')}` });
+    const language = languageOf(request.body);
+    if (!language.ok) return reply.code(422).send({ error: LANGUAGE_ERROR });
     const terms = await termsFor(account.id);
-    const minted = await mintDownloadToken(deps, { accountId: account.id, accountPublicId: account.publicId, userEmail: user.email, product, terms });
+    const minted = await mintDownloadToken(deps, { accountId: account.id, accountPublicId: account.publicId, userEmail: user.email, product, terms, certificateLanguage: language.value });
     if (!minted) return reply.code(503).send({ error: 'device token minting is unavailable: DEVICE_TOKEN_PRIVATE_KEY is not configured' });
     request.log.info({ jti: minted.jti, by: user.publicId, product }, 'device token minted for image download');
     return reply
@@ -116,6 +126,8 @@ export function registerAppDownloads(app: FastifyInstance, deps: DownloadDeps): 
     const { account, user } = sessionOf(request);
     const product = productOf(request.body);
     if (!product) return reply.code(422).send({ error: `product must be one of ${PRODUCTS.join(', ')}` });
+    const language = languageOf(request.body);
+    if (!language.ok) return reply.code(422).send({ error: LANGUAGE_ERROR });
     const installed = deps.images?.list() ?? [];
     const name = field(request.body, 'image') ?? installed.find((i) => i.problem === null)?.name ?? installed[0]?.name;
     const image = installed.find((i) => i.name === name);
@@ -135,7 +147,7 @@ export function registerAppDownloads(app: FastifyInstance, deps: DownloadDeps): 
     let out: Awaited<ReturnType<BootImages['personalize']>>;
     try {
       // Mint only once everything else is known to be in place: a refused download leaves no token behind.
-      minted = await mintDownloadToken(deps, { accountId: account.id, accountPublicId: account.publicId, userEmail: user.email, product, terms: await termsFor(account.id) });
+      minted = await mintDownloadToken(deps, { accountId: account.id, accountPublicId: account.publicId, userEmail: user.email, product, terms: await termsFor(account.id), certificateLanguage: language.value });
       if (!minted) {
         slot.release();
         return reply.code(503).send({ error: 'device token minting is unavailable: DEVICE_TOKEN_PRIVATE_KEY is not configured' });

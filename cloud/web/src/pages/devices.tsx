@@ -7,6 +7,7 @@ import type { Device, DeviceAction, Me, Page } from '../types.js';
 import { AtaMasterPasswordsSettings } from './ata-master-passwords-settings.js';
 import { HealthGradingSettings } from './health-grading-settings.js';
 import { BrandingSettings } from './branding-settings.js';
+import { CertificateLanguageSettings } from './certificate-language-settings.js';
 import { ErasurePolicySettings, type AccountPolicy } from './erasure-policy-settings.js';
 import { TokenPolicyCell, TokenPolicyEditor } from './token-policy.js';
 
@@ -87,6 +88,7 @@ export function DevicesPage({ me }: { me: Me }) {
       {admin && <AtaMasterPasswordsSettings />}
       {admin && <HealthGradingSettings />}
       {admin && <BrandingSettings />}
+      {admin && <CertificateLanguageSettings />}
       <div className="toolbar">
         <input
           type="search"

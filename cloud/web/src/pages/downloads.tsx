@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { CERTIFICATE_LANGUAGE_NAMES, CERTIFICATE_LANGUAGES } from '@erasure/shared/contracts';
 import { getCsrfToken, getJson } from '../api.js';
 import { PageHeader } from '../components/ui.js';
 import { formatDateTime } from '../format.js';
@@ -82,6 +83,8 @@ export function DownloadsPage({ me }: { me: Me }) {
   const [image, setImage] = useState('');
   // The file download leaves the page as it was, so the page itself says what happened (issue 28, item 16).
   const [tokenSaved, setTokenSaved] = useState<{ product: 'engine' | 'hotswap'; at: string } | null>(null);
+  // The certificate language of the tokens made here (issue 31 item 7 part B); empty: the account's setting.
+  const [language, setLanguage] = useState('');
   useEffect(() => {
     void getJson<DownloadsData>('/app/api/downloads').then(setData);
   }, []);
@@ -145,12 +148,24 @@ export function DownloadsPage({ me }: { me: Me }) {
               <li data-testid={`terms-${product}`}>Device token: {data ? describeTerms(data.token_terms) : '…'}</li>
               <li>Revoke or suspend it any time on the Devices page</li>
             </ul>
+            <label className="small">
+              Certificate language for this device{' '}
+              <select className="input" value={language} onChange={(e) => setLanguage(e.target.value)} data-testid={`token-language-${product}`}>
+                <option value="">Your account’s setting</option>
+                {CERTIFICATE_LANGUAGES.map((code) => (
+                  <option key={code} value={code}>
+                    {CERTIFICATE_LANGUAGE_NAMES[code]}
+                  </option>
+                ))}
+              </select>
+            </label>
             <div className="download-actions">
               {data && usable.length > 0 && (
                 <form method="post" action="/app/api/downloads/image">
                   <input type="hidden" name="_csrf" value={getCsrfToken()} />
                   <input type="hidden" name="product" value={product} />
                   <input type="hidden" name="image" value={chosen} />
+                  <input type="hidden" name="language" value={language} />
                   <button type="submit" className="button button-primary" disabled={!data.can_mint || !data.minting_available || !data.gateway_configured} data-testid={`download-${product}`}>
                     {withSize('Download image', usable.find((i) => i.name === chosen)?.size_bytes)}
                   </button>
@@ -159,6 +174,7 @@ export function DownloadsPage({ me }: { me: Me }) {
               <form method="post" action="/app/api/downloads/device-token" onSubmit={() => setTokenSaved({ product, at: new Date().toISOString() })}>
                 <input type="hidden" name="_csrf" value={getCsrfToken()} />
                 <input type="hidden" name="product" value={product} />
+                <input type="hidden" name="language" value={language} />
                 <button type="submit" className={usable.length > 0 ? 'button' : 'button button-primary'} disabled={!data?.can_mint || !data.minting_available} data-testid={`download-token-${product}`}>
                   Device token only
                 </button>
