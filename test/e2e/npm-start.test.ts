@@ -25,7 +25,8 @@ describe('npm start', () => {
         child.kill('SIGTERM');
       });
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    // The stack's own children may still be closing their files a moment after it exited.
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   });
 
   it('brings up cloud and gateway, prints their URLs and a device token that verifies', async () => {
@@ -70,7 +71,8 @@ describe('npm start -- --station', () => {
         child.kill('SIGTERM');
       });
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    // The stack's own children may still be closing their files a moment after it exited.
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   });
 
   type Station = { phase: string; reason?: string; wizard?: { proposal?: { lane: string } }; bays: { lane: string; state: string; certificate_number?: string }[] };
