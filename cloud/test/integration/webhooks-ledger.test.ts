@@ -85,6 +85,8 @@ describe('the delivery ledger over a real store (a SQLite file, or a PostgreSQL 
     expect((await a.post('/internal/tokens/validate', { jti: (await a.token(account.id)).jti })).status).toBe(200);
     // Well inside b's 60-s poll, so only the NOTIFY can have woken it; generous for a loaded machine.
     await waitFor(() => receiver!.requests.length === 1, 30_000, "delivery by the other host's worker");
+    // The attempt is recorded in the worker's next turn, a moment after the receiver answered.
+    await waitFor(async () => (await b.deliveries())[0]?.status === 'delivered', 10_000, 'the recorded delivery');
     expect(await b.deliveries()).toMatchObject([{ status: 'delivered', attempts: 1 }]);
   });
 

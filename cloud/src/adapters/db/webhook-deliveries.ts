@@ -214,25 +214,40 @@ export interface DeliveryLogRow {
   attempt_log: { attempt: number; outcome: 'delivered' | 'failed'; response_code: number | null; error: string | null; duration_ms: number; attempted_at: string }[];
 }
 
-/** The subscription's ledger, newest first, with each row's attempts. */
+/**
+ * The subscription's ledger, newest first, with each row's attempts. Rows and attempts come from
+ * one statement, so one snapshot: a worker recording an attempt meanwhile is seen whole or not at
+ * all (a row's attempt log never runs ahead of its status and error).
+ */
 export async function listDeliveries(db: SqlRunner, subscriptionId: number, page: { limit: number; offset: number }): Promise<{ rows: DeliveryLogRow[]; count: number }> {
   const count = (await db.one<{ n: number }>('SELECT count(*) AS n FROM webhook_deliveries WHERE subscription_id = @subscriptionId', { subscriptionId }))!.n;
-  const rows = await db.many<Omit<DeliveryLogRow, 'attempt_log'>>(
-    `SELECT d.id, e.event_id, e.event_type, e.payload, d.status, d.attempts, d.max_attempts, d.response_code, d.last_error,
-            d.next_attempt_at, d.delivered_at, d.created_at, d.updated_at
-       FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-      WHERE d.subscription_id = @subscriptionId ORDER BY d.id DESC LIMIT @limit OFFSET @offset`,
+  type Joined = Omit<DeliveryLogRow, 'attempt_log'> & {
+    a_attempt: number | null;
+    a_outcome: 'delivered' | 'failed' | null;
+    a_response_code: number | null;
+    a_error: string | null;
+    a_duration_ms: number | null;
+    a_attempted_at: string | null;
+  };
+  const joined = await db.many<Joined>(
+    `WITH page AS (
+       SELECT d.id, e.event_id, e.event_type, e.payload, d.status, d.attempts, d.max_attempts, d.response_code, d.last_error,
+              d.next_attempt_at, d.delivered_at, d.created_at, d.updated_at
+         FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+        WHERE d.subscription_id = @subscriptionId ORDER BY d.id DESC LIMIT @limit OFFSET @offset)
+     SELECT page.*, a.attempt AS a_attempt, a.outcome AS a_outcome, a.response_code AS a_response_code, a.error AS a_error,
+            a.duration_ms AS a_duration_ms, a.attempted_at AS a_attempted_at
+       FROM page LEFT JOIN webhook_attempts a ON a.delivery_id = page.id
+      ORDER BY page.id DESC, a.attempt`,
     { subscriptionId, limit: page.limit, offset: page.offset },
   );
-  const logged: DeliveryLogRow[] = [];
-  for (const row of rows) {
-    const attemptLog = await db.many<DeliveryLogRow['attempt_log'][number]>(
-      'SELECT attempt, outcome, response_code, error, duration_ms, attempted_at FROM webhook_attempts WHERE delivery_id = @id ORDER BY attempt',
-      { id: row.id },
-    );
-    logged.push({ ...row, attempt_log: attemptLog });
+  const rows: DeliveryLogRow[] = [];
+  for (const { a_attempt, a_outcome, a_response_code, a_error, a_duration_ms, a_attempted_at, ...delivery } of joined) {
+    if (rows.at(-1)?.id !== delivery.id) rows.push({ ...delivery, attempt_log: [] });
+    if (a_attempt === null) continue;
+    rows.at(-1)!.attempt_log.push({ attempt: a_attempt, outcome: a_outcome!, response_code: a_response_code, error: a_error, duration_ms: a_duration_ms!, attempted_at: a_attempted_at! });
   }
-  return { rows: logged, count };
+  return { rows, count };
 }
 
 /** One ledger row of the subscription, or undefined. */
