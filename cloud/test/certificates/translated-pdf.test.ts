@@ -7,7 +7,9 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { signContent } from '../../src/domain/certificates/certificate-content.js';
 import { readEmbeddedCertificate } from '../../src/domain/certificates/embedded-certificate.js';
 import { certificatePageDifference } from '../../src/domain/certificates/page-check.js';
-import { renderCertificatePdf } from '../../src/domain/certificates/render-certificate.js';
+import { layoutCertificatePage, renderCertificatePdf } from '../../src/domain/certificates/render-certificate.js';
+import { LANGUAGES } from '../../src/domain/certificates/i18n/wording.js';
+import { ADDRESS_LINE_MAX, ADDRESS_LINES_MAX, COMPANY_NAME_MAX, CONTACT_MAX, type Branding } from '../../src/domain/branding/branding.js';
 import { renderErasureReportPdf } from '../../src/domain/certificates/render-report.js';
 import { sampleContent, sampleReport, testFonts, testKeys, testPdfSigner } from './fixtures.js';
 
@@ -59,5 +61,37 @@ describe('certificates and reports in four languages', () => {
     expect(run('qpdf', ['--show-npages', join(dir, `certificate-${language}.pdf`)]).trim()).toBe('1');
     expect((await readEmbeddedCertificate(certificate))?.content).toEqual(content);
     expect(await certificatePageDifference(certificate, content, signature, fonts)).toBeNull();
+  });
+
+  // Every value is cut to its lines, so the page's height is bounded whatever the record holds: a
+  // certificate that did not fit one page in its language could never be issued.
+  test('a record with every value far past its cell and the longest branding fits one page in each language, and verifies', async () => {
+    const long = (n: number) => `${'Wide words '.repeat(Math.ceil(n / 11))}`.slice(0, n);
+    const sample = sampleContent();
+    const crowded = sampleContent({
+      account_name: long(400),
+      operator: long(400),
+      customer: long(400),
+      lot_reference: long(400),
+      asset_tag: long(400),
+      disposition: long(400),
+      validation_status: long(400),
+      drive: { ...sample.drive, manufacturer: long(400), model: long(400), serial: long(400), media_type: long(400) },
+      wipe: { ...sample.wipe, method: long(400), technique: long(400), standard: long(400) },
+      tool: { name: long(400), version: long(400), components: long(2000) },
+      verification: { method: long(400), result: long(2000), hash: long(400) },
+      source_machine: { manufacturer: long(400), model: long(400), serial: long(400), asset_id: long(400) },
+      crypto_erase_evidence: { command: long(400), marker_readback: long(2000) },
+    });
+    const branding: Branding = {
+      details: { company_name: long(COMPANY_NAME_MAX), address_lines: Array.from({ length: ADDRESS_LINES_MAX }, () => long(ADDRESS_LINE_MAX)), contact: long(CONTACT_MAX) },
+      logo: null,
+    };
+    const crowdedSignature = signContent(privateKey, crowded);
+    for (const language of LANGUAGES) {
+      expect(layoutCertificatePage(crowded, { fonts, signature: crowdedSignature, branding, language }).pages, language).toHaveLength(1);
+    }
+    const german = await renderCertificatePdf(crowded, { fonts, signature: crowdedSignature, pdfSigner: testPdfSigner(), branding, language: 'de' });
+    expect(await certificatePageDifference(german, crowded, crowdedSignature, fonts)).toBeNull();
   });
 });

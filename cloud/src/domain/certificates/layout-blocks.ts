@@ -84,7 +84,8 @@ function drawFieldRow(frame: Frame, row: readonly Field[], colWidth: number, gap
     const width = colWidth * span + gap * (span - 1);
     const style = field.mono ? VALUE_MONO : VALUE;
     const text = field.value === null || field.value.trim() === '' ? NOT_RECORDED : field.value;
-    return { field, width, style, lines: clampLines(frame.fonts, wrapText(frame.fonts, text, style, width), field.maxLines ?? maxLines, style, width, frame.fillClamped) };
+    const lineLimit = frame.capPinnedLines ? Math.min(field.maxLines ?? maxLines, maxLines) : (field.maxLines ?? maxLines);
+    return { field, width, style, lines: clampLines(frame.fonts, wrapText(frame.fonts, text, style, width), lineLimit, style, width, frame.fillClamped) };
   });
   const labelH = lineHeight(LABEL);
   const height = Math.max(...cells.map((c) => labelH + c.lines.length * lineHeight(c.style))) + 6;

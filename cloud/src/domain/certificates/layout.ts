@@ -57,6 +57,11 @@ export interface Frame {
    * records keep the word-wrapped cut they were drawn with, since verify-pdf redraws their page.
    */
   fillClamped?: boolean;
+  /**
+   * The last resort of a crowded one-page certificate: values that otherwise keep lines of their
+   * own (`Field.maxLines`) give them up down to the grid's lines too, so the page still fits.
+   */
+  capPinnedLines?: boolean;
   /** Draws running headers on each new page and returns the y where content starts. */
   readonly onNewPage: (frame: Frame) => number;
 }

@@ -75,8 +75,8 @@ export function layoutCertificatePage(content: CertificateContent, deps: Omit<Ce
   // then do the other values drop to one line each.
   const w = REV1_LAYOUT_SCHEMAS.includes(content.schema) ? ENGLISH : wordingFor(deps.language ?? 'en');
   let frame: Frame | undefined;
-  for (const [maxLines, resultLines] of REV1_LAYOUT_SCHEMAS.includes(content.schema) ? LAYOUT_ATTEMPTS : REV2_LAYOUT_ATTEMPTS) {
-    frame = layoutBody(content, deps.fonts, maxLines, resultLines, deps.branding ?? null, w);
+  for (const [maxLines, resultLines, capPinned] of REV1_LAYOUT_SCHEMAS.includes(content.schema) ? LAYOUT_ATTEMPTS : REV2_LAYOUT_ATTEMPTS) {
+    frame = layoutBody(content, deps.fonts, maxLines, resultLines, deps.branding ?? null, w, capPinned === true);
     if (frame.pages.length === 1) break;
   }
   if (!frame || frame.pages.length !== 1) throw new Error(`certificate ${content.certificate_number} does not fit on one page`);
@@ -85,14 +85,24 @@ export function layoutCertificatePage(content: CertificateContent, deps: Omit<Ce
   return frame;
 }
 
-/** `[lines per value, lines of the verification result]`, tried in order until the page fits. */
-const LAYOUT_ATTEMPTS: readonly (readonly [number, number])[] = [[2, 4], [2, 3], [2, 2], [1, 2], [1, 1]];
-/** v4: the verification result (Rev. 2's per-drive verification) keeps its lines before the other values do. */
-const REV2_LAYOUT_ATTEMPTS: readonly (readonly [number, number])[] = [[2, 4], [1, 4], [2, 3], [1, 3], [1, 2], [1, 1]];
+/**
+ * `[lines per value, lines of the verification result, pinned values cut too]`, tried in order
+ * until the page fits.
+ */
+type LayoutAttempt = readonly [number, number, boolean?];
+const LAYOUT_ATTEMPTS: readonly LayoutAttempt[] = [[2, 4], [2, 3], [2, 2], [1, 2], [1, 1]];
+/**
+ * v4 on: the verification result (Rev. 2's per-drive verification) keeps its lines before the
+ * other values do. Last, for a long technique or standard beside crypto-erase evidence, the
+ * values that keep two lines give one up too; the Erasure Report prints them whole. Pages that
+ * fit before it are drawn as they always were, so verify-pdf redraws every issued page the same.
+ */
+const REV2_LAYOUT_ATTEMPTS: readonly LayoutAttempt[] = [[2, 4], [1, 4], [2, 3], [1, 3], [1, 2], [1, 1], [1, 1, true]];
 
-function layoutBody(content: CertificateContent, fonts: FontSource, maxLines: number, resultLines: number, branding: Branding | null, w: Wording): Frame {
+function layoutBody(content: CertificateContent, fonts: FontSource, maxLines: number, resultLines: number, branding: Branding | null, w: Wording, capPinned: boolean): Frame {
   // The flowing part stops above the signature block, which is pinned to the foot of the page.
   const frame = createFrame(fonts, { ...MARGIN, bottom: MARGIN.bottom + FOOTER_HEIGHT + SIGNATURE_BLOCK_HEIGHT + 4 });
+  frame.capPinnedLines = capPinned;
   if (REV1_LAYOUT_SCHEMAS.includes(content.schema)) {
     drawHeader(frame, content, undefined, branding);
     drawSummaryBand(frame, content);
