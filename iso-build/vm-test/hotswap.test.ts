@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { stationBayOf, type AgentState, type StationBayView } from '@erasure/shared';
+import { stationBayOf, type AgentState, type FloorBoard, type FloorBoardDrive, type StationBayView } from '@erasure/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../test/support/chromium.js';
 import { startStack } from '../../test/support/stack.js';
@@ -93,6 +93,42 @@ function erasingInterval(samples: readonly BaySample[], label: string): { from: 
   return from !== undefined && to !== undefined ? { from, to } : undefined;
 }
 
+/** What the cloud's floor board said of one drive at one moment (host clock, ms). */
+interface FloorSample {
+  readonly t: number;
+  readonly drive: FloorBoardDrive | undefined;
+  readonly station: string | undefined;
+}
+
+/**
+ * Samples the cloud's floor board (the JSON the /floor page is drawn from, read with the signed-in
+ * page's session) about every 250 ms until stopped, for the drive of `serial`.
+ */
+function sampleFloor(floor: Page, cloudUrl: string, serial: string): { stop(): Promise<FloorSample[]> } {
+  const samples: FloorSample[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const res = await floor.request.get(`${cloudUrl}/app/api/floor`).catch(() => undefined);
+      if (res?.ok()) {
+        const board = (await res.json()) as FloorBoard;
+        const machine = board.machines.find((m) => m.drives.some((d) => d.serial === serial));
+        samples.push({ t: performance.now(), drive: machine?.drives.find((d) => d.serial === serial), station: machine?.kind });
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return samples;
+    },
+  };
+}
+
+const FLOOR_PASSWORD = 'floor supervisor passphrase';
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
@@ -118,6 +154,9 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
   const figures = { checkedInMs: [] as number[], firstByteMs: [] as number[], erasingOverlapMs: 0 };
+  /** The cloud's /floor page, signed in as the account's staff, and what its board said of Bay 1's drive. */
+  let floor: Page;
+  let floorSamples: FloorSample[] = [];
   const dataDisk = join(work.dir, 'erasure-data.img');
 
   async function boot(name: string): Promise<void> {
@@ -169,6 +208,13 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     page.setDefaultNavigationTimeout(0);
     // Paired once: the cookie holds across the reboot, as the code comes from the command line.
     await pairBrowser(page, url, PAIRING_CODE);
+    // The floor supervisor's page on the cloud (another origin than the kiosk's, so its own session).
+    await stack.cli('admin', 'create-user', '--account', accountId, '--email', 'floor@hotswap.test', '--password', FLOOR_PASSWORD, '--role', 'staff');
+    floor = await browser.context.newPage();
+    await floor.goto(`${stack.cloud.url}/login`);
+    await floor.fill('input[name="email"]', 'floor@hotswap.test');
+    await floor.fill('input[name="password"]', FLOOR_PASSWORD);
+    await Promise.all([floor.waitForURL(/\/wipes/), floor.click('button[type="submit"]')]);
   }, 30 * 60_000);
 
   afterAll(async () => {
@@ -272,9 +318,13 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
   it('erases two hot-plugged drives at the same time, verifies them and certifies each with its bay label', async () => {
     for (const d of drives) originals.set(d.serial, writePattern(d.file, d.serial, d.bytes));
     const sampler = sampleBays(url);
+    const floorSampler = sampleFloor(floor, stack.cloud.url, 'HS-BAY1-01');
     await Promise.all(drives.slice(0, 2).map((d) => seatAndTime(d.slot, d.file, d.serial, d.label)));
     const bays = async () => (await stateOf(url))?.station?.bays ?? [];
     await until(async () => (await bays()).filter((b) => b.state === 'passed' && b.certificate_number).length === 2, 'two certified bays', vm);
+    // The board ends the drive once its wipe result is stored: sampled until it shows it.
+    await until(async () => (await floor.request.get(`${stack.cloud.url}/app/api/floor`)).json().then((b: FloorBoard) => b.machines.some((m) => m.drives.some((d) => d.serial === 'HS-BAY1-01' && d.result?.certificate_number))), 'Bay 1 certified on the floor board', vm);
+    floorSamples = await floorSampler.stop();
     // Concurrently, not one after the other: the two bays' erasing intervals overlap.
     const samples = await sampler.stop();
     const one = erasingInterval(samples, 'Bay 1');
@@ -297,6 +347,26 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     } finally {
       db.close();
     }
+  });
+
+  it("the cloud's floor page follows a hot-plugged drive from its insertion to its certificate", async () => {
+    const seen = floorSamples.filter((x) => x.drive);
+    expect(seen.length, 'Bay 1 on the floor board').toBeGreaterThan(0);
+    expect(seen[0]!.station).toBe('station');
+    // At work first (an erase stage, its bay named), never shown done before it was; then its result.
+    const working = seen.filter((x) => !x.drive!.result && !['waiting', 'erased', 'failed', 'cancelled'].includes(x.drive!.stage));
+    expect(working.length, 'Bay 1 seen at work on the board').toBeGreaterThan(0);
+    expect(working[0]!.drive!.bay).toBe('Bay 1');
+    const done = seen.findIndex((x) => x.drive!.result);
+    expect(done).toBeGreaterThan(seen.indexOf(working[0]!));
+    expect(seen.slice(done).every((x) => x.drive!.result?.status === 'completed')).toBe(true);
+    const certificates = (await stack.cli('admin', 'list-certificates', '--account', accountId)) as Array<{ drive_serial: string; certificate_number: string }>;
+    const number = certificates.find((c) => c.drive_serial === 'HS-BAY1-01')?.certificate_number;
+    expect(seen.at(-1)!.drive!.result?.certificate_number).toBe(number);
+    // The page itself shows the station's drive with its result.
+    await floor.goto(`${stack.cloud.url}/floor`);
+    await floor.getByText('HS-BAY1-01').first().waitFor();
+    await floor.screenshot({ path: join(SCREENS_DIR, 'hotswap-floor-page.png'), fullPage: true });
   });
 
   it('reports a drive pulled mid-erase failed with "removed during erase" while another bay erasing beside it carries on and passes, and erases it when re-plugged', async () => {
