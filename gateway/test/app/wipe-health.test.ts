@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SECRET, startGateway, type GatewayUnderTest } from '../support/gateway.js';
+import { describe, expect, it } from 'vitest';
+import { forwardingGateway } from '../support/forwarding.js';
 import { WRITES, wipeResultBody } from '../support/bodies.js';
-import { ACCOUNT, mintToken, newFleet } from '../support/tokens.js';
-import { startFakeCloud, type FakeCloud } from '../support/upstream.js';
+import { ACCOUNT } from '../support/tokens.js';
 
 // Issue 30 item 6: the health grade rides beside the spec fields of a wipe result; the edge
 // checks it against the same bounded schema the cloud does.
@@ -19,27 +18,13 @@ const health = {
 const accepted = WRITES.find((w) => w.path === '/api/wipe_result')?.ok;
 
 describe('POST /api/wipe_result with a health grade', () => {
-  const fleet = newFleet();
-  let cloud: FakeCloud;
-  let sut: GatewayUnderTest;
-  let token: string;
-  let jti: string;
-  beforeAll(async () => {
-    cloud = await startFakeCloud(SECRET);
-    sut = await startGateway({ cloudUrl: cloud.url, publicKey: fleet.publicKey, secret: SECRET, timeoutMs: 300 });
-    ({ token, jti } = await mintToken(fleet));
-  });
-  afterAll(async () => {
-    await sut.close();
-    await cloud.close();
-  });
-  beforeEach(() => cloud.reset());
+  const gw = forwardingGateway();
 
   it('forwards the health object unchanged beside the spec fields', async () => {
-    cloud.script(() => ({ status: 201, json: accepted }));
+    gw.cloud.script(() => ({ status: 201, json: accepted }));
     const json = { ...wipeResultBody, health };
-    expect((await sut.call('/api/wipe_result', { token, json })).status).toBe(201);
-    expect(cloud.seen[0]?.json).toEqual({ ...json, jti, account_id: ACCOUNT });
+    expect((await gw.sut.call('/api/wipe_result', { token: gw.token, json })).status).toBe(201);
+    expect(gw.cloud.seen[0]?.json).toEqual({ ...json, jti: gw.jti, account_id: ACCOUNT });
   });
 
   it.each([
@@ -48,7 +33,7 @@ describe('POST /api/wipe_result with a health grade', () => {
     ['a negative SMART counter', { ...health, smart_after: { reallocated_sectors: -1 } }],
     ['an unknown health field', { ...health, full_smart_dump: 'x' }],
   ])('answers 400 for %s and forwards nothing', async (_name, bad) => {
-    expect((await sut.call('/api/wipe_result', { token, json: { ...wipeResultBody, health: bad } })).status).toBe(400);
-    expect(cloud.seen).toEqual([]);
+    expect((await gw.sut.call('/api/wipe_result', { token: gw.token, json: { ...wipeResultBody, health: bad } })).status).toBe(400);
+    expect(gw.cloud.seen).toEqual([]);
   });
 });
