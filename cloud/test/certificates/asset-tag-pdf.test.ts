@@ -1,35 +1,24 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { signContent, type CertificateContent } from '../../src/domain/certificates/certificate-content.js';
 import { certificatePageDifference } from '../../src/domain/certificates/page-check.js';
 import { renderCertificatePdf } from '../../src/domain/certificates/render-certificate.js';
 import { renderErasureReportPdf } from '../../src/domain/certificates/render-report.js';
+import { pdfFiles, runTool as run } from './pdf-files.js';
 import { sampleContent, sampleReport, testFonts, testKeys, testPdfSigner } from './fixtures.js';
 import { missingVisibleFacts } from '../../src/domain/certificates/visible-text.js';
 
 // Issue 31 item 6: the asset tag a technician scans at the kiosk lands on both PDFs (record v5);
 // a v4 record, which never had one, keeps the page it was issued with.
 
-const SCREENS_DIR = fileURLToPath(new URL('../../../test-results/screens/', import.meta.url));
-const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8' });
 
 describe('the asset tag on the certificate and the Erasure Report', () => {
   const fonts = testFonts();
   const { privateKey } = testKeys();
-  const dir = mkdtempSync(join(tmpdir(), 'asset-tag-pdf-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const render = (name: string, bytes: Uint8Array) => {
-    const path = join(dir, `${name}.pdf`);
-    writeFileSync(path, bytes);
-    mkdirSync(SCREENS_DIR, { recursive: true });
-    run('pdftoppm', ['-png', '-r', '80', '-f', '1', '-l', '1', path, join(SCREENS_DIR, name)]);
-    return { path, text: run('pdftotext', ['-enc', 'UTF-8', path, '-']).replace(/\s+/g, ' ') };
-  };
+  const render = pdfFiles('asset-tag-pdf');
   const certificate = async (content: CertificateContent) => {
     const signature = signContent(privateKey, content);
     return { signature, bytes: await renderCertificatePdf(content, { fonts, signature, pdfSigner: testPdfSigner() }) };

@@ -1,9 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, test } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, test } from 'vitest';
 import type { Branding } from '../../src/domain/branding/branding.js';
 import { checkLogo } from '../../src/domain/branding/branding.js';
 import { signContent, type CertificateContent } from '../../src/domain/certificates/certificate-content.js';
@@ -11,6 +7,7 @@ import { certificatePageDifference } from '../../src/domain/certificates/page-ch
 import { paintDocument } from '../../src/domain/certificates/pdf-document.js';
 import { layoutCertificatePage, renderCertificatePdf } from '../../src/domain/certificates/render-certificate.js';
 import { renderErasureReportPdf } from '../../src/domain/certificates/render-report.js';
+import { pdfFiles, runTool as run } from './pdf-files.js';
 import { sampleContent, sampleReport, testFonts, testKeys, testPdfSigner } from './fixtures.js';
 import { testLogoPng } from './logo-fixture.js';
 
@@ -18,8 +15,6 @@ import { testLogoPng } from './logo-fixture.js';
 // report, beside its name; the page still redraws from the signed record (plus the attached
 // branding) operation for operation, and the signer stays the deployment.
 
-const SCREENS_DIR = fileURLToPath(new URL('../../../test-results/screens/', import.meta.url));
-const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8' });
 
 const logo = (() => {
   const checked = checkLogo(testLogoPng());
@@ -41,16 +36,8 @@ function v3Content(): CertificateContent {
 describe('a branded certificate and report', () => {
   const fonts = testFonts();
   const { privateKey } = testKeys();
-  const dir = mkdtempSync(join(tmpdir(), 'branding-pdf-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const render = (name: string, bytes: Uint8Array) => {
-    const path = join(dir, `${name}.pdf`);
-    writeFileSync(path, bytes);
-    mkdirSync(SCREENS_DIR, { recursive: true });
-    run('pdftoppm', ['-png', '-r', '80', '-f', '1', '-l', '1', path, join(SCREENS_DIR, name)]);
-    return { path, text: run('pdftotext', ['-enc', 'UTF-8', path, '-']).replace(/\s+/g, ' ') };
-  };
+  const render = pdfFiles('branding-pdf');
 
   test.each([
     ['a v4 record (Rev. 2 page)', sampleContent()],

@@ -1,21 +1,16 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, test } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, test } from 'vitest';
 import { buildCertificateContent } from '../../src/domain/certificates/build-content.js';
 import { signContent, type CertificateContent } from '../../src/domain/certificates/certificate-content.js';
 import { certificatePageDifference } from '../../src/domain/certificates/page-check.js';
 import { renderCertificatePdf } from '../../src/domain/certificates/render-certificate.js';
 import { renderErasureReportPdf } from '../../src/domain/certificates/render-report.js';
+import { pdfFiles, runTool as run } from './pdf-files.js';
 import { sampleContent, sampleReport, SAMPLE_COMPONENTS, testFonts, testKeys, testPdfSigner } from './fixtures.js';
 
 // Issue 29 item 4: NIST SP 800-88 Rev. 2 / IEEE 2883-2022 wording on a v4 certificate and report,
 // the Rev. 1 Appendix G fields that still apply, and for a crypto erase what shows the key changed.
 
-const SCREENS_DIR = fileURLToPath(new URL('../../../test-results/screens/', import.meta.url));
-const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { encoding: 'utf8' });
 const pdfsig = (path: string) => spawnSync('pdfsig', [path], { encoding: 'utf8' }).stdout;
 
 // What the methods branch sends for a named overwrite method on an SSD (the record renders whatever it says).
@@ -39,17 +34,8 @@ const DOD_RECORD = {
 describe('the v4 certificate and report in NIST SP 800-88 Rev. 2 / IEEE 2883 words', () => {
   const fonts = testFonts();
   const { privateKey } = testKeys();
-  const dir = mkdtempSync(join(tmpdir(), 'rev2-pdf-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** Writes the PDF, a PNG of each page into the screens folder, and returns its path and text. */
-  const render = (name: string, bytes: Uint8Array) => {
-    const path = join(dir, `${name}.pdf`);
-    writeFileSync(path, bytes);
-    mkdirSync(SCREENS_DIR, { recursive: true });
-    run('pdftoppm', ['-png', '-r', '80', path, join(SCREENS_DIR, name)]);
-    return { path, text: run('pdftotext', ['-enc', 'UTF-8', path, '-']).replace(/\s+/g, ' ') };
-  };
+  const render = pdfFiles('rev2-pdf', { allPages: true });
   const certificate = async (content: CertificateContent) => {
     const signature = signContent(privateKey, content);
     return { signature, bytes: await renderCertificatePdf(content, { fonts, signature, pdfSigner: testPdfSigner() }) };
