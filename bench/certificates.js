@@ -19,31 +19,14 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { signServiceRequest } from '@erasure/shared';
+import { benchAccount, certificateJobDeps, loadCloud, parkedJobs, seedMachine, startInternalApp } from './cloud-seed.js';
 
-// The cloud accepts a signature once (issue 28 item 6): a repeat of the same bytes (the check-ins
-// below) takes the next second, as the gateway does.
-const signed = new Set();
-const sign = (text) => {
-  let timestamp = Math.floor(Date.now() / 1000);
-  while (signed.has(`${timestamp}.${text}`)) timestamp += 1;
-  signed.add(`${timestamp}.${text}`);
-  return signServiceRequest(SECRET, text, timestamp);
-};
-
-const dist = new URL('../cloud/dist/', import.meta.url);
-const load = (path) => import(new URL(path, dist).href);
-const { SqliteDatabase } = await load('adapters/sql/sqlite.js');
-const { createAccount } = await load('adapters/db/accounts.js');
-const { createToken } = await load('adapters/db/tokens.js');
-const { localObjectStore } = await load('adapters/objects/local-store.js');
-const { loadCertificateKeys } = await load('adapters/certificate-keys.js');
-const { DEBIAN_FONT_FILES, loadFontSource } = await load('domain/certificates/index.js');
-const { drainCertificateJobs } = await load('jobs/certificate-worker.js');
-const { retryDelayMs } = await load('jobs/generate-certificate.js');
-const { defaultRenderThreads, inProcessRenderer, threadPoolRenderer } = await load('jobs/renderer.js');
-const { buildCloudApp } = await load('http/app.js');
-const { systemClock } = await load('adapters/clock.js');
+const { SqliteDatabase } = await loadCloud('adapters/sql/sqlite.js');
+const { localObjectStore } = await loadCloud('adapters/objects/local-store.js');
+const { loadCertificateKeys } = await loadCloud('adapters/certificate-keys.js');
+const { DEBIAN_FONT_FILES, loadFontSource } = await loadCloud('domain/certificates/index.js');
+const { drainCertificateJobs } = await loadCloud('jobs/certificate-worker.js');
+const { defaultRenderThreads, inProcessRenderer, threadPoolRenderer } = await loadCloud('jobs/renderer.js');
 
 const { values } = parseArgs({
   options: {
@@ -81,55 +64,10 @@ try {
   const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
   const keys = await loadCertificateKeys({ db, dataDir: dir });
   const store = localObjectStore(join(dir, 'objects'));
-  const now = new Date().toISOString();
-  const account = await createAccount(db, { name: 'Bench Recyclers Ltd', subscriptionStatus: 'active', now });
-  const token = await createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'bench@example.com', expiresAt: null, now });
-  const app = buildCloudApp({
-    db,
-    clock: systemClock,
-    internalApiSecret: SECRET,
-    publicBaseUrl: 'https://erasure.example',
-    certificates: { store, publicKeys: keys.publicKeys, urlSigningSecret: keys.urlSigningSecret },
-  });
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
-  const post = async (path, body) => {
-    const text = JSON.stringify(body);
-    const res = await fetch(base + path, {
-      method: 'POST',
-      body: text,
-      headers: { ...sign(text), 'content-type': 'application/json' },
-    });
-    if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
+  const { token } = await benchAccount(db);
+  const { app, post } = await startInternalApp({ db, keys, store, secret: SECRET });
   const serials = Array.from({ length: 4 }, (_, i) => `S4DYNX0M${String(i).padStart(6, '0')}`);
-  await post('/internal/assets', {
-    jti: token.jti,
-    record_id: 'CW-20261122-100000',
-    engine_version: '1.4.2',
-    fingerprint: {
-      system: { manufacturer: 'LENOVO', product: '20L5CTO1WW', serial: 'PF1ABCDE', uuid: '4c4c4544-0042-3510-8052-b4c04f565032' },
-      storage: serials.map((serial) => ({ model: 'SAMSUNG MZVLB512HAJQ', serial, size_bytes: 512110190592, media_type: 'SSD', smart: { power_on_hours: 8123 } })),
-    },
-  });
-  // Each result belongs to a real check-in (only those are certified): one engine run per 100 drives.
-  const runs = [];
-  for (let r = 0; r * 100 < INGEST; r++) runs.push((await post('/internal/tokens/validate', { jti: token.jti })).job_id);
-  const wipe = (i) => ({
-    jti: token.jti,
-    job_id: `${runs[Math.floor(i / 100)]}-${i % 100}`,
-    drive_serial: serials[i % serials.length],
-    drive_model: 'SAMSUNG MZVLB512HAJQ',
-    drive_capacity_gb: 512,
-    wipe_method: 'NIST 800-88 R2 Purge',
-    passes_completed: null,
-    started_at: '2026-11-22T10:00:00Z',
-    completed_at: '2026-11-22T10:12:30Z',
-    verification_hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-    technique: 'NVMe Sanitize, crypto erase',
-    tool_components: 'nvme-cli 2.8',
-    verification_result: 'Passed',
-  });
+  const wipe = await seedMachine(post, token, { serials, results: INGEST });
   let next = 0;
   t0 = performance.now();
   await Promise.all(
@@ -141,30 +79,13 @@ try {
   await app.close();
 
   // 3. In-process workers, each timed over one batch of RESULTS jobs; the rest wait parked.
-  const PARKED = '9999-01-01T00:00:00.000Z';
-  const unpark = (count) =>
-    db.run(`UPDATE jobs SET run_at = @now WHERE id IN (SELECT id FROM jobs WHERE run_at = @parked ORDER BY id LIMIT @count)`, {
-      now: new Date().toISOString(),
-      parked: PARKED,
-      count,
-    });
-  await db.run(`UPDATE jobs SET run_at = @parked`, { parked: PARKED });
-  const completed = async () => (await db.one(`SELECT count(*) AS n FROM certificates WHERE status = 'complete'`)).n;
+  const { parkAll, unpark, completed } = parkedJobs(db);
+  await parkAll();
   const fonts = loadFontSource(DEBIAN_FONT_FILES, { readFile: (path) => new Uint8Array(readFileSync(path)) });
   const threads = defaultRenderThreads(true); // as `serve` sizes its pool
   const pool = threadPoolRenderer({ size: threads, fontFiles: DEBIAN_FONT_FILES });
   await pool.ready;
-  const deps = {
-    db,
-    clock: systemClock,
-    store,
-    signing: keys.signing,
-    pdfSigning: keys.pdfSigning,
-    publicBaseUrl: 'https://erasure.example',
-    leaseMs: 60_000,
-    maxAttempts: 5,
-    retryDelayMs: (n) => retryDelayMs(n),
-  };
+  const deps = certificateJobDeps({ db, keys, store });
   const timeBatch = async (renderer, concurrency, warm) => {
     await unpark(warm);
     await drainCertificateJobs({ ...deps, renderer }, concurrency);

@@ -14,23 +14,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const dist = new URL('../cloud/dist/', import.meta.url);
-const load = (path) => import(new URL(path, dist).href);
-const { SqliteDatabase } = await load('adapters/sql/sqlite.js');
-const { createAccount } = await load('adapters/db/accounts.js');
-const { createToken, recordCheckin } = await load('adapters/db/tokens.js');
-const { storeWipeResult } = await load('adapters/db/wipe-results.js');
-const { localObjectStore } = await load('adapters/objects/local-store.js');
-const { loadCertificateKeys } = await load('adapters/certificate-keys.js');
-const { DEBIAN_FONT_FILES, loadFontSource } = await load('domain/certificates/index.js');
-const { drainCertificateJobs } = await load('jobs/certificate-worker.js');
-const { retryDelayMs } = await load('jobs/generate-certificate.js');
-const { inProcessRenderer } = await load('jobs/renderer.js');
-const { systemClock } = await load('adapters/clock.js');
-const { wipeGridReaderOnce } = await load('adapters/db/wipes-grid.js');
-const { createLotExport } = await load('adapters/db/lot-exports.js');
-const { drainLotExportJobs, LOT_EXPORT_WORKER_DEFAULTS } = await load('jobs/lot-export-worker.js');
-const { verifyPdf } = await load('cli/certificates.js');
+import { benchAccount, certificateJobDeps, loadCloud, PUBLIC_BASE_URL, wipeRecord } from './cloud-seed.js';
+
+const { SqliteDatabase } = await loadCloud('adapters/sql/sqlite.js');
+const { recordCheckin } = await loadCloud('adapters/db/tokens.js');
+const { storeWipeResult } = await loadCloud('adapters/db/wipe-results.js');
+const { localObjectStore } = await loadCloud('adapters/objects/local-store.js');
+const { loadCertificateKeys } = await loadCloud('adapters/certificate-keys.js');
+const { DEBIAN_FONT_FILES, loadFontSource } = await loadCloud('domain/certificates/index.js');
+const { drainCertificateJobs } = await loadCloud('jobs/certificate-worker.js');
+const { inProcessRenderer } = await loadCloud('jobs/renderer.js');
+const { systemClock } = await loadCloud('adapters/clock.js');
+const { wipeGridReaderOnce } = await loadCloud('adapters/db/wipes-grid.js');
+const { createLotExport } = await loadCloud('adapters/db/lot-exports.js');
+const { drainLotExportJobs, LOT_EXPORT_WORKER_DEFAULTS } = await loadCloud('jobs/lot-export-worker.js');
+const { verifyPdf } = await loadCloud('cli/certificates.js');
 
 const { values } = parseArgs({ options: { drives: { type: 'string', default: '600' } } });
 const DRIVES = Number(values.drives);
@@ -42,43 +40,18 @@ try {
   const keys = await loadCertificateKeys({ db, dataDir: dir });
   const store = localObjectStore(join(dir, 'objects'));
   const now = new Date().toISOString();
-  const account = await createAccount(db, { name: 'Bench Recyclers Ltd', subscriptionStatus: 'active', now });
-  const token = await createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'bench@example.com', expiresAt: null, now });
+  const { account, token } = await benchAccount(db);
   // One engine check-in certifies up to 256 drives: one per 200 here.
   for (let i = 0; i < DRIVES; i++) {
     if (i % 200 === 0) await recordCheckin(db, `run${i / 200}`, token, now);
-    const record = {
-      job_id: `run${Math.floor(i / 200)}-${i % 200}`,
-      drive_serial: `S4DYNX0M${String(i).padStart(6, '0')}`,
-      drive_model: 'SAMSUNG MZVLB512HAJQ',
-      drive_capacity_gb: 512,
-      wipe_method: 'NIST 800-88 R2 Purge',
-      passes_completed: null,
-      started_at: '2026-11-22T10:00:00Z',
-      completed_at: '2026-11-22T10:12:30Z',
-      verification_hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-      technique: 'NVMe Sanitize, crypto erase',
-      tool_components: 'nvme-cli 2.8',
-      verification_result: 'Passed',
-    };
+    const record = wipeRecord(`run${Math.floor(i / 200)}-${i % 200}`, `S4DYNX0M${String(i).padStart(6, '0')}`);
     await db.transaction((tx) => storeWipeResult(tx, { accountId: account.id, tokenId: token.id, record, ownReason: null, issuedJobId: `run${Math.floor(i / 200)}`, notIssuedReason: 'not issued', now }));
   }
   const fonts = loadFontSource(DEBIAN_FONT_FILES, { readFile: (path) => new Uint8Array(readFileSync(path)) });
 
   // The anchor: the single certificates, generated as the worker does on one thread.
   const t0 = performance.now();
-  const generated = await drainCertificateJobs({
-    db,
-    clock: systemClock,
-    store,
-    renderer: inProcessRenderer(fonts),
-    signing: keys.signing,
-    pdfSigning: keys.pdfSigning,
-    publicBaseUrl: 'https://erasure.example',
-    leaseMs: 60_000,
-    maxAttempts: 5,
-    retryDelayMs: (n) => retryDelayMs(n),
-  });
+  const generated = await drainCertificateJobs(certificateJobDeps({ db, keys, store, renderer: inProcessRenderer(fonts) }));
   const singles = (performance.now() - t0) / 1000;
   if (generated !== DRIVES) throw new Error(`expected ${DRIVES} certificates, generated ${generated}`);
 
@@ -91,7 +64,7 @@ try {
     wipeGrid: wipeGridReaderOnce(db),
     fonts: () => fonts,
     pdfSigning: () => keys.pdfSigning(),
-    publicBaseUrl: 'https://erasure.example',
+    publicBaseUrl: PUBLIC_BASE_URL,
   };
   const timeExport = async (format, name) => {
     await db.transaction((tx) => createLotExport(tx, { publicId: name, accountId: account.id, format, wipeIds: ids, now: new Date().toISOString() }));
