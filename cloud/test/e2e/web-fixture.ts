@@ -146,6 +146,18 @@ export async function signIn(browser: { context: BrowserContext; page: Page }, b
   await Promise.all([page.waitForURL(/\/wipes/), page.click('button[type="submit"]')]);
 }
 
+/**
+ * Serves `app` on loopback, opens Chromium and signs `email` in: the wipes grid, its rows drawn.
+ * For a describe block that seeds its wipes first and then looks at them.
+ */
+export async function openWipesAs(app: { listen(options: { host: string; port: number }): Promise<string> }, email: string) {
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const browser = await launchBrowser();
+  await signIn(browser, base, email);
+  await browser.page.waitForSelector('[data-testid="wipes-table"] tbody tr');
+  return { base, browser, page: browser.page };
+}
+
 /** Signs `email` in and opens the Devices page, where the account's erasure settings are. */
 export async function openDevices(browser: { context: BrowserContext; page: Page }, base: string, email: string): Promise<void> {
   await signIn(browser, base, email);

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startCertificateCloud, submitWipe, type CertificateCloud } from '../certificates/pipeline.js';
 import { fingerprint } from '../helpers.js';
-import { addUser, PASSWORD } from '../web-helpers.js';
-import { buildPagesIfStale, launchBrowser, screenshot } from './web-fixture.js';
+import { addUser } from '../web-helpers.js';
+import { buildPagesIfStale, launchBrowser, openWipesAs, screenshot } from './web-fixture.js';
 
 const RECORD = 'CW-20261122-100000';
 
@@ -35,14 +35,7 @@ describe('the kiosk asset tag on the wipes grid and the asset page', { timeout: 
     expect(saved.status).toBe(200);
     tagged = (await submitWipe(sut, jti, 'job-tag-0', { record_id: RECORD, completed_at: '2026-11-22T12:10:00Z' })).wipe_result_id;
     plain = (await submitWipe(sut, jti, 'job-tag-1', { drive_serial: 'WD-WCC4N7ZK1234', drive_model: 'WDC WD10EZEX-08WN4A0', completed_at: '2026-11-22T12:00:00Z' })).wipe_result_id;
-    base = await sut.app.listen({ host: '127.0.0.1', port: 0 });
-    browser = await launchBrowser();
-    page = browser.page;
-    await page.goto(`${base}/login`);
-    await page.fill('input[name="email"]', 'admin@acme.test');
-    await page.fill('input[name="password"]', PASSWORD);
-    await Promise.all([page.waitForURL(/\/wipes/), page.click('button[type="submit"]')]);
-    await page.waitForSelector('[data-testid="wipes-table"] tbody tr');
+    ({ base, browser, page } = await openWipesAs(sut.app, 'admin@acme.test'));
   }, 120_000);
 
   afterAll(async () => {

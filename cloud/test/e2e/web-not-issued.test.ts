@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startCertificateCloud, submitWipe, wipeBody, type CertificateCloud } from '../certificates/pipeline.js';
 import { fingerprint } from '../helpers.js';
-import { addUser, PASSWORD, reportAsset } from '../web-helpers.js';
-import { buildPagesIfStale, launchBrowser, screenshot } from './web-fixture.js';
+import { addUser, reportAsset } from '../web-helpers.js';
+import { buildPagesIfStale, launchBrowser, openWipesAs, screenshot } from './web-fixture.js';
 
 /**
  * "Not issued" says why (issue 31 item 4): the reason in plain words on the wipes grid and the
@@ -37,14 +37,7 @@ describe('why a certificate was not issued, and capacities under 1 GB', { timeou
     const res = await sut.post('/internal/wipe_results', wipeBody(jti, 'job-never-checked-in', { drive_serial: 'USB-64M', drive_model: 'SanDisk Cruzer', drive_capacity_gb: 0 }));
     expect(res.status).toBe(201);
     unchecked = res.json.wipe_result_id as string;
-    base = await sut.app.listen({ host: '127.0.0.1', port: 0 });
-    browser = await launchBrowser();
-    page = browser.page;
-    await page.goto(`${base}/login`);
-    await page.fill('input[name="email"]', 'admin@acme.test');
-    await page.fill('input[name="password"]', PASSWORD);
-    await Promise.all([page.waitForURL(/\/wipes/), page.click('button[type="submit"]')]);
-    await page.waitForSelector('[data-testid="wipes-table"] tbody tr');
+    ({ base, browser, page } = await openWipesAs(sut.app, 'admin@acme.test'));
   }, 120_000);
 
   afterAll(async () => {

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startCertificateCloud, submitWipe, type CertificateCloud } from '../certificates/pipeline.js';
 import { wornHealth } from '../support/health.js';
-import { addUser, PASSWORD } from '../web-helpers.js';
-import { buildPagesIfStale, launchBrowser, screenshot } from './web-fixture.js';
+import { addUser } from '../web-helpers.js';
+import { buildPagesIfStale, launchBrowser, openWipesAs, screenshot } from './web-fixture.js';
 
 /**
  * The health grade for resale on the wipes grid and in its CSV (issue 30 item 6): a Grade column
@@ -13,7 +13,6 @@ import { buildPagesIfStale, launchBrowser, screenshot } from './web-fixture.js';
  */
 describe('the health grade on the wipes grid', { timeout: 90_000 }, () => {
   let sut: CertificateCloud;
-  let base: string;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
   let page: Page;
   let graded = '';
@@ -27,14 +26,7 @@ describe('the health grade on the wipes grid', { timeout: 90_000 }, () => {
     const jti = (await sut.token(account.id, { userEmail: 'ana@acme.test' })).jti;
     graded = (await submitWipe(sut, jti, 'job-health-0', { drive_serial: 'WD-WCC4N7ZK1234', drive_model: 'WDC WD10EZEX-08WN4A0', completed_at: '2026-11-22T12:10:00Z', health: wornHealth() })).wipe_result_id;
     older = (await submitWipe(sut, jti, 'job-health-1', { drive_serial: 'S-OLDER-AGENT', completed_at: '2026-11-22T12:00:00Z' })).wipe_result_id;
-    base = await sut.app.listen({ host: '127.0.0.1', port: 0 });
-    browser = await launchBrowser();
-    page = browser.page;
-    await page.goto(`${base}/login`);
-    await page.fill('input[name="email"]', 'admin@acme.test');
-    await page.fill('input[name="password"]', PASSWORD);
-    await Promise.all([page.waitForURL(/\/wipes/), page.click('button[type="submit"]')]);
-    await page.waitForSelector('[data-testid="wipes-table"] tbody tr');
+    ({ browser, page } = await openWipesAs(sut.app, 'admin@acme.test'));
   }, 120_000);
 
   afterAll(async () => {
