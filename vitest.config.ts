@@ -53,11 +53,12 @@ export default defineConfig({
       },
       {
         // Issue 33: the certificate and lot tests once more with the objects in an S3 bucket
-        // (a throwaway s3rver per cloud), kept to the files that read and write the store.
+        // (a throwaway s3rver per cloud), kept to the files that read and write the store: the
+        // certificates made, served and verified, and the lots (ZIP, merged lot PDF, stored lot exports).
         extends: true,
         test: {
           name: 'cloud on s3',
-          include: ['cloud/test/app/{certificates-routes,certificate-lots,certificates-verify}.test.ts'],
+          include: ['cloud/test/app/{certificates-routes,certificates-worker,certificates-verify,certificate-lots,lot-exports}.test.ts'],
           env: { ERASURE_TEST_OBJECT_STORE: 's3' },
         },
       },
