@@ -8,7 +8,7 @@ const CLOUD_ON_POSTGRES = [
   'cloud/test/app/**/*.test.ts',
   'cloud/test/e2e/web-{pages,webhooks,lots,downloads,not-issued}.test.ts',
   'test/e2e/device-call-sequence.test.ts',
-  'cloud/test/integration/{admin-cli,certificate-keys,certificates-storage,certificates-numbering,certificates-cli,certificates-worker-crash,webhooks-ledger,rate-windows,wipes-grid-reader,wipes-search,admin-api-keys,worker-shutdown}.test.ts',
+  'cloud/test/integration/{admin-cli,certificate-keys,certificates-storage,certificates-numbering,certificates-cli,certificates-worker-crash,certificates-s3-worker-crash,webhooks-ledger,rate-windows,wipes-grid-reader,wipes-search,admin-api-keys,worker-shutdown}.test.ts',
   // Issue 31 item 1: the wipes grid searched on the server, in the browser.
   'cloud/test/e2e/web-wipes-filters.test.ts',
 ];
