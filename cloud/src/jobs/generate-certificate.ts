@@ -118,11 +118,13 @@ export async function runNextCertificateJob(deps: CertificateJobDeps, signal?: A
     const runAt = exhausted ? null : iso(deps.clock, deps.retryDelayMs(job.attempts));
     // With attempts left the certificate stays `generating`: it is on its way (a store outage
     // delays it), and the customer sees neither a failure nor a certificate not yet started.
-    await deps.db.transaction(async (tx) => {
-      if (await releaseJob(tx, job, { runAt, error: message, now: iso(deps.clock) })) {
-        await setCertificateStatus(tx, cert.id, exhausted ? 'failed' : 'generating', iso(deps.clock), message);
-      }
+    const released = await deps.db.transaction(async (tx) => {
+      if (!(await releaseJob(tx, job, { runAt, error: message, now: iso(deps.clock) }))) return false;
+      await setCertificateStatus(tx, cert.id, exhausted ? 'failed' : 'generating', iso(deps.clock), message);
+      return true;
     });
+    // A claim that lost its lease meanwhile is another worker's to report.
+    if (!released) return true;
     const what = { err: error, certificate: cert.certificate_number, attempt: job.attempts, retry_at: runAt };
     deps.log?.warn(
       what,
