@@ -19,6 +19,8 @@ export const CERTIFICATE_WORKER_DEFAULTS = {
 /** The slice of a pino logger the worker uses. */
 export interface WorkerLog {
   error(details: object, message: string): void;
+  /** A job attempt that failed and why (it is retried, or failed for good after the last). */
+  warn(details: object, message: string): void;
 }
 
 /** A running worker loop. */

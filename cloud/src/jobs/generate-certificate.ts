@@ -16,6 +16,7 @@ import { isCertificateLanguage, type CertificateLanguage } from '@erasure/shared
 import { claimJob, finishJob, handBackJob, hasDueJob, releaseJob, stillHeld, type ClaimedJob } from '../adapters/db/jobs.js';
 import { CERTIFICATE_JOB } from '../adapters/db/wipe-results.js';
 import type { ObjectStore } from '../adapters/objects/local-store.js';
+import { ObjectStoreWriteError } from '../adapters/objects/store-write-error.js';
 import type { SqlDatabase, SqlRunner } from '../adapters/sql/database.js';
 import { buildCertificateContent, buildReportData } from '../domain/certificates/build-content.js';
 import { canonicalJson, keyedSignature, signContent, type CertificateContent } from '../domain/certificates/certificate-content.js';
@@ -56,6 +57,8 @@ export interface CertificateJobDeps {
    * I/O; if it throws, the completion rolls back and the job is retried.
    */
   onCertificateGenerated?: (tx: SqlRunner, certificate: GeneratedCertificate) => Promise<void>;
+  /** Where a failed attempt is reported, with why and when it runs again (the process's pino logger). */
+  log?: { warn(details: object, message: string): void };
   /** How long a claim is held before another worker may take the job over. */
   leaseMs: number;
   /** Claims allowed per job, crashes included; past it the certificate is `failed`. */
@@ -113,11 +116,22 @@ export async function runNextCertificateJob(deps: CertificateJobDeps, signal?: A
     const message = error instanceof Error ? error.message : String(error);
     const exhausted = job.attempts >= deps.maxAttempts;
     const runAt = exhausted ? null : iso(deps.clock, deps.retryDelayMs(job.attempts));
-    await deps.db.transaction(async (tx) => {
-      if (await releaseJob(tx, job, { runAt, error: message, now: iso(deps.clock) })) {
-        await setCertificateStatus(tx, cert.id, exhausted ? 'failed' : 'pending', iso(deps.clock), message);
-      }
+    // With attempts left the certificate stays `generating`: it is on its way (a store outage
+    // delays it), and the customer sees neither a failure nor a certificate not yet started.
+    const released = await deps.db.transaction(async (tx) => {
+      if (!(await releaseJob(tx, job, { runAt, error: message, now: iso(deps.clock) }))) return false;
+      await setCertificateStatus(tx, cert.id, exhausted ? 'failed' : 'generating', iso(deps.clock), message);
+      return true;
     });
+    // A claim that lost its lease meanwhile is another worker's to report.
+    if (!released) return true;
+    const what = { err: error, certificate: cert.certificate_number, attempt: job.attempts, retry_at: runAt };
+    deps.log?.warn(
+      what,
+      exhausted
+        ? `certificate ${cert.certificate_number} failed after ${job.attempts} attempts: ${message}`
+        : `certificate ${cert.certificate_number} attempt ${job.attempts} failed, retried at ${runAt}: ${message}`,
+    );
   }
   return true;
 }
@@ -209,7 +223,9 @@ async function renderAndStore(deps: CertificateJobDeps, { job, cert, sources, ac
   // A worker that outlived its lease stops before writing: the new holder owns the objects.
   if (!(await stillHeld(deps.db, job))) return;
   // Both fsyncs run at once; completion below waits for both.
-  await Promise.all([deps.store.put(keys.certificate, certificatePdf), deps.store.put(keys.report, reportPdf)]);
+  await Promise.all([deps.store.put(keys.certificate, certificatePdf), deps.store.put(keys.report, reportPdf)]).catch((error: unknown) => {
+    throw new ObjectStoreWriteError(deps.store, error);
+  });
 
   const now = iso(deps.clock);
   const finish = async (tx: SqlRunner) => {

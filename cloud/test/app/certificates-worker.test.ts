@@ -108,10 +108,11 @@ describe('certificate worker: generation, retries, leases', () => {
       expect(await sut.drain({ store: broken })).toBe(1);
       const job = await sut.row<{ status: string; attempts: number; run_at: string; last_error: string }>('SELECT * FROM jobs');
       expect(job.attempts).toBe(attempt);
-      expect(job.last_error).toBe('disk full');
+      expect(job.last_error).toBe(`object store ${sut.store.where} did not take the PDFs: disk full`);
       if (attempt < 5) {
         expect(job.status).toBe('pending');
-        expect((await certificateOf(sut, wipe.wipe_result_id)).status).toBe('pending');
+        // On its way while attempts are left: neither failed nor not yet started.
+        expect((await certificateOf(sut, wipe.wipe_result_id)).status).toBe('generating');
         const delay = Date.parse(job.run_at) - sut.clock.now().getTime();
         delays.push(delay);
         expect(await sut.drain({ store: broken })).toBe(0); // not due yet: nothing runs

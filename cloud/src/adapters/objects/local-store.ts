@@ -8,6 +8,8 @@ import { dirname, join } from 'node:path';
  * bucket later. Keys are `/`-separated paths of safe segments.
  */
 export interface ObjectStore {
+  /** Where the objects are, as an operator would look for them (log lines and job errors name it). */
+  readonly where?: string;
   /** Stores `bytes` under `key`, replacing any previous object; durable once it resolves. */
   put(key: string, bytes: Uint8Array): Promise<void>;
   /** The object's bytes, or undefined when there is none. */
@@ -115,6 +117,7 @@ export function localObjectStore(root: string): LocalObjectStore {
 
   return {
     root,
+    where: `folder ${root}`,
     async put(key, bytes) {
       await atomically(key, (handle) => handle.writeFile(bytes));
     },

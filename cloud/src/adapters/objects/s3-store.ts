@@ -130,6 +130,7 @@ export function s3ObjectStore(settings: S3StoreSettings): S3ObjectStore {
 
   return {
     bucket: Bucket,
+    where: `S3 bucket ${JSON.stringify(Bucket)} at ${settings.endpoint ?? `AWS ${settings.region}`}`,
     async put(key, bytes) {
       await client.send(new PutObjectCommand({ Bucket, Key: keyOf(key), Body: bytes }));
     },
