@@ -8,18 +8,19 @@ const dist = new URL('../cloud/dist/', import.meta.url);
 export const loadCloud = (path) => import(new URL(path, dist).href);
 
 const { createAccount } = await loadCloud('adapters/db/accounts.js');
-const { createToken } = await loadCloud('adapters/db/tokens.js');
+const { createToken, recordCheckin } = await loadCloud('adapters/db/tokens.js');
+const { storeWipeResult } = await loadCloud('adapters/db/wipe-results.js');
 const { buildCloudApp } = await loadCloud('http/app.js');
 const { systemClock } = await loadCloud('adapters/clock.js');
 const { retryDelayMs } = await loadCloud('jobs/generate-certificate.js');
 
 export const PUBLIC_BASE_URL = 'https://erasure.example';
 
-/** An active account and an unlimited engine token of it. */
-export async function benchAccount(db) {
+/** An active account and an unlimited engine token of it, minted for `userEmail`. */
+export async function benchAccount(db, userEmail = 'bench@example.com') {
   const now = new Date().toISOString();
   const account = await createAccount(db, { name: 'Bench Recyclers Ltd', subscriptionStatus: 'active', now });
-  const token = await createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'bench@example.com', expiresAt: null, now });
+  const token = await createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail, expiresAt: null, now });
   return { account, token };
 }
 
@@ -72,6 +73,20 @@ export const wipeRecord = (jobId, serial) => ({
   tool_components: 'nvme-cli 2.8',
   verification_result: 'Passed',
 });
+
+/**
+ * `drives` passing wipe results stored straight into the database, a check-in per 200 (one engine
+ * check-in certifies up to 256 drives): their certificate jobs are due.
+ */
+export async function storeCheckedInWipes(db, { account, token, drives }) {
+  const now = new Date().toISOString();
+  for (let i = 0; i < drives; i++) {
+    const run = `run${Math.floor(i / 200)}`;
+    if (i % 200 === 0) await recordCheckin(db, run, token, now);
+    const record = wipeRecord(`${run}-${i % 200}`, `S4DYNX0M${String(i).padStart(6, '0')}`);
+    await db.transaction((tx) => storeWipeResult(tx, { accountId: account.id, tokenId: token.id, record, ownReason: null, issuedJobId: run, notIssuedReason: 'not issued', now }));
+  }
+}
 
 /**
  * One machine's asset with `serials` drives, then a check-in per 100 results: `wipe(i)` is the

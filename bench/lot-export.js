@@ -14,11 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { benchAccount, certificateJobDeps, loadCloud, PUBLIC_BASE_URL, wipeRecord } from './cloud-seed.js';
+import { benchAccount, certificateJobDeps, loadCloud, PUBLIC_BASE_URL, storeCheckedInWipes } from './cloud-seed.js';
 
 const { SqliteDatabase } = await loadCloud('adapters/sql/sqlite.js');
-const { recordCheckin } = await loadCloud('adapters/db/tokens.js');
-const { storeWipeResult } = await loadCloud('adapters/db/wipe-results.js');
 const { localObjectStore } = await loadCloud('adapters/objects/local-store.js');
 const { loadCertificateKeys } = await loadCloud('adapters/certificate-keys.js');
 const { DEBIAN_FONT_FILES, loadFontSource } = await loadCloud('domain/certificates/index.js');
@@ -39,14 +37,8 @@ try {
   const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
   const keys = await loadCertificateKeys({ db, dataDir: dir });
   const store = localObjectStore(join(dir, 'objects'));
-  const now = new Date().toISOString();
   const { account, token } = await benchAccount(db);
-  // One engine check-in certifies up to 256 drives: one per 200 here.
-  for (let i = 0; i < DRIVES; i++) {
-    if (i % 200 === 0) await recordCheckin(db, `run${i / 200}`, token, now);
-    const record = wipeRecord(`run${Math.floor(i / 200)}-${i % 200}`, `S4DYNX0M${String(i).padStart(6, '0')}`);
-    await db.transaction((tx) => storeWipeResult(tx, { accountId: account.id, tokenId: token.id, record, ownReason: null, issuedJobId: `run${Math.floor(i / 200)}`, notIssuedReason: 'not issued', now }));
-  }
+  await storeCheckedInWipes(db, { account, token, drives: DRIVES });
   const fonts = loadFontSource(DEBIAN_FONT_FILES, { readFile: (path) => new Uint8Array(readFileSync(path)) });
 
   // The anchor: the single certificates, generated as the worker does on one thread.

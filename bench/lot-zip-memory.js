@@ -21,25 +21,21 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 
-const dist = new URL('../cloud/dist/', import.meta.url);
-const load = (path) => import(new URL(path, dist).href);
-const { SqliteDatabase } = await load('adapters/sql/sqlite.js');
-const { createAccount } = await load('adapters/db/accounts.js');
-const { createToken, recordCheckin } = await load('adapters/db/tokens.js');
-const { createUser } = await load('adapters/db/users.js');
-const { hashPassword } = await load('adapters/passwords.js');
-const { storeWipeResult } = await load('adapters/db/wipe-results.js');
-const { localObjectStore } = await load('adapters/objects/local-store.js');
-const { s3ObjectStore } = await load('adapters/objects/s3-store.js');
-const { loadCertificateKeys } = await load('adapters/certificate-keys.js');
-const { DEBIAN_FONT_FILES, loadFontSource } = await load('domain/certificates/index.js');
-const { drainCertificateJobs } = await load('jobs/certificate-worker.js');
-const { retryDelayMs } = await load('jobs/generate-certificate.js');
-const { inProcessRenderer } = await load('jobs/renderer.js');
-const { systemClock } = await load('adapters/clock.js');
-const { wipeGridReaderOnce } = await load('adapters/db/wipes-grid.js');
-const { createLotExport } = await load('adapters/db/lot-exports.js');
-const { drainLotExportJobs, LOT_EXPORT_WORKER_DEFAULTS } = await load('jobs/lot-export-worker.js');
+import { benchAccount, certificateJobDeps, loadCloud, PUBLIC_BASE_URL, storeCheckedInWipes } from './cloud-seed.js';
+
+const { SqliteDatabase } = await loadCloud('adapters/sql/sqlite.js');
+const { createUser } = await loadCloud('adapters/db/users.js');
+const { hashPassword } = await loadCloud('adapters/passwords.js');
+const { localObjectStore } = await loadCloud('adapters/objects/local-store.js');
+const { s3ObjectStore } = await loadCloud('adapters/objects/s3-store.js');
+const { loadCertificateKeys } = await loadCloud('adapters/certificate-keys.js');
+const { DEBIAN_FONT_FILES, loadFontSource } = await loadCloud('domain/certificates/index.js');
+const { drainCertificateJobs } = await loadCloud('jobs/certificate-worker.js');
+const { inProcessRenderer } = await loadCloud('jobs/renderer.js');
+const { systemClock } = await loadCloud('adapters/clock.js');
+const { wipeGridReaderOnce } = await loadCloud('adapters/db/wipes-grid.js');
+const { createLotExport } = await loadCloud('adapters/db/lot-exports.js');
+const { drainLotExportJobs, LOT_EXPORT_WORKER_DEFAULTS } = await loadCloud('jobs/lot-export-worker.js');
 const { default: S3rver } = await import('s3rver');
 
 const { values } = parseArgs({ options: { drives: { type: 'string', default: '600' }, mbps: { type: 'string', default: '25' } } });
@@ -62,42 +58,11 @@ try {
   const db = SqliteDatabase.open(join(dir, 'cloud.sqlite'));
   const keys = await loadCertificateKeys({ db, dataDir: dir });
   const local = localObjectStore(join(dir, 'objects'));
-  const now = new Date().toISOString();
-  const account = await createAccount(db, { name: 'Bench Recyclers Ltd', subscriptionStatus: 'active', now });
-  await createUser(db, { accountId: account.id, email: EMAIL, passwordHash: await hashPassword(PASSWORD), role: 'admin', now });
-  const token = await createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: EMAIL, expiresAt: null, now });
-  for (let i = 0; i < DRIVES; i++) {
-    const run = `run${Math.floor(i / 200)}`;
-    if (i % 200 === 0) await recordCheckin(db, run, token, now);
-    const record = {
-      job_id: `${run}-${i % 200}`,
-      drive_serial: `S4DYNX0M${String(i).padStart(6, '0')}`,
-      drive_model: 'SAMSUNG MZVLB512HAJQ',
-      drive_capacity_gb: 512,
-      wipe_method: 'NIST 800-88 R2 Purge',
-      passes_completed: null,
-      started_at: '2026-11-22T10:00:00Z',
-      completed_at: '2026-11-22T10:12:30Z',
-      verification_hash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-      technique: 'NVMe Sanitize, crypto erase',
-      tool_components: 'nvme-cli 2.8',
-      verification_result: 'Passed',
-    };
-    await db.transaction((tx) => storeWipeResult(tx, { accountId: account.id, tokenId: token.id, record, ownReason: null, issuedJobId: run, notIssuedReason: 'not issued', now }));
-  }
+  const { account, token } = await benchAccount(db, EMAIL);
+  await createUser(db, { accountId: account.id, email: EMAIL, passwordHash: await hashPassword(PASSWORD), role: 'admin', now: new Date().toISOString() });
+  await storeCheckedInWipes(db, { account, token, drives: DRIVES });
   const fonts = loadFontSource(DEBIAN_FONT_FILES, { readFile: (path) => new Uint8Array(readFileSync(path)) });
-  const generated = await drainCertificateJobs({
-    db,
-    clock: systemClock,
-    store: local,
-    renderer: inProcessRenderer(fonts),
-    signing: keys.signing,
-    pdfSigning: keys.pdfSigning,
-    publicBaseUrl: 'https://erasure.example',
-    leaseMs: 60_000,
-    maxAttempts: 5,
-    retryDelayMs: (n) => retryDelayMs(n),
-  });
+  const generated = await drainCertificateJobs(certificateJobDeps({ db, keys, store: local, renderer: inProcessRenderer(fonts) }));
   if (generated !== DRIVES) throw new Error(`expected ${DRIVES} certificates, generated ${generated}`);
   for (const row of await db.many('SELECT certificate_key, report_key FROM certificates')) {
     for (const key of [row.certificate_key, row.report_key]) await bucket.put(key, await local.get(key));
@@ -107,7 +72,7 @@ try {
   const ids = (await db.many('SELECT public_id FROM wipe_results ORDER BY id')).map((r) => r.public_id);
   const exportIn = async (store, publicId) => {
     await db.transaction((tx) => createLotExport(tx, { publicId, accountId: account.id, format: 'zip', wipeIds: ids, now: new Date().toISOString() }));
-    const deps = { ...LOT_EXPORT_WORKER_DEFAULTS, db, clock: systemClock, store, wipeGrid: wipeGridReaderOnce(db), fonts: () => fonts, pdfSigning: () => keys.pdfSigning(), publicBaseUrl: 'https://erasure.example' };
+    const deps = { ...LOT_EXPORT_WORKER_DEFAULTS, db, clock: systemClock, store, wipeGrid: wipeGridReaderOnce(db), fonts: () => fonts, pdfSigning: () => keys.pdfSigning(), publicBaseUrl: PUBLIC_BASE_URL };
     if ((await drainLotExportJobs(deps)) !== 1) throw new Error('expected one lot export');
     const row = await db.one('SELECT status, object_key FROM lot_exports WHERE public_id = @publicId', { publicId });
     if (row.status !== 'done') throw new Error(`lot export ended ${row.status}`);
