@@ -30,6 +30,7 @@ import { registerAppHealthGrading } from './routes/app-health-grading.js';
 import { registerAppJobDetails } from './routes/app-job-details.js';
 import { registerAppFloor } from './routes/app-floor.js';
 import { createFloorBus } from '../adapters/db/floor-bus.js';
+import { sweepPacer } from '../domain/floor/sweep.js';
 import { registerAppBranding } from './routes/app-branding.js';
 import { registerAppCertificateLanguage } from './routes/app-certificate-language.js';
 import { registerAppErasurePolicy } from './routes/app-erasure-policy.js';
@@ -125,7 +126,7 @@ export function buildCloudApp(deps: CloudAppDeps): FastifyInstance {
         store: deviceStore,
         events: webhooks.events,
         maxDrivesPerMachine: deps.maxDrivesPerMachine,
-        floor: { enabled: floorView, committed: (accountId) => floorBus.committed(accountId) },
+        floor: { enabled: floorView, committed: (accountId) => floorBus.committed(accountId), sweep: sweepPacer() },
         validation: { store: validationStore, onCertifiedWipe: (db, wipe, now) => sampleOnCertifiedWipe({ db, now, store: validationStore }, wipe) },
       },
       commitsFor(deps.db),

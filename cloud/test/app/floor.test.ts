@@ -89,6 +89,22 @@ describe('the floor view', () => {
     expect((await web.get('/app/api/floor')).json.machines).toEqual([]);
   });
 
+  it('removes rows last heard over a day ago at most every 10 minutes, on a report, not on every report', async () => {
+    const rows = async () => (await cloud.db.many<{ machine_id: string }>('SELECT machine_id FROM floor_machines ORDER BY machine_id')).map((r) => r.machine_id);
+    const minutes = (n: number) => cloud.clock.advance(n * 60 * 1000);
+    await send(report({ machine_id: 'dmi-a', boot_id: 'boot-a' }));
+    minutes(24 * 60 - 5);
+    await send(report({ machine_id: 'dmi-b', boot_id: 'boot-b' })); // swept: nothing is a day old yet
+    minutes(6);
+    await send(report({ machine_id: 'dmi-c', boot_id: 'boot-c' })); // a is a day old, the sweep not due
+    expect(await rows()).toEqual(['dmi-a', 'dmi-b', 'dmi-c']);
+    web = await signIn(cloud, 'viewer@floor.test'); // a day is longer than a web session
+    expect((await web.get('/app/api/floor')).json.machines.map((m: { machine_id: string }) => m.machine_id)).toEqual(['dmi-b', 'dmi-c']);
+    minutes(5);
+    await send(report({ machine_id: 'dmi-d', boot_id: 'boot-d' }));
+    expect(await rows()).toEqual(['dmi-b', 'dmi-c', 'dmi-d']);
+  });
+
   it('another account never sees the machine', async () => {
     await send(report());
     const other = await cloud.account('Other Refurb');

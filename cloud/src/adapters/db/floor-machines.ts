@@ -61,9 +61,9 @@ export async function storeFloorReport(
   return stored !== undefined;
 }
 
-/** Rows last heard before `cutoff` (a day ago) end: no longer shown, and removed. */
-export async function pruneFloorMachines(db: SqlRunner, accountId: number, cutoff: string): Promise<void> {
-  await db.run('DELETE FROM floor_machines WHERE account_id = @account AND received_at < @cutoff', { account: accountId, cutoff });
+/** Rows of every account last heard before `cutoff` (a day ago) are removed; the board already shows none of them. */
+export async function pruneFloorMachines(db: SqlRunner, cutoff: string): Promise<number> {
+  return db.run('DELETE FROM floor_machines WHERE received_at < @cutoff', { cutoff });
 }
 
 /** The account's machines heard since `cutoff`, with their token's site. */

@@ -1,3 +1,4 @@
+import type { SweepPacer } from '../floor/sweep.js';
 import type { Clock } from '../clock.js';
 import type { SqlRunner } from '../../adapters/sql/database.js';
 import type * as AssetsDb from '../../adapters/db/assets.js';
@@ -54,7 +55,7 @@ export interface DeviceDeps {
    * The floor view (issue 32): whether this deployment takes machines' live reports (FLOOR_VIEW),
    * and whom to tell once a stored report committed. Absent (the sandbox): reports are refused.
    */
-  floor?: { enabled: boolean; committed(accountId: number): void } | undefined;
+  floor?: { enabled: boolean; committed(accountId: number): void; sweep: SweepPacer } | undefined;
   validation?:
     | { store: ValidationStore; onCertifiedWipe(db: SqlRunner, wipe: { accountId: number; tokenId: number }, now: string): Promise<void> }
     | undefined;

@@ -6,6 +6,7 @@ import type { Clock } from '../clock.js';
 import { refuse, type Refusal } from '../device/deps.js';
 import { FLOOR_ROW_LIFETIME_MS } from './board.js';
 import { trackProgress } from './stalls.js';
+import type { SweepPacer } from './sweep.js';
 import type { DeviceEvents } from '../device/events.js';
 
 /** The repository functions a report needs, passed in. */
@@ -16,11 +17,11 @@ export const FLOOR_VIEW_OFF = 'the floor view is off on this deployment';
 /**
  * A machine's live state for the floor view (issue 32), on its device token: stored as the
  * machine's row (a newer report of its boot, or a new boot, replaces it; an older one is ignored,
- * `stored: false`). Rows of the account last heard a day ago end here too. With the floor view
+ * `stored: false`). Every so often (see sweep.ts) rows last heard a day ago are removed here too. With the floor view
  * off, 404: the agent stops sending for the rest of its boot.
  */
 export async function receiveFloorReport(
-  deps: { db: SqlRunner; clock: Clock; enabled: boolean; store: FloorReportStore; events?: DeviceEvents | undefined },
+  deps: { db: SqlRunner; clock: Clock; enabled: boolean; store: FloorReportStore; sweep?: SweepPacer | undefined; events?: DeviceEvents | undefined },
   token: TokenRow,
   body: Record<string, unknown>,
 ): Promise<{ ok: true; ack: FloorReportAck } | Refusal> {
@@ -41,6 +42,6 @@ export async function receiveFloorReport(
       await deps.events?.emit(deps.db, { type: 'drive_stalled', token, facts: { machineId: report.machine_id, machineName: report.name ?? null, site, drive, since } });
     }
   }
-  await deps.store.pruneFloorMachines(deps.db, token.account_id, new Date(now.getTime() - FLOOR_ROW_LIFETIME_MS).toISOString());
+  if (deps.sweep?.due(now.getTime())) await deps.store.pruneFloorMachines(deps.db, new Date(now.getTime() - FLOOR_ROW_LIFETIME_MS).toISOString());
   return { ok: true, ack: { ok: true, stored } };
 }

@@ -138,7 +138,7 @@ const INTERNAL_ANSWERS: Record<string, Route> = {
   [internalApi.floorReport.url]: withActiveToken(async (deps, token, body) => {
     const floor = deps.floor;
     const store = { storeFloorReport, pruneFloorMachines, readFloorProgress, readFloorContext };
-    const out = await receiveFloorReport({ db: deps.db, clock: deps.clock, enabled: floor?.enabled ?? false, store, events: deps.events }, token, body);
+    const out = await receiveFloorReport({ db: deps.db, clock: deps.clock, enabled: floor?.enabled ?? false, store, sweep: floor?.sweep, events: deps.events }, token, body);
     if (!out.ok) return refusalAnswer(out);
     return { status: 200, body: out.ack, committed: out.ack.stored ? () => floor?.committed(token.account_id) : undefined };
   }),
