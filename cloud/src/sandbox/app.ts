@@ -11,6 +11,7 @@ import { SINGLE_ATTEMPT_POLICY } from '../domain/webhooks/policy.js';
 import { createFastify } from '../http/fastify.js';
 import { registerInternalAuth } from '../http/internal-auth.js';
 import { registerInternalRoutes } from '../http/routes/internal.js';
+import { sweepPacer } from '../domain/floor/sweep.js';
 import { createApiKeyCheck } from './api-key.js';
 import { synchronousCertificates } from './certificates.js';
 import { liveRequest } from './live-request.js';
@@ -78,6 +79,9 @@ export function buildSandboxApp(deps: SandboxAppDeps): { app: FastifyInstance; w
     store: deviceStore,
     events: webhooks.events,
     issueCertificate: synchronousCertificates({ signingKey: deps.signingKey, publicBaseUrl: deps.publicBaseUrl }),
+    // The floor view's reports (issue 32), so an integrator sees `drive_stalled` as the cloud sends
+    // it; the sandbox has no board to tell.
+    floor: { enabled: true, committed: () => undefined, sweep: sweepPacer() },
   };
   app.register(async (internal) => {
     registerInternalAuth(internal, deps.internalApiSecret, deps.clock, 'skip');

@@ -68,6 +68,39 @@ describe('sandbox webhooks: subscriptions, single-attempt delivery, sink (spec 4
     expect(ledger[0].payload).toEqual(payload);
   });
 
+  // Issue 32: the floor view's event beyond the spec's six, mirrored as the cloud sends it.
+  it('delivers drive_stalled, signed, once a reported drive stood still for the stall time; once per stall', async () => {
+    receiver = await startReceiver();
+    const hook = await subscribe('drive_stalled', receiver.url);
+    const drive = { device: '/dev/sda', model: 'ST1000DM010', serial: 'Z9A1', stage: 'write', pass: 1, passes: 1, bytes_done: 100_000_000, bytes_total: 1_000_000_000 };
+    let sequence = 0;
+    const report = async (bytes: number) =>
+      expect(
+        (await sut.internal('/internal/floor_report', {
+          jti: token.jti, machine_id: 'dmi-4c4c4544-0052', boot_id: 'boot-1', name: 'Dell OptiPlex 7080', kind: 'machine',
+          sequence: ++sequence, sent_at: sut.clock.now().toISOString(), drives: [{ ...drive, bytes_done: bytes }],
+        })).json,
+      ).toEqual({ ok: true, stored: true });
+    await report(100_000_000);
+    sut.clock.advance(9 * 60 * 1000);
+    await report(100_000_000);
+    await sut.webhooks.idle();
+    expect(receiver.received).toHaveLength(0);
+    sut.clock.advance(2 * 60 * 1000); // 11 minutes without a byte: past the default 10
+    await report(100_000_000);
+    sut.clock.advance(60 * 1000);
+    await report(100_000_000); // the same stall: no second event
+    await sut.webhooks.idle();
+    expect(receiver.received).toHaveLength(1);
+    const got = receiver.received[0]!;
+    expect(got.headers['x-erase-engine-event']).toBe('drive_stalled');
+    expect(got.headers['x-erase-engine-signature']).toBe(hmacSignature(hook.signing_secret, got.headers['x-erase-engine-timestamp'] as string, got.body));
+    expect(JSON.parse(got.body)).toMatchObject({
+      event_type: 'drive_stalled', type: 'floor_drive', id: 'dmi-4c4c4544-0052:/dev/sda', machine_name: 'Dell OptiPlex 7080',
+      serial: 'Z9A1', stage: 'write', bytes_done: 100_000_000, floor_url: 'http://sandbox.test/floor',
+    });
+  });
+
   it('fires certificate_generated inline with the wipe result, and nothing again on a duplicate job_id', async () => {
     await subscribe('certificate_generated');
     await subscribe('wipe_session_completed');

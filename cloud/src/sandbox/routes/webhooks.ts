@@ -8,11 +8,12 @@ import {
   findSandboxWebhook,
   insertSandboxWebhook,
   listSandboxWebhooks,
+  SANDBOX_EVENT_TYPES,
   toPublicWebhook,
   updateSandboxWebhook,
+  type SandboxEventType,
   type WebhookAuthType,
 } from '../../adapters/db/sandbox/webhooks.js';
-import { DEVICE_EVENT_TYPES, type DeviceEventType } from '../../domain/device/events.js';
 import type { OutboundPolicy } from '../../domain/webhooks/ssrf.js';
 import { checkWebhookUrl } from '../../domain/webhooks/subscriptions.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
@@ -23,8 +24,8 @@ import { asBody, unknownFields } from './harness-auth.js';
 export const ACCOUNT_REQUIRED = { error: 'account_id required (or authorize with an API key)' } as const;
 const UNKNOWN_WEBHOOK = { error: 'unknown webhook' } as const;
 
-const isEventType = (v: unknown): v is DeviceEventType => DEVICE_EVENT_TYPES.includes(v as DeviceEventType);
-const EVENT_TYPE_ERROR = `event_type must be one of ${DEVICE_EVENT_TYPES.join(', ')}`;
+const isEventType = (v: unknown): v is SandboxEventType => SANDBOX_EVENT_TYPES.includes(v as SandboxEventType);
+const EVENT_TYPE_ERROR = `event_type must be one of ${SANDBOX_EVENT_TYPES.join(', ')}`;
 
 /**
  * Spec 6: sandbox URLs may be http://, https:// or the built-in sink; an http(s) URL passes the
@@ -82,7 +83,7 @@ export function registerWebhookRoutes(scope: FastifyInstance, deps: { db: SqlDat
       const name = real && real.account_id === accountId ? real.account_name : undefined;
       const account = await ensureSandboxAccount(tx, { publicId: accountId, name, now });
       const signingSecret = randomBytes(32).toString('hex');
-      return insertSandboxWebhook(tx, { accountId: account.id, eventType: body.event_type as DeviceEventType, url, signingSecret, auth, now });
+      return insertSandboxWebhook(tx, { accountId: account.id, eventType: body.event_type as SandboxEventType, url, signingSecret, auth, now });
     });
     return reply.code(201).send(toPublicWebhook(created));
   });
@@ -103,7 +104,7 @@ export function registerWebhookRoutes(scope: FastifyInstance, deps: { db: SqlDat
     const updated = await updateSandboxWebhook(
       deps.db,
       request.params.id,
-      { ...(body as { active?: boolean; event_type?: DeviceEventType }), ...(target?.ok ? { url: target.url } : {}) },
+      { ...(body as { active?: boolean; event_type?: SandboxEventType }), ...(target?.ok ? { url: target.url } : {}) },
       isoNow(deps.clock),
     );
     return updated ? listed(updated) : reply.code(404).send(UNKNOWN_WEBHOOK);

@@ -11,9 +11,9 @@ import {
   listSinkCaptures,
   settleDelivery,
 } from '../../adapters/db/sandbox/deliveries.js';
-import { activeSubscriptions, type SandboxWebhook } from '../../adapters/db/sandbox/webhooks.js';
+import { activeSubscriptions, type SandboxEventType, type SandboxWebhook } from '../../adapters/db/sandbox/webhooks.js';
 import type { SqlDatabase, SqlRunner } from '../../adapters/sql/database.js';
-import type { DeviceEvents, DeviceEventType } from '../../domain/device/events.js';
+import type { DeviceEvents } from '../../domain/device/events.js';
 import { describeOutboundFailure } from '../../domain/webhooks/failure-words.js';
 import { SINGLE_ATTEMPT_POLICY } from '../../domain/webhooks/policy.js';
 import { signedDeliveryHeaders, WEBHOOK_HEADERS } from '../../domain/webhooks/signing.js';
@@ -69,7 +69,7 @@ export function createSandboxWebhooks(deps: SandboxWebhooksDeps) {
   /** One signed POST (or sink capture) to a subscription's URL. */
   async function attempt(target: Target, eventType: string, body: string): Promise<AttemptOutcome> {
     const headers = signedDeliveryHeaders({
-      secret: target.signing_secret, eventType: eventType as DeviceEventType, body, auth: authOf(target), now: deps.clock.now(),
+      secret: target.signing_secret, eventType: eventType as SandboxEventType, body, auth: authOf(target), now: deps.clock.now(),
     });
     if (target.url === SINK_URL) {
       await insertSinkCapture(deps.db, { webhookPrefixId: target.prefix_id, eventType, headers, body, now: isoNow(deps.clock) });

@@ -4,10 +4,12 @@ import { readWipeJobDetails } from '../../adapters/db/job-details.js';
 import { findAssetForEvent } from '../../adapters/db/sandbox/rows.js';
 import type { TokenRow } from '../../adapters/db/tokens.js';
 import type { SqlRunner } from '../../adapters/sql/database.js';
-import type { DeviceEvent, DeviceEventType } from '../../domain/device/events.js';
+import type { DeviceEvent } from '../../domain/device/events.js';
+import type { SandboxEventType } from '../../adapters/db/sandbox/webhooks.js';
 import {
   assetReportedPayload,
   certificateGeneratedPayload,
+  driveStalledPayload,
   sessionBlockedPayload,
   sessionReadyPayload,
   testsCompletedPayload,
@@ -22,7 +24,7 @@ import {
  * the same shapes; only the sandbox differences of spec 1 are applied here.
  */
 export interface PendingEvent {
-  eventType: DeviceEventType;
+  eventType: SandboxEventType;
   /** Revision of the resource: 1 for one-shot resources, the event time for repeating ones. */
   revision: number;
   payload(env: Envelope): Record<string, unknown>;
@@ -110,5 +112,10 @@ export async function pendingEvent(db: SqlRunner, event: DeviceEvent, now: strin
     }
     case 'wipe_session_completed':
       return wipeReport(db, event.token, event.wipeResultId, now);
+    case 'drive_stalled':
+      // Repeats per stall of the drive: the event time is its revision, as for the session events.
+      return { eventType: event.type, revision, payload: (env) => driveStalledPayload(env, event.token.account_public_id, event.facts, publicBaseUrl) };
+    case 'validation_rejected':
+      return undefined; // the sandbox has no validation sampling (spec 1's policies)
   }
 }

@@ -1,5 +1,12 @@
 import { newId } from '@erasure/shared';
-import type { DeviceEventType } from '../../../domain/device/events.js';
+import { DEVICE_EVENT_TYPES } from '../../../domain/device/events.js';
+
+/**
+ * What a sandbox subscription may name: the spec's six, and `drive_stalled` (issue 32, beyond the
+ * spec), which the sandbox's floor reports raise as the cloud's do.
+ */
+export const SANDBOX_EVENT_TYPES = [...DEVICE_EVENT_TYPES, 'drive_stalled'] as const;
+export type SandboxEventType = (typeof SANDBOX_EVENT_TYPES)[number];
 import type { WebhookAuthType } from '../../../domain/webhooks/types.js';
 import type { WebhookTargetColumns } from '../webhook-subscriptions.js';
 import type { SqlDatabase, SqlRunner } from '../../sql/database.js';
@@ -12,7 +19,7 @@ export interface SandboxWebhook extends WebhookTargetColumns {
   prefix_id: string;
   account_id: string;
   numeric_account_id: number;
-  event_type: DeviceEventType;
+  event_type: SandboxEventType;
   active: boolean;
   failure_count: number;
   auto_disabled_at: string | null;
@@ -52,7 +59,7 @@ export async function findSandboxWebhook(db: SqlRunner, prefixId: string): Promi
 }
 
 /** The active subscriptions an event fans out to. */
-export async function activeSubscriptions(db: SqlRunner, accountId: number, eventType: DeviceEventType): Promise<SandboxWebhook[]> {
+export async function activeSubscriptions(db: SqlRunner, accountId: number, eventType: SandboxEventType): Promise<SandboxWebhook[]> {
   const rows = await db.many<Raw>(`${SELECT} WHERE w.account_id = @account_id AND w.event_type = @event_type AND w.active = 1 ORDER BY w.id`, {
     account_id: accountId,
     event_type: eventType,
@@ -65,7 +72,7 @@ export async function insertSandboxWebhook(
   db: SqlRunner,
   input: {
     accountId: number;
-    eventType: DeviceEventType;
+    eventType: SandboxEventType;
     url: string;
     signingSecret: string;
     auth: { type: WebhookAuthType; token?: string | undefined; username?: string | undefined; password?: string | undefined };
@@ -102,7 +109,7 @@ export async function insertSandboxWebhook(
 export async function updateSandboxWebhook(
   db: SqlDatabase,
   prefixId: string,
-  patch: { active?: boolean; url?: string; event_type?: DeviceEventType },
+  patch: { active?: boolean; url?: string; event_type?: SandboxEventType },
   now: string,
 ): Promise<SandboxWebhook | undefined> {
   return db.transaction(async (tx) => {
