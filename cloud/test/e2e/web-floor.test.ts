@@ -97,6 +97,19 @@ describe('the floor page', { timeout: 120_000 }, () => {
     expect(await page.locator('.floor-machine.lost').count()).toBe(1);
   });
 
+  it('shows when a station’s bay will be free, as the station forecasts it', async () => {
+    const freeAt = new Date(sut.clock.now().getTime() + 20 * 60_000).toISOString();
+    await send({
+      machine_id: 'station-rack-2', boot_id: 'boot-s', name: 'Rack 2 backplane', kind: 'station', sequence: 1, sent_at: sut.clock.now().toISOString(),
+      drives: [{ ...hdd(400_000_000), device: '/dev/sdc', serial: 'WCC4N7ZK', bay: 'Bay 2', eta_seconds: 1200 }],
+      bays: [{ label: 'Bay 1', state: 'empty' }, { label: 'Bay 2', state: 'erasing', device: '/dev/sdc', free_at: freeAt }],
+    });
+    const local = new Date(freeAt);
+    const hhmm = `${String(local.getHours()).padStart(2, '0')}:${String(local.getMinutes()).padStart(2, '0')}`;
+    await expect.poll(() => driveRow('WCC4N7ZK').locator('.floor-drive-rate').innerText()).toMatch(new RegExp(`left · bay free about ${hhmm}$`));
+    await screenshot(page, '32-floor-station-bay-free');
+  });
+
   it('reads from across the room on a 1920×1080 wall screen, with nothing to click', async () => {
     await page.setViewportSize({ width: 1920, height: 1080 });
     await page.goto(`${base}/floor?wall=1`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FloorBoard, FloorBoardDrive, FloorBoardMachine } from '@erasure/shared/contracts';
 import { forecastSeconds } from '@erasure/shared/contracts';
-import { bySite, isRunning, lotLines, machineSecondsLeft, problemsOf } from '../../web/src/pages/floor-view.js';
+import { bayFreeAt, bySite, isRunning, lotLines, machineSecondsLeft, problemsOf } from '../../web/src/pages/floor-view.js';
 
 const drive = (overrides: Partial<FloorBoardDrive> = {}): FloorBoardDrive => ({ device: '/dev/sda', serial: 'A1', stage: 'write', pass: 1, bytes_done: 50, bytes_total: 100, ...overrides });
 const machine = (overrides: Partial<FloorBoardMachine> = {}): FloorBoardMachine => ({
@@ -16,6 +16,14 @@ const board = (machines: FloorBoardMachine[]): FloorBoard => ({ now: '2026-11-28
 const time = (iso: string) => iso.slice(11, 16);
 
 describe('the floor page’s view', () => {
+  it('gives a station drive at work its bay’s free time, and none once its result is in or off a station', () => {
+    const station = machine({ kind: 'station', bays: [{ label: 'Bay 2', state: 'erasing', device: '/dev/sdc', free_at: '2026-11-28T16:20:00.000Z' }] });
+    expect(bayFreeAt(station, drive({ bay: 'Bay 2' }))).toBe('2026-11-28T16:20:00.000Z');
+    expect(bayFreeAt(station, drive({ bay: 'Bay 2', result: { status: 'completed' } }))).toBeUndefined();
+    expect(bayFreeAt(station, drive({ bay: 'Bay 3' }))).toBeUndefined();
+    expect(bayFreeAt(machine(), drive())).toBeUndefined();
+  });
+
   it('never counts a drive with its result as running, whatever its last report said', () => {
     expect(isRunning(drive())).toBe(true);
     expect(isRunning(drive({ result: { status: 'completed' } }))).toBe(false);

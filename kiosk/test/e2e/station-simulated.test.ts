@@ -114,6 +114,8 @@ describe('kiosk: a simulated station from the mapping wizard to the bay view', {
     // Its bar moves while the pass writes, not only at the pass's end.
     await expect.poll(async () => Number(await bay(4).locator('[role="progressbar"]').getAttribute('aria-valuenow')), { timeout: 60_000 }).toBeGreaterThan(0);
     expect(Number(await bay(4).locator('[role="progressbar"]').getAttribute('aria-valuenow'))).toBeLessThan(100);
+    // And it says when the bay will be free (issue 32), the time the floor view shows for it.
+    await expect.poll(() => bay(4).textContent(), { timeout: 60_000 }).toMatch(/Bay free about \d{2}:\d{2}/);
     expect(await sim('pull', '4')).toMatch(/^bay 4: drive pulled/);
     await expect.poll(() => bay(4).getAttribute('data-state')).toBe('pulled');
     await expect.poll(() => bay(4).textContent()).toMatch(/Pulled while erasing/);

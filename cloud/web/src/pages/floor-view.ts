@@ -50,6 +50,15 @@ export const machineName = (m: FloorBoardMachine): string => m.name ?? (m.kind =
 export const driveName = (d: FloorBoardDrive): string => [d.bay, d.model, d.serial && `S/N ${d.serial}`].filter(Boolean).join(' · ') || d.device;
 
 /** Machines grouped by site, sites in name order, machines without one last under "No site set". */
+/**
+ * When a station drive's bay will be free (issue 32): the bay's `free_at` as the station reported
+ * it, for a drive still at work in that bay; none for a machine's drive or a drive that is done.
+ */
+export function bayFreeAt(m: FloorBoardMachine, d: FloorBoardDrive): string | undefined {
+  if (!d.bay || !isRunning(d)) return undefined;
+  return m.bays?.find((b) => b.label === d.bay)?.free_at;
+}
+
 export function bySite(board: FloorBoard): { site: string; machines: FloorBoardMachine[] }[] {
   const groups = new Map<string, FloorBoardMachine[]>();
   for (const m of board.machines) {

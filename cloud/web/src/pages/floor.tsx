@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { FloorBoard, FloorBoardDrive, FloorBoardMachine } from '@erasure/shared/contracts';
 import { PageHeader } from '../components/ui.js';
 import { formatBytes, formatDuration } from '../format.js';
-import { bySite, driveName, isRunning, lotLines, machineName, machineSecondsLeft, percentOf, problemsOf, STAGE_TEXT } from './floor-view.js';
+import { bayFreeAt, bySite, driveName, isRunning, lotLines, machineName, machineSecondsLeft, percentOf, problemsOf, STAGE_TEXT } from './floor-view.js';
 
 const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
 const rate = (bytesPerSecond: number | undefined) => (bytesPerSecond ? `${formatBytes(bytesPerSecond)}/s` : '');
@@ -111,7 +111,7 @@ function MachineCard({ machine, wall }: { machine: FloorBoardMachine; wall: bool
       </header>
       <ul className="floor-drives">
         {machine.drives.map((d) => (
-          <DriveRow key={d.device} drive={d} />
+          <DriveRow key={d.device} drive={d} freeAt={bayFreeAt(machine, d)} />
         ))}
       </ul>
       {!wall && (
@@ -127,7 +127,7 @@ function MachineCard({ machine, wall }: { machine: FloorBoardMachine; wall: bool
   );
 }
 
-function DriveRow({ drive }: { drive: FloorBoardDrive }) {
+function DriveRow({ drive, freeAt }: { drive: FloorBoardDrive; freeAt: string | undefined }) {
   const percent = percentOf(drive);
   const stage = drive.result ? (drive.result.status === 'completed' ? 'Erased' : drive.result.status === 'failed' ? 'Failed' : 'Cancelled') : STAGE_TEXT[drive.stage];
   const pass = isRunning(drive) && drive.stage === 'write' && drive.passes && drive.passes > 1 ? ` · pass ${drive.pass} of ${drive.passes}` : '';
@@ -146,7 +146,9 @@ function DriveRow({ drive }: { drive: FloorBoardDrive }) {
       )}
       {isRunning(drive) && (
         <div className="floor-drive-rate muted">
-          {[rate(drive.bytes_per_second), drive.eta_seconds !== undefined ? `${formatDuration(drive.eta_seconds)} left` : ''].filter(Boolean).join(' · ')}
+          {[rate(drive.bytes_per_second), drive.eta_seconds !== undefined ? `${formatDuration(drive.eta_seconds)} left` : '', freeAt ? `bay free about ${clock(freeAt)}` : '']
+            .filter(Boolean)
+            .join(' · ')}
         </div>
       )}
     </li>

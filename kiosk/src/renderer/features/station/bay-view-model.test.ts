@@ -63,9 +63,17 @@ describe('the bay view', () => {
     expect(cell('lane-2')).toMatchObject({ canConfirm: false, canLeave: false });
   });
 
+  // Issue 32: the bay's forecast free time, the one the floor view shows (now plus the time left).
+  it('says when an erasing bay will be free, in the kiosk’s local time', () => {
+    const now = new Date(2026, 10, 28, 14, 0, 0).getTime();
+    expect(bayGrid(stationBays(), now).cells.find((c) => c.lane === 'lane-5')!.lines[2]).toBe('Bay free about 15:02');
+    const unknown = stationBays({ bays: [stationBay(5, { state: 'erasing', drive: { device: '/dev/sdf' }, progress: { method: 'NIST 800-88 Clear, overwrite', pass: 1, percent: 0 }, can: { confirm: false, cancel: true } })] });
+    expect(bayGrid(unknown, now).cells[0]!.lines).toEqual(['NIST 800-88 Clear, overwrite — pass 1', '0%']);
+  });
+
   it('shows an erase’s method, pass, percent, rate and time left, with a cancel', () => {
     expect(cell('lane-5')).toMatchObject({ headline: 'Erasing', percent: 42.7, canStop: true, canLeave: false });
-    expect(cell('lane-5').lines).toEqual(['NIST 800-88 Clear, overwrite — pass 1', '42% · 180 MB/s · 1 h 02 min left']);
+    expect(cell('lane-5').lines.slice(0, 2)).toEqual(['NIST 800-88 Clear, overwrite — pass 1', '42% · 180 MB/s · 1 h 02 min left']);
   });
 
   it('offers a cancel while a bay checks in, as the agent allows', () => {

@@ -1,5 +1,5 @@
 import type { BayStateName, StationBayView, StationView } from '../../contract.js';
-import { formatBytes, formatDuration, formatRate } from '../../format.js';
+import { formatBytes, formatClock, formatDuration, formatRate } from '../../format.js';
 
 /*
  * The bay view as the screen shows it: pure functions of the agent's `station`. Each bay says
@@ -65,7 +65,7 @@ export function driveSummary(d: Drive | undefined): string {
 const health = (d: Drive | undefined) => `SMART health: ${d?.health === 'failed' ? 'FAILED' : (d?.health ?? 'unknown')}`;
 
 /** The lines under a bay's headline, for its one state (the drive itself is said apart). */
-export function bayLines(b: StationBayView): string[] {
+export function bayLines(b: StationBayView, nowMs: number): string[] {
   switch (b.state) {
     case 'empty':
     case 'checking_in':
@@ -80,7 +80,13 @@ export function bayLines(b: StationBayView): string[] {
       if (!p) return ['Starting…'];
       const rate = formatRate(p.bytes_per_second);
       const eta = formatDuration(p.eta_seconds);
-      return [`${p.method} — pass ${p.pass}`, [`${Math.floor(p.percent)}%`, rate === '–' ? undefined : rate, eta === '–' ? undefined : `${eta} left`].filter(Boolean).join(' · ')];
+      // The same forecast the floor view shows for the bay (its free_at): now plus the erase's time left.
+      const freeAt = p.eta_seconds === undefined ? undefined : formatClock(new Date(nowMs + p.eta_seconds * 1000).toISOString());
+      return [
+        `${p.method} — pass ${p.pass}`,
+        [`${Math.floor(p.percent)}%`, rate === '–' ? undefined : rate, eta === '–' ? undefined : `${eta} left`].filter(Boolean).join(' · '),
+        ...(freeAt ? [`Bay free about ${freeAt}`] : []),
+      ];
     }
     case 'verifying':
       return [b.verify_percent === undefined ? 'Reading the drive back…' : `Reading back — ${Math.floor(b.verify_percent)}%`];
@@ -114,7 +120,7 @@ function tooltipOf(b: StationBayView): string {
  * The bays laid out like the chassis: each at its saved grid place (`connector.grid`), the rest
  * in order in the free cells. The grid grows by rows when the bays need more cells than its shape.
  */
-export function bayGrid(station: StationView): { rows: number; columns: number; cells: BayCell[] } {
+export function bayGrid(station: StationView, nowMs = Date.now()): { rows: number; columns: number; cells: BayCell[] } {
   const shape = station.map?.grid ?? { rows: 1, columns: Math.max(1, station.bays.length) };
   const { columns } = shape;
   const taken = new Set<number>();
@@ -144,7 +150,7 @@ export function bayGrid(station: StationView): { rows: number; columns: number; 
       row: Math.floor(at / columns),
       column: at % columns,
       headline: HEADLINE[b.state],
-      lines: bayLines(b),
+      lines: bayLines(b, nowMs),
       drive: b.state === 'empty' ? undefined : driveSummary(b.drive),
       percent: percentOf(b),
       canConfirm: (b.state === 'awaiting_confirmation' || b.state === 'detected') && b.can.confirm,
