@@ -248,6 +248,7 @@ export class KioskController extends EventEmitter {
       case 'station_remap':
       case 'station_policy':
       case 'bay_confirm':
+      case 'bay_confirm_waiting':
       case 'bay_cancel':
       case 'bay_locate':
         return locked ? { ok: false, reason: why } : applyStationIntent(this.station, this.ports.station !== undefined, intent);

@@ -277,6 +277,11 @@ export class StationController {
     return this.station?.confirm(lane) ? { ok: true } : { ok: false, reason: 'that bay is not waiting for confirmation' };
   }
 
+  /** "Erase every waiting bay": each bay's own Erase, under the same rules; refused when none waits. */
+  confirmWaiting(): Outcome {
+    return (this.station?.confirmWaiting() ?? 0) > 0 ? { ok: true } : { ok: false, reason: 'no bay is waiting for confirmation' };
+  }
+
   cancel(lane: string): Outcome {
     if (this.station?.cancel(lane)) return { ok: true };
     const bay = this.station?.views().find((v) => v.lane === lane)?.bay;

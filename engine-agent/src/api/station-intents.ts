@@ -4,7 +4,7 @@ import type { StationController } from './station-controller.js';
 import type { IntentOutcome } from './intent-outcome.js';
 
 /** The intents a hotswap station takes, bay by bay. */
-export type StationIntent = Extract<AgentIntent, { type: 'station_wizard' | 'station_remap' | 'station_policy' | 'bay_confirm' | 'bay_cancel' | 'bay_locate' }>;
+export type StationIntent = Extract<AgentIntent, { type: 'station_wizard' | 'station_remap' | 'station_policy' | 'bay_confirm' | 'bay_confirm_waiting' | 'bay_cancel' | 'bay_locate' }>;
 
 /** A station intent; refused before the station runs. */
 export async function applyStationIntent(station: StationController | undefined, isStation: boolean, intent: StationIntent): Promise<IntentOutcome> {
@@ -18,6 +18,8 @@ export async function applyStationIntent(station: StationController | undefined,
       return station.setPolicy(intent.policy);
     case 'bay_confirm':
       return station.confirm(intent.lane);
+    case 'bay_confirm_waiting':
+      return station.confirmWaiting();
     case 'bay_cancel':
       return station.cancel(intent.lane);
     case 'bay_locate':

@@ -116,6 +116,24 @@ describe('the hotswap station', () => {
     expect(runs).toHaveLength(1);
   });
 
+  it('erases every waiting bay in one action, and leaves a drive the operator left alone untouched', async () => {
+    const { ports, runs } = rig();
+    const station = createStation(MAP, ports, () => 'confirm');
+    await station.presence(present(1));
+    await station.presence(present(2));
+    await settle();
+    expect(station.cancel('lane-2')).toBe(true); // "Leave it"
+    await settle();
+    expect(station.confirmWaiting()).toBe(1);
+    await settle();
+    expect(runs).toHaveLength(1);
+    expect(station.views().map((v) => [v.lane, v.bay.state])).toEqual([
+      ['lane-1', expect.not.stringMatching(/^(awaiting_confirmation|detected)$/)],
+      ['lane-2', 'detected'],
+    ]);
+    expect(station.confirmWaiting()).toBe(0);
+  });
+
   it('keeps a drive the operator left alone in its bay, untouched, and erases it when they confirm it later', async () => {
     const { ports, runs } = rig();
     const station = createStation(MAP, ports, () => 'confirm');

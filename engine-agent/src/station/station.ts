@@ -104,6 +104,14 @@ export function createStation(map: StationMap, ports: StationPorts, policy: () =
     }
   };
 
+  /** The operator's Erase on one bay: from a drive waiting for them, or one they left alone. */
+  const confirm = (lane: string): boolean => {
+    if (!canConfirm(bays.get(lane))) return false;
+    apply(lane, { type: 'confirm' });
+    void start(lane);
+    return true;
+  };
+
   return {
     /** True while any bay checks in, erases or verifies. */
     busy(): boolean {
@@ -158,11 +166,15 @@ export function createStation(map: StationMap, ports: StationPorts, policy: () =
         void start(lane.lane);
       });
     },
-    confirm(lane: string): boolean {
-      if (!canConfirm(bays.get(lane))) return false;
-      apply(lane, { type: 'confirm' });
-      void start(lane);
-      return true;
+    confirm,
+    /**
+     * "Erase every waiting bay" (issue 32, lights-out): confirms each bay whose drive waits for the
+     * operator, as one Erase per bay would, and says how many it started. A drive the operator
+     * left alone ("Leave it") is not waiting: it stays untouched until its own Erase.
+     */
+    confirmWaiting(): number {
+      const waiting = [...bays].filter(([, bay]) => bay.state === 'awaiting_confirmation').map(([lane]) => lane);
+      return waiting.filter(confirm).length;
     },
     cancel(lane: string): boolean {
       const bay = bays.get(lane);

@@ -97,6 +97,9 @@ describe('kiosk: a simulated station from the mapping wizard to the bay view', {
     // The saved map opens the bay view; drives seated before it existed wait for the operator.
     await page.waitForSelector('[data-screen="bay-view"]');
     for (const n of [1, 2, 3, 4]) await expect.poll(() => bay(n).getAttribute('data-state')).toBe('awaiting_confirmation');
+    // One action would start them all (issue 32); the bays are taken one by one below.
+    const eraseWaiting = page.locator('.bay-confirm-waiting');
+    expect([await eraseWaiting.textContent(), await eraseWaiting.isEnabled()]).toEqual(['Erase all 4 waiting bays', true]);
 
     // Bay 3 (1 MiB) is erased, verified and certified through the real gateway and cloud.
     await bay(3).locator('.bay-confirm').click();
@@ -145,8 +148,26 @@ describe('kiosk: a simulated station from the mapping wizard to the bay view', {
     await expect.poll(() => bay(1).getAttribute('data-state')).toBe('detected');
     await expect.poll(() => bay(1).textContent()).toContain('Left as it is: not erased');
     await shoot(page, 'station-06-bay-cancelled-and-left-alone');
+    // A drive left alone is not waiting: "Erase every waiting bay" has nothing to start.
+    expect([await eraseWaiting.textContent(), await eraseWaiting.isEnabled()]).toEqual(['No bay is waiting', false]);
     await bay(1).locator('.bay-confirm').click();
     await expect.poll(() => bay(1).getAttribute('data-state'), { timeout: 60_000 }).toBe('passed');
     await expect.poll(() => bay(1).textContent(), { timeout: 60_000 }).toMatch(/CW-\d{6}/);
+
+    // Under the "ask first" policy, drives seated again wait for the operator; one action starts them all.
+    await page.getByRole('button', { name: 'Station settings' }).click();
+    await page.locator('[data-policy="confirm"]').click();
+    await expect.poll(() => page.locator('[data-policy="confirm"]').getAttribute('aria-pressed')).toBe('true');
+    await page.getByRole('button', { name: /(^|\s)Station$/ }).click();
+    await page.waitForSelector('[data-screen="bay-view"]');
+    expect(await sim('pull', '2')).toMatch(/^bay 2: drive pulled/);
+    expect(await sim('insert', '2', '--size', '1M')).toMatch(/^bay 2: SIMULATED SATA/);
+    expect(await sim('insert', '4', '--size', '1M')).toMatch(/^bay 4: SIMULATED SATA/);
+    for (const n of [2, 4]) await expect.poll(() => bay(n).getAttribute('data-state'), { timeout: 60_000 }).toBe('awaiting_confirmation');
+    await expect.poll(() => eraseWaiting.textContent()).toBe('Erase all 2 waiting bays');
+    await shoot(page, 'station-09-erase-every-waiting-bay');
+    await eraseWaiting.click();
+    for (const n of [2, 4]) await expect.poll(() => bay(n).getAttribute('data-state'), { timeout: 60_000 }).toBe('passed');
+    expect(await bay(1).getAttribute('data-state')).toBe('passed');
   });
 });

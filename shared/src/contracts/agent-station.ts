@@ -158,6 +158,8 @@ export const StationIntents = [
   Type.Object({ type: Type.Literal('station_remap') }, { additionalProperties: false }),
   Type.Object({ type: Type.Literal('station_policy'), policy: Type.Union([Type.Literal('auto'), Type.Literal('confirm')]) }, { additionalProperties: false }),
   Type.Object({ type: Type.Literal('bay_confirm'), lane: Type.String({ maxLength: 300 }) }, { additionalProperties: false }),
+  /** "Erase every waiting bay" (issue 32): the Erase of every bay whose drive waits for the operator. */
+  Type.Object({ type: Type.Literal('bay_confirm_waiting') }, { additionalProperties: false }),
   Type.Object({ type: Type.Literal('bay_cancel'), lane: Type.String({ maxLength: 300 }) }, { additionalProperties: false }),
   Type.Object({ type: Type.Literal('bay_locate'), lane: Type.String({ maxLength: 300 }) }, { additionalProperties: false }),
 ] as const;

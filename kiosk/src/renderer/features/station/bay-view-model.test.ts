@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stationBay, stationBays } from '../../store/test-fixtures.js';
-import { bayGrid, locateNote, NO_LOCATE, POLICY_TEXT, stationNotice, unmappedRows, watchWarning } from './bay-view-model.js';
+import { bayGrid, eraseWaiting, locateNote, NO_LOCATE, POLICY_TEXT, stationNotice, unmappedRows, watchWarning } from './bay-view-model.js';
 
 const cell = (lane: string, station = stationBays()) => bayGrid(station).cells.find((c) => c.lane === lane)!;
 
@@ -38,6 +38,14 @@ describe('the bay view', () => {
     expect(cell('lane-2')).toMatchObject({ jobSerial: 'ZC102' });
     const passed = stationBays({ bays: [stationBay(2, { state: 'passed' })] });
     expect(cell('lane-2', passed).jobSerial).toBeUndefined();
+  });
+
+  it('erases every waiting bay in one action, counting only drives that wait for the operator', () => {
+    const waiting = (n: number) => stationBay(n, { state: 'awaiting_confirmation', drive: { device: `/dev/sd${'abcdef'[n]}`, health: 'passed' }, can: { confirm: true, cancel: true } });
+    const left = stationBay(3, { state: 'detected', drive: { device: '/dev/sdd', health: 'passed' }, can: { confirm: true, cancel: false } });
+    expect(eraseWaiting(stationBays({ bays: [waiting(1), waiting(2), left] }))).toEqual({ count: 2, text: 'Erase all 2 waiting bays' });
+    expect(eraseWaiting(stationBays({ bays: [waiting(1), left] }))).toEqual({ count: 1, text: 'Erase the waiting bay' });
+    expect(eraseWaiting(stationBays({ bays: [left] }))).toEqual({ count: 0, text: 'No bay is waiting' });
   });
 
   it('offers Erase on a drive the operator left alone, saying it was not erased', () => {

@@ -165,6 +165,15 @@ export function bayGrid(station: StationView, nowMs = Date.now()): { rows: numbe
 }
 
 /** Said once under the bays when a seated drive's enclosure has no locate LED. */
+/**
+ * "Erase every waiting bay" (issue 32): how many bays it would start, the ones whose drive waits
+ * for the operator (a drive they left alone is not waiting), and the button's words.
+ */
+export function eraseWaiting(station: StationView): { count: number; text: string } {
+  const count = station.bays.filter((b) => b.state === 'awaiting_confirmation' && b.can.confirm).length;
+  return { count, text: count === 0 ? 'No bay is waiting' : count === 1 ? 'Erase the waiting bay' : `Erase all ${count} waiting bays` };
+}
+
 export function locateNote(station: StationView): string | undefined {
   return station.bays.some((b) => b.state !== 'empty' && !b.can_locate) ? NO_LOCATE : undefined;
 }

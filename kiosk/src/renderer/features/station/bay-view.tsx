@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { JobDetailsForm } from '../notes/job-details-form.js';
 import type { StationView } from '../../contract.js';
 import { useActions, useKiosk } from '../../store/use-kiosk.js';
-import { bayGrid, locateNote, POLICY_TEXT, unmappedRows, type BayCell } from './bay-view-model.js';
+import { bayGrid, eraseWaiting, locateNote, POLICY_TEXT, unmappedRows, type BayCell } from './bay-view-model.js';
 
 /** The bays laid out like the chassis, each in its one state, with what the agent allows on it. */
 export function BayView({ station }: { station: StationView }) {
@@ -12,6 +12,9 @@ export function BayView({ station }: { station: StationView }) {
   // Issue 31 item 6, per bay: one form under the grid, for the bay the operator picked.
   const [tagging, setTagging] = useState<string | undefined>(undefined);
   const picked = grid.cells.find((c) => c.lane === tagging && c.jobSerial);
+  const waiting = eraseWaiting(station);
+  const actions = useActions();
+  const busy = useKiosk((s) => s.station.busy);
   return (
     <div className="bay-view" data-screen="bay-view">
       <div className="bay-view-head">
@@ -19,6 +22,9 @@ export function BayView({ station }: { station: StationView }) {
         <span className="policy" data-policy={station.policy}>
           {POLICY_TEXT[station.policy]}
         </span>
+        <button type="button" className="danger-btn bay-confirm-waiting" onClick={() => void actions.station({ type: 'bay_confirm_waiting' })} disabled={busy || waiting.count === 0}>
+          {waiting.text}
+        </button>
       </div>
       <div className="bay-scroll">
         <ul className="bay-grid" aria-label="Bays" style={{ gridTemplateColumns: `repeat(${grid.columns}, minmax(7rem, 1fr))`, gridTemplateRows: `repeat(${grid.rows}, auto)` }}>
