@@ -167,9 +167,9 @@ describe('web app rough edges (issue 28, items 14 and 16)', { timeout: 90_000 },
     await screenshot(page, '45-webhooks-empty-url');
   });
 
-  it('subscribes one webhook to every event: the spec’s six and validation_rejected', async () => {
-    await page.locator('[data-testid="more-events"] button', { hasText: 'All 7 events' }).click();
-    expect(await page.locator('[data-testid="more-events"] input[type="checkbox"]:checked').count()).toBe(6);
+  it('subscribes one webhook to every event: the spec’s six, validation_rejected and drive_stalled', async () => {
+    await page.locator('[data-testid="more-events"] button', { hasText: 'All 8 events' }).click();
+    expect(await page.locator('[data-testid="more-events"] input[type="checkbox"]:checked').count()).toBe(7);
     await page.fill('input[placeholder="https://example.com/hooks/erasure"]', 'http://127.0.0.1:9/all-events');
     await screenshot(page, '47-webhooks-all-six-form');
     await page.click('button:has-text("Add webhook")');
@@ -177,6 +177,7 @@ describe('web app rough edges (issue 28, items 14 and 16)', { timeout: 90_000 },
     await events.waitFor();
     expect((await events.innerText()).split('\n').map((line) => line.trim())).toEqual([
       'wipe_session_ready', 'wipe_session_blocked', 'asset_reported', 'hardware_tests_completed', 'wipe_session_completed', 'certificate_generated', 'validation_rejected',
+      'drive_stalled',
     ]);
     await screenshot(page, '48-webhooks-all-six');
   });
