@@ -308,6 +308,8 @@ export class StationController {
     const mapped = this.mapBays.find((b) => b.lane === lane);
     const enclosure = mapped ? connectorOf(mapped)?.enclosure : undefined;
     if (!bay || (bay.state === 'empty' && !enclosure)) return { ok: false, reason: 'no drive in that bay to locate' };
+    // Its locate LED already blinks while it erases; a 15-s blink would end by turning it off.
+    if (this.leds?.showing(lane) === 'working') return { ok: true };
     const target = { ...(bay.state === 'empty' ? {} : { device: bay.drive.device }), ...(enclosure ? { enclosure } : {}) };
     if (!(await this.ports.locate(target).catch(() => false))) {
       this.locatable.set(lane, false);

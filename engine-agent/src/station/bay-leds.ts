@@ -50,6 +50,8 @@ export function bayLedFollower<Target>(show: ShowBayLed<Target>, log?: (line: st
       }
     },
     unavailable: (): ReadonlySet<string> => unavailable,
+    /** What a bay's LEDs were last set to show ('off' for one never set or that cannot be lit). */
+    showing: (lane: string): BayLed => (unavailable.has(lane) ? 'off' : (shown.get(lane) ?? 'off')),
     /** Resolves once every LED change asked for so far has been made or refused. */
     settled: async (): Promise<void> => {
       await Promise.all(queues.values());
