@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import type { LocateTarget, StationRuntimePorts } from '../api/station-controller.js';
 import type { SysfsReader } from '../probes/sysfs-block.js';
 import type { Runner } from './runner.js';
+import type { BayLed } from '../station/bay-leds.js';
 
 /** How long a bay's locate LED blinks when the operator clicks it. */
 export const LOCATE_SECONDS = 15;
@@ -45,7 +46,7 @@ export async function enclosureSlotLocate(sys: SysfsReader, enclosure: NonNullab
  * non-zero when it cannot manage the drive's LED ("device not supported": AHCI without SGPIO,
  * no VMD/NPEM), when it is not root, or on a bad argument; not installed, the runner throws.
  */
-async function ledctl(run: Runner, pattern: 'locate' | 'locate_off', device: string): Promise<boolean> {
+async function ledctl(run: Runner, pattern: 'locate' | 'locate_off' | 'failure' | 'normal', device: string): Promise<boolean> {
   const r = await run('ledctl', ['--listed-only', `${pattern}=${device}`], { timeoutMs: 15_000 }).catch(() => undefined);
   return r?.exitCode === 0;
 }
@@ -84,5 +85,27 @@ export function locatePorts(deps: LocateDeps): Pick<StationRuntimePorts, 'canLoc
       void sleep(LOCATE_SECONDS * 1000).then(() => ledctl(deps.run, 'locate_off', device));
       return true;
     },
+  };
+}
+
+/** The IBPI pattern ledctl is given for what a bay's LEDs should show. */
+const LEDCTL_PATTERN: Record<BayLed, 'locate' | 'failure' | 'normal'> = { working: 'locate', failed: 'failure', off: 'normal' };
+
+/**
+ * A bay's LEDs following its state (issue 32): an SES slot through its `locate` and `fault`
+ * attributes (the slot of its drive, or the one the map records), else ledctl on the drive with
+ * the IBPI pattern (`locate`, `failure`, `normal`). False when neither can drive them.
+ */
+export function bayLedPort(deps: LocateDeps): (target: LocateTarget, led: BayLed) => Promise<boolean> {
+  return async (t, led) => {
+    const locate = (t.device ? await locateAttribute(deps.sys, basename(t.device)) : undefined) ?? (t.enclosure ? await enclosureSlotLocate(deps.sys, t.enclosure) : undefined);
+    if (locate) {
+      const slot = locate.slice(0, -'/locate'.length);
+      await writeFile(`${deps.root ?? ''}${locate}`, led === 'working' ? '1' : '0');
+      // Not every SES slot has a fault element: the locate blink is what it can show then.
+      if ((await deps.sys.readText(`${slot}/fault`)) !== undefined) await writeFile(`${deps.root ?? ''}${slot}/fault`, led === 'failed' ? '1' : '0');
+      return true;
+    }
+    return t.device !== undefined && ledctl(deps.run, LEDCTL_PATTERN[led], t.device);
   };
 }

@@ -9,7 +9,7 @@ import type { DriveFacts } from '../station/bay-machine.js';
 import { resolveLane } from '../station/lanes.js';
 import { denialReason } from './cloud-client.js';
 import type { StationChassis } from './chassis-fingerprint.js';
-import { locatePorts } from './locate-led.js';
+import { bayLedPort, locatePorts } from './locate-led.js';
 import { stationBayRunner } from './station-bay-runner.js';
 import { saveStationSettings } from './station-settings.js';
 import { watchBays } from './udev-monitor.js';
@@ -101,7 +101,7 @@ export function stationPorts(
 }
 
 /** What the station sees of the machine itself: udev, sysfs, smartctl, the safety guard, the locate LEDs. */
-type MachinePorts = Pick<StationRuntimePorts, 'watch' | 'announcePresent' | 'controllers' | 'laneOf' | 'probe' | 'health' | 'guard' | 'canLocate' | 'locate'>;
+type MachinePorts = Pick<StationRuntimePorts, 'watch' | 'announcePresent' | 'controllers' | 'laneOf' | 'probe' | 'health' | 'guard' | 'canLocate' | 'locate' | 'showBayLed'>;
 
 /** Said when udev is not running: `udevadm monitor` would then wait for events that never come. */
 export const UDEV_NOT_RUNNING = 'udev is not running on this machine (no /run/udev/control): start systemd-udevd, or try a station without hardware with `serve --station --simulate`';
@@ -142,6 +142,8 @@ function machinePorts(env: AgentEnv): MachinePorts {
       return v.ok ? { ok: true } : { ok: false, reason: v.reason, own: v.code === 'boot_medium' || v.code === 'data_volume' };
     },
     ...locatePorts({ sys: env.sys, run: env.run }),
+    // The bays' LEDs follow their states where the enclosure has them (issue 32).
+    showBayLed: bayLedPort({ sys: env.sys, run: env.run }),
   };
 }
 

@@ -100,3 +100,26 @@ describe('locating a bay', () => {
     expect(await sut.locate(AHCI_LANE)).toEqual({ ok: false, reason: 'this enclosure cannot blink a locate LED for that bay' });
   });
 });
+
+// Issue 32: the bays' LEDs follow their states, beside Locate on demand.
+describe("a bay's LEDs following its state", () => {
+  it('blink while the bay erases, by its drive and its SES slot, and go off when the operator stops it', async () => {
+    const { ports, feed, located } = rig(() => true);
+    const shown: [LocateTarget, string][] = [];
+    ports.showBayLed = async (t, led) => (shown.push([t, led]), true);
+    const sut = new StationController(ports, 'confirm', () => undefined);
+    await sut.start();
+    feed(seated('/dev/sdc', SES_LANE));
+    await settle();
+    expect(shown).toEqual([]); // waiting for the operator: off, as it was
+    expect(sut.confirm(SES_LANE)).toEqual({ ok: true });
+    await settle();
+    expect(shown).toEqual([[{ device: '/dev/sdc', enclosure: ENCLOSURE }, 'working']]);
+    // Locate on a bay already blinking leaves its blink alone (a 15-s locate would end by turning it off).
+    expect(await sut.locate(SES_LANE)).toEqual({ ok: true });
+    expect(located).toEqual([]);
+    expect(sut.cancel(SES_LANE)).toEqual({ ok: true });
+    await settle();
+    expect(shown.map(([, led]) => led)).toEqual(['working', 'off']);
+  });
+});

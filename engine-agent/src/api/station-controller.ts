@@ -1,6 +1,7 @@
 import type { Bay, StationBayView, StationView, WizardAction, WizardView } from '@erasure/shared';
 import { canCancel, canConfirm, type DriveFacts } from '../station/bay-machine.js';
 import type { Presence } from '../station/debounce.js';
+import { bayLedFollower, type BayLed } from '../station/bay-leds.js';
 import { isNvmeMultipathHead, type Lane } from '../station/lanes.js';
 import { createPresenceQueue } from '../station/presence-queue.js';
 import { connectorOf, gridOfMap, mapToSave, wireConnector, type SavedMap } from '../station/map-layout.js';
@@ -39,6 +40,8 @@ export interface StationRuntimePorts extends Omit<StationPorts, 'changed'> {
   canLocate(target: LocateTarget): Promise<boolean>;
   /** Blinks it for 15 s; false when nothing can. */
   locate(target: LocateTarget): Promise<boolean>;
+  /** Sets a bay's LEDs to follow its state (issue 32); false when nothing can. Absent: no LEDs follow. */
+  showBayLed?(target: LocateTarget, led: BayLed): Promise<boolean>;
   /** Starts following a passed bay's certificate; `certificateOf` reads what is known. */
   followCertificate(jobId: string): void;
   certificateOf(jobId: string): string | undefined;
@@ -78,11 +81,17 @@ export class StationController {
   /** The policy saves, one after another in the order chosen: the last choice is the one on disk. */
   private policySaves: Promise<void> = Promise.resolve();
 
+  /** The bays' LEDs, following their states where the enclosure has them. */
+  private readonly leds: ReturnType<typeof bayLedFollower<LocateTarget>> | undefined;
+
   constructor(
     private readonly ports: StationRuntimePorts,
     private policy: ErasePolicy,
     private readonly changed: () => void,
-  ) {}
+  ) {
+    const show = ports.showBayLed?.bind(ports);
+    this.leds = show ? bayLedFollower<LocateTarget>(show, ports.log?.bind(ports)) : undefined;
+  }
 
   /** Starts the station once the boot is unlocked: the watch first (nothing inserted meanwhile is missed), then the lookup. */
   async start(): Promise<void> {
@@ -150,7 +159,9 @@ export class StationController {
 
   /** Passed bays get their certificate followed once; the view reads the number when it arrives. */
   private onBaysChanged(): void {
-    for (const v of this.station?.views() ?? []) {
+    const views = this.station?.views() ?? [];
+    this.leds?.follow(views.map((v) => ({ lane: v.lane, state: v.bay.state, target: this.ledTarget(v.lane, 'drive' in v.bay ? v.bay.drive.device : undefined) })));
+    for (const v of views) {
       if (this.loggedStates.get(v.lane) !== v.bay.state) {
         this.loggedStates.set(v.lane, v.bay.state);
         const why = v.bay.state === 'failed' || v.bay.state === 'pulled' ? `: ${v.bay.reason}` : '';
@@ -297,6 +308,8 @@ export class StationController {
     const mapped = this.mapBays.find((b) => b.lane === lane);
     const enclosure = mapped ? connectorOf(mapped)?.enclosure : undefined;
     if (!bay || (bay.state === 'empty' && !enclosure)) return { ok: false, reason: 'no drive in that bay to locate' };
+    // Its locate LED already blinks while it erases; a 15-s blink would end by turning it off.
+    if (this.leds?.showing(lane) === 'working') return { ok: true };
     const target = { ...(bay.state === 'empty' ? {} : { device: bay.drive.device }), ...(enclosure ? { enclosure } : {}) };
     if (!(await this.ports.locate(target).catch(() => false))) {
       this.locatable.set(lane, false);
@@ -317,6 +330,14 @@ export class StationController {
       found ||= this.slotLocatable.get(b.lane) === true;
     }
     if (found) this.changed();
+  }
+
+  /** What a bay's LEDs are reached by: its drive, and its SES slot when the map records one; none without either. */
+  private ledTarget(lane: string, device: string | undefined): LocateTarget | undefined {
+    const mapped = this.mapBays.find((b) => b.lane === lane);
+    const enclosure = mapped ? connectorOf(mapped)?.enclosure : undefined;
+    if (!device && !enclosure) return undefined;
+    return { ...(device ? { device } : {}), ...(enclosure ? { enclosure } : {}) };
   }
 
   /** A bay with a drive blinks by it or by its slot; an empty one only by its SES slot. */

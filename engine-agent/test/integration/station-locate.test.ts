@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRunner } from '../../src/adapters/runner.js';
-import { enclosureSlotLocate, locatePorts } from '../../src/adapters/locate-led.js';
+import { bayLedPort, enclosureSlotLocate, locatePorts } from '../../src/adapters/locate-led.js';
 import { nodeSystemView } from '../../src/adapters/system-view.js';
 
 /**
@@ -41,7 +41,7 @@ function sysTree() {
   file(`${SES}/id`, `${ENCLOSURE_ID}\n`);
   for (let n = 0; n < 12; n++) {
     const slot = `${SES}/Slot ${String(n).padStart(2, '0')}`;
-    for (const [attr, value] of [['locate', '0'], ['status', 'not installed'], ['slot', String(n)]]) file(`${slot}/${attr}`, `${value}\n`);
+    for (const [attr, value] of [['locate', '0'], ['fault', '0'], ['status', 'not installed'], ['slot', String(n)]]) file(`${slot}/${attr}`, `${value}\n`);
   }
   link('/sys/class/enclosure/0:0:24:0', SES);
   // Two disks on AHCI ports: no enclosure_device link, so only ledctl can blink them.
@@ -50,7 +50,12 @@ function sysTree() {
     link(`/sys/class/block/${name}`, `${at}/block/${name}`);
     link(`${at}/block/${name}/device`, at);
   }
-  return { root, sys: nodeSystemView(root), locateOf: (slot: string) => readFileSync(join(root, SES, slot, 'locate'), 'utf8') };
+  return {
+    root,
+    sys: nodeSystemView(root),
+    locateOf: (slot: string) => readFileSync(join(root, SES, slot, 'locate'), 'utf8'),
+    faultOf: (slot: string) => readFileSync(join(root, SES, slot, 'fault'), 'utf8'),
+  };
 }
 
 /**
@@ -147,5 +152,38 @@ describe('locating a drive through ledctl where there is no SES slot', () => {
     const sut = locatePorts({ sys: tree.sys, run: createRunner({ env: { PATH: tempDir('station-locate-empty-bin-') } }), root: tree.root });
     expect(await sut.canLocate({ device: '/dev/sda' })).toBe(false);
     expect(await sut.locate({ device: '/dev/sda' })).toBe(false);
+  });
+});
+
+// Issue 32: a station that runs lights-out, its bays' LEDs following their state.
+describe("a bay's LEDs following its state", () => {
+  it('on an SES slot: locate blinks while erasing, fault is on for a failed erase, both off when done, and no ledctl runs', async () => {
+    const tree = sysTree();
+    const ledctl = fakeLedctl();
+    const show = bayLedPort({ sys: tree.sys, run: ledctl.run, root: tree.root });
+    const slot = { enclosure: { id: ENCLOSURE_ID, slot: 'Slot 03' } };
+    expect(await show(slot, 'working')).toBe(true);
+    expect([tree.locateOf('Slot 03'), tree.faultOf('Slot 03')]).toEqual(['1', '0']);
+    expect(await show(slot, 'failed')).toBe(true);
+    expect([tree.locateOf('Slot 03'), tree.faultOf('Slot 03')]).toEqual(['0', '1']);
+    expect(await show(slot, 'off')).toBe(true);
+    expect([tree.locateOf('Slot 03'), tree.faultOf('Slot 03')]).toEqual(['0', '0']);
+    expect(tree.locateOf('Slot 04')).toBe('0\n');
+    expect(ledctl.calls()).toEqual([]);
+  });
+
+  it('through ledctl where there is no SES slot: the IBPI locate, failure and normal patterns, this drive only', async () => {
+    const tree = sysTree();
+    const ledctl = fakeLedctl();
+    const show = bayLedPort({ sys: tree.sys, run: ledctl.run, root: tree.root });
+    for (const led of ['working', 'failed', 'off'] as const) expect(await show({ device: '/dev/sda' }, led)).toBe(true);
+    expect(ledctl.calls()).toEqual(['--listed-only locate=/dev/sda', '--listed-only failure=/dev/sda', '--listed-only normal=/dev/sda']);
+  });
+
+  it('says the LEDs cannot be driven where ledctl does not support the controller, or is not installed', async () => {
+    const tree = sysTree();
+    expect(await bayLedPort({ sys: tree.sys, run: fakeLedctl().run, root: tree.root })({ device: '/dev/sdb' }, 'working')).toBe(false);
+    const none = createRunner({ env: { PATH: tempDir('station-leds-empty-bin-') } });
+    expect(await bayLedPort({ sys: tree.sys, run: none, root: tree.root })({ device: '/dev/sda' }, 'working')).toBe(false);
   });
 });
