@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import yazl from 'yazl';
 import type { Clock } from '../adapters/clock.js';
 import { claimJob, finishJob, handBackJob, hasDueJob, releaseJob, stillHeld, type ClaimedJob } from '../adapters/db/jobs.js';
+import { findAccountCertificateLanguage } from '../adapters/db/certificate-language.js';
 import { insertLotDocument } from '../adapters/db/lot-documents.js';
 import { completeLotExport, LOT_EXPORT_JOB, lotExportById, renewLotExportLease, setLotExportProgress, type LotExportRow } from '../adapters/db/lot-exports.js';
 import type { WipeGridReader } from '../adapters/db/wipes-grid.js';
@@ -135,8 +136,10 @@ async function make(deps: LotExportDeps, job: ClaimedJob, row: LotExportRow, sig
     }
     const lotDocumentId = `lotdoc_${randomBytes(10).toString('hex')}`;
     const verifyUrl = `${deps.publicBaseUrl.replace(/\/+$/, '')}/lots/${lotDocumentId}/verify`;
+    // Drawn in the account's certificate language when the job makes it (a retry reads it again).
+    const language = await findAccountCertificateLanguage(deps.db, row.account_id);
     const pdf = await buildLotDocument(
-      { lotDocumentId, verifyUrl, accountName: account.name, generatedAt, drives, validation },
+      { lotDocumentId, verifyUrl, accountName: account.name, generatedAt, drives, validation, language },
       { fonts: deps.fonts(), pdfSigner: await deps.pdfSigning() },
     );
     if (!(await stillHeld(deps.db, job))) throw new LeaseLost('lease lost');
@@ -146,7 +149,7 @@ async function make(deps: LotExportDeps, job: ClaimedJob, row: LotExportRow, sig
     lotDocument = {
       public_id: lotDocumentId,
       account_id: row.account_id,
-      summary: JSON.stringify({ ...lotSummary(drives), validation: validation.map(validationSentence) }),
+      summary: JSON.stringify({ ...lotSummary(drives), validation: validation.map((v) => validationSentence(v)) }),
       drives: JSON.stringify(drives.map((d) => ({
         certificate_id: d.certificateId ?? null,
         certificate_number: d.certificateId ? d.certificateNumber : null,

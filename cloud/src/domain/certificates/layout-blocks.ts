@@ -111,11 +111,11 @@ export interface Column {
   readonly bold?: boolean;
 }
 
-const CELL: TextStyle = { role: 'regular', size: 8.5 };
+export const CELL: TextStyle = { role: 'regular', size: 8.5 };
 const CELL_MONO: TextStyle = { role: 'mono', size: 8 };
 const CELL_BOLD: TextStyle = { role: 'bold', size: 8.5 };
-const HEADER: TextStyle = { role: 'bold', size: 7.5, color: MUTED };
-const PAD_X = 5;
+export const HEADER: TextStyle = { role: 'bold', size: 7.5, color: MUTED };
+export const PAD_X = 5;
 const PAD_Y = 4;
 
 /**

@@ -4,7 +4,8 @@ import type { FontSource } from './fonts.js';
 import { formatTimestamp } from './format.js';
 import { drawSectionHeading, drawTable, type Column } from './layout-blocks.js';
 import { ACCENT, contentWidth, createFrame, currentPage, drawText, lineHeight, MUTED, textWidth, wrapText, type Frame, type TextStyle } from './layout.js';
-import { summaryRows, validationSentence, type LotDrive, type LotValidation } from './lot.js';
+import { ENGLISH, wordingFor, type Language, type Wording } from './i18n/wording.js';
+import { statusWord, summaryRows, validationSentence, type LotDrive, type LotValidation } from './lot.js';
 import { paintPages } from './pdf-document.js';
 import { addSignaturePlaceholder, signPlaceholder } from './pdf-signature.js';
 import type { PdfSigner } from './pdf-signing-certificate.js';
@@ -50,6 +51,8 @@ export interface LotDocumentInput {
   readonly generatedAt: string;
   readonly drives: readonly LotDocumentDrive[];
   readonly validation?: readonly LotValidation[] | undefined;
+  /** The language its pages are drawn in: the account's certificate language when the lot is made. Default English. */
+  readonly language?: Language | undefined;
 }
 
 export interface LotDocumentDeps {
@@ -86,21 +89,24 @@ export function lotSummary(drives: readonly LotDocumentDrive[]): LotSummary {
     drives: drives.length,
     certified: drives.filter((d) => d.certificatePdf && d.certificateNumber).length,
     by_status: count(drives.map((d) => d.status)),
-    by_method: count(drives.map((d) => d.method ?? 'not recorded')),
+    by_method: count(drives.map((d) => d.method ?? NO_METHOD)),
   };
 }
 
-/** `10 Pass, 2 Fail`. */
-export const countsText = (counts: Record<string, number>): string =>
+/** `10 Pass, 2 Fail`; `word` names each key in the page's language (the stored summary keeps the English keys). */
+export const countsText = (counts: Record<string, number>, word: (key: string) => string = (key) => key): string =>
   Object.entries(counts)
-    .map(([key, n]) => `${n} ${key}`)
+    .map(([key, n]) => `${n} ${word(key)}`)
     .join(', ');
 
 /** `NIST 800-88 R2 Purge: 9 · Clear: 3` (a method's name may end in a number). */
-export const methodCountsText = (counts: Record<string, number>): string =>
+export const methodCountsText = (counts: Record<string, number>, word: (key: string) => string = (key) => key): string =>
   Object.entries(counts)
-    .map(([key, n]) => `${key}: ${n}`)
+    .map(([key, n]) => `${word(key)}: ${n}`)
     .join(' · ');
+
+/** The key lotSummary counts drives without a method under, as stored and as the verify page shows it. */
+const NO_METHOD = 'not recorded';
 
 /** The attachment name of a drive's certificate: sorts in the summary's order. */
 export function lotAttachmentName(index: number, certificateNumber: string): string {
@@ -113,14 +119,15 @@ const BODY: TextStyle = { role: 'regular', size: 9 };
 const NOTE: TextStyle = { role: 'regular', size: 8, color: MUTED };
 const QR_SIZE = 96;
 
-const COLUMNS: readonly Column[] = [
+/** The drive table's columns, headed in the page's language. */
+export const lotColumns = (w: Wording): readonly Column[] => [
   { header: '#', width: 0.05 },
-  { header: 'Certificate', width: 0.15, bold: true },
-  { header: 'Drive', width: 0.24 },
-  { header: 'Serial', width: 0.18, mono: true },
-  { header: 'Capacity', width: 0.1 },
-  { header: 'Method', width: 0.16 },
-  { header: 'Result', width: 0.12 },
+  { header: w.t('lot.col.certificate'), width: 0.15, bold: true },
+  { header: w.t('lot.col.drive'), width: 0.24 },
+  { header: w.t('lot.col.serial'), width: 0.18, mono: true },
+  { header: w.t('lot.col.capacity'), width: 0.1 },
+  { header: w.t('lot.col.method'), width: 0.16 },
+  { header: w.t('lot.col.result'), width: 0.12 },
 ];
 
 function paragraph(frame: Frame, text: string, style: TextStyle, width = contentWidth(frame)): void {
@@ -145,52 +152,49 @@ function facts(frame: Frame, rows: [string, string][], width: number): void {
 
 /** The summary pages: title and QR code, what the lot covers, its counts and sample, one line per drive. */
 export function layoutLotSummary(input: LotDocumentInput, fonts: FontSource): Frame {
+  const w = input.language ? wordingFor(input.language) : ENGLISH;
   const footer: TextStyle = { role: 'regular', size: 7, color: MUTED };
   const frame = createFrame(fonts, { top: 48, bottom: 52, side: 48 }, (f) => {
-    drawText(f, `Lot certificate ${input.lotDocumentId} · ${input.accountName} · page ${f.pages.length}`, footer, f.left, f.bottom - 20);
+    drawText(f, w.t('lot.footer', { id: input.lotDocumentId, account: input.accountName, page: f.pages.length }), footer, f.left, f.bottom - 20);
     return f.top;
   });
   const summary = lotSummary(input.drives);
   const qrLeft = frame.right - QR_SIZE;
   const top = frame.y;
   currentPage(frame).push(...qrCodeOps(input.verifyUrl, qrLeft, top + 6, QR_SIZE));
-  const scan = 'Scan to verify this lot';
+  const scan = w.t('lot.scan');
   drawText(frame, scan, NOTE, qrLeft + QR_SIZE / 2 - textWidth(fonts, scan, NOTE) / 2, top - QR_SIZE + 2);
   const textWidthBeside = contentWidth(frame) - QR_SIZE - 12;
 
-  drawText(frame, 'Lot Certificate of Sanitization', TITLE, frame.left, frame.y);
+  drawText(frame, w.t('lot.title'), TITLE, frame.left, frame.y);
   frame.y -= lineHeight(TITLE) + 4;
-  const range = summary.from
-    ? `${formatTimestamp(summary.from, false)?.slice(0, 10)} to ${formatTimestamp(summary.to, false)?.slice(0, 10)}`
-    : 'not recorded';
+  // The date part alone: the first ten characters in every language (2026-11-22 · 22.11.2026 · 22/11/2026).
+  const day = (iso: string | null) => formatTimestamp(iso, false, w)?.slice(0, 10);
+  const range = summary.from ? w.t('lot.range', { from: day(summary.from) ?? '', to: day(summary.to) ?? '' }) : w.t('lot.notRecorded');
+  // Counts ungrouped, as the English page always printed them (a lot holds at most a few thousand drives).
+  const drivesValue = w.t('lot.drivesValue', { drives: summary.drives, statuses: countsText(summary.by_status, (s) => statusWord(s, w)), certified: summary.certified });
   facts(frame, [
-    ['Processed by', input.accountName],
-    ['Customer', summary.customers.join(', ') || 'not set'],
-    ['Lot', summary.lots.join(', ') || 'not set'],
-    ['Erased', range],
-    ['Drives', `${summary.drives} (${countsText(summary.by_status)}); ${summary.certified} with a certificate`],
-    ['Methods', methodCountsText(summary.by_method)],
-    ['Made', formatTimestamp(input.generatedAt) ?? input.generatedAt],
+    [w.t('lot.processedBy'), input.accountName],
+    [w.t('lot.customer'), summary.customers.join(', ') || w.t('lot.notSet')],
+    [w.t('lot.lot'), summary.lots.join(', ') || w.t('lot.notSet')],
+    [w.t('lot.erased'), range],
+    [w.t('lot.drives'), drivesValue],
+    [w.t('lot.methods'), methodCountsText(summary.by_method, (m) => (m === NO_METHOD ? w.t('lot.notRecorded') : m))],
+    [w.t('lot.made'), formatTimestamp(input.generatedAt, true, w) ?? input.generatedAt],
   ], textWidthBeside);
   frame.y = Math.min(frame.y, top - QR_SIZE - 14);
-  paragraph(frame, `Verify at ${input.verifyUrl}`, NOTE);
+  paragraph(frame, w.t('lot.verifyAt', { url: input.verifyUrl }), NOTE);
   frame.y -= 8;
 
   if (input.validation && input.validation.length > 0) {
-    drawSectionHeading(frame, 'Validation sampling (R2v3 Appendix B)');
-    for (const lot of input.validation) paragraph(frame, validationSentence(lot), BODY);
+    drawSectionHeading(frame, w.t('lot.validationHeading'));
+    for (const lot of input.validation) paragraph(frame, validationSentence(lot, w), BODY);
     frame.y -= 8;
   }
-  drawSectionHeading(frame, 'Drives in this lot');
-  drawTable(frame, COLUMNS, summaryRows(input.drives));
+  drawSectionHeading(frame, w.t('lot.tableHeading'));
+  drawTable(frame, lotColumns(w), summaryRows(input.drives, w));
   frame.y -= 10;
-  paragraph(
-    frame,
-    'This document is signed once, as a whole. Each drive\u2019s own signed Certificate of Sanitization is attached to it unchanged ' +
-      '(your PDF reader\u2019s attachments panel, or pdfdetach -saveall), and verifies on its own at the address its QR code gives. ' +
-      'A drive listed without a certificate was not certified (for example, its erasure failed).',
-    NOTE,
-  );
+  paragraph(frame, w.t('lot.closing'), NOTE);
   return frame;
 }
 
@@ -202,13 +206,15 @@ export async function buildLotDocument(input: LotDocumentInput, deps: LotDocumen
   if (Number.isNaN(when.getTime())) throw new RangeError(`generatedAt is not a timestamp: ${input.generatedAt}`);
   const doc = await PDFDocument.create({ updateMetadata: false });
   await paintPages(doc, layoutLotSummary(input, deps.fonts), input.lotDocumentId);
-  doc.setTitle(`Lot Certificate of Sanitization ${input.lotDocumentId}`, { showInWindowTitleBar: true });
+  const w = input.language ? wordingFor(input.language) : ENGLISH;
+  // The reader's window title is seen too; subject, keywords and attachment descriptions stay English (metadata, not the page).
+  doc.setTitle(`${w.t('lot.title')} ${input.lotDocumentId}`, { showInWindowTitleBar: true });
   doc.setSubject(`Certificates of Sanitization of ${input.drives.length} drive${input.drives.length === 1 ? '' : 's'}, ${input.accountName}`);
   doc.setAuthor(input.accountName);
   doc.setKeywords([input.lotDocumentId, 'NIST SP 800-88', 'lot']);
   doc.setCreator('Erasure Cloud');
   doc.setProducer('Erasure Cloud certificate renderer (pdf-lib)');
-  doc.setLanguage('en');
+  doc.setLanguage(w.language);
   doc.setCreationDate(when);
   doc.setModificationDate(when);
 

@@ -3,6 +3,7 @@ import type { FontSource } from './fonts.js';
 import { formatCapacityGb, formatTimestamp } from './format.js';
 import { drawSectionHeading, drawTable, NOT_RECORDED, type Column } from './layout-blocks.js';
 import { ACCENT, createFrame, drawText, lineHeight, MUTED, wrapText, contentWidth, type Frame, type TextStyle } from './layout.js';
+import { ENGLISH, type Wording } from './i18n/wording.js';
 import { paintPages } from './pdf-document.js';
 
 /*
@@ -46,11 +47,28 @@ export interface LotValidation {
   readonly needsAttention: boolean;
 }
 
-/** One lot's sampling in one sentence: the sample size, how many passed, and the rate set. */
-export function validationSentence(v: LotValidation): string {
+/** One lot's sampling in one sentence: the sample size, how many passed, and the rate set (in the page's language). */
+export function validationSentence(v: LotValidation, w: Wording = ENGLISH): string {
   const awaiting = v.sampleSize - v.passed - v.failed;
-  const results = [`${v.passed} passed`, v.failed > 0 ? `${v.failed} failed` : null, awaiting > 0 ? `${awaiting} not validated yet` : null].filter(Boolean).join(', ');
-  return `${v.name}: ${v.sampleSize} of ${v.certified} certified drive${v.certified === 1 ? '' : 's'} picked at random for independent validation at the rate set, ${v.ratePercent} %; ${results}.${v.needsAttention ? ' Needs attention: a validated drive failed.' : ''}`;
+  const results = [
+    w.t('lot.validation.passed', { count: v.passed }),
+    v.failed > 0 ? w.t('lot.validation.failed', { count: v.failed }) : null,
+    awaiting > 0 ? w.t('lot.validation.awaiting', { count: awaiting }) : null,
+  ].filter(Boolean).join(', ');
+  const sentence = w.t(v.certified === 1 ? 'lot.validation.one' : 'lot.validation.many', {
+    name: v.name,
+    sample: v.sampleSize,
+    certified: v.certified,
+    rate: w.number(v.ratePercent, 6),
+    results,
+  });
+  return `${sentence}${v.needsAttention ? w.t('lot.validation.attention') : ''}`;
+}
+
+/** The result label the grid gives (statusBadge) in the page's language; one it does not know is printed as given. */
+export function statusWord(label: string, w: Wording = ENGLISH): string {
+  const key = ({ Pass: 'lot.status.pass', Fail: 'lot.status.fail', Cancelled: 'lot.status.cancelled' } as const)[label];
+  return key ? w.t(key) : label;
 }
 
 const TITLE: TextStyle = { role: 'bold', size: 16, color: ACCENT };
@@ -74,16 +92,23 @@ function paragraph(frame: Frame, text: string, style: TextStyle): void {
   }
 }
 
+/**
+ * A table cell wraps at spaces, and a number broken there reads as two (`2 TB (2` / `000 GB)`):
+ * languages that group digits with a space (French) lose the space inside a number in a cell.
+ */
+const keepNumbersWhole = (text: string | null): string | null => text?.replace(/(\d)\s(?=\d{3}\b)/gu, '$1') ?? null;
+
 /** The summary's text rows, in the given order: what a customer checks against the devices they received. */
-export function summaryRows(drives: readonly LotDrive[]): string[][] {
+export function summaryRows(drives: readonly LotDrive[], w: Wording = ENGLISH): string[][] {
   return drives.map((d, i) => [
     String(i + 1),
-    d.certificateNumber ?? 'none',
+    d.certificateNumber ?? w.t('lot.noCertificate'),
     d.model ?? NOT_RECORDED,
     d.serial ?? NOT_RECORDED,
-    formatCapacityGb(d.capacityGb) ?? NOT_RECORDED,
+    keepNumbersWhole(formatCapacityGb(d.capacityGb, w)) ?? NOT_RECORDED,
     d.method ?? NOT_RECORDED,
-    `${d.status}${d.completedAt ? `, ${formatTimestamp(d.completedAt, false)?.slice(0, 10)}` : ''}`,
+    // The date alone: every language's date part is the first ten characters (2026-11-22 · 22.11.2026 · 22/11/2026).
+    `${statusWord(d.status, w)}${d.completedAt ? `, ${formatTimestamp(d.completedAt, false, w)?.slice(0, 10)}` : ''}`,
   ]);
 }
 

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import yazl from 'yazl';
 import type { Clock } from '../../adapters/clock.js';
 import { findCertificateByPublicId } from '../../adapters/db/certificates.js';
+import { findAccountCertificateLanguage } from '../../adapters/db/certificate-language.js';
 import { lotsOfWipes } from '../../adapters/db/validation.js';
 import type { WipeGridReader, WipeGridRow } from '../../adapters/db/wipes-grid.js';
 import type { ObjectStore } from '../../adapters/objects/local-store.js';
@@ -113,8 +114,10 @@ export function registerCertificateLots(app: FastifyInstance, deps: CertificateL
       }
       const lotDocumentId = `lotdoc_${randomBytes(10).toString('hex')}`;
       const base = deps.publicBaseUrl ?? `${request.protocol}://${request.headers.host ?? 'localhost'}`;
+      // Drawn in the account's certificate language as it is now, like the certificates it attaches.
+      const language = await findAccountCertificateLanguage(deps.db, account.id);
       const pdf = await buildLotDocument(
-        { lotDocumentId, verifyUrl: lotVerifyUrl(base, lotDocumentId), accountName: account.name, generatedAt: facts.generatedAt, drives, validation },
+        { lotDocumentId, verifyUrl: lotVerifyUrl(base, lotDocumentId), accountName: account.name, generatedAt: facts.generatedAt, drives, validation, language },
         { fonts: fontSource(), pdfSigner: await deps.pdfSigning() },
       );
       // Kept for the public API (GET /api/v1/lots/{id}/pdf), before the row that names it.
@@ -123,7 +126,7 @@ export function registerCertificateLots(app: FastifyInstance, deps: CertificateL
       await insertLotDocument(deps.db, {
         public_id: lotDocumentId,
         account_id: account.id,
-        summary: JSON.stringify({ ...lotSummary(drives), validation: validation.map(validationSentence) }),
+        summary: JSON.stringify({ ...lotSummary(drives), validation: validation.map((v) => validationSentence(v)) }),
         drives: JSON.stringify(drives.map((d, i) => ({
           certificate_id: certificateIds[i] ?? null,
           certificate_number: certificateIds[i] ? d.certificateNumber : null,

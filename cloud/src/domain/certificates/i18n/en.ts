@@ -212,9 +212,47 @@ export const en = {
   'health.errors': '{errors} write error(s), {retries} retried write(s)',
   'health.profile':
     'Write speed over {regions} regions{size}, start to end of the drive: median {median} MB/s (the line), slowest {slowest} MB/s; {errors}. Red bars: regions under 30% of the median.',
+  // Lot certificate (lot-document.ts): the summary pages of a lot, drawn in the account's language
+  'lot.title': 'Lot Certificate of Sanitization',
+  'lot.scan': 'Scan to verify this lot',
+  'lot.footer': 'Lot certificate {id} · {account} · page {page}',
+  'lot.processedBy': 'Processed by',
+  'lot.customer': 'Customer',
+  'lot.lot': 'Lot',
+  'lot.erased': 'Erased',
+  'lot.drives': 'Drives',
+  'lot.methods': 'Methods',
+  'lot.made': 'Made',
+  'lot.notSet': 'not set',
+  'lot.notRecorded': 'not recorded',
+  'lot.range': '{from} to {to}',
+  'lot.drivesValue': '{drives} ({statuses}); {certified} with a certificate',
+  'lot.verifyAt': 'Verify at {url}',
+  'lot.validationHeading': 'Validation sampling (R2v3 Appendix B)',
+  'lot.validation.one': '{name}: {sample} of {certified} certified drive picked at random for independent validation at the rate set, {rate} %; {results}.',
+  'lot.validation.many': '{name}: {sample} of {certified} certified drives picked at random for independent validation at the rate set, {rate} %; {results}.',
+  'lot.validation.passed': '{count} passed',
+  'lot.validation.failed': '{count} failed',
+  'lot.validation.awaiting': '{count} not validated yet',
+  'lot.validation.attention': ' Needs attention: a validated drive failed.',
+  'lot.tableHeading': 'Drives in this lot',
+  'lot.col.certificate': 'Certificate',
+  'lot.col.drive': 'Drive',
+  'lot.col.serial': 'Serial',
+  'lot.col.capacity': 'Capacity',
+  'lot.col.method': 'Method',
+  'lot.col.result': 'Result',
+  'lot.noCertificate': 'none',
+  'lot.status.pass': 'Pass',
+  'lot.status.fail': 'Fail',
+  'lot.status.cancelled': 'Cancelled',
+  'lot.closing':
+    'This document is signed once, as a whole. Each drive\u2019s own signed Certificate of Sanitization is attached to it unchanged ' +
+    '(your PDF reader\u2019s attachments panel, or pdfdetach -saveall), and verifies on its own at the address its QR code gives. ' +
+    'A drive listed without a certificate was not certified (for example, its erasure failed).',
 } as const;
 
-/** Every string the two documents draw, by key. */
+/** Every string the documents draw (certificate, report, lot certificate), by key. */
 export type MessageKey = keyof typeof en;
 /** One language's wording: every key, nothing else. */
 export type Messages = Readonly<Record<MessageKey, string>>;
