@@ -83,10 +83,14 @@ export async function startStack() {
     },
     /** Stops the gateway: devices then find it unreachable, as when a site's link goes down. */
     stopGateway: () => stopService(gateway.child),
-    /** Starts a gateway again (on a new port) and resolves with it. */
-    async restartGateway() {
+    /**
+     * Starts a gateway again and resolves with it: on a new port, or on the port the last one had
+     * (`samePort`), as a site's gateway comes back where its devices look for it.
+     */
+    async restartGateway(opts: { samePort?: boolean } = {}) {
+      const port = new URL(gateway.url).port;
       await stopService(gateway.child);
-      gateway = await startService(GATEWAY_BIN, gatewayEnv);
+      gateway = await startService(GATEWAY_BIN, { ...gatewayEnv, ...(opts.samePort ? { PORT: port } : {}) });
       return gateway;
     },
     async stop() {

@@ -88,6 +88,16 @@ export function createCloudClient(config: CloudClientConfig): CloudClient {
   };
 }
 
+/**
+ * No answer from the erasure service: the gateway could not be reached, or it could not reach the
+ * cloud (spec: 503 `validation_unavailable`). Still a denial for this call (fail closed); a
+ * station bay waits and asks again (issue 32, lights-out). A garbled answer (502, a 2xx outside the
+ * contract) is not "unreachable": it is a denial like any other.
+ */
+export function isUnreachable(error: ApiError): boolean {
+  return error.kind === 'transport' || (error.kind === 'status' && error.status === 503);
+}
+
 /** A deny reason from a failed verify/check-in, or a description of what went wrong instead. */
 export function denialReason(error: ApiError): string {
   if (error.kind === 'transport') return `gateway unreachable: ${error.message}`;

@@ -1,6 +1,6 @@
 import { openCloud, type AgentEnv } from '../agent.js';
 import { acceptPolicy, type PolicyState } from '../session/erasure-policy.js';
-import { denialReason } from './cloud-client.js';
+import { denialReason, isUnreachable } from './cloud-client.js';
 
 /**
  * Asks the gateway for the erasure policy this device's token erases under (the route beyond the
@@ -12,8 +12,8 @@ export async function readErasurePolicy(env: AgentEnv, signal?: AbortSignal): Pr
   const answer = await client.call('erasurePolicy', {});
   if (answer.ok) return acceptPolicy(answer.value);
   const reason = `the erasure policy could not be read (${denialReason(answer.error)})`;
-  // No gateway: the denial a check-in would get, in its words.
-  if (answer.error.kind === 'transport') return { ok: false, reason, denial: denialReason(answer.error) };
+  // No gateway, or a gateway without its cloud: the denial a check-in would get, in its words.
+  if (isUnreachable(answer.error)) return { ok: false, reason, denial: denialReason(answer.error), unreachable: true };
   // The token itself was refused (403 not active, 404 unknown): verify, which spends nothing, says
   // why in the ladder's words (`revoked`, `suspended`…), as a check-in would have.
   if (answer.error.kind === 'status' && (answer.error.status === 403 || answer.error.status === 404)) {

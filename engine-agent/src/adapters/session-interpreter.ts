@@ -1,5 +1,5 @@
 import type { Fingerprint } from '@erasure/shared';
-import { denialReason, type CloudClient } from './cloud-client.js';
+import { denialReason, isUnreachable, type CloudClient } from './cloud-client.js';
 import type { EraseDeps, EraseOutcome } from '../erase/erase-drive.js';
 import { eraseDrive, REMOVED_DURING_ERASE } from '../erase/erase-drive.js';
 import { driveChanged } from '../probes/drive-identity.js';
@@ -62,7 +62,8 @@ export function createExecutors(ctx: SessionContext, deps: ExecutorDeps): Execut
       if (stop?.aborted) return { type: 'withdrawn', reason: String(stop.reason ?? 'aborted') };
       const r = await client.call('checkin', {});
       // The schema requires a non-empty job_id: an allow without one never validates (fail closed).
-      return r.ok ? { type: 'checkin', allow: true, jobId: r.value.job_id } : { type: 'checkin', allow: false, reason: denialReason(r.error) };
+      if (r.ok) return { type: 'checkin', allow: true, jobId: r.value.job_id };
+      return { type: 'checkin', allow: false, reason: denialReason(r.error), ...(isUnreachable(r.error) ? { unreachable: true as const } : {}) };
     },
     erase: async (e) => {
       // Seen, not erased: reported at once, the drive is never opened.

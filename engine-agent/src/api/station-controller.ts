@@ -426,6 +426,10 @@ export class StationController {
           return { ...base, state: bay.state, drive, reason: bay.reason, during: bay.during, can, ...(bay.jobId ? { job_id: bay.jobId } : {}) };
         case 'cancelled':
           return { ...base, state: bay.state, drive, untouched: bay.untouched, can, ...(bay.jobId ? { job_id: bay.jobId } : {}) };
+        case 'checking_in': {
+          const w = bay.waiting;
+          return { ...base, state: bay.state, drive, can, ...(w ? { waiting_for_cloud: { reason: w.reason, attempts: w.attempts, since: w.since, retry_at: w.retryAt } } : {}) };
+        }
         default:
           return { ...base, state: bay.state, drive, can };
       }

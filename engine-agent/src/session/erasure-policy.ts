@@ -28,8 +28,10 @@ export type PolicyState =
   /**
    * `denial`: the gateway's own refusal (a ladder reason such as `revoked`, or `gateway unreachable: …`)
    * when there was no policy to read because the token or the gateway said no, as a check-in would.
+   * `unreachable`: there was no answer from the erasure service (the gateway or the cloud behind it
+   * down): nothing may be erased now, and asking again later may get a policy.
    */
-  | { readonly ok: false; readonly reason: string; readonly denial?: string };
+  | { readonly ok: false; readonly reason: string; readonly denial?: string; readonly unreachable?: true };
 
 /** The state before any answer: nothing may be erased. */
 export const NO_POLICY_YET: PolicyState = { ok: false, reason: 'the erasure policy has not been read yet' };

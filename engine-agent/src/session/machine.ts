@@ -165,7 +165,7 @@ export function step(ctx: SessionContext, s: Session, ev: SessionEvent): Transit
       if (!ev.allow) {
         // Hotswap drives already checked in are still erased and reported.
         if (s.jobIds.length > 0) return toErase(ctx, s.account, s.jobIds, s.jobIds.length, ev.reason);
-        return stay({ phase: 'denied', at: 'checkin', reason: ev.reason });
+        return stay({ phase: 'denied', at: 'checkin', reason: ev.reason, ...(ev.unreachable ? { unreachable: true as const } : {}) });
       }
       const jobIds = [...s.jobIds, ev.jobId];
       // Engine: one check-in covers the drive set (job ids -0, -1, …). Hotswap: one per drive.

@@ -59,6 +59,9 @@ export interface SessionLimits {
   readonly retryCapMs: number;
   /** Waits before each certificate-number lookup after the results were delivered (serve). */
   readonly certificateLookupDelaysMs: readonly number[];
+  /** A station bay whose check-in got no answer asks again after base * 2^n, at most cap (default 5 s, 1 min). */
+  readonly cloudWaitBaseMs?: number;
+  readonly cloudWaitCapMs?: number;
 }
 
 /**
@@ -100,7 +103,7 @@ export type Session =
   | { readonly phase: 'checkin'; readonly account: string; readonly index: number; readonly jobIds: readonly string[]; readonly assetId?: string }
   | { readonly phase: 'erase'; readonly account: string; readonly jobIds: readonly string[]; readonly drives: readonly DriveRun[] }
   | { readonly phase: 'done'; readonly reports: readonly DriveReport[] }
-  | { readonly phase: 'denied'; readonly at: 'health' | 'verify' | 'checkin'; readonly reason: string }
+  | { readonly phase: 'denied'; readonly at: 'health' | 'verify' | 'checkin'; readonly reason: string; readonly unreachable?: true }
   | { readonly phase: 'failed'; readonly reason: string; readonly reports: readonly DriveReport[] };
 
 /** Phase names. */
@@ -115,7 +118,8 @@ export type SessionEvent =
   | { readonly type: 'record'; readonly ok: true; readonly assetId: string }
   | { readonly type: 'record'; readonly ok: false; readonly detail: string }
   | { readonly type: 'checkin'; readonly allow: true; readonly jobId: string }
-  | { readonly type: 'checkin'; readonly allow: false; readonly reason: string }
+  /** `unreachable`: no answer from the erasure service (see isUnreachable); a denial all the same. */
+  | { readonly type: 'checkin'; readonly allow: false; readonly reason: string; readonly unreachable?: true }
   /** The drive's work was stopped (pulled out, cancelled) before its check-in was sent: none is. */
   | { readonly type: 'withdrawn'; readonly reason: string }
   | { readonly type: 'erased'; readonly index: number; readonly outcome: EraseOutcome }

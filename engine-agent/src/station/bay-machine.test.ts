@@ -44,6 +44,17 @@ describe('a bay of the hotswap station', () => {
     expect(stepBay(checkingIn, { type: 'checkin_denied', reason: 'quota_exceeded' })).toEqual({ state: 'failed', drive, reason: 'quota_exceeded', untouched: true });
   });
 
+  it('keeps the drive waiting, untouched, while the erasure service does not answer, and erases once a later check-in is allowed', () => {
+    const wait = { reason: 'gateway unreachable: fetch failed', attempts: 2, since: '2026-11-29T01:00:00.000Z', retryAt: '2026-11-29T01:00:15.000Z' };
+    const waiting = stepBay(checkingIn, { type: 'cloud_unreachable', wait });
+    expect(waiting).toEqual({ state: 'checking_in', drive, waiting: wait });
+    expect(canCancel(waiting)).toBe(true);
+    expect(stepBay(waiting, { type: 'checkin_allowed', jobId: 'job-9' })).toEqual({ state: 'erasing', drive, jobId: 'job-9' });
+    expect(stepBay(waiting, { type: 'cancelled' })).toEqual({ state: 'cancelled', drive, untouched: true });
+    // Only a bay checking in waits: a late "no answer" cannot pull an erasing bay back.
+    expect(stepBay(erasing, { type: 'cloud_unreachable', wait })).toBe(erasing);
+  });
+
   it('fails untouched when the safety guard refuses the drive before anything ran', () => {
     for (const from of [detected, run([{ type: 'await_confirmation' }], detected), checkingIn]) {
       expect(stepBay(from, { type: 'refused', reason: '/dev/sdb is mounted at /mnt' })).toEqual({ state: 'failed', drive, reason: '/dev/sdb is mounted at /mnt', untouched: true });

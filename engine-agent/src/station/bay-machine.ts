@@ -20,6 +20,20 @@ export interface EraseProgressFacts {
   readonly etaSeconds?: number;
 }
 
+/**
+ * A check-in that got no answer from the erasure service (gateway or cloud down): the drive waits,
+ * untouched, and the bay asks again at `retryAt` (issue 32: a station that runs lights-out).
+ */
+export interface CloudWait {
+  readonly reason: string;
+  /** Check-ins (or policy reads) that went unanswered so far. */
+  readonly attempts: number;
+  /** Unanswered since (ISO 8601). */
+  readonly since: string;
+  /** The next try (ISO 8601). */
+  readonly retryAt: string;
+}
+
 /** Where the work on a bay stood when its drive was pulled. */
 export type ActivePhase = 'checking_in' | 'erasing' | 'verifying';
 
@@ -28,7 +42,8 @@ export type BayState =
   | { readonly state: 'empty' }
   | { readonly state: 'detected'; readonly drive: DriveFacts }
   | { readonly state: 'awaiting_confirmation'; readonly drive: DriveFacts }
-  | { readonly state: 'checking_in'; readonly drive: DriveFacts }
+  /** `waiting`: the erasure service did not answer yet; the drive is untouched until it allows the erase. */
+  | { readonly state: 'checking_in'; readonly drive: DriveFacts; readonly waiting?: CloudWait }
   /** `firmware`: the erase runs inside the drive (sanitize, secure erase, format) and cannot be stopped. */
   | { readonly state: 'erasing'; readonly drive: DriveFacts; readonly jobId: string; readonly firmware?: boolean; readonly progress?: EraseProgressFacts }
   | { readonly state: 'verifying'; readonly drive: DriveFacts; readonly jobId: string; readonly percent?: number }
@@ -52,6 +67,8 @@ export type BayEvent =
   /** `firmware`: the planned erase is a firmware one (see the `erasing` state). */
   | { readonly type: 'checkin_allowed'; readonly jobId: string; readonly firmware?: boolean }
   | { readonly type: 'checkin_denied'; readonly reason: string }
+  /** No answer from the erasure service: the bay keeps its drive, untouched, and tries again. */
+  | { readonly type: 'cloud_unreachable'; readonly wait: CloudWait }
   | { readonly type: 'progress'; readonly progress: EraseProgressFacts }
   | { readonly type: 'verify_started' }
   | { readonly type: 'verify_progress'; readonly percent: number }
@@ -128,6 +145,7 @@ export function stepBay(s: BayState, e: BayEvent): BayState {
       if (e.type === 'checkin_allowed') return { state: 'erasing', drive: s.drive, jobId: e.jobId, ...(e.firmware ? { firmware: true } : {}) };
       // A denial (quota, revoked, inactive account, unreachable) leaves the drive untouched.
       if (e.type === 'checkin_denied') return { state: 'failed', drive: s.drive, reason: e.reason, untouched: true };
+      if (e.type === 'cloud_unreachable') return { state: 'checking_in', drive: s.drive, waiting: e.wait };
       // The erase checks its abort before it touches the drive: a cancel here writes nothing. A
       // check-in already sent still gets its (cancelled) wipe result.
       if (e.type === 'cancelled') return { state: 'cancelled', drive: s.drive, untouched: true };

@@ -19,8 +19,8 @@ const SIZE = 4 * MiB;
 const CHASSIS: Fingerprint = { system: { manufacturer: 'Supermicro', product: 'SC846 Bench', serial: 'CHASSIS-DENY-01', uuid: '4c4c4544-0042-3510-8052-b4c04f4e3233' } } as Fingerprint;
 
 /**
- * Spec: a bay's denial at check-in (quota, revoked, inactive, unreachable gateway) fails the bay
- * with the drive untouched. Each case runs a station of `serve` (the real controller, ports and
+ * Spec: a bay's denial at check-in (quota, revoked, inactive) fails the bay with the drive
+ * untouched; an unreachable gateway keeps it waiting, untouched, until the gateway is back. Each case runs a station of `serve` (the real controller, ports and
  * bay runner, product hotswap) against a real cloud and gateway, with its own account and token
  * so no case depends on another; the denial is brought about the way it happens in the field.
  * Drives are loop devices fed as settled udev presences, as in station-controller-against-stack.
@@ -47,11 +47,12 @@ describe.skipIf(Boolean(loopSkipReason))('station bays denied at check-in, again
    * A station of its own account and hotswap token, its chassis map (Bay 1, Bay 2) saved through
    * the gateway, started as serve starts it once the boot is unlocked, under auto-start.
    */
-  async function stationOf(name: string, opts: { quota?: number; gatewayUrl?: string } = {}) {
+  async function stationOf(name: string, opts: { quota?: number; gatewayUrl?: string; cloudWaitMs?: number } = {}) {
     const dir = join(work, name);
     mkdirSync(dir, { recursive: true });
     const { accountId, jti } = stack.mintToken(join(dir, 'device-token'), { account: name, product: 'hotswap', quota: opts.quota });
-    const env = stationAgentEnv(opts.gatewayUrl ?? stack.gatewayUrl, dir);
+    const base = stationAgentEnv(opts.gatewayUrl ?? stack.gatewayUrl, dir);
+    const env = opts.cloudWaitMs ? { ...base, limits: { ...base.limits!, cloudWaitBaseMs: opts.cloudWaitMs, cloudWaitCapMs: opts.cloudWaitMs } } : base;
     const real = stationPorts(env, { account: name, recordId: 'CW-20261125-060000', fingerprint: async () => CHASSIS }, { follow: () => undefined, numberOf: () => undefined });
     expect(await real.saveMap({ name: 'Deny bench', bays: [0, 1].map((slot) => ({ lane: idPathOf(slot), label: `Bay ${slot + 1}`, connector: connectorOf(slot) })) })).toEqual({ ok: true });
     const { controller, insert, bay } = fedStation(real);
@@ -132,15 +133,28 @@ describe.skipIf(Boolean(loopSkipReason))('station bays denied at check-in, again
     expect(keptResults(s.env)).toEqual([]);
   }, 60_000);
 
-  it('fails the bay as gateway unreachable when the gateway goes away while the station runs, the drive untouched and no result certified', async () => {
+  // Issue 32, lights-out: the drive waits for the service instead of failing, and is erased and
+  // certified once the gateway is back, checked in once.
+  it('keeps a bay waiting, the drive untouched, while the gateway is away, then checks it in, erases and certifies it once the gateway is back', async () => {
     const own = await stack.startGateway();
-    const s = await stationOf('Offline Refurb', { gatewayUrl: own.url });
+    const port = Number(new URL(own.url).port);
+    const s = await stationOf('Offline Refurb', { gatewayUrl: own.url, cloudWaitMs: 1_000 });
     await stopAndWait(own);
     const d = s.insert(0);
-    await until(() => settledBay(s.bay('Bay 1')));
-    expect(s.bay('Bay 1')).toMatchObject({ state: 'failed', reason: expect.stringMatching(/^gateway unreachable/), untouched: true, drive: { device: d.device } });
+    await until(() => (s.bay('Bay 1')?.waiting_for_cloud?.attempts ?? 0) >= 2);
+    expect(s.bay('Bay 1')).toMatchObject({ state: 'checking_in', drive: { device: d.device }, can: { cancel: true }, waiting_for_cloud: { reason: expect.stringMatching(/^gateway unreachable/) } });
     expect(readFileSync(d.file).equals(d.original)).toBe(true);
     expect(wipeResultsOf(s.accountId)).toEqual([]);
-    expect(keptResults(s.env)).toEqual([]);
-  }, 60_000);
+    const back = await stack.startGateway(port);
+    try {
+      await until(() => settledBay(s.bay('Bay 1')), 90_000);
+      expect(s.bay('Bay 1')).toMatchObject({ state: 'passed', drive: { device: d.device } });
+      expect(s.bay('Bay 1')).not.toHaveProperty('waiting_for_cloud');
+      expect(wipeResultsOf(s.accountId)).toEqual([{ job_id: s.bay('Bay 1')?.job_id, wipe_status: 'completed', certifiable: 1 }]);
+      expect(readFileSync(d.file).equals(Buffer.alloc(SIZE))).toBe(true);
+      expect(keptResults(s.env)).toEqual([]);
+    } finally {
+      await stopAndWait(back);
+    }
+  }, 150_000);
 });

@@ -215,6 +215,69 @@ describe.skipIf(Boolean(loopSkipReason))('a bay stopped while its check-in is on
     expect(untouched).toBe(true);
   });
 
+  // Issue 32, lights-out: a drive seated while the erasure service is down waits, untouched, and
+  // is checked in, erased and reported once the service answers.
+  it('keeps a drive untouched while the erasure service does not answer, asks again, then checks it in once and erases it', async () => {
+    await gateway.close();
+    gateway = await startFakeGateway({ erasurePolicyFailures: 1, checkinFailures: 2 });
+    env = { ...env, config: { ...env.config, ERASURE_GATEWAY_URL: gateway.url }, limits: { ...env.limits!, cloudWaitBaseMs: 20, cloudWaitCapMs: 40 } };
+    const bytes = randomBytes(4 * MiB);
+    const loop = loopWith(work, 'offline.img', bytes);
+    try {
+      const events: BayEvent[] = [];
+      const identity = await readDriveIdentity(env.sys, loop.device);
+      const untouchedWhileWaiting: boolean[] = [];
+      await stationBayRunner(env, BOOT)({
+        device: loop.device,
+        identity,
+        bay: BAY,
+        signal: new AbortController().signal,
+        emit: (e) => {
+          if (e.type === 'cloud_unreachable') untouchedWhileWaiting.push(readFileSync(loop.file).equals(bytes));
+          events.push(e);
+        },
+      });
+      const waits = events.flatMap((e) => (e.type === 'cloud_unreachable' ? [e.wait] : []));
+      expect(waits.map((w) => [w.attempts, w.reason])).toEqual([
+        [1, 'cloud unavailable (503)'],
+        [2, 'validation_unavailable'],
+        [3, 'validation_unavailable'],
+      ]);
+      expect(new Set(waits.map((w) => w.since)).size).toBe(1);
+      expect(untouchedWhileWaiting).toEqual([true, true, true]);
+      // Three check-ins went out, the last one allowed; one wipe result, for the job it issued.
+      expect(paths().filter((p) => p === '/api/checkin')).toHaveLength(3);
+      expect(events.filter((e) => e.type === 'checkin_allowed')).toHaveLength(1);
+      expect(events.at(-1)).toEqual({ type: 'erase_passed' });
+      const results = gateway.calls.filter((c) => c.path === '/api/wipe_result');
+      expect(results.map((c) => c.body)).toEqual([expect.objectContaining({ job_id: '6f1c2b1e-0000-4000-8000-000000000001', wipe_status: 'completed' })]);
+      expect(readFileSync(loop.file).equals(bytes)).toBe(false);
+    } finally {
+      loop.cleanup();
+    }
+  });
+
+  it('stops waiting for the erasure service when the operator cancels: no check-in allowed, nothing written, nothing reported', async () => {
+    await gateway.close();
+    gateway = await startFakeGateway({ checkinFailures: 1_000 });
+    env = { ...env, config: { ...env.config, ERASURE_GATEWAY_URL: gateway.url }, limits: { ...env.limits!, cloudWaitBaseMs: 20, cloudWaitCapMs: 40 } };
+    const bytes = randomBytes(4 * MiB);
+    const loop = loopWith(work, 'offline-cancel.img', bytes);
+    try {
+      const abort = new AbortController();
+      const events: BayEvent[] = [];
+      const run = stationBayRunner(env, BOOT)({ device: loop.device, identity: await readDriveIdentity(env.sys, loop.device), bay: BAY, signal: abort.signal, emit: (e) => events.push(e) });
+      await until(() => events.filter((e) => e.type === 'cloud_unreachable').length >= 2);
+      abort.abort(CANCELLED_BY_OPERATOR);
+      await run;
+      expect(events.every((e) => e.type === 'cloud_unreachable')).toBe(true);
+      expect(paths().filter((p) => p === '/api/wipe_result')).toEqual([]);
+      expect(readFileSync(loop.file).equals(bytes)).toBe(true);
+    } finally {
+      loop.cleanup();
+    }
+  });
+
   it('reports an operator cancel as cancelled (spec 2), never certifiable, and writes nothing', async () => {
     const bay = await seatedBayCheckingIn('cancelled');
     bay.abort.abort(CANCELLED_BY_OPERATOR);
@@ -264,7 +327,7 @@ describe.skipIf(!fixturesPresent)(`selecting the drive inserted into a bay (${FI
 
 describe('a bay under its token’s erasure policy (issue 29)', () => {
   it.each([
-    ['cannot be read', [503, { error: 'cloud unavailable' }]],
+    ['cannot be read (a garbled answer)', [502, { error: 'invalid answer from the cloud' }]],
     ['names a default outside its allowed methods', [200, { erasure_policy: { default_method: 'zeros', verification: 'full', allowed_methods: ['gutmann'] }, source: 'token' }]],
   ] as const)('is refused in words when the policy %s: no check-in, nothing written', async (_what, answer) => {
     await gateway.close();

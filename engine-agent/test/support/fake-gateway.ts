@@ -22,6 +22,10 @@ export interface GatewayBehaviour {
   certificateSteps?: string[];
   /** Wipe results answer 503 this many times first (the cloud is down after the erase). */
   wipeResultFailures?: number;
+  /** The erasure policy read answers 503 (the cloud down behind the gateway) this many times first. */
+  erasurePolicyFailures?: number;
+  /** Check-ins answer 503 `validation_unavailable` (spec: cloud unreachable) this many times first. */
+  checkinFailures?: number;
   /** The erasure policy answer (status and body); default 200 with the built-in policy. */
   erasurePolicy?: readonly [number, unknown];
   /** The validation pick answer (status and body); default 200, not picked. */
@@ -49,6 +53,8 @@ export async function startFakeGateway(behaviour: GatewayBehaviour = {}): Promis
   let wipeSeq = 0;
   let healthCalls = 0;
   let wipeCalls = 0;
+  let policyCalls = 0;
+  let checkinCalls = 0;
   // job_id -> wipe result id, certificate number (certifiable only) and how often it was looked up
   const wipes = new Map<string, { id: string; number: string | null; lookups: number }>();
   const steps = behaviour.certificateSteps ?? ['pending', 'complete'];
@@ -62,10 +68,14 @@ export async function startFakeGateway(behaviour: GatewayBehaviour = {}): Promis
         return v.allow ? [200, { allow: true, account: v.account, quota_remaining: 9 }] : [403, { allow: false, reason: v.reason }];
       }
       case '/api/erasure_policy':
+        policyCalls += 1;
+        if (policyCalls <= (behaviour.erasurePolicyFailures ?? 0)) return [503, { error: 'cloud unavailable' }];
         return behaviour.erasurePolicy ? [behaviour.erasurePolicy[0], behaviour.erasurePolicy[1]] : [200, { erasure_policy: DEFAULT_ERASURE_POLICY, source: 'default' }];
       case '/api/validation_pick':
         return behaviour.validationPick ? [behaviour.validationPick[0], behaviour.validationPick[1]] : [200, { picked: false, reason: 'This drive was not erased with this account.' }];
       case '/api/checkin':
+        checkinCalls += 1;
+        if (checkinCalls <= (behaviour.checkinFailures ?? 0)) return [503, { allow: false, reason: 'validation_unavailable' }];
         return [200, { allow: true, job_id: '6f1c2b1e-0000-4000-8000-000000000001', quota_remaining: 8 }];
       case '/api/record':
         return [201, { ok: true, asset_id: 'asset_1' }];

@@ -67,8 +67,11 @@ export interface CloudStack {
   readonly cloudDb: string;
   /** Creates an account and mints it a device token, written to `file` as the agent reads it. */
   mintToken(file: string, opts: { account: string; product?: string; quota?: number; /** More `mint-device-token` flags, e.g. the token's own erasure policy. */ args?: readonly string[] }): { accountId: string; jti: string };
-  /** Starts one more gateway in front of the same cloud (a test may stop it to cut a station off). */
-  startGateway(): Promise<Service>;
+  /**
+   * Starts one more gateway in front of the same cloud (a test may stop it to cut a station off,
+   * and start it again on the same `port` to bring the station back).
+   */
+  startGateway(port?: number): Promise<Service>;
   /** Stops every service it started and waits for them to exit. */
   stop(): Promise<void>;
 }
@@ -90,8 +93,8 @@ export async function startCloudStack(work: string): Promise<CloudStack> {
   const stop = async () => {
     await Promise.all(services.map((s) => stopAndWait(s)));
   };
-  const startGateway = async () => {
-    const gateway = await startService('gateway/bin/erasure-gateway.js', { ...base, DEVICE_TOKEN_PUBKEY: String(keys.device_token_pubkey), INTERNAL_API_SECRET: String(keys.internal_api_secret), CLOUD_INTERNAL_URL: services[0]?.url });
+  const startGateway = async (port?: number) => {
+    const gateway = await startService('gateway/bin/erasure-gateway.js', { ...base, ...(port !== undefined ? { PORT: String(port) } : {}), DEVICE_TOKEN_PUBKEY: String(keys.device_token_pubkey), INTERNAL_API_SECRET: String(keys.internal_api_secret), CLOUD_INTERNAL_URL: services[0]?.url });
     services.push(gateway);
     return gateway;
   };

@@ -170,4 +170,25 @@ describe('kiosk: a simulated station from the mapping wizard to the bay view', {
     for (const n of [2, 4]) await expect.poll(() => bay(n).getAttribute('data-state'), { timeout: 60_000 }).toBe('passed');
     expect(await bay(1).getAttribute('data-state')).toBe('passed');
   });
+
+  // Issue 32, lights-out: a drive seated while the gateway is down waits for it, untouched, and
+  // is erased and certified once the gateway is back where the station looks for it.
+  it('keeps a bay seated while the gateway is down waiting for the erasure service, untouched, and erases it once the gateway is back', async () => {
+    await stack.stopGateway();
+    expect(await sim('pull', '3')).toMatch(/^bay 3: drive pulled/);
+    expect(await sim('insert', '3', '--size', '1M')).toMatch(/^bay 3: SIMULATED SATA/);
+    const seated = readFileSync(join(dataDir(), 'simulated/bays/bay-3.img'));
+    await expect.poll(() => bay(3).getAttribute('data-state'), { timeout: 60_000 }).toBe('awaiting_confirmation');
+    await bay(3).locator('.bay-confirm').click();
+    await expect.poll(() => bay(3).textContent(), { timeout: 60_000 }).toMatch(/Waiting for the erasure service/);
+    expect(await bay(3).getAttribute('data-state')).toBe('checking_in');
+    await expect.poll(() => bay(3).textContent()).toMatch(/No answer since \d{2}:\d{2} \(\d+ tr(y|ies)\); trying again about \d{2}:\d{2}/);
+    await shoot(page, 'station-10-bay-waiting-for-the-erasure-service');
+    expect(readFileSync(join(dataDir(), 'simulated/bays/bay-3.img')).equals(seated)).toBe(true);
+    await stack.restartGateway({ samePort: true });
+    await expect.poll(() => bay(3).getAttribute('data-state'), { timeout: 120_000 }).toBe('passed');
+    await expect.poll(() => bay(3).textContent(), { timeout: 60_000 }).toMatch(/CW-\d{6}/);
+    expect(readFileSync(join(dataDir(), 'simulated/bays/bay-3.img')).every((b) => b === 0)).toBe(true);
+    await shoot(page, 'station-11-bay-erased-once-the-gateway-is-back');
+  });
 });

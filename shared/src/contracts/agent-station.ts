@@ -109,6 +109,16 @@ export const StationBayView = Type.Object(
     untouched: Type.Optional(Type.Boolean()),
     /** pulled: the phase the drive was pulled in. */
     during: Type.Optional(Type.String()),
+    /**
+     * checking_in: the erasure service did not answer (gateway or cloud down). The drive waits,
+     * untouched, and the bay asks again at `retry_at`; nothing is erased without an allow.
+     */
+    waiting_for_cloud: Type.Optional(
+      Type.Object(
+        { reason: Type.String(), attempts: Type.Integer({ minimum: 1 }), since: Type.String(), retry_at: Type.String() },
+        { additionalProperties: false },
+      ),
+    ),
     /** The enclosure can blink this bay's locate LED. */
     can_locate: Type.Boolean(),
     can: Type.Object({ confirm: Type.Boolean(), cancel: Type.Boolean() }, { additionalProperties: false }),

@@ -90,6 +90,18 @@ describe('the bay view', () => {
     expect(cell('lane-4', checking)).toMatchObject({ canStop: true });
   });
 
+  it('says a bay whose check-in got no answer waits for the erasure service, untouched, and when it tries again', () => {
+    const since = new Date(2026, 10, 29, 1, 2).toISOString();
+    const retry = new Date(2026, 10, 29, 1, 4, 30).toISOString();
+    const waiting = stationBays({ bays: [stationBay(4, { state: 'checking_in', can: { confirm: false, cancel: true }, waiting_for_cloud: { reason: 'gateway unreachable: fetch failed', attempts: 3, since, retry_at: retry } })] });
+    expect(cell('lane-4', waiting)).toMatchObject({
+      headline: 'Waiting for the erasure service',
+      lines: ['No answer since 01:02 (3 tries); trying again about 01:04', 'Not erased until the service allows it'],
+      canStop: true,
+      tooltip: expect.stringContaining('(gateway unreachable: fetch failed)'),
+    });
+  });
+
   it('shows the read-back percent while verifying', () => {
     expect(cell('lane-6')).toMatchObject({ headline: 'Verifying', percent: 61.2, canStop: true });
     expect(cell('lane-6').lines[0]).toBe('Reading back — 61%');

@@ -52,6 +52,13 @@ const HEADLINE: Readonly<Record<BayStateName, string>> = {
   pulled: 'Removed during erase',
 };
 
+/** A bay whose check-in got no answer: the drive waits, untouched (issue 32, lights-out). */
+const WAITING_FOR_SERVICE = 'Waiting for the erasure service';
+
+function headlineOf(b: StationBayView): string {
+  return b.state === 'checking_in' && b.waiting_for_cloud ? WAITING_FOR_SERVICE : HEADLINE[b.state];
+}
+
 const DURING: Readonly<Record<string, string>> = { checking_in: 'checking in', erasing: 'erasing', verifying: 'verifying' };
 
 type Drive = NonNullable<StationBayView['drive']>;
@@ -68,8 +75,13 @@ const health = (d: Drive | undefined) => `SMART health: ${d?.health === 'failed'
 export function bayLines(b: StationBayView, nowMs: number): string[] {
   switch (b.state) {
     case 'empty':
-    case 'checking_in':
       return [];
+    case 'checking_in': {
+      const w = b.waiting_for_cloud;
+      if (!w) return [];
+      const tries = w.attempts === 1 ? '1 try' : `${w.attempts} tries`;
+      return [`No answer since ${formatClock(w.since) ?? '–'} (${tries}); trying again about ${formatClock(w.retry_at) ?? '–'}`, 'Not erased until the service allows it'];
+    }
     case 'detected':
       // Only a drive the operator left alone stays here: say it is untouched and can still be erased.
       return [health(b.drive), b.can.confirm ? 'Left as it is: not erased' : undefined].filter((l): l is string => l !== undefined);
@@ -111,7 +123,8 @@ function percentOf(b: StationBayView): number | undefined {
 }
 
 function tooltipOf(b: StationBayView): string {
-  const base = `${b.label}: ${HEADLINE[b.state]}`;
+  // The service's own words for a bay that waits for it (gateway unreachable: …) are for whoever fixes the network.
+  const base = `${b.label}: ${headlineOf(b)}${b.state === 'checking_in' && b.waiting_for_cloud ? ` (${b.waiting_for_cloud.reason})` : ''}`;
   if (b.can_locate) return `${base} — Locate blinks its LED`;
   return b.state === 'empty' ? base : `${base} — ${NO_LOCATE}`;
 }
@@ -149,7 +162,7 @@ export function bayGrid(station: StationView, nowMs = Date.now()): { rows: numbe
       state: b.state,
       row: Math.floor(at / columns),
       column: at % columns,
-      headline: HEADLINE[b.state],
+      headline: headlineOf(b),
       lines: bayLines(b, nowMs),
       drive: b.state === 'empty' ? undefined : driveSummary(b.drive),
       percent: percentOf(b),
