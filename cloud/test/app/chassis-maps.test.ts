@@ -16,13 +16,13 @@ describe('chassis maps (spec 2, 4.2)', () => {
   });
   afterEach(() => cloud.close());
 
-  const save = (bays: unknown[], token = jti) =>
+  const save = (bays: unknown[], token = jti, extra: Record<string, unknown> = {}) =>
     cloud.post(SAVE, {
       jti: token,
       record_id: 'CW-20261122-120000',
       engine_version: '1.4.0',
       fingerprint: fingerprint(UUID, SERIAL),
-      map: { name: 'Front cage', bays },
+      map: { name: 'Front cage', bays, ...extra },
     });
 
   it('upserts the chassis asset first, then stores the map: 201 {ok, chassis_map_id, asset_id}', async () => {
@@ -64,6 +64,15 @@ describe('chassis maps (spec 2, 4.2)', () => {
     expect(second.json.chassis_map_id).toBe(first.json.chassis_map_id);
     const res = await cloud.post(LOOKUP, { jti, system: { uuid: UUID, serial: SERIAL } });
     expect(res.json.map.bays).toHaveLength(2);
+  });
+
+  // Issue 32: the mapping wizard's site goes with the map, and comes back with it on the next boot.
+  it('keeps the site the map was saved with, trimmed, and forgets it when a later save has none', async () => {
+    await save([{ lane: 'ata1', label: 'Bay 1' }], jti, { site: '  Leeds floor 2 ' });
+    const lookup = () => cloud.post(LOOKUP, { jti, system: { uuid: UUID, serial: SERIAL } });
+    expect((await lookup()).json).toEqual({ found: true, map: { name: 'Front cage', site: 'Leeds floor 2', bays: [{ lane: 'ata1', label: 'Bay 1' }] } });
+    await save([{ lane: 'ata1', label: 'Bay 1' }], jti, { site: ' ' });
+    expect((await lookup()).json.map).not.toHaveProperty('site');
   });
 
   it('looks up always 200: found false for an unknown chassis or one without identity', async () => {

@@ -49,6 +49,14 @@ describe('the floor view', () => {
     expect(board.json.machines[0].drives.map((d: { serial: string; stage: string }) => [d.serial, d.stage])).toEqual([['Z9A1', 'write'], ['S3Z9', 'waiting']]);
   });
 
+  it('groups a station under the site its chassis map names, before its token’s; a machine under its token’s', async () => {
+    await cloud.db.run("UPDATE license_tokens SET site = 'Leeds' WHERE jti = @jti", { jti });
+    await send(report());
+    await send(report({ machine_id: 'station-1', kind: 'station', name: 'Front cage', site: 'Leeds, cage 4', drives: [] }));
+    const board = (await web.get('/app/api/floor')).json as { machines: Array<{ machine_id: string; site?: string }> };
+    expect(Object.fromEntries(board.machines.map((m) => [m.machine_id, m.site]))).toEqual({ 'dmi-4c4c4544-0052': 'Leeds', 'station-1': 'Leeds, cage 4' });
+  });
+
   it('keeps one row per machine: a newer report replaces it, an older one of the same boot is ignored', async () => {
     await send(report({ sequence: 5 }));
     expect((await send(report({ sequence: 4, job: { drives: 9, finished: 0, elapsed_seconds: 1 } }))).json).toEqual({ ok: true, stored: false });

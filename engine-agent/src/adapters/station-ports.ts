@@ -83,12 +83,13 @@ export function stationPorts(
           () => undefined,
         );
       }
-      return { ok: true, name: r.value.map.name, bays };
+      const site = r.value.map.site?.trim();
+      return { ok: true, name: r.value.map.name, bays, ...(site ? { site } : {}) };
     },
     saveMap: async (map) => {
       // The save upserts the chassis asset from this fingerprint (spec 4.2 rule 6): without the bays' drives.
       await chassis?.mapKnown(map.bays.map((b) => b.lane));
-      const r = await call(async (c) => c.call('chassisMap', { record_id: boot.recordId, engine_version: env.version, fingerprint: await boot.fingerprint(), map: { name: map.name, bays: [...map.bays] } }));
+      const r = await call(async (c) => c.call('chassisMap', { record_id: boot.recordId, engine_version: env.version, fingerprint: await boot.fingerprint(), map: { name: map.name, ...(map.site ? { site: map.site } : {}), bays: [...map.bays] } }));
       return r.ok ? { ok: true } : { ok: false, reason: denialReason(r.error) };
     },
     ...(env.config.ERASURE_SIMULATE ? simulatedBackplanePorts(env) : machinePorts(env)),

@@ -1,4 +1,4 @@
-import type { Bay, StationBayView, StationView, WizardAction, WizardView } from '@erasure/shared';
+import { CHASSIS_SITE_MAX, type Bay, type StationBayView, type StationView, type WizardAction, type WizardView } from '@erasure/shared';
 import { canCancel, canConfirm, type DriveFacts } from '../station/bay-machine.js';
 import type { Presence } from '../station/debounce.js';
 import { bayLedFollower, type BayLed } from '../station/bay-leds.js';
@@ -28,7 +28,7 @@ export interface LocateTarget {
 /** What the station controller needs from the machine and the gateway; `serve` passes the real ones, tests fakes. */
 export interface StationRuntimePorts extends Omit<StationPorts, 'changed'> {
   /** The chassis map of this chassis (`POST /api/chassis_map/lookup`); a failed lookup says why. */
-  lookupMap(): Promise<{ ok: true; bays?: Bay[]; name?: string } | { ok: false; reason: string }>;
+  lookupMap(): Promise<{ ok: true; bays?: Bay[]; name?: string; site?: string } | { ok: false; reason: string }>;
   /** Saves the map (`POST /api/chassis_map`, an upsert). */
   saveMap(map: SavedMap): Promise<Outcome>;
   /** Starts watching drives come and go; `ended` settles when the watch stops on its own. */
@@ -65,6 +65,8 @@ export class StationController {
   private wizard: { state: WizardState; saving: boolean; error?: string; controllers: ControllerFound[] } | undefined;
   private station: ReturnType<typeof createStation> | undefined;
   private mapName = '';
+  /** The map's site, when it has one. */
+  private mapSite: string | undefined;
   private mapBays: Bay[] = [];
   private watch: ReturnType<StationRuntimePorts['watch']> | undefined;
   private watchError: string | undefined;
@@ -114,7 +116,7 @@ export class StationController {
       this.ports.log?.(this.reason);
     } else if (found.bays && found.bays.length > 0) {
       this.ports.log?.(`chassis map "${found.name ?? 'Chassis'}" opened: ${bayCount(found.bays.length)}`);
-      this.openBays(found.name ?? 'Chassis', found.bays);
+      this.openBays(found.name ?? 'Chassis', found.bays, found.site);
     } else {
       this.ports.log?.('no chassis map for this chassis yet: the mapping wizard opens');
       await this.openWizard();
@@ -130,8 +132,9 @@ export class StationController {
     this.phase = 'wizard';
   }
 
-  private openBays(name: string, bays: Bay[]): void {
+  private openBays(name: string, bays: Bay[], site?: string): void {
     this.mapName = name;
+    this.mapSite = site;
     this.mapBays = bays;
     this.wizard = undefined;
     this.phase = 'bays';
@@ -232,7 +235,7 @@ export class StationController {
     if (w.saving) return { ok: false, reason: 'the map is being saved' };
     if (step.action === 'save') return this.save();
     const before = w.state;
-    const event = step.action === 'assign_preexisting' ? { type: step.action, lane: step.lane, ...(step.label ? { label: step.label } : {}) } : step.action === 'accept' ? { type: step.action, ...(step.label ? { label: step.label } : {}) } : step.action === 'grid' ? { type: step.action, rows: step.rows, columns: step.columns } : step.action === 'name' ? { type: step.action, name: step.name } : { type: step.action };
+    const event = step.action === 'assign_preexisting' ? { type: step.action, lane: step.lane, ...(step.label ? { label: step.label } : {}) } : step.action === 'accept' ? { type: step.action, ...(step.label ? { label: step.label } : {}) } : step.action === 'grid' ? { type: step.action, rows: step.rows, columns: step.columns } : step.action === 'name' ? { type: step.action, name: step.name, ...(step.site !== undefined ? { site: step.site } : {}) } : { type: step.action };
     this.stepWizard(event as Parameters<typeof stepWizard>[1]);
     if (this.wizard?.state === before && step.action !== 'name') return { ok: false, reason: refusal(before, step) };
     this.changed();
@@ -244,7 +247,8 @@ export class StationController {
     if (!w || w.state.step !== 'naming') return { ok: false, reason: 'finish mapping the bays first' };
     const name = w.state.name.trim();
     if (!name) return { ok: false, reason: 'name the map first' };
-    const map = mapToSave(name, w.state.bays, w.state.grid);
+    const site = w.state.site?.trim().replace(/\s+/g, ' ').slice(0, CHASSIS_SITE_MAX) || undefined;
+    const map = mapToSave(name, w.state.bays, w.state.grid, site);
     this.wizard = { ...w, saving: true };
     this.changed();
     const saved = await this.ports.saveMap(map);
@@ -254,7 +258,7 @@ export class StationController {
       return { ok: false, reason: this.wizard.error ?? 'not saved' };
     }
     this.ports.log?.(`chassis map "${name}" saved and opened: ${bayCount(map.bays.length)}`);
-    this.openBays(name, map.bays.map((b) => ({ lane: b.lane, label: b.label, connector: b.connector as Record<string, unknown> })));
+    this.openBays(name, map.bays.map((b) => ({ lane: b.lane, label: b.label, connector: b.connector as Record<string, unknown> })), site);
     this.changed();
     return { ok: true };
   }
@@ -351,7 +355,7 @@ export class StationController {
       phase: this.phase,
       ...(this.reason ? { reason: this.reason } : {}),
       policy: this.policy,
-      ...(grid ? { map: { name: this.mapName, grid } } : {}),
+      ...(grid ? { map: { name: this.mapName, ...(this.mapSite ? { site: this.mapSite } : {}), grid } } : {}),
       ...(this.wizard ? { wizard: this.wizardView() } : {}),
       bays: this.bayViews(),
       unmapped: this.station ? this.unmappedView() : [],
@@ -390,6 +394,7 @@ export class StationController {
       ...(s.step === 'mapping' && s.proposal ? { proposal: { lane: s.proposal.lane, connector: wireConnector(s.proposal.connector), label: s.proposal.label, ...withDevice(s.proposal.lane) } } : {}),
       grid: s.step === 'saved' ? { rows: 1, columns: Math.max(1, bays.length) } : s.grid,
       name: s.step === 'naming' ? s.name : s.step === 'saved' ? s.name : '',
+      site: s.site ?? '',
       ...(s.step !== 'saved' && s.bayCount !== undefined ? { bay_count: s.bayCount } : {}),
       ...(w.error ? { error: w.error } : {}),
     };

@@ -62,5 +62,12 @@ describe('floor report of a station', () => {
     const snap = buildFloorSnapshot(s, { ...identity, kind: 'station' }, Date.parse('2026-01-01T00:00:00Z'));
     expect(snap.bays).toEqual([{ label: 'A1', state: 'erasing', device: '/dev/sdb', free_at: '2026-01-01T00:01:00.000Z' }]);
     expect(snap.drives[0]).toMatchObject({ bay: 'A1', stage: 'write', bytes_done: 400, bytes_total: 1000, eta_seconds: 60 });
+    expect(snap).not.toHaveProperty('site');
+  });
+
+  it('reports a station’s site as its chassis map names it', () => {
+    const map = { name: 'Front cage', site: 'Leeds floor 2', grid: { rows: 1, columns: 1 } };
+    const s = state({ station: { phase: 'bays', policy: 'confirm', map, bays: [erasing], unmapped: [], watching: true } });
+    expect(buildFloorSnapshot(s, { ...identity, kind: 'station' }, Date.parse('2026-01-01T00:00:00Z')).site).toBe('Leeds floor 2');
   });
 });

@@ -116,6 +116,7 @@ export function buildFloorSnapshot(state: AgentState, identity: FloorIdentity, n
     record_id: clip(state.boot.asset_id, 64),
     name: clip(identity.name, 200),
     kind: identity.kind,
+    site: clip(station?.map?.site?.trim() || undefined, 100),
     job: state.run.job,
     drives: drives.slice(0, 256),
     bays: bays?.slice(0, 256),

@@ -5,6 +5,8 @@ import type { MappedBay } from './wizard.js';
 /** The chassis map as the station saves it (spec 2: `{name, bays[{lane, label, connector?}]}`). */
 export interface SavedMap {
   readonly name: string;
+  /** Where the station stands, when the operator typed a site on the naming step. */
+  readonly site?: string;
   readonly bays: readonly { readonly lane: string; readonly label: string; readonly connector: StationConnector }[];
 }
 
@@ -14,11 +16,12 @@ export interface SavedMap {
  * spec's map has no grid of its own, and `connector` is the object it keeps for slot details.
  * The grid grows to hold every bay when the operator mapped more than its shape has cells.
  */
-export function mapToSave(name: string, bays: readonly MappedBay[], grid: GridShape): SavedMap {
+export function mapToSave(name: string, bays: readonly MappedBay[], grid: GridShape, site?: string): SavedMap {
   const highest = Math.max(0, ...bays.map((b) => b.number));
   const rows = Math.max(grid.rows, Math.ceil(highest / grid.columns));
   return {
     name,
+    ...(site ? { site } : {}),
     bays: bays.map((b) => ({
       lane: b.lane,
       label: b.label,

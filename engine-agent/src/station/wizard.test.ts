@@ -64,6 +64,14 @@ describe('the bay mapping wizard', () => {
     expect(saved).toEqual({ step: 'saved', name: 'Front cage', bays: [{ number: 1, lane: 'ata-1', connector: port(1), label: 'Bay 1' }] });
   });
 
+  it('saves the site typed beside the name, trimmed, and none when it was left blank', () => {
+    const naming = run([seen(1), { type: 'accept' }, { type: 'finish' }]);
+    expect(run([{ type: 'name', name: 'Front cage', site: '  Leeds   floor 2 ' }, { type: 'saved' }], naming)).toMatchObject({ step: 'saved', name: 'Front cage', site: 'Leeds floor 2' });
+    expect(run([{ type: 'name', name: 'Front cage', site: '  ' }, { type: 'saved' }], naming)).not.toHaveProperty('site');
+    // A name step that does not say the site keeps the one typed before.
+    expect(run([{ type: 'name', name: 'F', site: 'Leeds' }, { type: 'name', name: 'Front' }, { type: 'saved' }], naming)).toMatchObject({ name: 'Front', site: 'Leeds' });
+  });
+
   it('cannot finish with no bay mapped, or with a proposal still open', () => {
     expect(run([{ type: 'finish' }]).step).toBe('mapping');
     expect(run([seen(1), { type: 'finish' }]).step).toBe('mapping');
@@ -114,7 +122,7 @@ describe('the bay mapping wizard', () => {
     // Bays 1 and 3 mapped, bay 2 skipped, a seated drive still to be asked about.
     const seated = { lane: 'ata-9', connector: port(9) };
     const mapped = () => run([seen(1), { type: 'accept' }, { type: 'skip' }, seen(3), { type: 'accept' }], startWizard([seated]));
-    const back = () => mapping(run([{ type: 'finish' }, { type: 'name', name: 'Front cage' }, { type: 'undo' }], mapped()));
+    const back = () => mapping(run([{ type: 'finish' }, { type: 'name', name: 'Front cage', site: 'Leeds' }, { type: 'undo' }], mapped()));
 
     it('keeps bays, skipped numbers, seated drives, grid and name', () => {
       const sut = back();
@@ -125,7 +133,8 @@ describe('the bay mapping wizard', () => {
       expect(sut.skipped).toEqual([2]);
       expect(sut.preexisting).toEqual([seated]);
       expect(sut.name).toBe('Front cage');
-      expect(run([{ type: 'finish' }], sut)).toMatchObject({ step: 'naming', name: 'Front cage' });
+      expect(sut.site).toBe('Leeds');
+      expect(run([{ type: 'finish' }], sut)).toMatchObject({ step: 'naming', name: 'Front cage', site: 'Leeds' });
     });
 
     it('goes on numbering after the highest bay, never proposing a label or cell twice', () => {

@@ -24,8 +24,9 @@ export type WizardState =
       /** A lane just seen, with the label proposed for it, waiting for the operator to accept or type over. */
       readonly proposal?: { readonly lane: string; readonly connector: Connector; readonly label: string };
       readonly grid: Grid;
-      /** The map's name as typed on the naming screen, kept when the operator goes back to mapping. */
+      /** The map's name and site as typed on the naming screen, kept when the operator goes back to mapping. */
       readonly name?: string;
+      readonly site?: string;
       /** How many bays the controllers report, when every one of them says: no bay is asked for past it. */
       readonly bayCount?: number;
     }
@@ -34,8 +35,9 @@ export type WizardState =
    * where the operator left: numbering goes on after the highest number used, and a seated drive
    * is still offered without re-seating it.
    */
-  | { readonly step: 'naming'; readonly bays: readonly MappedBay[]; readonly skipped: readonly number[]; readonly preexisting: readonly SeatedLane[]; readonly grid: Grid; readonly name: string; readonly bayCount?: number }
-  | { readonly step: 'saved'; readonly name: string; readonly bays: readonly MappedBay[] };
+  | { readonly step: 'naming'; readonly bays: readonly MappedBay[]; readonly skipped: readonly number[]; readonly preexisting: readonly SeatedLane[]; readonly grid: Grid; readonly name: string; readonly site?: string; readonly bayCount?: number }
+  /** `site`: where the station stands, when the operator typed one (the floor view groups it there). */
+  | { readonly step: 'saved'; readonly name: string; readonly site?: string; readonly bays: readonly MappedBay[] };
 
 type Mapping = Extract<WizardState, { step: 'mapping' }>;
 
@@ -53,7 +55,7 @@ export type WizardEvent =
   | { readonly type: 'undo' }
   | { readonly type: 'grid'; readonly rows: number; readonly columns: number }
   | { readonly type: 'finish' }
-  | { readonly type: 'name'; readonly name: string }
+  | { readonly type: 'name'; readonly name: string; readonly site?: string }
   | { readonly type: 'saved' };
 
 /**
@@ -162,20 +164,26 @@ export function stepWizard(s: WizardState, e: WizardEvent): WizardState {
       case 'grid':
         return Number.isInteger(e.rows) && Number.isInteger(e.columns) && e.rows >= 1 && e.columns >= 1 && e.rows * e.columns <= 512 ? { ...s, grid: { rows: e.rows, columns: e.columns } } : s;
       case 'finish':
-        return s.bays.length > 0 && !s.proposal ? { step: 'naming', bays: s.bays, skipped: s.skipped, preexisting: s.preexisting, grid: s.grid, name: s.name ?? '', ...(s.bayCount ? { bayCount: s.bayCount } : {}) } : s;
+        return s.bays.length > 0 && !s.proposal ? { step: 'naming', bays: s.bays, skipped: s.skipped, preexisting: s.preexisting, grid: s.grid, name: s.name ?? '', ...(s.site ? { site: s.site } : {}), ...(s.bayCount ? { bayCount: s.bayCount } : {}) } : s;
       default:
         return s;
     }
   }
   if (s.step === 'naming') {
     switch (e.type) {
-      case 'name':
-        return { ...s, name: e.name };
+      case 'name': {
+        // A name step without a site keeps the site typed before (a kiosk that sends the name alone).
+        const site = e.site ?? s.site;
+        const { site: _old, ...rest } = s;
+        return { ...rest, name: e.name, ...(site ? { site } : {}) };
+      }
       // Back to mapping with the whole state: see the naming state.
       case 'undo':
-        return { step: 'mapping', bays: s.bays, skipped: s.skipped, preexisting: s.preexisting, grid: s.grid, ...(s.name ? { name: s.name } : {}), ...(s.bayCount ? { bayCount: s.bayCount } : {}) };
-      case 'saved':
-        return clean(s.name) ? { step: 'saved', name: clean(s.name), bays: s.bays } : s;
+        return { step: 'mapping', bays: s.bays, skipped: s.skipped, preexisting: s.preexisting, grid: s.grid, ...(s.name ? { name: s.name } : {}), ...(s.site ? { site: s.site } : {}), ...(s.bayCount ? { bayCount: s.bayCount } : {}) };
+      case 'saved': {
+        const site = clean(s.site ?? '');
+        return clean(s.name) ? { step: 'saved', name: clean(s.name), ...(site ? { site } : {}), bays: s.bays } : s;
+      }
       // A drive seated meanwhile cannot be proposed now: mapping asks about it if the operator goes back.
       case 'lane_seen':
       case 'already_present':

@@ -91,11 +91,15 @@ describe('kiosk: a simulated station from the mapping wizard to the bay view', {
     await page.click('#finish-mapping');
     await page.waitForSelector('[data-screen="station-wizard"][data-step="naming"]');
     await page.fill('#map-name', 'Simulated backplane');
+    // Issue 32: where the station stands, for the floor view's grouping.
+    await page.fill('#map-site', 'Leeds, floor 2');
     await shoot(page, 'station-03-wizard-naming');
     await page.click('#save-map');
 
     // The saved map opens the bay view; drives seated before it existed wait for the operator.
     await page.waitForSelector('[data-screen="bay-view"]');
+    const map = await page.evaluate(async () => ((await (await fetch('/api/state')).json()) as { station?: { map?: unknown } }).station?.map);
+    expect(map).toMatchObject({ name: 'Simulated backplane', site: 'Leeds, floor 2' });
     for (const n of [1, 2, 3, 4]) await expect.poll(() => bay(n).getAttribute('data-state')).toBe('awaiting_confirmation');
     // One action would start them all (issue 32); the bays are taken one by one below.
     const eraseWaiting = page.locator('.bay-confirm-waiting');

@@ -60,6 +60,8 @@ export const WizardView = Type.Object(
     proposal: Type.Optional(Type.Object({ lane: Type.String(), connector: StationConnector, label: Type.String(), device: Type.Optional(Type.String()) }, { additionalProperties: false })),
     grid: GridShape,
     name: Type.String(),
+    /** The site typed beside the name ('' for none). */
+    site: Type.String(),
     /** Why the last save failed (the wizard stays on naming). */
     error: Type.Optional(Type.String()),
   },
@@ -135,7 +137,7 @@ export const StationView = Type.Object(
     reason: Type.Optional(Type.String()),
     policy: Type.Union([Type.Literal('auto'), Type.Literal('confirm')]),
     /** The map in use (bays phase). */
-    map: Type.Optional(Type.Object({ name: Type.String(), grid: GridShape }, { additionalProperties: false })),
+    map: Type.Optional(Type.Object({ name: Type.String(), site: Type.Optional(Type.String()), grid: GridShape }, { additionalProperties: false })),
     wizard: Type.Optional(WizardView),
     bays: Type.Array(StationBayView),
     /** Drives seated in slots the map does not name: shown, never erased. */
@@ -156,7 +158,8 @@ export const WizardAction = Type.Union([
   Type.Object({ action: Type.Literal('undo') }, { additionalProperties: false }),
   Type.Object({ action: Type.Literal('grid'), rows: Type.Integer({ minimum: 1, maximum: 64 }), columns: Type.Integer({ minimum: 1, maximum: 64 }) }, { additionalProperties: false }),
   Type.Object({ action: Type.Literal('finish') }, { additionalProperties: false }),
-  Type.Object({ action: Type.Literal('name'), name: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
+  /** The naming step: the map's name and, optionally, the site the station stands at. */
+  Type.Object({ action: Type.Literal('name'), name: Type.String({ maxLength: 200 }), site: Type.Optional(Type.String({ maxLength: 100 })) }, { additionalProperties: false }),
   Type.Object({ action: Type.Literal('save') }, { additionalProperties: false }),
 ]);
 export type WizardAction = Static<typeof WizardAction>;

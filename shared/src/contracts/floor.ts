@@ -86,6 +86,8 @@ export const FloorReportBody = Type.Object(
     /** What people call the machine: the DMI product and serial, or the station's name. */
     name: Type.Optional(Text(200)),
     kind: Type.Union([Type.Literal('machine'), Type.Literal('station')]),
+    /** A station's site, as its chassis map names it: the board groups it there rather than under its token's site. */
+    site: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     /** Rises with every report of one boot; the cloud ignores a report of the same boot not newer than the one it has. */
     sequence: Type.Integer({ minimum: 0 }),
     sent_at: Timestamp,

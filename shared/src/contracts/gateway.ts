@@ -93,7 +93,7 @@ export const ChassisLookupBody = Type.Object({ system: SystemIdentity }, { addit
 export type ChassisLookupBody = Static<typeof ChassisLookupBody>;
 
 const StoredMap = Type.Object(
-  { name: Type.String(), bays: Type.Array(Type.Unknown()) },
+  { name: Type.String(), bays: Type.Array(Type.Unknown()), site: Type.Optional(Type.String()) },
   { additionalProperties: true },
 );
 export const ChassisLookupResult = Type.Union([

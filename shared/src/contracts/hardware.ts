@@ -101,6 +101,9 @@ export const TestSnapshot = Type.Object(
 export type TestSnapshot = Static<typeof TestSnapshot>;
 
 /** A chassis bay as stored: the cloud drops bays without a non-blank lane and label. */
+/** A chassis map's site, as typed in the mapping wizard's naming step. */
+export const CHASSIS_SITE_MAX = 100;
+
 export const Bay = Type.Object(
   {
     lane: Type.String({ minLength: 1 }),
@@ -112,7 +115,12 @@ export const Bay = Type.Object(
 export type Bay = Static<typeof Bay>;
 
 export const ChassisMap = Type.Object(
-  { name: Type.String(), bays: Type.Array(Bay, { minItems: 1 }) },
+  {
+    name: Type.String(),
+    bays: Type.Array(Bay, { minItems: 1 }),
+    /** Where the station stands ("Leeds floor 2"): the floor view groups it there, before its token's site. */
+    site: Type.Optional(Type.String({ minLength: 1, maxLength: CHASSIS_SITE_MAX })),
+  },
   { additionalProperties: false },
 );
 export type ChassisMap = Static<typeof ChassisMap>;
@@ -121,6 +129,7 @@ export type ChassisMap = Static<typeof ChassisMap>;
 export const ChassisMapDraft = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: 200 })),
+    site: Type.Optional(Type.String({ maxLength: CHASSIS_SITE_MAX })),
     bays: Type.Array(Type.Unknown(), { maxItems: 512 }),
   },
   { additionalProperties: true },

@@ -1,4 +1,4 @@
-import { ERRORS, hardwareUid, meaningfulDmi, meaningfulUuid, type InternalChassisLookupResult } from '@erasure/shared';
+import { CHASSIS_SITE_MAX, ERRORS, hardwareUid, meaningfulDmi, meaningfulUuid, type InternalChassisLookupResult } from '@erasure/shared';
 import { isoNow } from '../clock.js';
 import type { TokenRow } from '../../adapters/db/tokens.js';
 import { usableBays } from '../chassis/bays.js';
@@ -21,12 +21,15 @@ export async function saveChassis(
   const bays = usableBays(Array.isArray(map.bays) ? map.bays : undefined);
   if (bays.length === 0) return refuse(422, ERRORS.noUsableBays);
   const name = typeof map.name === 'string' && map.name.trim() !== '' ? map.name.trim().slice(0, 200) : 'Chassis';
+  // Where the station stands, when the wizard's naming step gave one (issue 32, the floor view).
+  const site = typeof map.site === 'string' && map.site.trim() !== '' ? map.site.trim().slice(0, CHASSIS_SITE_MAX) : undefined;
   const asset = await recordBoot(deps, token, report);
   const saved = await deps.store.saveChassisMap(deps.db, {
     accountId: token.account_id,
     assetId: asset.assetId,
     hardwareUid: hardwareUid(report.fingerprint.system, report.recordId),
     name,
+    site,
     bays,
     now: isoNow(deps.clock),
   });

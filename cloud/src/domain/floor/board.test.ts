@@ -65,4 +65,10 @@ describe('the floor board', () => {
     expect(board([row()]).machines[0]!.site).toBe('Leeds, line 2');
     expect(board([row({ site: null })]).machines[0]!.site).toBeUndefined();
   });
+
+  it('groups a station under its chassis map’s site before its token’s', () => {
+    const station = { ...report, kind: 'station' as const, site: 'Leeds, cage 4' };
+    expect(board([row({ report: station })]).machines[0]!.site).toBe('Leeds, cage 4');
+    expect(board([row({ report: station, site: null })]).machines[0]!.site).toBe('Leeds, cage 4');
+  });
 });

@@ -28,11 +28,13 @@ function machineOf(row: FloorMachineRow, results: readonly FloorResultRow[], at:
   const now = at.getTime();
   const { report } = row;
   const mine = results.filter((r) => r.token_id === row.token_id && r.created_at >= row.boot_seen_at);
+  // A station's chassis map says where it stands; else the token's site.
+  const site = report.site ?? row.site;
   return {
     machine_id: row.machine_id,
     ...(report.name ? { name: report.name } : {}),
     kind: report.kind,
-    ...(row.site ? { site: row.site } : {}),
+    ...(site ? { site } : {}),
     last_report_at: row.received_at,
     lost_contact: now - Date.parse(row.received_at) > FLOOR_LOST_CONTACT_MS,
     ...(report.job ? { job: report.job } : {}),

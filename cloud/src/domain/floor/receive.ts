@@ -39,7 +39,7 @@ export async function receiveFloorReport(
   const stored = await deps.store.storeFloorReport(deps.db, { accountId: token.account_id, tokenId: token.id, report, receivedAt: now.toISOString(), progress: marks });
   if (stored) {
     for (const { drive, since } of stalled) {
-      await deps.events?.emit(deps.db, { type: 'drive_stalled', token, facts: { machineId: report.machine_id, machineName: report.name ?? null, site, drive, since } });
+      await deps.events?.emit(deps.db, { type: 'drive_stalled', token, facts: { machineId: report.machine_id, machineName: report.name ?? null, site: report.site ?? site, drive, since } });
     }
   }
   if (deps.sweep?.due(now.getTime())) await deps.store.pruneFloorMachines(deps.db, new Date(now.getTime() - FLOOR_ROW_LIFETIME_MS).toISOString());

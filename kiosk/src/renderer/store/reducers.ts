@@ -77,6 +77,6 @@ export function setStationError(d: KioskData, error: string | undefined): KioskD
   return { ...d, station: { ...d.station, error } };
 }
 
-export function editStationDrafts(d: KioskData, drafts: Partial<Pick<StationSlice, 'labelDraft' | 'gridDraft' | 'nameDraft'>>): KioskData {
+export function editStationDrafts(d: KioskData, drafts: Partial<Pick<StationSlice, 'labelDraft' | 'gridDraft' | 'nameDraft' | 'siteDraft'>>): KioskData {
   return { ...d, station: { ...d.station, ...drafts } };
 }

@@ -55,6 +55,8 @@ export interface StationSlice {
   readonly gridDraft: { readonly rows: string; readonly columns: string } | undefined;
   /** The map name as typed; sent after a pause in typing, and before saving. */
   readonly nameDraft: string | undefined;
+  /** The site as typed beside the name, sent with it. */
+  readonly siteDraft: string | undefined;
 }
 
 /** Everything the renderer holds, in per-screen slices (Readonly all the way, STYLE C). */
@@ -73,5 +75,5 @@ export const initialData: KioskData = {
   tests: { open: null, send: { state: 'idle' } },
   notes: { draft: '', send: { state: 'idle' }, hydrated: false },
   drives: { confirmText: '', busy: false, error: undefined },
-  station: { busy: false, error: undefined, labelDraft: undefined, gridDraft: undefined, nameDraft: undefined },
+  station: { busy: false, error: undefined, labelDraft: undefined, gridDraft: undefined, nameDraft: undefined, siteDraft: undefined },
 };

@@ -173,7 +173,16 @@ describe('station actions send the agent’s station intents', () => {
     expect(agent.sent).toEqual([]);
     timers.run();
     await flush();
-    expect(agent.sent).toEqual([wizardStep({ action: 'name', name: 'Front 12-bay' })]);
+    expect(agent.sent).toEqual([wizardStep({ action: 'name', name: 'Front 12-bay', site: '' })]);
+  });
+
+  it('sends the site typed beside the name with it', async () => {
+    const { sut, agent, timers } = setup();
+    agent.push(agentState({ station: stationWizard({ step: 'naming', proposal: undefined, name: 'Front 12-bay' }) }));
+    sut.getState().actions.editMapSite('Leeds, floor 2');
+    timers.run();
+    await flush();
+    expect(agent.sent).toEqual([wizardStep({ action: 'name', name: 'Front 12-bay', site: 'Leeds, floor 2' })]);
   });
 
   it('saves with the name typed so far, without waiting for the pause', async () => {
@@ -181,7 +190,7 @@ describe('station actions send the agent’s station intents', () => {
     agent.push(agentState({ station: stationWizard({ step: 'naming', proposal: undefined }) }));
     sut.getState().actions.editMapName('Front 12-bay');
     await sut.getState().actions.saveMap();
-    expect(agent.sent).toEqual([wizardStep({ action: 'name', name: 'Front 12-bay' }), wizardStep({ action: 'save' })]);
+    expect(agent.sent).toEqual([wizardStep({ action: 'name', name: 'Front 12-bay', site: '' }), wizardStep({ action: 'save' })]);
     expect(timers.pending()).toBe(0);
   });
 

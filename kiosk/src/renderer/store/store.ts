@@ -38,6 +38,8 @@ export interface KioskActions {
   setGrid(): Promise<void>;
   /** The map name as typed; sent after a pause in typing. */
   editMapName(name: string): void;
+  /** The site typed beside the map's name (optional), sent with the name. */
+  editMapSite(site: string): void;
   /** Sends the typed name (if the agent has not got it yet), then asks the agent to save the map. */
   saveMap(): Promise<void>;
   /** Settings: map this chassis again; the station step then shows the wizard. */
@@ -108,12 +110,15 @@ export function createKioskStore(deps: StoreDeps, initial: KioskData = initialDa
       return res.ok;
     };
 
-    /** The typed map name, sent unless the agent already has it; false when the agent refused it. */
+    /** The typed map name and site, sent unless the agent already has them; false when the agent refused them. */
     const sendMapName = async (): Promise<boolean> => {
       cancelName?.();
-      const draft = get().station.nameDraft;
-      if (draft === undefined || draft === get().agent.snapshot?.station?.wizard?.name) return true;
-      const res = await deps.api.send({ type: 'station_wizard', step: { action: 'name', name: draft } });
+      const { nameDraft, siteDraft } = get().station;
+      const held = get().agent.snapshot?.station?.wizard;
+      const name = nameDraft ?? held?.name ?? '';
+      const site = siteDraft ?? held?.site ?? '';
+      if (name === (held?.name ?? '') && site === (held?.site ?? '')) return true;
+      const res = await deps.api.send({ type: 'station_wizard', step: { action: 'name', name, site } });
       if (!res.ok) apply((d) => r.setStationError(d, res.error));
       return res.ok;
     };
@@ -177,14 +182,19 @@ export function createKioskStore(deps: StoreDeps, initial: KioskData = initialDa
         // The name saves like the notes do: once typing pauses, so the agent keeps it across a kiosk reload.
         cancelName = deps.schedule(() => void sendMapName(), deps.notesDebounceMs);
       },
+      editMapSite: (site) => {
+        apply((d) => r.editStationDrafts(d, { siteDraft: site }));
+        cancelName?.();
+        cancelName = deps.schedule(() => void sendMapName(), deps.notesDebounceMs);
+      },
       saveMap: async () => {
         if (!(await sendMapName())) return;
-        if (await runStationIntent({ type: 'station_wizard', step: { action: 'save' } })) apply((d) => r.editStationDrafts(d, { nameDraft: undefined }));
+        if (await runStationIntent({ type: 'station_wizard', step: { action: 'save' } })) apply((d) => r.editStationDrafts(d, { nameDraft: undefined, siteDraft: undefined }));
       },
       remap: async () => {
         if (!(await runStationIntent({ type: 'station_remap' }))) return;
         // A new wizard starts from the agent's proposals, not from what was typed for the last map.
-        apply((d) => r.goTo(r.editStationDrafts(d, { labelDraft: undefined, gridDraft: undefined, nameDraft: undefined }), 'station'));
+        apply((d) => r.goTo(r.editStationDrafts(d, { labelDraft: undefined, gridDraft: undefined, nameDraft: undefined, siteDraft: undefined }), 'station'));
       },
       // What the round did shows in the agent's state (results flip to delivered); a refusal says the service is still away.
       sendResults: () => deps.api.send({ type: 'send_results' }),

@@ -111,6 +111,7 @@ export function stationWizard(over: Partial<WizardView> = {}): StationView {
     proposal: { lane: 'lane-2', device: '/dev/sdc', label: 'Bay 2', connector: { ...sasSlot(5), port: '1', target: '0:0:5', enclosure: { id: '500605b0', slot: '2' } } },
     grid: { rows: 1, columns: 4 },
     name: '',
+    site: '',
     ...over,
   };
   return { phase: 'wizard', policy: 'confirm', wizard, bays: [], unmapped: [], watching: true };

@@ -189,8 +189,9 @@ function NamingStep({ wizard }: { wizard: WizardView }) {
   const actions = useActions();
   const busy = useKiosk((s) => s.station.busy);
   const nameDraft = useKiosk((s) => s.station.nameDraft);
+  const siteDraft = useKiosk((s) => s.station.siteDraft);
   const send = useWizardStep();
-  const v = namingView(wizard, nameDraft);
+  const v = namingView(wizard, nameDraft, siteDraft);
   return (
     <div className="wizard-columns">
       <form
@@ -205,6 +206,13 @@ function NamingStep({ wizard }: { wizard: WizardView }) {
         <label htmlFor="map-name">Map name:</label>
         <div className="row">
           <input id="map-name" value={v.name} maxLength={200} autoComplete="off" disabled={v.saving} onChange={(e) => actions.editMapName(e.target.value)} />
+        </div>
+        <label htmlFor="map-site">Site (optional), where this station stands:</label>
+        <div className="row">
+          <input id="map-site" value={v.site} maxLength={100} autoComplete="off" placeholder="e.g. Leeds, floor 2" disabled={v.saving} onChange={(e) => actions.editMapSite(e.target.value)} />
+        </div>
+        <p className="muted">The floor view in the web app groups this station under its site.</p>
+        <div className="row">
           <button type="submit" id="save-map" className="primary big" disabled={busy || !v.canSave}>
             {v.saving ? 'Saving…' : 'Save map'}
           </button>

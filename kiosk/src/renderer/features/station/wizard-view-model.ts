@@ -140,15 +140,17 @@ export function gridFromDraft(draft: { rows: string; columns: string }): GridSha
 /** The naming step: the name as typed, and whether Save can be pressed. */
 export interface NamingView {
   readonly name: string;
+  readonly site: string;
   readonly saving: boolean;
   readonly canSave: boolean;
   readonly summary: string;
   readonly error: string | undefined;
 }
 
-export function namingView(w: WizardView, nameDraft: string | undefined): NamingView {
+export function namingView(w: WizardView, nameDraft: string | undefined, siteDraft?: string): NamingView {
   const name = nameDraft ?? w.name;
+  const site = siteDraft ?? w.site;
   const saving = w.step === 'saving';
   const { rows, columns } = previewGrid(w);
-  return { name, saving, canSave: !saving && name.trim() !== '', summary: `${plural(w.bays.length, 'bay', 'bays')} in a ${rows} × ${columns} grid`, error: w.error };
+  return { name, site, saving, canSave: !saving && name.trim() !== '', summary: `${plural(w.bays.length, 'bay', 'bays')} in a ${rows} × ${columns} grid`, error: w.error };
 }
