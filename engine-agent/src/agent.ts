@@ -15,7 +15,7 @@ import type { DriveIdentity } from './probes/drive-identity.js';
 import type { EraseMethod } from './drives/erase-methods.js';
 import { planErase, type ErasePlan, type ErasePolicy, type NoErasePlan } from './drives/plan-erase.js';
 import type { AtaMasterPasswords } from './erase/ata-master-unlock.js';
-import type { ProgressSink } from './erase/progress.js';
+import type { IoTuning, ProgressSink } from './erase/progress.js';
 import { collectFingerprint, type SystemInfoPort } from './fingerprint/collect.js';
 import { parseLsblkJson } from './probes/lsblk.js';
 import { parseJsonText } from './probes/parse-result.js';
@@ -23,6 +23,7 @@ import { createExecutors, runSession, type SessionInbox } from './adapters/sessi
 import { checkinStart } from './session/machine.js';
 import { DEFAULT_LIMITS, type DriveJob, type Executors, type Session, type SessionContext, type SessionEvent, type SessionLimits } from './session/types.js';
 import { simulatedDrives, simulatedFingerprint } from './simulate/profile.js';
+import { holdWhilePaused } from './simulate/pause.js';
 import { sedJobField } from './probes/tcg-discovery.js';
 import { bootPolicy } from './boot-prep/prepare-drives.js';
 import type { HealthGrading } from './health/grading.js';
@@ -54,6 +55,11 @@ export async function listDrives(env: AgentEnv, policy: ErasePolicy = {}): Promi
   const base = await machinePolicy(env);
   if (env.config.ERASURE_SIMULATE) return simulatedDrives(env.config.DATA_DIR, { ...base, ...policy });
   return withConnections(env, await discoverDrives(env.run, { ...base, ...policy }, env.sys));
+}
+
+/** A simulated machine's drives: at ERASURE_SIMULATE_MBPS when set, and held while paused (`sim pause`). */
+function simulatedTuning(mbps: number | undefined): Partial<IoTuning> {
+  return { ...(mbps ? { maxBytesPerSecond: mbps * 1e6 } : {}), hold: holdWhilePaused };
 }
 
 /**
@@ -232,7 +238,7 @@ export async function runErase(env: AgentEnv, drives: readonly DiscoveredDrive[]
   };
   const executors = createExecutors(ctx, {
     client,
-    erase: { run: env.run, sleep: env.sleep, sys: env.sys, now: env.now, ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}), ...(from.eraseSignal ? { signal: from.eraseSignal } : {}), ...(from.boundTo ? { boundTo: from.boundTo } : {}), ...(env.config.ERASURE_SIMULATE_MBPS ? { tuning: { maxBytesPerSecond: env.config.ERASURE_SIMULATE_MBPS * 1e6 } } : {}) },
+    erase: { run: env.run, sleep: env.sleep, sys: env.sys, now: env.now, ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}), ...(from.eraseSignal ? { signal: from.eraseSignal } : {}), ...(from.boundTo ? { boundTo: from.boundTo } : {}), ...(env.config.ERASURE_SIMULATE ? { tuning: simulatedTuning(env.config.ERASURE_SIMULATE_MBPS) } : {}) },
     fingerprint: from.fingerprint ?? (() => fingerprint(env)),
     sleep: abortableSleep(env.sleep, from.signal),
     jitterMs: () => Math.floor(Math.random() * 250),

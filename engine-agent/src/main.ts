@@ -33,7 +33,7 @@ const AGENT_HELP: ProgramHelp = {
       args: '--device PATH --certificate CW-NNNNNN --serial SERIAL [--expect zeros|random|pattern:HEX]',
       summary: 'read a drive the cloud picked for validation, independently of the erase,\nand report approved or rejected (exit 0 approved, 3 rejected, 2 not recorded)',
     },
-    { name: 'sim', args: 'insert BAY [--size SIZE] | pull BAY | list', summary: "the simulated machine's backplane (same DATA_DIR as serve --station --simulate):\nseat a file-backed drive in bay 1-4 (default 64M), pull it, or list the bays" },
+    { name: 'sim', args: 'insert BAY [--size SIZE] | pull BAY | pause BAY | resume BAY | list', summary: "the simulated machine's backplane (same DATA_DIR as serve --station --simulate):\nseat a file-backed drive in bay 1-4 (default 64M), pull it, pause or resume its erase\n(a drive that hangs), or list the bays" },
   ],
   notes: [
     '--simulate (or ERASURE_SIMULATE=1): a simulated machine with file-backed drives and a four-bay backplane (see sim);',

@@ -1,8 +1,9 @@
-import { insertDrive, parseSize, pullDrive, seatedDrives, SIM_BAYS, SIM_DEFAULT_SIZE } from '../simulate/backplane.js';
+import { insertDrive, parseSize, pauseDrive, pullDrive, seatedDrives, SIM_BAYS, SIM_DEFAULT_SIZE } from '../simulate/backplane.js';
 
 /**
- * `erasure-agent sim insert BAY [--size SIZE] | pull BAY | list`: a QA engineer's hand on the
- * simulated backplane. It only adds or removes a bay's backing file; `serve --station --simulate`
+ * `erasure-agent sim insert BAY [--size SIZE] | pull BAY | pause BAY | resume BAY | list`: a QA
+ * engineer's hand on the simulated backplane. It only adds or removes a bay's backing file (or
+ * the marker that holds its writes: a drive that hangs mid-erase, for the floor view's stall); `serve --station --simulate`
  * on the same DATA_DIR sees the change as udev's add or remove and runs the real station on it.
  * Exit 0 done, 2 usage or refused.
  */
@@ -20,9 +21,15 @@ export async function simCommand(dataDir: string, args: readonly string[], opts:
     }
     return 0;
   }
-  if ((verb !== 'insert' && verb !== 'pull') || bay === undefined || args.length !== 2) {
-    err('usage: erasure-agent sim insert BAY [--size SIZE] | sim pull BAY | sim list');
+  if (!['insert', 'pull', 'pause', 'resume'].includes(verb ?? '') || bay === undefined || args.length !== 2) {
+    err('usage: erasure-agent sim insert BAY [--size SIZE] | sim pull BAY | sim pause BAY | sim resume BAY | sim list');
     return 2;
+  }
+  if (verb === 'pause' || verb === 'resume') {
+    const r = await pauseDrive(dataDir, bay, verb === 'pause');
+    if (!r.ok) return refused(err, r.reason);
+    out(`bay ${r.bay}: drive ${verb === 'pause' ? 'paused (its erase writes nothing until resumed)' : 'resumed'}`);
+    return 0;
   }
   if (verb === 'pull') {
     const r = await pullDrive(dataDir, bay);

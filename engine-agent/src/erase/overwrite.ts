@@ -59,10 +59,13 @@ export async function writePass(medium: Medium, pattern: Pattern, options: PassO
   const pending: Array<Promise<void>> = [];
   let done = 0;
   let slot = 0;
+  // A simulated drive's pace counts from here, less the time it was held paused.
+  let pacedFrom = started;
   try {
     for (let offset = 0; offset < medium.sizeBytes; offset += chunk) {
       options.signal?.throwIfAborted();
-      await paceTo(started, Math.min(offset + chunk, medium.sizeBytes), tuning.maxBytesPerSecond);
+      if (tuning.hold) pacedFrom += await tuning.hold(medium.path, options.signal);
+      await paceTo(pacedFrom, Math.min(offset + chunk, medium.sizeBytes), tuning.maxBytesPerSecond);
       options.signal?.throwIfAborted();
       // FIFO: wait for the oldest chunk before reusing its buffer slot.
       if (pending.length >= depth) await pending.shift();

@@ -29,6 +29,11 @@ export interface IoTuning {
   readonly keystreamWorkers?: number;
   /** A simulated machine's drive speed (ERASURE_SIMULATE_MBPS): requests wait to keep to it. Never set for a real drive. */
   readonly maxBytesPerSecond?: number;
+  /**
+   * A simulated machine's paused drive (`sim pause`): awaited before each write, answering how
+   * long it held the write back. Never set for a real drive.
+   */
+  readonly hold?: (device: string, signal?: AbortSignal) => Promise<number>;
 }
 
 /** Waits until `bytes` at `bytesPerSecond` since `started` (performance.now()) would have taken: a simulated drive's speed. */

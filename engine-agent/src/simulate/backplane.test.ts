@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import type { Presence } from '../station/debounce.js';
 import { laneFromIdPath } from '../station/lanes.js';
 import { insertDrive, parseSize, pullDrive, seatedDrives, simulatedLane, watchSimulatedBays } from './backplane.js';
 import { simulatedDrives, simulatedFingerprint } from './profile.js';
+import { pauseMarker } from './pause.js';
 
 let dataDir: string;
 beforeEach(() => {
@@ -72,6 +73,18 @@ describe('the simulated backplane', () => {
     } finally {
       await watch.stop();
     }
+  });
+
+  it('sim pause holds a seated drive’s writes until sim resume (a drive that hangs), and refuses an empty bay', async () => {
+    expect((await sim(['insert', '2'], '1M')).code).toBe(0);
+    const device = (await seatedDrives(dataDir))[0]!.device;
+    expect(await sim(['pause', '2'])).toEqual({ code: 0, out: ['bay 2: drive paused (its erase writes nothing until resumed)'], err: [] });
+    expect(existsSync(pauseMarker(device))).toBe(true);
+    expect(await sim(['resume', '2'])).toEqual({ code: 0, out: ['bay 2: drive resumed'], err: [] });
+    expect(existsSync(pauseMarker(device))).toBe(false);
+    expect(await sim(['pause', '3'])).toEqual({ code: 2, out: [], err: ['bay 3 is empty'] });
+    // The marker is not a drive: the bay still holds the one it held.
+    expect((await seatedDrives(dataDir)).map((d) => d.bay)).toEqual([2]);
   });
 
   it('refuses a bay that does not exist, a bay already holding a drive, pulling an empty bay and a bad size', async () => {

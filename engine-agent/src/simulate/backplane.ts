@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync, watch as watchDir, type FSWatcher 
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Presence } from '../station/debounce.js';
+import { pauseMarker } from './pause.js';
 import type { UdevEvent } from '../station/udev-events.js';
 
 const MiB = 1024 * 1024;
@@ -112,6 +113,19 @@ export async function pullDrive(dataDir: string, bayText: string): Promise<{ ok:
   if (!(await seatedDrives(dataDir)).some((d) => d.bay === bay)) return { ok: false, reason: `bay ${bay} is empty` };
   await rm(imagePath(dataDir, bay), { force: true });
   await rm(labelPath(dataDir, bay), { force: true });
+  return { ok: true, bay };
+}
+
+/**
+ * Pauses (or resumes) the drive in a bay: its erase stops writing until it is resumed, as a
+ * hung drive does, so the floor view's stall can be seen without waiting on real hardware.
+ */
+export async function pauseDrive(dataDir: string, bayText: string, paused: boolean): Promise<{ ok: true; bay: number } | { ok: false; reason: string }> {
+  const bay = bayNumber(bayText);
+  if (bay === undefined) return { ok: false, reason: `no bay ${bayText}: the simulated backplane has bays 1 to ${SIM_BAYS}` };
+  if (!(await seatedDrives(dataDir)).some((d) => d.bay === bay)) return { ok: false, reason: `bay ${bay} is empty` };
+  if (paused) await writeFile(pauseMarker(imagePath(dataDir, bay)), '');
+  else await rm(pauseMarker(imagePath(dataDir, bay)), { force: true });
   return { ok: true, bay };
 }
 
