@@ -22,7 +22,7 @@ import { parseJsonText } from './probes/parse-result.js';
 import { createExecutors, runSession, type SessionInbox } from './adapters/session-interpreter.js';
 import { checkinStart } from './session/machine.js';
 import { DEFAULT_LIMITS, type DriveJob, type Executors, type Session, type SessionContext, type SessionEvent, type SessionLimits } from './session/types.js';
-import { simulatedDrives, simulatedFingerprint } from './simulate/profile.js';
+import { asSimulatedStation, simulatedDrives, simulatedFingerprint } from './simulate/profile.js';
 import { holdWhilePaused } from './simulate/pause.js';
 import { sedJobField } from './probes/tcg-discovery.js';
 import { bootPolicy } from './boot-prep/prepare-drives.js';
@@ -48,6 +48,11 @@ export interface AgentEnv {
    * serve's redelivery then offers it again soon instead of at its next round.
    */
   readonly onResultKept?: () => void;
+  /**
+   * Simulate mode only: the simulated machine is a hotswap station (`serve --station --simulate`),
+   * a chassis of its own (SIMULATED_STATION_SYSTEM) rather than the simulated laptop.
+   */
+  readonly simulatedStation?: boolean;
 }
 
 /** The drives of this machine (or of the simulated one), each with capabilities and plan. */
@@ -84,7 +89,10 @@ export function planForMethod(caps: DriveCapabilities, machine: ErasePolicy, pol
 
 /** The fingerprint document this device reports. */
 export async function fingerprint(env: AgentEnv): Promise<Fingerprint> {
-  if (env.config.ERASURE_SIMULATE) return simulatedFingerprint(simulatedDrives(env.config.DATA_DIR));
+  if (env.config.ERASURE_SIMULATE) {
+    const simulated = simulatedFingerprint(simulatedDrives(env.config.DATA_DIR));
+    return env.simulatedStation ? asSimulatedStation(simulated) : simulated;
+  }
   return collectFingerprint({ run: env.run, sys: env.sys, si: env.si, drives: () => discoverDrives(env.run) });
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FloorBoard, FloorBoardDrive, FloorBoardMachine } from '@erasure/shared/contracts';
 import { forecastSeconds } from '@erasure/shared/contracts';
-import { bayFreeAt, bySite, isRunning, lotLines, machineSecondsLeft, problemsOf } from '../../web/src/pages/floor-view.js';
+import { bayFreeAt, bySite, isRunning, lotLines, machineSecondsLeft, percentOf, problemsOf } from '../../web/src/pages/floor-view.js';
 
 const drive = (overrides: Partial<FloorBoardDrive> = {}): FloorBoardDrive => ({ device: '/dev/sda', serial: 'A1', stage: 'write', pass: 1, bytes_done: 50, bytes_total: 100, ...overrides });
 const machine = (overrides: Partial<FloorBoardMachine> = {}): FloorBoardMachine => ({
@@ -27,6 +27,15 @@ describe('the floor page’s view', () => {
   it('never counts a drive with its result as running, whatever its last report said', () => {
     expect(isRunning(drive())).toBe(true);
     expect(isRunning(drive({ result: { status: 'completed' } }))).toBe(false);
+  });
+
+  it('draws a full bar only for an erased drive: a cancelled or failed one has none, whatever bytes it had written', () => {
+    expect(percentOf(drive())).toBe(50);
+    expect(percentOf(drive({ stage: 'erased' }))).toBe(100);
+    expect(percentOf(drive({ result: { status: 'completed', certificate_number: 'CW-000001' } }))).toBe(100);
+    expect(percentOf(drive({ stage: 'cancelled' }))).toBeUndefined();
+    expect(percentOf(drive({ result: { status: 'cancelled' } }))).toBeUndefined();
+    expect(percentOf(drive({ stage: 'failed' }))).toBeUndefined();
   });
 
   it('puts failures, stalls and lost contact on top, in plain words', () => {

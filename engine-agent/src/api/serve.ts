@@ -94,7 +94,7 @@ export async function buildServe(env: AgentEnv, notesDebounceMs = NOTES_DEBOUNCE
   let controller: KioskController | undefined;
   // A result delivered later by the outbox flips to delivered on the kiosk and gets its certificate followed.
   const redelivery = keepDeliveringResults(env, redeliveryTiming, (r) => controller?.resultSettled(r));
-  const served: AgentEnv = { ...env, onResultKept: () => redelivery.resultKept() };
+  const served: AgentEnv = { ...env, onResultKept: () => redelivery.resultKept(), ...(mode.station && env.config.ERASURE_SIMULATE ? { simulatedStation: true } : {}) };
   const boot = () => {
     if (!controller) throw new Error('serve ports used before the controller exists');
     const c = controller;

@@ -6,7 +6,7 @@ import { simCommand } from '../cli/sim-command.js';
 import type { Presence } from '../station/debounce.js';
 import { laneFromIdPath } from '../station/lanes.js';
 import { insertDrive, parseSize, pullDrive, seatedDrives, simulatedLane, watchSimulatedBays } from './backplane.js';
-import { simulatedDrives, simulatedFingerprint } from './profile.js';
+import { asSimulatedStation, simulatedDrives, simulatedFingerprint } from './profile.js';
 import { pauseMarker } from './pause.js';
 
 let dataDir: string;
@@ -85,6 +85,14 @@ describe('the simulated backplane', () => {
     expect(await sim(['pause', '3'])).toEqual({ code: 2, out: [], err: ['bay 3 is empty'] });
     // The marker is not a drive: the bay still holds the one it held.
     expect((await seatedDrives(dataDir)).map((d) => d.bay)).toEqual([2]);
+  });
+
+  it('reports the simulated station as a chassis of its own, not the simulated laptop beside it', () => {
+    const laptop = simulatedFingerprint(simulatedDrives(dataDir));
+    const station = asSimulatedStation(laptop);
+    expect(station.system).toMatchObject({ product: 'Simulated Station 4-bay', serial: 'SIM-STATION-0001' });
+    expect(station.system?.uuid).not.toBe(laptop.system?.uuid);
+    expect(station.storage).toEqual(laptop.storage);
   });
 
   it('refuses a bay that does not exist, a bay already holding a drive, pulling an empty bay and a bad size', async () => {

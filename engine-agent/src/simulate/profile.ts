@@ -40,6 +40,19 @@ export function simulatedDrives(dataDir: string, policy: ErasePolicy = {}): Disc
   return [...own, ...bays];
 }
 
+/**
+ * The simulated station's chassis (`serve --station --simulate`): a machine of its own, not the
+ * simulated laptop, so a station and a kiosk simulated side by side on one floor (`npm start`'s
+ * machine beside `npm start -- --station`) are two machines to the cloud, as on a real floor:
+ * the floor view keeps one row per machine, and the chassis map is keyed by its DMI identity.
+ */
+export const SIMULATED_STATION_SYSTEM = { manufacturer: 'Erasure Labs', product: 'Simulated Station 4-bay', serial: 'SIM-STATION-0001', uuid: '7a0c3e51-2d4b-4f6a-8b19-3c5d7e9f1a2b' } as const;
+
+/** The simulated machine's fingerprint as the simulated station's chassis reports it. */
+export function asSimulatedStation(fp: Fingerprint): Fingerprint {
+  return { ...fp, system: { ...fp.system, ...SIMULATED_STATION_SYSTEM } };
+}
+
 /** The simulated machine's fingerprint: a fixed laptop identity plus the simulated drives. */
 export function simulatedFingerprint(drives: readonly DiscoveredDrive[]): Fingerprint {
   // Sections are open-ended (extra fields ride along), which TypeBox's static type cannot express.

@@ -18,9 +18,14 @@ const DONE: ReadonlySet<FloorDriveStage> = new Set(['erased', 'failed', 'cancell
 /** Whether the drive is being erased right now: never once its result is in. */
 export const isRunning = (d: FloorBoardDrive): boolean => !d.result && RUNNING.has(d.stage);
 
-/** The drive's progress, 0–100, while it has bytes to count. */
+/**
+ * The drive's progress, 0–100, while it has bytes to count; a full bar once erased. A failed or
+ * cancelled drive has no bar: a full one would read as done, and its bytes say nothing now.
+ */
 export function percentOf(d: FloorBoardDrive): number | undefined {
-  if (d.result || DONE.has(d.stage)) return 100;
+  if (d.result) return d.result.status === 'completed' ? 100 : undefined;
+  if (d.stage === 'erased') return 100;
+  if (DONE.has(d.stage)) return undefined;
   if (d.bytes_total <= 0) return undefined;
   return Math.min(100, (d.bytes_done / d.bytes_total) * 100);
 }

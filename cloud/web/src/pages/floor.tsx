@@ -144,7 +144,9 @@ function DriveRow({ drive, freeAt }: { drive: FloorBoardDrive; freeAt: string | 
           <div className="fill" style={{ width: `${percent}%` }} />
         </div>
       )}
-      {isRunning(drive) && (
+      {/* A stalled drive's last rate and time left no longer hold: say since when it stands still instead. */}
+      {isRunning(drive) && drive.stalled_since && <div className="floor-drive-rate floor-drive-stalled">No progress since {clock(drive.stalled_since)}</div>}
+      {isRunning(drive) && !drive.stalled_since && (
         <div className="floor-drive-rate muted">
           {[rate(drive.bytes_per_second), drive.eta_seconds !== undefined ? `${formatDuration(drive.eta_seconds)} left` : '', freeAt ? `bay free about ${clock(freeAt)}` : '']
             .filter(Boolean)
