@@ -1,33 +1,16 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signatureValid, startReceiver } from '../../cloud/test/webhook-helpers.js';
 import { launchChromium } from '../support/chromium.js';
 
 const REPO = new URL('../..', import.meta.url).pathname;
 const SCRIPT = join(REPO, 'scripts/start-stack.js');
 const AGENT_BIN = join(REPO, 'engine-agent/bin/erasure-agent.js');
 const SCREENS = join(REPO, 'test-results/screens');
-
-/** A webhook delivery as the receiver got it. */
-interface Delivery {
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-}
-
-/** The signature check an integrator writes (docs/integrator.md): HMAC-SHA256 of `timestamp.body`. */
-function signedBy(secret: string, d: Delivery): boolean {
-  const timestamp = String(d.headers['x-erase-engine-timestamp'] ?? '');
-  const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(`${timestamp}.${d.body}`).digest('hex')}`);
-  return String(d.headers['x-erase-engine-signature'] ?? '')
-    .split(' ')
-    .some((one) => one.length === expected.length && timingSafeEqual(expected, Buffer.from(one)));
-}
 
 /** Starts `node <args>` and resolves once `pattern` shows in its output, with the match and the child. */
 function spawnUntil(args: string[], env: NodeJS.ProcessEnv, pattern: RegExp, timeoutMs: number): Promise<{ child: ChildProcess; match: RegExpExecArray; output: () => string }> {
@@ -73,9 +56,7 @@ describe('the floor page against npm start', { timeout: 420_000 }, () => {
   let stationUrl = '';
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   let floor: Page;
-  let receiver: Server;
-  let receiverUrl = '';
-  const deliveries: Delivery[] = [];
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   const sim = (...args: string[]) => execFileSync(process.execPath, [AGENT_BIN, 'sim', ...args], { env: { ...process.env, DATA_DIR: stationData }, encoding: 'utf8' });
   type Station = { phase: string; wizard?: { proposal?: { lane: string } }; bays: Array<{ lane: string; label: string; state: string }> };
@@ -109,16 +90,7 @@ describe('the floor page against npm start', { timeout: 420_000 }, () => {
   const percentOn = async (serial: string) => Number((await floorDrive(serial).locator('[role="progressbar"]').getAttribute('aria-valuenow')) ?? 'NaN');
 
   beforeAll(async () => {
-    receiver = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        deliveries.push({ headers: req.headers, body });
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/floor`;
+    receiver = await startReceiver();
 
     // 2 MB/s: a 64 MiB drive writes for half a minute, long enough to watch it move and cancel it.
     const env = { ...process.env, DATA_DIR: dataDir, CLOUD_PORT: '0', GATEWAY_PORT: '0', SANDBOX_PORT: '0', AGENT_PORT: '0', KIOSK_OPEN: '0', ERASURE_SIMULATE_MBPS: '2' };
@@ -163,7 +135,7 @@ describe('the floor page against npm start', { timeout: 420_000 }, () => {
     await browser?.close();
     await stopChild(machine);
     await stopChild(stack);
-    await new Promise((r) => receiver?.close(r));
+    await receiver?.close();
     rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   });
 
@@ -199,7 +171,7 @@ describe('the floor page against npm start', { timeout: 420_000 }, () => {
 
   it('raises a stall for a paused station drive, on the page and as one signed drive_stalled webhook', async () => {
     expect((await appCall('PUT', '/app/api/floor/settings', { stall_minutes: 1 })).status).toBe(200);
-    const hook = await appCall('POST', '/app/api/webhooks', { url: receiverUrl, event_type: 'drive_stalled' });
+    const hook = await appCall('POST', '/app/api/webhooks', { url: receiver.url, event_type: 'drive_stalled' });
     expect(hook.status).toBe(201);
     const secret = String(hook.json.signing_secret);
 
@@ -218,10 +190,11 @@ describe('the floor page against npm start', { timeout: 420_000 }, () => {
     // The drive's own row says so too, instead of its last rate and a time left that no longer holds.
     await expect.poll(() => floorDrive(serial).locator('.floor-drive-rate').innerText()).toMatch(/^No progress since \d{2}:\d{2}$/);
     await shoot(floor, 'floor-live-03-station-drive-stalled');
-    await expect.poll(() => deliveries.filter((d) => d.headers['x-erase-engine-event'] === 'drive_stalled').length, { timeout: 60_000 }).toBe(1);
-    const stalled = deliveries.find((d) => d.headers['x-erase-engine-event'] === 'drive_stalled')!;
-    expect(signedBy(secret, stalled)).toBe(true);
-    expect(JSON.parse(stalled.body)).toMatchObject({ event_type: 'drive_stalled' });
+    const stalledHooks = () => receiver.requests.filter((d) => d.headers['x-erase-engine-event'] === 'drive_stalled');
+    await expect.poll(() => stalledHooks().length, { timeout: 60_000 }).toBe(1);
+    const stalled = stalledHooks()[0]!;
+    expect(signatureValid(secret, stalled)).toBe(true);
+    expect(stalled.json).toMatchObject({ event_type: 'drive_stalled' });
     expect(stalled.body).toContain(serial);
 
     // Resumed, it moves again and is erased; the alert goes.

@@ -177,7 +177,7 @@ async function runBayOnce(env: AgentEnv, boot: { account: string; recordId: stri
           if (!verifying) emit({ type: 'verify_started' });
           verifying = true;
           emit({ type: 'verify_progress', percent: measured(p).percent });
-          return OVER;
+          return;
         }
         const { percent, rate } = measured(p);
         const eta = rate && p.bytesTotal > p.bytesDone ? Math.round((p.bytesTotal - p.bytesDone) / rate) : undefined;
