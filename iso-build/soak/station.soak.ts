@@ -88,7 +88,7 @@ describe.skipIf(Boolean(vmSkipReason(ISO)))(`soak: a hotswap station kept busy w
     const url = `http://127.0.0.1:${port}/`;
     vm = new Vm({ name: 'soak', workDir: work.dir, firmware: 'bios', smbios: vmIdentity('QEMU-SOAK-01'), gatewayPort: Number(new URL(stack.gateway.url).port), agentHostPort: port, drives: [{ kind: 'cdrom', file: iso, boot: true }, { kind: 'sata', file: dataDisk, serial: 'ERASURE-DATA-01' }] });
     const v = vm;
-    v.start();
+    await v.boot({ timeoutMs: 40 * 60_000 });
     const started = Date.now();
     const log = (line: string) => console.log(`[soak ${((Date.now() - started) / 60_000).toFixed(1)} min] ${line}`);
     await until(v, 'the station agent', async () => (await stateOf(url))?.station?.phase === 'wizard');

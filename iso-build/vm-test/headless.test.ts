@@ -138,7 +138,7 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
   let accountId = '';
   const vms: Vm[] = [];
 
-  const boot = (name: string, bootDrives: readonly VmDrive[]) => {
+  const boot = async (name: string, bootDrives: readonly VmDrive[]) => {
     const vm = new Vm({
       name,
       workDir: work.dir,
@@ -148,7 +148,7 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
       drives: [{ kind: 'usb-stick', file: stick, serial: 'STICK-01', boot: true }, ...bootDrives],
     });
     vms.push(vm);
-    vm.start();
+    await vm.boot({ timeoutMs: 15 * 60_000 * (SLOW / 4 + 0.25) });
     return vm;
   };
 
@@ -198,7 +198,7 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
 
     beforeAll(async () => {
       const started = Date.now();
-      const vm = boot('headless-1', [{ kind: 'virtio', file: cutDrive.file, serial: cutDrive.serial, bytesPerSecond: 1 * MiB }]);
+      const vm = await boot('headless-1', [{ kind: 'virtio', file: cutDrive.file, serial: cutDrive.serial, bytesPerSecond: 1 * MiB }]);
       await vm.waitForSerial(/start \/dev\/vd[a-z]:/, 15 * 60_000 * (SLOW / 4 + 0.25));
       await stack.stopGateway();
       await vm.qmp('query-status'); // the QMP connection, open before the moment it is needed
@@ -243,7 +243,7 @@ describe.skipIf(Boolean(skip))('headless runs of the boot image in QEMU (SeaBIOS
     beforeAll(async () => {
       const started = Date.now();
       await stack.restartGateway();
-      const vm = boot('headless-2', [
+      const vm = await boot('headless-2', [
         ...drives.map(({ kind, file, serial: s, bytesPerSecond }) => ({ kind, file, serial: s, bytesPerSecond })),
         ...raidDrives.map(({ kind, jbod, file, serial: s, bytesPerSecond }) => ({ kind, jbod, file, serial: s, bytesPerSecond })),
         ...sdCardDrives,

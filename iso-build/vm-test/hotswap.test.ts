@@ -163,7 +163,7 @@ describe.skipIf(Boolean(skip))('a hotswap station booted from the image in QEMU 
     // The data volume sits on the AHCI controller, away from the bays' virtio-scsi targets.
     const disks = [{ kind: 'cdrom', file: iso, boot: true }, { kind: 'sata', file: dataDisk, serial: 'ERASURE-DATA-01' }] as const;
     vm = new Vm({ name, workDir: work.dir, firmware: 'bios', smbios: identity, gatewayPort: Number(new URL(stack.gateway.url).port), agentHostPort, drives: disks });
-    vm.start();
+    await vm.boot({ timeoutMs: 20 * 60_000 * (SLOW / 4 + 0.25) });
     url = `http://127.0.0.1:${agentHostPort}/`;
     await until(async () => (await stateOf(url))?.station, 'the station agent', vm);
   }

@@ -45,12 +45,8 @@ async function bootKiosk(opts: { name: string; firmware: 'uefi' | 'bios'; token:
     drives: [{ kind: 'cdrom', file: iso, boot: true }, ...opts.drives],
     ...(opts.suspendOnce ? { s3: true } : {}),
   });
-  vm.start();
   // The machine's own screen while GRUB offers its menu (BIOS or UEFI alike).
-  await vm.waitForSerial(/GNU GRUB/, 5 * 60_000 * SLOW);
-  // QMP from now on, so the guest's SUSPEND and WAKEUP events are seen.
-  if (opts.suspendOnce) await vm.qmp('query-status');
-  await vm.screendump(join(SCREENS_DIR, `${opts.name}-vm-grub.png`));
+  await vm.boot({ timeoutMs: 20 * 60_000 * (SLOW / 4 + 0.25), grubScreen: join(SCREENS_DIR, `${opts.name}-vm-grub.png`) });
   const url = `http://127.0.0.1:${agentHostPort}/`;
   const code = await pairingCodeOf(vm, 20 * 60_000 * (SLOW / 4 + 0.25));
   await waitForAgent(url, code, vm, 20 * 60_000 * (SLOW / 4 + 0.25));
