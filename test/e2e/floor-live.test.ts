@@ -189,6 +189,9 @@ describe('the floor page against npm start', { timeout: 420_000 }, () => {
     await alert.waitFor({ timeout: 180_000 });
     // The drive's own row says so too, instead of its last rate and a time left that no longer holds.
     await expect.poll(() => floorDrive(serial).locator('.floor-drive-rate').innerText()).toMatch(/^No progress since \d{2}:\d{2}$/);
+    // And the station's own line: no finish time while one of its drives stands still.
+    const station = floor.locator('.floor-site[aria-label="Leeds, floor 2"] .floor-machine-head .muted');
+    await expect.poll(() => station.innerText()).toMatch(/^A drive has made no progress since \d{2}:\d{2}$/);
     await shoot(floor, 'floor-live-03-station-drive-stalled');
     const stalledHooks = () => receiver.requests.filter((d) => d.headers['x-erase-engine-event'] === 'drive_stalled');
     await expect.poll(() => stalledHooks().length, { timeout: 60_000 }).toBe(1);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FloorBoard, FloorBoardDrive, FloorBoardMachine } from '@erasure/shared/contracts';
 import { forecastSeconds } from '@erasure/shared/contracts';
-import { bayFreeAt, bySite, isRunning, lotLines, machineSecondsLeft, percentOf, problemsOf } from '../../web/src/pages/floor-view.js';
+import { bayFreeAt, bySite, isRunning, lotLines, machineSecondsLeft, machineStatus, percentOf, problemsOf } from '../../web/src/pages/floor-view.js';
 
 const drive = (overrides: Partial<FloorBoardDrive> = {}): FloorBoardDrive => ({ device: '/dev/sda', serial: 'A1', stage: 'write', pass: 1, bytes_done: 50, bytes_total: 100, ...overrides });
 const machine = (overrides: Partial<FloorBoardMachine> = {}): FloorBoardMachine => ({
@@ -66,6 +66,21 @@ describe('the floor page’s view', () => {
     expect(machineSecondsLeft(machine({ drives: [drive({ eta_seconds: 30 }), drive({ device: '/dev/sdb', eta_seconds: 90 })] }))).toBe(90);
     expect(machineSecondsLeft(machine({ job: { drives: 2, finished: 0, elapsed_seconds: 5, eta_seconds: 120 }, drives: [drive({ eta_seconds: 30 })] }))).toBe(120);
     expect(machineSecondsLeft(machine({ drives: [drive({ result: { status: 'completed' } })] }))).toBeUndefined();
+  });
+
+  it('says a machine with a drive standing still has no finish time, and since when the drive stands', () => {
+    const minutes = (s: number) => `${Math.round(s / 60)} min`;
+    const stalled = machine({ drives: [drive({ eta_seconds: 60 }), drive({ device: '/dev/sdb', eta_seconds: 600, stalled_since: '2026-11-28T15:40:00.000Z' })] });
+    expect(machineStatus(stalled, time, minutes)).toBe('A drive has made no progress since 15:40');
+    const both = machine({ drives: [drive({ stalled_since: '2026-11-28T15:45:00.000Z' }), drive({ device: '/dev/sdb', stalled_since: '2026-11-28T15:40:00.000Z' })] });
+    expect(machineStatus(both, time, minutes)).toBe('2 drives have made no progress since 15:40');
+    expect(machineStatus(machine({ drives: [drive({ eta_seconds: 600 })] }), time, minutes)).toBe('Done in 10 min');
+  });
+
+  it('says a machine erasing before any rate is known is erasing, never that nothing is', () => {
+    expect(machineStatus(machine({ drives: [drive({ stage: 'prepare', bytes_done: 0 })] }), time, String)).toBe('Erasing');
+    expect(machineStatus(machine({ drives: [drive({ result: { status: 'completed' } })] }), time, String)).toBe('Nothing erasing');
+    expect(machineStatus(machine({ lost_contact: true }), time, String)).toBe('Lost contact · last heard 16:00');
   });
 
   it('counts a lot’s drives done, running and waiting', () => {

@@ -54,7 +54,6 @@ export function problemsOf(board: FloorBoard, time: (iso: string) => string): Fl
 export const machineName = (m: FloorBoardMachine): string => m.name ?? (m.kind === 'station' ? 'Hotswap station' : 'Machine');
 export const driveName = (d: FloorBoardDrive): string => [d.bay, d.model, d.serial && `S/N ${d.serial}`].filter(Boolean).join(' · ') || d.device;
 
-/** Machines grouped by site, sites in name order, machines without one last under "No site set". */
 /**
  * When a station drive's bay will be free (issue 32): the bay's `free_at` as the station reported
  * it, for a drive still at work in that bay; none for a machine's drive or a drive that is done.
@@ -64,6 +63,7 @@ export function bayFreeAt(m: FloorBoardMachine, d: FloorBoardDrive): string | un
   return m.bays?.find((b) => b.label === d.bay)?.free_at;
 }
 
+/** Machines grouped by site, sites in name order, machines without one last under "No site set". */
 export function bySite(board: FloorBoard): { site: string; machines: FloorBoardMachine[] }[] {
   const groups = new Map<string, FloorBoardMachine[]>();
   for (const m of board.machines) {
@@ -111,4 +111,19 @@ export function lotLines(board: FloorBoard): LotLine[] {
       const done = drives.length - running.length - waiting.length;
       return { lot, done, running: running.length, waiting: waiting.length, secondsLeft: forecastSeconds(running, waiting) };
     });
+}
+
+/**
+ * The line under a machine's name: out of contact first; then a drive standing still, since its
+ * machine's finish time no longer holds; then the time to done; "Erasing" while no drive has a
+ * rate to estimate from yet; "Nothing erasing" once none runs.
+ */
+export function machineStatus(m: FloorBoardMachine, time: (iso: string) => string, duration: (seconds: number) => string): string {
+  if (m.lost_contact) return `Lost contact · last heard ${time(m.last_report_at)}`;
+  const running = m.drives.filter(isRunning);
+  if (running.length === 0) return 'Nothing erasing';
+  const stalled = running.map((d) => d.stalled_since).filter((s): s is string => s !== undefined).sort();
+  if (stalled[0]) return `${stalled.length === 1 ? 'A drive has' : `${stalled.length} drives have`} made no progress since ${time(stalled[0])}`;
+  const left = machineSecondsLeft(m);
+  return left === undefined ? 'Erasing' : `Done in ${duration(left)}`;
 }

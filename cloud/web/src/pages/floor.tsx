@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { FloorBoard, FloorBoardDrive, FloorBoardMachine } from '@erasure/shared/contracts';
 import { PageHeader } from '../components/ui.js';
 import { formatBytes, formatDuration } from '../format.js';
-import { bayFreeAt, bySite, driveName, isRunning, lotLines, machineName, machineSecondsLeft, percentOf, problemsOf, STAGE_TEXT } from './floor-view.js';
+import { bayFreeAt, bySite, driveName, isRunning, lotLines, machineName, machineStatus, percentOf, problemsOf, STAGE_TEXT } from './floor-view.js';
 
 const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
 const rate = (bytesPerSecond: number | undefined) => (bytesPerSecond ? `${formatBytes(bytesPerSecond)}/s` : '');
@@ -100,13 +100,12 @@ function forecastText(seconds: number | undefined, board: FloorBoard): string {
 }
 
 function MachineCard({ machine, wall }: { machine: FloorBoardMachine; wall: boolean }) {
-  const left = machineSecondsLeft(machine);
   return (
     <article className={machine.lost_contact ? 'card floor-machine lost' : 'card floor-machine'} data-machine={machine.machine_id}>
       <header className="floor-machine-head">
         <strong>{machineName(machine)}</strong>
         <span className="muted">
-          {machine.lost_contact ? `Lost contact · last heard ${clock(machine.last_report_at)}` : left !== undefined ? `Done in ${formatDuration(left)}` : 'Nothing erasing'}
+          {machineStatus(machine, clock, formatDuration)}
         </span>
       </header>
       <ul className="floor-drives">
