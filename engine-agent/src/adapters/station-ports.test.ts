@@ -30,3 +30,21 @@ describe("the real station's drive watch", () => {
     expect(ran).toEqual([]);
   });
 });
+
+describe("the real station's probe of a seated drive", () => {
+  function envWithSysfs(files: Record<string, string>): AgentEnv {
+    const sys = { listDir: async () => [], readText: async (path: string) => files[path], realPath: async () => undefined, deviceNumber: async () => undefined } as unknown as SystemView;
+    return { config: loadConfig({ DATA_DIR: '/nonexistent' }), sys, run: async () => Promise.reject(new Error('no tool runs in a probe')) } as unknown as AgentEnv;
+  }
+
+  it("takes the drive's size and media type from sysfs: rotational 1 is a disk, 0 solid state", async () => {
+    const disk = await stationPorts(envWithSysfs({ '/sys/class/block/sdb/size': '7814037168\n', '/sys/class/block/sdb/queue/rotational': '1\n' }), boot, certificates).probe('/dev/sdb');
+    expect(disk).toMatchObject({ device: '/dev/sdb', sizeBytes: 7814037168 * 512, mediaType: 'HDD' });
+    const ssd = await stationPorts(envWithSysfs({ '/sys/class/block/sdc/queue/rotational': '0\n' }), boot, certificates).probe('/dev/sdc');
+    expect(ssd).toMatchObject({ mediaType: 'SSD' });
+  });
+
+  it('leaves the media type unknown when sysfs does not say', async () => {
+    expect(await stationPorts(envWithSysfs({}), boot, certificates).probe('/dev/sdd')).not.toHaveProperty('mediaType');
+  });
+});

@@ -46,7 +46,9 @@ async function seatedFacts(env: AgentEnv, device: string, properties: Readonly<R
   const sectors = Number((await env.sys.readText(`/sys/class/block/${basename(device)}/size`))?.trim());
   const model = properties.ID_MODEL?.replace(/_/g, ' ');
   const serial = properties.ID_SERIAL_SHORT;
-  return { device, health: 'unknown', ...(identity ? { identity } : {}), ...(model ? { model } : {}), ...(serial ? { serial } : {}), ...(Number.isFinite(sectors) && sectors > 0 ? { sizeBytes: sectors * 512 } : {}) };
+  const rotational = (await env.sys.readText(`/sys/class/block/${basename(device)}/queue/rotational`))?.trim();
+  const mediaType = rotational === '1' ? 'HDD' : rotational === '0' ? 'SSD' : undefined;
+  return { device, health: 'unknown', ...(identity ? { identity } : {}), ...(model ? { model } : {}), ...(serial ? { serial } : {}), ...(Number.isFinite(sectors) && sectors > 0 ? { sizeBytes: sectors * 512 } : {}), ...(mediaType ? { mediaType } : {}) };
 }
 
 /** SMART overall health from smartctl; unknown when the drive (or its USB bridge) will not say. */
@@ -166,7 +168,8 @@ function simulatedBackplanePorts(env: AgentEnv): MachinePorts {
     laneOf: async (p) => laneFromIdPath(p.event.properties.ID_PATH),
     probe: async (device) => {
       const d = (await seatedDrives(dataDir)).find((x) => x.device === device);
-      return { device, health: 'unknown', ...(d ? { model: d.model, serial: d.serial, sizeBytes: d.sizeBytes } : {}) };
+      // The simulated bays are solid state, as the simulated machine's bays are (profile.ts).
+      return { device, health: 'unknown', ...(d ? { model: d.model, serial: d.serial, sizeBytes: d.sizeBytes, mediaType: 'SSD' as const } : {}) };
     },
     health: async () => 'passed',
     // Only a seated bay's own file is ever a target.

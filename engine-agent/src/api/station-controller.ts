@@ -447,7 +447,7 @@ export class StationController {
 }
 
 function driveView(d: DriveFacts): NonNullable<StationBayView['drive']> {
-  return { device: d.device, health: d.health, ...(d.model ? { model: d.model } : {}), ...(d.serial ? { serial: d.serial } : {}), ...(d.sizeBytes !== undefined ? { size_bytes: d.sizeBytes } : {}) };
+  return { device: d.device, health: d.health, ...(d.model ? { model: d.model } : {}), ...(d.serial ? { serial: d.serial } : {}), ...(d.sizeBytes !== undefined ? { size_bytes: d.sizeBytes } : {}), ...(d.mediaType ? { media_type: d.mediaType } : {}) };
 }
 
 /** The bays the controllers report between them, when every one says how many it has; else unknown. */

@@ -37,6 +37,11 @@ describe('floor report of a machine', () => {
     expect(buildFloorSnapshot(s, identity, 0).drives[0]).toMatchObject({ stage: 'firmware', drive_estimate: true });
   });
 
+  it('reports a drive’s media type, which the lot forecast reads for drives still waiting', () => {
+    const s = state({ selected: ['/dev/sdc'], drives: [{ device: '/dev/sdc', size_bytes: 1000, media_type: 'HDD', transport: 'sata', internal: true }] as AgentState['drives'] });
+    expect(buildFloorSnapshot(s, identity, 0).drives[0]).toMatchObject({ device: '/dev/sdc', stage: 'waiting', media_type: 'HDD' });
+  });
+
   it('reports a selected drive not yet started as waiting', () => {
     const s = state({ selected: ['/dev/sdc'] });
     expect(buildFloorSnapshot(s, identity, 0).drives[0]).toMatchObject({ device: '/dev/sdc', stage: 'waiting', bytes_done: 0 });
@@ -62,6 +67,10 @@ describe('floor report of a station', () => {
     const snap = buildFloorSnapshot(s, { ...identity, kind: 'station' }, Date.parse('2026-01-01T00:00:00Z'));
     expect(snap.bays).toEqual([{ label: 'A1', state: 'erasing', device: '/dev/sdb', free_at: '2026-01-01T00:01:00.000Z' }]);
     expect(snap.drives[0]).toMatchObject({ bay: 'A1', stage: 'write', bytes_done: 400, bytes_total: 1000, eta_seconds: 60 });
+    expect(snap.drives[0]).not.toHaveProperty('media_type');
+    const ssd = { ...erasing, drive: { ...erasing.drive!, media_type: 'SSD' as const } };
+    const typed = buildFloorSnapshot(state({ station: { phase: 'bays', policy: 'confirm', bays: [ssd], unmapped: [], watching: true } }), { ...identity, kind: 'station' }, 0);
+    expect(typed.drives[0]).toMatchObject({ bay: 'A1', media_type: 'SSD' });
     expect(snap).not.toHaveProperty('site');
   });
 

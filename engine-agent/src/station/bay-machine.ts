@@ -8,6 +8,8 @@ export interface DriveFacts {
   readonly model?: string;
   readonly serial?: string;
   readonly sizeBytes?: number;
+  /** From the kernel's rotational flag; unknown when sysfs does not say. */
+  readonly mediaType?: 'HDD' | 'SSD';
   /** SMART overall health: passed, failed, or unknown (no SMART, a USB bridge that hides it). */
   readonly health: 'passed' | 'failed' | 'unknown';
 }

@@ -85,6 +85,7 @@ export const StationBayView = Type.Object(
           model: Type.Optional(Type.String()),
           serial: Type.Optional(Type.String()),
           size_bytes: Type.Optional(Type.Number({ minimum: 0 })),
+          media_type: Type.Optional(Type.Union([Type.Literal('SSD'), Type.Literal('HDD')])),
           health: Type.Union([Type.Literal('passed'), Type.Literal('failed'), Type.Literal('unknown')]),
         },
         { additionalProperties: false },

@@ -30,6 +30,8 @@ export const FloorDrive = Type.Object(
     model: Type.Optional(Text(128)),
     serial: Type.Optional(Text(128)),
     size_bytes: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Spinning disk or solid state, when the machine knows: the lot forecast gives a waiting drive the rate measured on its kind. */
+    media_type: Type.Optional(Type.Union([Type.Literal('SSD'), Type.Literal('HDD')])),
     /** A station's bay label, as the chassis map names it. */
     bay: Type.Optional(Text(64)),
     stage: Type.Union(FLOOR_DRIVE_STAGES.map((s) => Type.Literal(s))),
