@@ -51,6 +51,29 @@ describe('GET /certificates/{id}/verify: public tamper check (spec 4.4)', () => 
     expect(json.json()).toMatchObject({ valid: true });
   });
 
+  it("draws the page in the language asked for (?lang=), else in the certificate's own, and JSON the same in any", async () => {
+    await sut.drain();
+    const html = { accept: 'text/html' };
+    const english = await sut.app.inject({ method: 'GET', url: `/certificates/${certId}/verify`, headers: html });
+    expect(english.body).toContain('<html lang="en">');
+    const french = await sut.app.inject({ method: 'GET', url: `/certificates/${certId}/verify?lang=fr`, headers: html });
+    expect(french.body).toContain('<html lang="fr">');
+    expect(french.body).toContain('Certificat valide');
+    expect(french.body).toContain('Effacé le</th><td>22/11/2026 10:12:30 UTC');
+    // A language the service does not draw in is ignored, never an error.
+    const unknown = await sut.app.inject({ method: 'GET', url: `/certificates/${certId}/verify?lang=xx`, headers: html });
+    expect(unknown.statusCode).toBe(200);
+    expect(unknown.body).toContain('Valid certificate');
+    await sut.db.run(`UPDATE certificates SET language = 'es' WHERE public_id = @certId`, { certId });
+    const spanish = await sut.app.inject({ method: 'GET', url: `/certificates/${certId}/verify`, headers: html });
+    expect(spanish.body).toContain('Certificado válido');
+    const json = await sut.app.inject({ method: 'GET', url: `/certificates/${certId}/verify?lang=de`, headers: { accept: 'application/json' } });
+    expect(json.json()).toMatchObject({ valid: true, certificate_number: 'CW-000001' });
+    const missing = await sut.app.inject({ method: 'GET', url: '/certificates/cert_unknown/verify?lang=de', headers: html });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain('Kein solches Zertifikat');
+  });
+
   it('the verify page may not be shown in another site\'s frame (X-Frame-Options DENY, frame-ancestors none)', async () => {
     await sut.drain();
     for (const id of [certId, 'cert_unknown']) {

@@ -12,6 +12,8 @@ export interface CertificateRow extends StoredCertificate {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  /** The language its pages were drawn in, fixed by its job's first run; null before that, and on rows from before languages (English). */
+  language: string | null;
 }
 
 /**

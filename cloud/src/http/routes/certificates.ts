@@ -10,6 +10,7 @@ import { checkCertificate, type StoredCertificate } from '../../domain/certifica
 import { requireSession, sessionOf, wantsPage } from '../session.js';
 import { deriveNistCategory } from '../../domain/certificates/certificate-content.js';
 import { notFoundPage, verifyPage } from './verify-page.js';
+import { isLanguage, wordingFor, type Language } from '../../domain/certificates/i18n/wording.js';
 import { issuerBranding } from './verify-branding.js';
 import { NEVER_FRAMED } from './pages.js';
 import { findRejection } from '../../adapters/db/validation.js';
@@ -88,7 +89,7 @@ export async function redirectToFile(
 export function registerCertificateRoutes(app: FastifyInstance, deps: CertificateRouteDeps): void {
   const base = (deps.publicBaseUrl ?? '').replace(/\/+$/, '');
 
-  app.get<{ Params: { id: string } }>('/certificates/:id/verify', async (request, reply) => {
+  app.get<{ Params: { id: string }; Querystring: { lang?: string } }>('/certificates/:id/verify', async (request, reply) => {
     // One URL for people and programs: the QR code opens a page in a phone's browser, while API
     // clients (spec 4.4) keep the JSON answer. Caches must keep the two apart.
     // The page is what a customer trusts as "genuine": no other site may show it in a frame.
@@ -96,8 +97,12 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
     const asPage = wantsPage(request);
     const cert = await findCertificateByPublicId(deps.db, request.params.id);
     const wipe = cert && (await readWipeResultSource(deps.db, cert.wipe_result_id));
+    // The page speaks the certificate's language (the one its PDF was drawn in), or the one asked for.
+    const asked = request.query.lang;
+    const language = isLanguage(asked) ? asked : isLanguage(cert?.language) ? cert.language : 'en';
+    const pageLanguage = { wording: wordingFor(language), hrefOf: (l: Language) => `/certificates/${encodeURIComponent(request.params.id)}/verify?lang=${l}` };
     if (!cert || !wipe) {
-      if (asPage) return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage());
+      if (asPage) return reply.code(404).type('text/html; charset=utf-8').send(notFoundPage(pageLanguage));
       return reply.code(404).send({ valid: false, error: 'not_found' });
     }
     const account = (await deps.db.one<{ name: string }>('SELECT name FROM accounts WHERE id = @id', { id: cert.account_id }))!;
@@ -116,8 +121,8 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
     const downloads =
       owner && cert.status === 'complete'
         ? [
-            { label: 'Certificate (PDF)', href: `/certificates/${cert.public_id}` },
-            { label: 'Erasure Report (PDF)', href: `/certificates/${cert.public_id}?document=report` },
+            { label: pageLanguage.wording.t('verify.download.certificate'), href: `/certificates/${cert.public_id}` },
+            { label: pageLanguage.wording.t('verify.download.report'), href: `/certificates/${cert.public_id}?document=report` },
           ]
         : [];
     const category = wipe.record.wipe_method ? deriveNistCategory(wipe.record.wipe_method, wipe.record.technique) : null;
@@ -128,7 +133,7 @@ export function registerCertificateRoutes(app: FastifyInstance, deps: Certificat
       downloads,
       rejection: rejection ? { reason: rejection.reason, validatedAt: rejection.validated_at } : null,
       issuer: await issuerBranding(deps.db, deps.store, cert.account_id),
-    }));
+    }, pageLanguage));
   });
 
   app.get<{ Params: { id: string }; Querystring: { document?: string } }>(

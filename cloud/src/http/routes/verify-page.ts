@@ -1,5 +1,6 @@
 import type { VerifyAnswer } from '../../domain/certificates/tamper-check.js';
-import { formatCapacityGb, formatTimestamp } from '../../domain/certificates/format.js';
+import { formatCapacityGb } from '../../domain/certificates/format.js';
+import { ENGLISH, LANGUAGES, type Language, type Wording } from '../../domain/certificates/i18n/wording.js';
 
 /** What the page shows beside the spec's verify fields. */
 export interface VerifyPageExtras {
@@ -17,77 +18,101 @@ export interface VerifyPageExtras {
   issuer?: { companyName: string | null; addressLines: readonly string[]; contact: string | null; logo: { type: 'png' | 'jpeg'; bytes: Uint8Array } | null } | null;
 }
 
+/** The page's language and where each other language's page is (its `?lang=` address). */
+export interface PageLanguage {
+  readonly wording: Wording;
+  readonly hrefOf?: (language: Language) => string;
+}
+
+const ENGLISH_PAGE: PageLanguage = { wording: ENGLISH };
+
+/** Each language named in itself, for the switch at the foot of the page. */
+const NATIVE_NAMES: Readonly<Record<Language, string>> = { en: 'English', de: 'Deutsch', fr: 'Français', es: 'Español' };
+
 /** The "Processed by" cell: the account's name, and its own logo and details when it set them. */
-function issuerCell(account: string, issuer: VerifyPageExtras['issuer']): string {
-  if (!issuer) return `<tr><th scope="row">Processed by</th><td>${escape(account)}</td></tr>`;
+function issuerCell(account: string, issuer: VerifyPageExtras['issuer'], w: Wording): string {
+  const label = escape(w.t('field.processedBy'));
+  if (!issuer) return `<tr><th scope="row">${label}</th><td>${escape(account)}</td></tr>`;
   // The logo is inlined: the page makes no request of its own to the account's files.
   const logo = issuer.logo
-    ? `<img class="logo" data-testid="issuer-logo" alt="${escape(issuer.companyName ?? account)} logo" src="data:image/${issuer.logo.type};base64,${Buffer.from(issuer.logo.bytes).toString('base64')}">`
+    ? `<img class="logo" data-testid="issuer-logo" alt="${escape(w.t('verify.logoAlt', { name: issuer.companyName ?? account }))}" src="data:image/${issuer.logo.type};base64,${Buffer.from(issuer.logo.bytes).toString('base64')}">`
     : '';
   const lines = [issuer.companyName, ...issuer.addressLines, issuer.contact].filter((l): l is string => Boolean(l));
   const details = lines.map((l, i) => (i === 0 && issuer.companyName ? `<strong>${escape(l)}</strong>` : escape(l))).join('<br>');
-  return `<tr><th scope="row">Processed by</th><td><div class="issuer" data-testid="issuer">${logo}<div>${escape(account)}${details ? `<div class="issuer-details">${details}</div>` : ''}</div></div></td></tr>`;
+  return `<tr><th scope="row">${label}</th><td><div class="issuer" data-testid="issuer">${logo}<div>${escape(account)}${details ? `<div class="issuer-details">${details}</div>` : ''}</div></div></td></tr>`;
 }
 
 const escape = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const row = (label: string, value: string | null | undefined) => `<tr><th scope="row">${escape(label)}</th><td>${value ? escape(value) : '—'}</td></tr>`;
 
+/** Links to the same page in the other languages; the current one is named, not linked. */
+function languageSwitch({ wording, hrefOf }: PageLanguage): string {
+  if (!hrefOf) return '';
+  const items = LANGUAGES.map((l) =>
+    l === wording.language ? `<span aria-current="true" lang="${l}">${NATIVE_NAMES[l]}</span>` : `<a href="${escape(hrefOf(l))}" hreflang="${l}" lang="${l}">${NATIVE_NAMES[l]}</a>`,
+  );
+  return `<nav class="languages" aria-label="${escape(wording.t('verify.languages'))}" data-testid="languages">${items.join(' · ')}</nav>`;
+}
+
 /**
  * The page a person sees when they scan a certificate's QR code (the same URL answers JSON to
  * API clients). The verdict first, in one glance; then what was erased, how, when and by whom.
+ * In the certificate's own language: the words are translated, the facts (method, technique, the
+ * engine's verification words, NIST and IEEE names and levels) are shown as recorded.
  */
-export function verifyPage(answer: VerifyAnswer, extras: VerifyPageExtras): string {
+export function verifyPage(answer: VerifyAnswer, extras: VerifyPageExtras, language: PageLanguage = ENGLISH_PAGE): string {
+  const w = language.wording;
   const verdict = extras.rejection
-    ? {
-        tone: 'invalid',
-        title: 'Not valid: failed validation',
-        text: `An independent check of this drive after its erasure found data that should not be there, so this certificate must not be relied on. The drive is held for review. What the check found: ${extras.rejection.reason ?? 'not stated'}.`,
-      }
+    ? { tone: 'invalid', title: w.t('verify.rejected.title'), text: w.t('verify.rejected.text', { reason: extras.rejection.reason ?? w.t('verify.notStated') }) }
     : answer.valid
-    ? { tone: 'valid', title: 'Valid certificate', text: 'This certificate was issued by the erasure service, and nothing in it has changed since it was signed.' }
-    : {
-        tone: 'invalid',
-        title: 'Not valid',
-        text: 'This certificate does not match what the erasure service issued, or it is not complete. Do not rely on it; ask the company that processed the device.',
-      };
+      ? { tone: 'valid', title: w.t('verify.valid.title'), text: w.t('verify.valid.text') }
+      : { tone: 'invalid', title: w.t('verify.invalid.title'), text: w.t('verify.invalid.text') };
   const downloads = extras.downloads.length
     ? `<p class="downloads">${extras.downloads.map((d) => `<a class="button" href="${escape(d.href)}">${escape(d.label)}</a>`).join(' ')}</p>`
+    : '';
+  const validation = extras.rejection
+    ? row(w.t('verify.validation'), w.t('verify.validationFailed', { date: w.timestamp(extras.rejection.validatedAt) ?? extras.rejection.validatedAt, reason: extras.rejection.reason ?? w.t('verify.noReason') }))
     : '';
   return page(
     `${verdict.title} · ${answer.certificate_number}`,
     `<div class="verdict ${verdict.tone}" data-testid="verdict"><span class="mark" aria-hidden="true">${answer.valid ? '✓' : '✗'}</span>
 <div><h1>${escape(verdict.title)}</h1><p>${escape(verdict.text)}</p></div></div>
-<h2>Certificate ${escape(answer.certificate_number)}</h2>
+<h2>${escape(w.t('verify.heading', { number: answer.certificate_number }))}</h2>
 <table>
-${row('Drive', [answer.drive_model, answer.drive_serial ? `serial ${answer.drive_serial}` : null].filter(Boolean).join(' · '))}
-${row('Capacity', formatCapacityGb(answer.drive_capacity_gb))}
-${row('Erasure method', answer.wipe_method)}
-${row('Technique (IEEE 2883-2022)', extras.technique)}
-${row('Sanitization level (NIST SP 800-88 Rev. 2)', extras.category)}
-${row('Verification (the technique completed as intended)', extras.verification ?? null)}
-${row('Passes', answer.passes_completed === null ? null : String(answer.passes_completed))}
-${row('Erased', formatTimestamp(answer.completed_at))}
-${row('Signed', formatTimestamp(answer.signed_at))}
-${issuerCell(answer.account, extras.issuer)}
-${extras.rejection ? row('Validation', `Failed on ${formatTimestamp(extras.rejection.validatedAt) ?? extras.rejection.validatedAt}: ${extras.rejection.reason ?? 'no reason given'}`) : ''}
+${row(w.t('verify.drive'), [answer.drive_model, answer.drive_serial ? w.t('verify.driveSerial', { serial: answer.drive_serial }) : null].filter(Boolean).join(' · '))}
+${row(w.t('field.capacity'), formatCapacityGb(answer.drive_capacity_gb, w))}
+${row(w.t('verify.method'), answer.wipe_method)}
+${row(w.t('verify.technique'), extras.technique)}
+${row(w.t('verify.level'), extras.category)}
+${row(w.t('verify.verification'), extras.verification ?? null)}
+${row(w.t('verify.passes'), answer.passes_completed === null ? null : w.number(answer.passes_completed))}
+${row(w.t('verify.erased'), w.timestamp(answer.completed_at))}
+${row(w.t('verify.signed'), w.timestamp(answer.signed_at))}
+${issuerCell(answer.account, extras.issuer, w)}
+${validation}
 </table>
 ${downloads}
-<p class="muted">Under NIST SP 800-88 Rev. 2, verification confirms on each drive that the sanitization technique completed as intended; validation is a separate, independent check of the outcome. Checked just now against the erasure service's records. API clients get this answer as JSON from the same address.</p>`,
+<p class="muted">${escape(w.t('verify.footnote'))}</p>
+${languageSwitch(language)}`,
+    w.language,
   );
 }
 
-export function notFoundPage(): string {
+export function notFoundPage(language: PageLanguage = ENGLISH_PAGE): string {
+  const w = language.wording;
   return page(
-    'Certificate not found',
+    w.t('verify.notFound.pageTitle'),
     `<div class="verdict invalid" data-testid="verdict"><span class="mark" aria-hidden="true">✗</span>
-<div><h1>No such certificate</h1><p>The erasure service has no certificate at this address. Check that the link or QR code was copied whole; a certificate that cannot be found cannot be relied on.</p></div></div>`,
+<div><h1>${escape(w.t('verify.notFound.title'))}</h1><p>${escape(w.t('verify.notFound.text'))}</p></div></div>
+${languageSwitch(language)}`,
+    w.language,
   );
 }
 
-export function page(title: string, body: string): string {
+export function page(title: string, body: string, language: Language = 'en'): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${escape(title)}</title>
 <style>
 body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:640px;padding:20px;color:#1c2430;background:#f6f7f9}
@@ -98,6 +123,7 @@ h2{font-size:18px;margin:24px 0 8px}table{width:100%;border-collapse:collapse;ba
 th,td{padding:10px 12px;border-bottom:1px solid #e3e7ec;text-align:left;vertical-align:top}th{width:38%;color:#5b6675;font-weight:600}
 td{overflow-wrap:anywhere}.button{display:inline-block;margin:14px 8px 0 0;padding:10px 14px;background:#1f4e8c;color:#fff;border-radius:6px;text-decoration:none}
 .muted{color:#5b6675;font-size:14px;margin-top:18px}
+.languages{margin-top:18px;font-size:14px;color:#5b6675}.languages a{color:#1f4e8c}
 .issuer{display:flex;flex-direction:column;gap:8px;align-items:flex-start}.logo{max-width:160px;max-height:56px;object-fit:contain}.issuer-details{color:#5b6675;font-size:14px}
 </style></head><body>
 ${body}

@@ -1,5 +1,6 @@
 /*
- * The English wording of the Certificate of Sanitization and the Erasure Report: the reference
+ * The English wording of the Certificate of Sanitization, the Erasure Report and the public verify
+ * page their QR code opens: the reference
  * every other language file must match key for key and placeholder for placeholder
  * (wording.test.ts). A `{name}` is filled in when drawn. English pages must stay what they were,
  * operation for operation, or certificates issued before stop verifying: change a string here
@@ -250,6 +251,35 @@ export const en = {
     'This document is signed once, as a whole. Each drive\u2019s own signed Certificate of Sanitization is attached to it unchanged ' +
     '(your PDF reader\u2019s attachments panel, or pdfdetach -saveall), and verifies on its own at the address its QR code gives. ' +
     'A drive listed without a certificate was not certified (for example, its erasure failed).',
+  // The public verify page (the QR code's address), in the certificate's language
+  'verify.valid.title': 'Valid certificate',
+  'verify.valid.text': 'This certificate was issued by the erasure service, and nothing in it has changed since it was signed.',
+  'verify.invalid.title': 'Not valid',
+  'verify.invalid.text': 'This certificate does not match what the erasure service issued, or it is not complete. Do not rely on it; ask the company that processed the device.',
+  'verify.rejected.title': 'Not valid: failed validation',
+  'verify.rejected.text': 'An independent check of this drive after its erasure found data that should not be there, so this certificate must not be relied on. The drive is held for review. What the check found: {reason}.',
+  'verify.notStated': 'not stated',
+  'verify.heading': 'Certificate {number}',
+  'verify.drive': 'Drive',
+  'verify.driveSerial': 'serial {serial}',
+  'verify.method': 'Erasure method',
+  'verify.technique': 'Technique (IEEE 2883-2022)',
+  'verify.level': 'Sanitization level (NIST SP 800-88 Rev. 2)',
+  'verify.verification': 'Verification (the technique completed as intended)',
+  'verify.passes': 'Passes',
+  'verify.erased': 'Erased',
+  'verify.signed': 'Signed',
+  'verify.validation': 'Validation',
+  'verify.validationFailed': 'Failed on {date}: {reason}',
+  'verify.noReason': 'no reason given',
+  'verify.logoAlt': '{name} logo',
+  'verify.download.certificate': 'Certificate (PDF)',
+  'verify.download.report': 'Erasure Report (PDF)',
+  'verify.footnote': 'Under NIST SP 800-88 Rev. 2, verification confirms on each drive that the sanitization technique completed as intended; validation is a separate, independent check of the outcome. Checked just now against the erasure service\'s records. API clients get this answer as JSON from the same address.',
+  'verify.notFound.pageTitle': 'Certificate not found',
+  'verify.notFound.title': 'No such certificate',
+  'verify.notFound.text': 'The erasure service has no certificate at this address. Check that the link or QR code was copied whole; a certificate that cannot be found cannot be relied on.',
+  'verify.languages': 'Language',
 } as const;
 
 /** Every string the documents draw (certificate, report, lot certificate), by key. */
