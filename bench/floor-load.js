@@ -13,7 +13,8 @@
 // Then the same on PostgreSQL with two cloud instances on one throwaway cluster: the gateway
 // forwards to instance A, the board stream is open on instance B, so every report reaches the
 // board through the store's NOTIFY (goal p95 <= 2 s); the one-instance SQLite run above is its
-// baseline, measured in the same run. CPU is both instances' and the gateway's.
+// baseline, measured in the same run. CPU is both instances' and the gateway's; the PostgreSQL
+// server's (postmaster and backends) is printed beside it.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,6 +41,26 @@ const hasPostgres = () => existsSync('/usr/lib/postgresql') && readdirSync('/usr
 const cpuSeconds = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+};
+/**
+ * CPU seconds of the PostgreSQL server so far: the postmaster's own and its reaped children's
+ * (cutime + cstime), plus each backend still running. A backend that exits within a window
+ * brings its whole life's CPU into cutime, so a window can count a little from before it.
+ */
+const serverCpuSeconds = (postmaster) => {
+  const stat = (pid) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  const own = stat(postmaster);
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = stat(entry);
+      if (Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return ticks / TICKS_PER_SECOND;
 };
 const percentile = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -108,14 +129,17 @@ async function floorRun(store) {
     const measure = async (label, during) => {
       const clouds = [...new Set([cloud.child.pid, board.child.pid])];
       const pids = [...clouds, gateway.child.pid];
+      const server = postgres?.serverPid();
       const before = pids.map(cpuSeconds);
+      const serverBefore = server ? serverCpuSeconds(server) : 0;
       const t0 = performance.now();
       await during();
       const wall = (performance.now() - t0) / 1000;
       const used = pids.map((pid, i) => cpuSeconds(pid) - before[i]);
+      const serverSeconds = server ? serverCpuSeconds(server) - serverBefore : 0;
       const cloudSeconds = used.slice(0, clouds.length).reduce((a, b) => a + b, 0);
       const gatewaySeconds = used.at(-1);
-      return { label, wall, cloud: (cloudSeconds / wall) * 100, gateway: (gatewaySeconds / wall) * 100, total: ((cloudSeconds + gatewaySeconds) / wall) * 100 };
+      return { label, wall, cloud: (cloudSeconds / wall) * 100, gateway: (gatewaySeconds / wall) * 100, total: ((cloudSeconds + gatewaySeconds) / wall) * 100, database: (serverSeconds / wall) * 100 };
     };
 
     const idle = await measure('idle', () => sleep(SECONDS * 1000));
@@ -168,7 +192,9 @@ async function floorRun(store) {
     console.log(
       `floor load (${where}): ${MACHINES} machines x ${DRIVES} drives reporting every 5 s through the gateway (${sent} reports in ${r(loaded.wall)} s, ${boards} boards streamed, ${latencies.length} reports timed) | ` +
         `CPU cloud${postgres ? 's' : ''} ${r(loaded.cloud)} % + gateway ${r(loaded.gateway)} % = ${r(loaded.total)} % of one core | idle baseline ${r(idle.total)} % | ` +
-        `goal <= 25 %: ${loaded.total <= 25 ? 'OK' : 'ABOVE GOAL'} | report -> board p50 ${Math.round(percentile(latencies, 50))} ms p95 ${Math.round(p95)} ms max ${Math.round(Math.max(...latencies))} ms | ` +
+        `goal <= 25 %: ${loaded.total <= 25 ? 'OK' : 'ABOVE GOAL'} | ` +
+        (postgres ? `PostgreSQL server ${r(loaded.database)} % (idle ${r(idle.database)} %), all three ${r(loaded.total + loaded.database)} % | ` : '') +
+        `report -> board p50 ${Math.round(percentile(latencies, 50))} ms p95 ${Math.round(p95)} ms max ${Math.round(Math.max(...latencies))} ms | ` +
         `goal p95 <= ${goalMs} ms: ${p95 <= goalMs ? 'OK' : 'ABOVE GOAL'}`,
     );
     return { p95 };
