@@ -3,7 +3,9 @@ import type { BayStateName } from '@erasure/shared';
 /**
  * A bay's LEDs follow its state (issue 32, a station that runs lights-out): the locate LED
  * blinks while the bay checks in, erases or verifies, the fault LED is on for a failed erase,
- * and both are off otherwise (done, cancelled, pulled, empty, or waiting for the operator).
+ * and both are off otherwise (done, cancelled, pulled, empty, or waiting for the operator). A
+ * bay checking in while the erasure service does not answer still blinks: its drive is not done
+ * and must stay seated, and "off" would read as done to someone across the room.
  */
 export type BayLed = 'working' | 'failed' | 'off';
 
