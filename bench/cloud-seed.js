@@ -1,6 +1,8 @@
 // Shared by the benchmarks that drive the built cloud (cloud/dist; run `npx tsc -b`): its modules,
 // an account with an engine token, a cloud app taking signed internal calls, a drive's wipe
-// record, and the certificate job's ports. Each benchmark keeps its own timing and figures.
+// record, the certificate job's ports, certified drives and a lot export of them. Each benchmark
+// keeps its own figures.
+import { readFileSync } from 'node:fs';
 import { signServiceRequest } from '@erasure/shared';
 
 const dist = new URL('../cloud/dist/', import.meta.url);
@@ -13,6 +15,12 @@ const { storeWipeResult } = await loadCloud('adapters/db/wipe-results.js');
 const { buildCloudApp } = await loadCloud('http/app.js');
 const { systemClock } = await loadCloud('adapters/clock.js');
 const { retryDelayMs } = await loadCloud('jobs/generate-certificate.js');
+const { DEBIAN_FONT_FILES, loadFontSource } = await loadCloud('domain/certificates/index.js');
+const { drainCertificateJobs } = await loadCloud('jobs/certificate-worker.js');
+const { inProcessRenderer } = await loadCloud('jobs/renderer.js');
+const { wipeGridReaderOnce } = await loadCloud('adapters/db/wipes-grid.js');
+const { createLotExport } = await loadCloud('adapters/db/lot-exports.js');
+const { drainLotExportJobs, LOT_EXPORT_WORKER_DEFAULTS } = await loadCloud('jobs/lot-export-worker.js');
 
 export const PUBLIC_BASE_URL = 'https://erasure.example';
 
@@ -120,6 +128,34 @@ export const certificateJobDeps = ({ db, keys, store, renderer }) => ({
   maxAttempts: 5,
   retryDelayMs: (n) => retryDelayMs(n),
 });
+
+/**
+ * `drives` certified drives of `account`: their wipe results stored, then their certificates made
+ * by the certificate job on this thread, both PDFs into `store`. `seconds`: how long the job took;
+ * `ids`: the wipe results' public ids, in order; `fonts`: the fonts the PDFs were drawn with.
+ */
+export async function certifiedDrives({ db, keys, store, account, token, drives }) {
+  await storeCheckedInWipes(db, { account, token, drives });
+  const fonts = loadFontSource(DEBIAN_FONT_FILES, { readFile: (path) => new Uint8Array(readFileSync(path)) });
+  const t0 = performance.now();
+  const generated = await drainCertificateJobs(certificateJobDeps({ db, keys, store, renderer: inProcessRenderer(fonts) }));
+  const seconds = (performance.now() - t0) / 1000;
+  if (generated !== drives) throw new Error(`expected ${drives} certificates, generated ${generated}`);
+  const ids = (await db.many('SELECT public_id FROM wipe_results ORDER BY id')).map((r) => r.public_id);
+  return { fonts, seconds, ids };
+}
+
+/** One lot export (`format` pdf or zip) of `wipeIds`, made by the lot export job into `store`: its time and bytes. */
+export async function runLotExport({ db, keys, store, fonts, accountId, wipeIds, format, publicId }) {
+  await db.transaction((tx) => createLotExport(tx, { publicId, accountId, format, wipeIds, now: new Date().toISOString() }));
+  const deps = { ...LOT_EXPORT_WORKER_DEFAULTS, db, clock: systemClock, store, wipeGrid: wipeGridReaderOnce(db), fonts: () => fonts, pdfSigning: () => keys.pdfSigning(), publicBaseUrl: PUBLIC_BASE_URL };
+  const start = performance.now();
+  if ((await drainLotExportJobs(deps)) !== 1) throw new Error('expected one lot export');
+  const seconds = (performance.now() - start) / 1000;
+  const row = await db.one('SELECT status, object_key FROM lot_exports WHERE public_id = @publicId', { publicId });
+  if (row.status !== 'done') throw new Error(`lot export ${format} ended ${row.status}`);
+  return { seconds, bytes: await store.get(row.object_key) };
+}
 
 /**
  * Certificate jobs held back ("parked") until a batch is let go: the bench times one batch at a

@@ -9,23 +9,16 @@
 // their certificates and reports, and `verify-pdf` of the lot certificate (every attached
 // certificate checked: PDF signature, signed record, its page regenerated and compared, its text).
 // Goal: lot PDF <= 0.5x the single certificates' time.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { benchAccount, certificateJobDeps, loadCloud, PUBLIC_BASE_URL, storeCheckedInWipes } from './cloud-seed.js';
+import { benchAccount, certifiedDrives, loadCloud, runLotExport } from './cloud-seed.js';
 
 const { SqliteDatabase } = await loadCloud('adapters/sql/sqlite.js');
 const { localObjectStore } = await loadCloud('adapters/objects/local-store.js');
 const { loadCertificateKeys } = await loadCloud('adapters/certificate-keys.js');
-const { DEBIAN_FONT_FILES, loadFontSource } = await loadCloud('domain/certificates/index.js');
-const { drainCertificateJobs } = await loadCloud('jobs/certificate-worker.js');
-const { inProcessRenderer } = await loadCloud('jobs/renderer.js');
-const { systemClock } = await loadCloud('adapters/clock.js');
-const { wipeGridReaderOnce } = await loadCloud('adapters/db/wipes-grid.js');
-const { createLotExport } = await loadCloud('adapters/db/lot-exports.js');
-const { drainLotExportJobs, LOT_EXPORT_WORKER_DEFAULTS } = await loadCloud('jobs/lot-export-worker.js');
 const { verifyPdf } = await loadCloud('cli/certificates.js');
 
 const { values } = parseArgs({ options: { drives: { type: 'string', default: '600' } } });
@@ -38,37 +31,11 @@ try {
   const keys = await loadCertificateKeys({ db, dataDir: dir });
   const store = localObjectStore(join(dir, 'objects'));
   const { account, token } = await benchAccount(db);
-  await storeCheckedInWipes(db, { account, token, drives: DRIVES });
-  const fonts = loadFontSource(DEBIAN_FONT_FILES, { readFile: (path) => new Uint8Array(readFileSync(path)) });
-
   // The anchor: the single certificates, generated as the worker does on one thread.
-  const t0 = performance.now();
-  const generated = await drainCertificateJobs(certificateJobDeps({ db, keys, store, renderer: inProcessRenderer(fonts) }));
-  const singles = (performance.now() - t0) / 1000;
-  if (generated !== DRIVES) throw new Error(`expected ${DRIVES} certificates, generated ${generated}`);
-
-  const ids = (await db.many('SELECT public_id FROM wipe_results ORDER BY id')).map((r) => r.public_id);
-  const deps = {
-    ...LOT_EXPORT_WORKER_DEFAULTS,
-    db,
-    clock: systemClock,
-    store,
-    wipeGrid: wipeGridReaderOnce(db),
-    fonts: () => fonts,
-    pdfSigning: () => keys.pdfSigning(),
-    publicBaseUrl: PUBLIC_BASE_URL,
-  };
-  const timeExport = async (format, name) => {
-    await db.transaction((tx) => createLotExport(tx, { publicId: name, accountId: account.id, format, wipeIds: ids, now: new Date().toISOString() }));
-    const start = performance.now();
-    if ((await drainLotExportJobs(deps)) !== 1) throw new Error('expected one lot export');
-    const seconds = (performance.now() - start) / 1000;
-    const row = await db.one('SELECT status, object_key FROM lot_exports WHERE public_id = @name', { name });
-    if (row.status !== 'done') throw new Error(`lot export ${format} ended ${row.status}`);
-    return { seconds, bytes: await store.get(row.object_key) };
-  };
-  const pdf = await timeExport('pdf', 'lotexp_00000000000000000001');
-  const zip = await timeExport('zip', 'lotexp_00000000000000000002');
+  const { fonts, seconds: singles, ids } = await certifiedDrives({ db, keys, store, account, token, drives: DRIVES });
+  const lot = { db, keys, store, fonts, accountId: account.id, wipeIds: ids };
+  const pdf = await runLotExport({ ...lot, format: 'pdf', publicId: 'lotexp_00000000000000000001' });
+  const zip = await runLotExport({ ...lot, format: 'zip', publicId: 'lotexp_00000000000000000002' });
 
   const lotFile = join(dir, 'lot.pdf');
   writeFileSync(lotFile, pdf.bytes);

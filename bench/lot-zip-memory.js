@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 
-import { benchAccount, certificateJobDeps, loadCloud, PUBLIC_BASE_URL, storeCheckedInWipes } from './cloud-seed.js';
+import { benchAccount, certifiedDrives, loadCloud, runLotExport } from './cloud-seed.js';
 
 const { SqliteDatabase } = await loadCloud('adapters/sql/sqlite.js');
 const { createUser } = await loadCloud('adapters/db/users.js');
@@ -29,13 +29,6 @@ const { hashPassword } = await loadCloud('adapters/passwords.js');
 const { localObjectStore } = await loadCloud('adapters/objects/local-store.js');
 const { s3ObjectStore } = await loadCloud('adapters/objects/s3-store.js');
 const { loadCertificateKeys } = await loadCloud('adapters/certificate-keys.js');
-const { DEBIAN_FONT_FILES, loadFontSource } = await loadCloud('domain/certificates/index.js');
-const { drainCertificateJobs } = await loadCloud('jobs/certificate-worker.js');
-const { inProcessRenderer } = await loadCloud('jobs/renderer.js');
-const { systemClock } = await loadCloud('adapters/clock.js');
-const { wipeGridReaderOnce } = await loadCloud('adapters/db/wipes-grid.js');
-const { createLotExport } = await loadCloud('adapters/db/lot-exports.js');
-const { drainLotExportJobs, LOT_EXPORT_WORKER_DEFAULTS } = await loadCloud('jobs/lot-export-worker.js');
 const { default: S3rver } = await import('s3rver');
 
 const { values } = parseArgs({ options: { drives: { type: 'string', default: '600' }, mbps: { type: 'string', default: '25' } } });
@@ -60,23 +53,14 @@ try {
   const local = localObjectStore(join(dir, 'objects'));
   const { account, token } = await benchAccount(db, EMAIL);
   await createUser(db, { accountId: account.id, email: EMAIL, passwordHash: await hashPassword(PASSWORD), role: 'admin', now: new Date().toISOString() });
-  await storeCheckedInWipes(db, { account, token, drives: DRIVES });
-  const fonts = loadFontSource(DEBIAN_FONT_FILES, { readFile: (path) => new Uint8Array(readFileSync(path)) });
-  const generated = await drainCertificateJobs(certificateJobDeps({ db, keys, store: local, renderer: inProcessRenderer(fonts) }));
-  if (generated !== DRIVES) throw new Error(`expected ${DRIVES} certificates, generated ${generated}`);
+  const { fonts, ids } = await certifiedDrives({ db, keys, store: local, account, token, drives: DRIVES });
   for (const row of await db.many('SELECT certificate_key, report_key FROM certificates')) {
     for (const key of [row.certificate_key, row.report_key]) await bucket.put(key, await local.get(key));
   }
 
   // 2. The lot ZIP of all of them, made by the lot export job in each store.
-  const ids = (await db.many('SELECT public_id FROM wipe_results ORDER BY id')).map((r) => r.public_id);
   const exportIn = async (store, publicId) => {
-    await db.transaction((tx) => createLotExport(tx, { publicId, accountId: account.id, format: 'zip', wipeIds: ids, now: new Date().toISOString() }));
-    const deps = { ...LOT_EXPORT_WORKER_DEFAULTS, db, clock: systemClock, store, wipeGrid: wipeGridReaderOnce(db), fonts: () => fonts, pdfSigning: () => keys.pdfSigning(), publicBaseUrl: PUBLIC_BASE_URL };
-    if ((await drainLotExportJobs(deps)) !== 1) throw new Error('expected one lot export');
-    const row = await db.one('SELECT status, object_key FROM lot_exports WHERE public_id = @publicId', { publicId });
-    if (row.status !== 'done') throw new Error(`lot export ended ${row.status}`);
-    const bytes = await store.get(row.object_key);
+    const { bytes } = await runLotExport({ db, keys, store, fonts, accountId: account.id, wipeIds: ids, format: 'zip', publicId });
     return { publicId, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
   };
   const exports = { local: await exportIn(local, 'lotexp_00000000000000000001'), s3: await exportIn(bucket, 'lotexp_00000000000000000002') };

@@ -56,6 +56,16 @@ export async function signIn(cloud: Cloud, email: string, password = PASSWORD): 
   };
 }
 
+/**
+ * An account's admin (`admin@acme.test`) and technician (`tech@acme.test`), each signed in: the
+ * two roles an admin-only settings route tells apart.
+ */
+export async function adminAndTechnician(cloud: Cloud, accountId: number): Promise<{ admin: Browser; technician: Browser }> {
+  await addUser(cloud, accountId, 'admin', 'admin@acme.test');
+  await addUser(cloud, accountId, 'technician', 'tech@acme.test');
+  return { admin: await signIn(cloud, 'admin@acme.test'), technician: await signIn(cloud, 'tech@acme.test') };
+}
+
 /** Reports a machine through the internal API, as a device would. */
 export async function reportAsset(cloud: Cloud, jti: string, recordId: string, fp: object = fingerprint()) {
   const res = await cloud.post('/internal/assets', { jti, record_id: recordId, engine_version: '1.4.0', fingerprint: fp });

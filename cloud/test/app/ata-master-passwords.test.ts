@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCloud, type Cloud } from '../helpers.js';
-import { addUser, signIn, type Browser } from '../web-helpers.js';
+import { adminAndTechnician, type Browser } from '../web-helpers.js';
 
 // Issue 30 item 1: the account's ATA master passwords, set by its admins in the web app,
 // write-only (a count and labels come back, never a password), and handed to the account's
@@ -19,10 +19,7 @@ describe('ATA master passwords of an account', () => {
     cloud = await startCloud();
     account = await cloud.account('Acme Refurb');
     jti = (await cloud.token(account.id)).jti;
-    await addUser(cloud, account.id, 'admin', 'admin@acme.test');
-    await addUser(cloud, account.id, 'technician', 'tech@acme.test');
-    admin = await signIn(cloud, 'admin@acme.test');
-    technician = await signIn(cloud, 'tech@acme.test');
+    ({ admin, technician } = await adminAndTechnician(cloud, account.id));
   });
   afterEach(() => cloud.close());
 

@@ -8,7 +8,7 @@ import { embeddedFiles } from '../../src/domain/certificates/embedded-certificat
 import { PDFDocument } from 'pdf-lib';
 import { testJpegHeader, testLogoPng } from '../certificates/logo-fixture.js';
 import { certificateOf, startCertificateCloud, submitWipe, type CertificateCloud } from '../certificates/pipeline.js';
-import { addUser, signIn, type Browser } from '../web-helpers.js';
+import { adminAndTechnician, type Browser } from '../web-helpers.js';
 
 // Issue 31 item 7: an account's admins upload its logo and company details; certificates issued
 // from then on carry both (certificate, report, verify page) beside the account's name, still
@@ -28,10 +28,7 @@ describe('the branding of an account on its certificates', () => {
     cloud = await startCertificateCloud();
     account = await cloud.account('Acme Refurb');
     jti = (await cloud.token(account.id)).jti;
-    await addUser(cloud, account.id, 'admin', 'admin@acme.test');
-    await addUser(cloud, account.id, 'technician', 'tech@acme.test');
-    admin = await signIn(cloud, 'admin@acme.test');
-    technician = await signIn(cloud, 'tech@acme.test');
+    ({ admin, technician } = await adminAndTechnician(cloud, account.id));
     dir = mkdtempSync(join(tmpdir(), 'branding-'));
   });
   afterEach(async () => {

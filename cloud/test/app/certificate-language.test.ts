@@ -7,7 +7,7 @@ import { createToken } from '../../src/adapters/db/tokens.js';
 import { verifyPdf } from '../../src/cli/certificates.js';
 import { readEmbeddedCertificate } from '../../src/domain/certificates/embedded-certificate.js';
 import { startCertificateCloud, submitWipe, type CertificateCloud } from '../certificates/pipeline.js';
-import { addUser, signIn, type Browser } from '../web-helpers.js';
+import { adminAndTechnician, type Browser } from '../web-helpers.js';
 
 // Issue 31 item 7 part B: certificates and reports in English, German, French or Spanish, per
 // account (an admin setting) or per device token (which overrides the account's); the language is
@@ -24,10 +24,7 @@ describe('the language of an account’s certificates', () => {
   beforeEach(async () => {
     cloud = await startCertificateCloud();
     account = await cloud.account('Acme Refurb');
-    await addUser(cloud, account.id, 'admin', 'admin@acme.test');
-    await addUser(cloud, account.id, 'technician', 'tech@acme.test');
-    admin = await signIn(cloud, 'admin@acme.test');
-    technician = await signIn(cloud, 'tech@acme.test');
+    ({ admin, technician } = await adminAndTechnician(cloud, account.id));
     dir = mkdtempSync(join(tmpdir(), 'cert-language-'));
   });
   afterEach(async () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_ERASURE_POLICY } from '@erasure/shared';
 import { runAdmin } from '../../src/cli/admin.js';
 import { startCloud, type Cloud } from '../helpers.js';
-import { addUser, signIn, type Browser } from '../web-helpers.js';
+import { adminAndTechnician, type Browser } from '../web-helpers.js';
 
 // Issue 29 item 2, "Who chooses": the account's erasure policy (admins only, checked against the
 // shared schema and catalogue), a device token's own policy overriding it, and the route beyond
@@ -22,10 +22,7 @@ describe('erasure policy of an account and of a device token', () => {
     cloud = await startCloud();
     account = await cloud.account('Acme Refurb');
     jti = (await cloud.token(account.id)).jti;
-    await addUser(cloud, account.id, 'admin', 'admin@acme.test');
-    await addUser(cloud, account.id, 'technician', 'tech@acme.test');
-    admin = await signIn(cloud, 'admin@acme.test');
-    technician = await signIn(cloud, 'tech@acme.test');
+    ({ admin, technician } = await adminAndTechnician(cloud, account.id));
   });
   afterEach(() => cloud.close());
 

@@ -1,7 +1,7 @@
 import { DEFAULT_HEALTH_GRADING, type WireHealthRule } from '@erasure/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCloud, type Cloud } from '../helpers.js';
-import { addUser, signIn, type Browser } from '../web-helpers.js';
+import { adminAndTechnician, type Browser } from '../web-helpers.js';
 
 // Issue 30 item 6: the account's own health grade rule table and SMART self-test switch, set by
 // its admins in the web app, checked before it is stored (clear 400s), and handed to the
@@ -22,10 +22,7 @@ describe('the health grade rule table of an account', () => {
     cloud = await startCloud();
     account = await cloud.account('Acme Refurb');
     jti = (await cloud.token(account.id)).jti;
-    await addUser(cloud, account.id, 'admin', 'admin@acme.test');
-    await addUser(cloud, account.id, 'technician', 'tech@acme.test');
-    admin = await signIn(cloud, 'admin@acme.test');
-    technician = await signIn(cloud, 'tech@acme.test');
+    ({ admin, technician } = await adminAndTechnician(cloud, account.id));
   });
   afterEach(() => cloud.close());
 
