@@ -2,6 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createAccount } from '../../src/adapters/db/accounts.js';
+import { createToken, recordCheckin } from '../../src/adapters/db/tokens.js';
+import { storeWipeResult } from '../../src/adapters/db/wipe-results.js';
+import type { SqlDatabase } from '../../src/adapters/sql/database.js';
+import { PostgresDatabase } from '../../src/adapters/sql/postgres.js';
+import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
+import { freshPostgresUrl, TEST_STORE } from '../support/test-store.js';
+import { wipeBody } from './pipeline.js';
 
 /** The real binary; it runs `cloud/dist`, which the suite's global setup builds. */
 export const BIN = new URL('../../bin/erasure-cloud.js', import.meta.url).pathname;
@@ -62,4 +70,28 @@ export function listObjects(root: string): string[] {
   };
   walk(root);
   return out.sort();
+}
+
+/**
+ * The store the crash tests' workers share with the test: this run's PostgreSQL database when the
+ * suite runs on PostgreSQL (its URL goes into the workers' DATABASE_URL), else DATA_DIR's SQLite file.
+ */
+export async function workerStore(dir: string): Promise<{ db: SqlDatabase; databaseUrl: string | undefined }> {
+  const databaseUrl = TEST_STORE === 'postgres' ? await freshPostgresUrl() : undefined;
+  return { db: databaseUrl ? PostgresDatabase.open(databaseUrl) : SqliteDatabase.open(join(dir, 'cloud.sqlite')), databaseUrl };
+}
+
+/**
+ * `count` passing wipe results of one engine check-in (jobs `job-0`, `job-1`, …, drives `SER-0`,
+ * …), stored as the wipe result route stores them: each one's certificate job is due.
+ */
+export async function storeDueCertificates(db: SqlDatabase, count: number): Promise<void> {
+  const now = new Date().toISOString();
+  const account = await createAccount(db, { name: 'Acme Refurb', subscriptionStatus: 'active', now });
+  const token = await createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'ana@acme.test', expiresAt: null, now });
+  await recordCheckin(db, 'job', token, now);
+  for (let i = 0; i < count; i++) {
+    const { jti: _jti, ...record } = wipeBody(token.jti, `job-${i}`, { drive_serial: `SER-${i}`, passes_completed: 1 });
+    await db.transaction((tx) => storeWipeResult(tx, { accountId: account.id, tokenId: token.id, record, ownReason: null, issuedJobId: 'job', notIssuedReason: 'not issued', now }));
+  }
 }

@@ -5,18 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/adapters/db/accounts.js';
-import { createToken, recordCheckin } from '../../src/adapters/db/tokens.js';
-import { storeWipeResult } from '../../src/adapters/db/wipe-results.js';
 import { s3ObjectStore, type S3ObjectStore } from '../../src/adapters/objects/s3-store.js';
 import type { SqlDatabase } from '../../src/adapters/sql/database.js';
-import { PostgresDatabase } from '../../src/adapters/sql/postgres.js';
-import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
-import { wipeBody } from '../certificates/pipeline.js';
-import { requireBuiltCloud, startCli, waitFor, type Child } from '../certificates/processes.js';
+import { requireBuiltCloud, startCli, storeDueCertificates, waitFor, workerStore, type Child } from '../certificates/processes.js';
 import { startHeldS3Proxy, type HeldS3Proxy } from '../support/held-s3-proxy.js';
 import { startS3, type RunningS3 } from '../support/s3rver.js';
-import { freshPostgresUrl, TEST_STORE } from '../support/test-store.js';
 
 const RESULTS = 6;
 
@@ -53,18 +46,8 @@ describe('erasure-cloud worker on the S3 store killed with SIGKILL during upload
     bucket = s3ObjectStore(s3.settings);
     const { endpoint, region, accessKeyId, secretAccessKey, forcePathStyle } = s3.settings;
     lister = new S3Client({ endpoint, region, forcePathStyle, credentials: { accessKeyId, secretAccessKey } });
-    if (TEST_STORE === 'postgres') databaseUrl = await freshPostgresUrl();
-    db = databaseUrl ? PostgresDatabase.open(databaseUrl) : SqliteDatabase.open(join(dir, 'cloud.sqlite'));
-    const now = new Date().toISOString();
-    const account = await createAccount(db, { name: 'Acme Refurb', subscriptionStatus: 'active', now });
-    const token = await createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'ana@acme.test', expiresAt: null, now });
-    await recordCheckin(db, 'job', token, now);
-    for (let i = 0; i < RESULTS; i++) {
-      const { jti: _jti, ...record } = wipeBody(token.jti, `job-${i}`, { drive_serial: `SER-${i}`, passes_completed: 1 });
-      await db.transaction((tx) =>
-        storeWipeResult(tx, { accountId: account.id, tokenId: token.id, record, ownReason: null, issuedJobId: 'job', notIssuedReason: 'not issued', now }),
-      );
-    }
+    ({ db, databaseUrl } = await workerStore(dir));
+    await storeDueCertificates(db, RESULTS);
   });
   afterAll(async () => {
     for (const child of children) child.process.kill('SIGKILL');

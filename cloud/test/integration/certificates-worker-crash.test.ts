@@ -3,15 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/adapters/db/accounts.js';
-import { createToken, recordCheckin } from '../../src/adapters/db/tokens.js';
-import { storeWipeResult } from '../../src/adapters/db/wipe-results.js';
 import type { SqlDatabase } from '../../src/adapters/sql/database.js';
-import { PostgresDatabase } from '../../src/adapters/sql/postgres.js';
-import { SqliteDatabase } from '../../src/adapters/sql/sqlite.js';
-import { freshPostgresUrl, TEST_STORE } from '../support/test-store.js';
-import { listObjects, requireBuiltCloud, startCli, waitFor, type Child } from '../certificates/processes.js';
-import { wipeBody } from '../certificates/pipeline.js';
+import { listObjects, requireBuiltCloud, startCli, storeDueCertificates, waitFor, workerStore, type Child } from '../certificates/processes.js';
 
 const RESULTS = 12;
 const KILLS = 3;
@@ -27,18 +20,8 @@ describe('erasure-cloud worker killed with SIGKILL mid-generation', () => {
   beforeAll(async () => {
     requireBuiltCloud();
     dir = mkdtempSync(join(tmpdir(), 'erasure-crash-'));
-    if (TEST_STORE === 'postgres') databaseUrl = await freshPostgresUrl();
-    db = databaseUrl ? PostgresDatabase.open(databaseUrl) : SqliteDatabase.open(join(dir, 'cloud.sqlite'));
-    const now = new Date().toISOString();
-    const account = await createAccount(db, { name: 'Acme Refurb', subscriptionStatus: 'active', now });
-    const token = await createToken(db, { accountId: account.id, product: 'engine', quotaLimit: null, userEmail: 'ana@acme.test', expiresAt: null, now });
-    await recordCheckin(db, 'job', token, now); // one engine run: job-0, job-1, …
-    for (let i = 0; i < RESULTS; i++) {
-      const { jti: _jti, ...record } = wipeBody(token.jti, `job-${i}`, { drive_serial: `SER-${i}`, passes_completed: 1 });
-      await db.transaction((tx) =>
-        storeWipeResult(tx, { accountId: account.id, tokenId: token.id, record, ownReason: null, issuedJobId: 'job', notIssuedReason: 'not issued', now }),
-      );
-    }
+    ({ db, databaseUrl } = await workerStore(dir));
+    await storeDueCertificates(db, RESULTS);
   });
   afterAll(async () => {
     for (const child of children) child.process.kill('SIGKILL');
