@@ -10,8 +10,8 @@ import type { WipeGridReader } from '../adapters/db/wipes-grid.js';
 import { putChunks, type ObjectStore } from '../adapters/objects/local-store.js';
 import type { SqlDatabase, SqlRunner } from '../adapters/sql/database.js';
 import type { FontSource } from '../domain/certificates/fonts.js';
-import { lotFileName, renderLotPdf, validationSentence } from '../domain/certificates/lot.js';
-import { buildLotDocument, lotSummary, type LotDocumentDrive } from '../domain/certificates/lot-document.js';
+import { lotFileName, renderLotPdf } from '../domain/certificates/lot.js';
+import { buildLotDocument, storedLotSummary, type LotDocumentDrive } from '../domain/certificates/lot-document.js';
 import { lotDocumentFileKey } from '../domain/certificates/lot-document-file.js';
 import type { PdfSigner } from '../domain/certificates/pdf-signing-certificate.js';
 import { documentsOf, driveOf, isoAt, rowsOfIds, validationOf } from './lot-parts.js';
@@ -149,7 +149,7 @@ async function make(deps: LotExportDeps, job: ClaimedJob, row: LotExportRow, sig
     lotDocument = {
       public_id: lotDocumentId,
       account_id: row.account_id,
-      summary: JSON.stringify({ ...lotSummary(drives), validation: validation.map((v) => validationSentence(v)) }),
+      summary: JSON.stringify(storedLotSummary(drives, validation, language)),
       drives: JSON.stringify(drives.map((d) => ({
         certificate_id: d.certificateId ?? null,
         certificate_number: d.certificateId ? d.certificateNumber : null,

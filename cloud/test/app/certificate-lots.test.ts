@@ -116,6 +116,32 @@ describe('GET /app/api/wipes/certificates: a lot\u2019s certificates at once', {
     expect(await verify(file)).toMatchObject({ valid: false, kind: 'lot' });
   });
 
+  it("the lot's verify page speaks the lot document's language, or the one asked for; its JSON is the same in any", async () => {
+    const accountId = (await sut.db.one<{ id: number }>("SELECT id FROM accounts WHERE name = 'Acme Refurb'"))!.id;
+    await sut.db.run(`UPDATE accounts SET certificate_language = 'de' WHERE id = @accountId`, { accountId });
+    const file = join(dir, 'lot-de.pdf');
+    writeFileSync(file, (await download([wipes[0]!, wipes[3]!], 'pdf')).bytes);
+    const { verify_url: url } = JSON.parse(execFileSync('qpdf', [file, '--show-attachment=lot.json'], { encoding: 'utf8' })) as { verify_url: string };
+    const path = new URL(url).pathname;
+    const html = { accept: 'text/html' };
+    const german = (await sut.app.inject({ method: 'GET', url: path, headers: html })).body;
+    expect(german).toContain('<html lang="de">');
+    for (const words of ['Gültiges Los-Löschzertifikat', 'Was dieses Los umfasst', 'Bearbeitet von', 'Kein Zertifikat', 'Nicht bestanden', '✓ Gültig', 'Jedes Zertifikat verweist']) expect(german).toContain(words);
+    expect(german).not.toContain('Valid lot certificate');
+    const english = (await sut.app.inject({ method: 'GET', url: `${path}?lang=en`, headers: html })).body;
+    expect(english).toContain('Valid lot certificate');
+    expect(english).toContain('SER-FAILED</td><td>Fail</td>');
+    // The JSON answer's summary is the one it always was: the page's language and facts stay out of it.
+    const json = (await sut.app.inject({ method: 'GET', url: `${path}?lang=fr` })).json();
+    expect(Object.keys(json.summary).sort()).toEqual(['by_method', 'by_status', 'certified', 'customers', 'drives', 'from', 'lots', 'to', 'validation']);
+    // A lot made before languages were stored reads in English; a missing lot in the language asked for.
+    await sut.db.run(`UPDATE lot_documents SET summary = @summary`, { summary: JSON.stringify(json.summary) });
+    expect((await sut.app.inject({ method: 'GET', url: path, headers: html })).body).toContain('Valid lot certificate');
+    const missing = await sut.app.inject({ method: 'GET', url: '/lots/lotdoc_0000/verify?lang=es', headers: html });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain('No existe tal certificado de lote');
+  });
+
   it('the lot certificate\u2019s verify URL answers what it covers and each certificate\u2019s own check, as JSON and as a page', async () => {
     const res = await download([wipes[0]!, wipes[3]!, wipes[1]!], 'pdf');
     const file = join(dir, 'lot-verify.pdf');

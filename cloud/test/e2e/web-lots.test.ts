@@ -162,6 +162,12 @@ describe('a lot\u2019s certificates from the wipes grid', { timeout: 90_000 }, (
       expect.stringMatching(new RegExp(`^${number.C}\\s+TOSHIBA MQ01ABD100 · SER-C\\s+✓ Valid$`)),
     ]);
     await verify.screenshot({ path: join(SCREENS_DIR, '24-lot-verify-page.png'), fullPage: true });
+    // The same page in German, from the switch at its foot.
+    await Promise.all([verify.waitForURL(/\?lang=de$/), verify.click('[data-testid="languages"] a[hreflang="de"]')]);
+    expect(await verify.locator('[data-testid="verdict"] h1').innerText()).toBe('Gültiges Los-Löschzertifikat');
+    expect(await verify.locator('[data-testid="lot-certificate"]').first().innerText()).toMatch(/✓ Gültig$/);
+    await verify.screenshot({ path: join(SCREENS_DIR, '24b-lot-verify-page-german.png'), fullPage: true });
+    await verify.goto(`${base}${new URL(verifyUrl).pathname}`);
     await Promise.all([verify.waitForURL(/\/certificates\/.+\/verify$/), verify.click(`a:has-text("${number.C}")`)]);
     expect(await verify.locator('[data-testid="verdict"] h1').innerText()).toBe('Valid certificate');
     await verify.close();

@@ -77,6 +77,41 @@ export interface LotSummary {
   validation?: string[];
 }
 
+/**
+ * The summary as the lot document's row stores it: the JSON answer's summary (validation in
+ * English sentences), plus what the verify page needs to speak the document's language, the
+ * language its pages were drawn in and the validation samples as facts. Rows from before have neither.
+ */
+export interface StoredLotSummary extends LotSummary {
+  language?: Language;
+  validation_facts?: LotValidation[];
+}
+
+export function storedLotSummary(drives: readonly LotDocumentDrive[], validation: readonly LotValidation[], language: Language): StoredLotSummary {
+  return { ...lotSummary(drives), validation: validation.map((v) => validationSentence(v)), language, validation_facts: [...validation] };
+}
+
+/**
+ * What the lot covers, label and value, in the page's language: the lot PDF's first page and the
+ * lot's verify page state the same facts.
+ */
+export function lotFacts(summary: LotSummary, accountName: string, generatedAt: string, w: Wording): [string, string][] {
+  // The date part alone: the first ten characters in every language (2026-11-22 · 22.11.2026 · 22/11/2026).
+  const day = (iso: string | null) => formatTimestamp(iso, false, w)?.slice(0, 10);
+  const range = summary.from ? w.t('lot.range', { from: day(summary.from) ?? '', to: day(summary.to) ?? '' }) : w.t('lot.notRecorded');
+  // Counts ungrouped, as the English page always printed them (a lot holds at most a few thousand drives).
+  const drivesValue = w.t('lot.drivesValue', { drives: summary.drives, statuses: countsText(summary.by_status, (s) => statusWord(s, w)), certified: summary.certified });
+  return [
+    [w.t('lot.processedBy'), accountName],
+    [w.t('lot.customer'), summary.customers.join(', ') || w.t('lot.notSet')],
+    [w.t('lot.lot'), summary.lots.join(', ') || w.t('lot.notSet')],
+    [w.t('lot.erased'), range],
+    [w.t('lot.drives'), drivesValue],
+    [w.t('lot.methods'), methodCountsText(summary.by_method, (m) => (m === NO_METHOD ? w.t('lot.notRecorded') : m))],
+    [w.t('lot.made'), formatTimestamp(generatedAt, true, w) ?? generatedAt],
+  ];
+}
+
 export function lotSummary(drives: readonly LotDocumentDrive[]): LotSummary {
   const distinct = (values: (string | null | undefined)[]) => [...new Set(values.filter((v): v is string => !!v && v.trim() !== ''))];
   const times = drives.map((d) => d.completedAt).filter((t): t is string => !!t && !Number.isNaN(Date.parse(t))).sort((a, b) => Date.parse(a) - Date.parse(b));
@@ -168,20 +203,7 @@ export function layoutLotSummary(input: LotDocumentInput, fonts: FontSource): Fr
 
   drawText(frame, w.t('lot.title'), TITLE, frame.left, frame.y);
   frame.y -= lineHeight(TITLE) + 4;
-  // The date part alone: the first ten characters in every language (2026-11-22 · 22.11.2026 · 22/11/2026).
-  const day = (iso: string | null) => formatTimestamp(iso, false, w)?.slice(0, 10);
-  const range = summary.from ? w.t('lot.range', { from: day(summary.from) ?? '', to: day(summary.to) ?? '' }) : w.t('lot.notRecorded');
-  // Counts ungrouped, as the English page always printed them (a lot holds at most a few thousand drives).
-  const drivesValue = w.t('lot.drivesValue', { drives: summary.drives, statuses: countsText(summary.by_status, (s) => statusWord(s, w)), certified: summary.certified });
-  facts(frame, [
-    [w.t('lot.processedBy'), input.accountName],
-    [w.t('lot.customer'), summary.customers.join(', ') || w.t('lot.notSet')],
-    [w.t('lot.lot'), summary.lots.join(', ') || w.t('lot.notSet')],
-    [w.t('lot.erased'), range],
-    [w.t('lot.drives'), drivesValue],
-    [w.t('lot.methods'), methodCountsText(summary.by_method, (m) => (m === NO_METHOD ? w.t('lot.notRecorded') : m))],
-    [w.t('lot.made'), formatTimestamp(input.generatedAt, true, w) ?? input.generatedAt],
-  ], textWidthBeside);
+  facts(frame, lotFacts(summary, input.accountName, input.generatedAt, w), textWidthBeside);
   frame.y = Math.min(frame.y, top - QR_SIZE - 14);
   paragraph(frame, w.t('lot.verifyAt', { url: input.verifyUrl }), NOTE);
   frame.y -= 8;

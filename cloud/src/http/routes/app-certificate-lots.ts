@@ -11,8 +11,8 @@ import type { WipeGridReader, WipeGridRow } from '../../adapters/db/wipes-grid.j
 import type { ObjectStore } from '../../adapters/objects/local-store.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { DEBIAN_FONT_FILES, loadFontSource, type FontSource } from '../../domain/certificates/fonts.js';
-import { lotFileName, renderLotPdf, validationSentence, type LotDrive } from '../../domain/certificates/lot.js';
-import { buildLotDocument, lotSummary, type LotDocumentDrive } from '../../domain/certificates/lot-document.js';
+import { lotFileName, renderLotPdf, type LotDrive } from '../../domain/certificates/lot.js';
+import { buildLotDocument, storedLotSummary, type LotDocumentDrive } from '../../domain/certificates/lot-document.js';
 import { lotDocumentFileKey } from '../../domain/certificates/lot-document-file.js';
 import type { PdfSigner } from '../../domain/certificates/pdf-signing-certificate.js';
 import { insertLotDocument } from '../../adapters/db/lot-documents.js';
@@ -126,7 +126,7 @@ export function registerCertificateLots(app: FastifyInstance, deps: CertificateL
       await insertLotDocument(deps.db, {
         public_id: lotDocumentId,
         account_id: account.id,
-        summary: JSON.stringify({ ...lotSummary(drives), validation: validation.map((v) => validationSentence(v)) }),
+        summary: JSON.stringify(storedLotSummary(drives, validation, language)),
         drives: JSON.stringify(drives.map((d, i) => ({
           certificate_id: certificateIds[i] ?? null,
           certificate_number: certificateIds[i] ? d.certificateNumber : null,

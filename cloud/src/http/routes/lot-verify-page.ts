@@ -1,6 +1,7 @@
-import { formatTimestamp } from '../../domain/certificates/format.js';
-import { countsText, methodCountsText, type LotSummary } from '../../domain/certificates/lot-document.js';
-import { page } from './verify-page.js';
+import { ENGLISH } from '../../domain/certificates/i18n/wording.js';
+import { statusWord, validationSentence, type LotValidation } from '../../domain/certificates/lot.js';
+import { lotFacts, type LotSummary } from '../../domain/certificates/lot-document.js';
+import { languageSwitch, page, type PageLanguage } from './verify-page.js';
 
 /** One certificate of the lot as the verify answer lists it. */
 export interface LotVerifyCertificate {
@@ -28,59 +29,66 @@ export interface LotVerifyAnswer {
 const escape = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const row = (label: string, value: string | null | undefined) => `<tr><th scope="row">${escape(label)}</th><td>${value ? escape(value) : '—'}</td></tr>`;
 
+/** What the page needs beyond the answer: its language, and the validation samples as facts when the row kept them. */
+export interface LotVerifyPageExtras {
+  readonly language?: PageLanguage;
+  /** The lot's validation samples, each drawn as a sentence in the page's language; else the stored English sentences. */
+  readonly validation?: readonly LotValidation[] | undefined;
+}
+
 /**
  * The page a person sees when they scan a lot certificate's QR code: the verdict for the whole
  * lot, what it covers, then each certificate with its own verdict and a link to its verify page.
+ * In the lot document's language (the one its pages were drawn in), or the one asked for.
  */
-export function lotVerifyPage(answer: LotVerifyAnswer): string {
+export function lotVerifyPage(answer: LotVerifyAnswer, extras: LotVerifyPageExtras = {}): string {
+  const language = extras.language ?? { wording: ENGLISH };
+  const w = language.wording;
+  const count = answer.certificates.length;
   const failing = answer.certificates.filter((c) => !c.valid).length;
   const verdict = answer.valid
-    ? { tone: 'valid', title: 'Valid lot certificate', text: `Issued by the erasure service. All ${answer.certificates.length} certificates in this lot were checked just now, and none has changed since it was signed.` }
-    : {
-        tone: 'invalid',
-        title: 'Not valid',
-        text: answer.certificates.length === 0
-          ? 'This lot holds no certificate. Do not rely on it; ask the company that processed the devices.'
-          : `${failing} of the ${answer.certificates.length} certificates in this lot do not match what the erasure service issued. Do not rely on them; ask the company that processed the devices.`,
-      };
+    ? { tone: 'valid', title: w.t('lotVerify.valid.title'), text: w.t('lotVerify.valid.text', { count }) }
+    : { tone: 'invalid', title: w.t('verify.invalid.title'), text: count === 0 ? w.t('lotVerify.empty.text') : w.t('lotVerify.failing.text', { failing, count }) };
   const s = answer.summary;
-  const range = s.from ? `${formatTimestamp(s.from, false)?.slice(0, 10)} to ${formatTimestamp(s.to, false)?.slice(0, 10)}` : null;
+  const validation = extras.validation ? extras.validation.map((v) => validationSentence(v, w)) : (s.validation ?? []);
   const items = answer.certificates
     .map((c) => `<tr data-testid="lot-certificate"><td><a href="/certificates/${encodeURIComponent(c.certificate_id)}/verify">${escape(c.certificate_number)}</a></td>
-<td>${escape([c.drive_model, c.drive_serial].filter(Boolean).join(' · ') || '—')}</td><td class="${c.valid ? 'ok' : 'bad'}">${c.valid ? '✓ Valid' : '✗ Not valid'}</td></tr>`)
+<td>${escape([c.drive_model, c.drive_serial].filter(Boolean).join(' · ') || '—')}</td><td class="${c.valid ? 'ok' : 'bad'}">${c.valid ? `✓ ${escape(w.t('lotVerify.certificateValid'))}` : `✗ ${escape(w.t('lotVerify.certificateInvalid'))}`}</td></tr>`)
     .join('\n');
   const others = answer.uncertified
-    .map((d) => `<tr><td>No certificate</td><td>${escape([d.drive_model, d.drive_serial].filter(Boolean).join(' · ') || '—')}</td><td>${escape(d.status)}</td></tr>`)
+    .map((d) => `<tr><td>${escape(w.t('lotVerify.noCertificate'))}</td><td>${escape([d.drive_model, d.drive_serial].filter(Boolean).join(' · ') || '—')}</td><td>${escape(statusWord(d.status, w))}</td></tr>`)
     .join('\n');
+  // The document's hash sits in a <code> inside the translated sentence: the sentence is escaped first.
+  const HASH = '\u0000sha256\u0000';
+  const footnote = escape(w.t('lotVerify.footnote', { sha256: HASH })).replace(HASH, `<code style="overflow-wrap:anywhere">${escape(answer.document_sha256)}</code>`);
   return page(
-    `${verdict.title} · lot ${answer.lot_document_id}`,
+    w.t('lotVerify.pageTitle', { title: verdict.title, id: answer.lot_document_id }),
     `<div class="verdict ${verdict.tone}" data-testid="verdict"><span class="mark" aria-hidden="true">${answer.valid ? '✓' : '✗'}</span>
 <div><h1>${escape(verdict.title)}</h1><p>${escape(verdict.text)}</p></div></div>
-<h2>What this lot covers</h2>
+<h2>${escape(w.t('lotVerify.covers'))}</h2>
 <table>
-${row('Processed by', answer.account)}
-${row('Customer', s.customers.join(', ') || null)}
-${row('Lot', s.lots.join(', ') || null)}
-${row('Erased', range)}
-${row('Drives', `${s.drives} (${countsText(s.by_status)}); ${s.certified} with a certificate`)}
-${row('Methods', methodCountsText(s.by_method))}
-${row('Lot document made', formatTimestamp(answer.generated_at))}
-${(s.validation ?? []).map((sentence) => row('Validation sample', sentence)).join('\n')}
+${lotFacts(s, answer.account, answer.generated_at, w).map(([label, value]) => row(label, value)).join('\n')}
+${validation.map((sentence) => row(w.t('lotVerify.validationSample'), sentence)).join('\n')}
 </table>
-<h2>Certificates</h2>
-<table data-testid="lot-certificates"><thead><tr><th>Certificate</th><th>Drive</th><th>Check</th></tr></thead><tbody>
+<h2>${escape(w.t('lotVerify.certificates'))}</h2>
+<table data-testid="lot-certificates"><thead><tr><th>${escape(w.t('lot.col.certificate'))}</th><th>${escape(w.t('lot.col.drive'))}</th><th>${escape(w.t('lotVerify.check'))}</th></tr></thead><tbody>
 ${items}
 ${others}
 </tbody></table>
-<p class="muted">Each certificate links to its own verify page. The lot document is one PDF signed by the erasure service, with each drive's signed certificate attached unchanged; its SHA-256 is <code style="overflow-wrap:anywhere">${escape(answer.document_sha256)}</code>. API clients get this answer as JSON from the same address.</p>
+<p class="muted">${footnote}</p>
+${languageSwitch(language)}
 <style>.ok{color:#17683b;font-weight:600}.bad{color:#a3261c;font-weight:600}thead th{width:auto}</style>`,
+    w.language,
   );
 }
 
-export function lotNotFoundPage(): string {
+export function lotNotFoundPage(language: PageLanguage = { wording: ENGLISH }): string {
+  const w = language.wording;
   return page(
-    'Lot certificate not found',
+    w.t('lotVerify.notFound.pageTitle'),
     `<div class="verdict invalid" data-testid="verdict"><span class="mark" aria-hidden="true">✗</span>
-<div><h1>No such lot certificate</h1><p>The erasure service has no lot certificate at this address. Check that the link or QR code was copied whole; a lot certificate that cannot be found cannot be relied on.</p></div></div>`,
+<div><h1>${escape(w.t('lotVerify.notFound.title'))}</h1><p>${escape(w.t('lotVerify.notFound.text'))}</p></div></div>
+${languageSwitch(language)}`,
+    w.language,
   );
 }

@@ -7,7 +7,8 @@ import type { ObjectStore } from '../../adapters/objects/local-store.js';
 import type { SqlDatabase } from '../../adapters/sql/database.js';
 import { verifyUrl } from '../../domain/certificates/build-content.js';
 import type { PublicKeyLookup } from '../../domain/certificates/certificate-content.js';
-import type { LotSummary } from '../../domain/certificates/lot-document.js';
+import type { StoredLotSummary } from '../../domain/certificates/lot-document.js';
+import { isLanguage, wordingFor, type Language } from '../../domain/certificates/i18n/wording.js';
 import { checkCertificate } from '../../domain/certificates/tamper-check.js';
 import { wantsPage } from '../session.js';
 import { lotNotFoundPage, lotVerifyPage, type LotVerifyAnswer, type LotVerifyCertificate } from './lot-verify-page.js';
@@ -32,12 +33,19 @@ export interface LotVerifyDeps {
  * a browser, JSON for API clients, never framed.
  */
 export function registerLotVerify(app: FastifyInstance, deps: LotVerifyDeps): void {
-  app.get<{ Params: { id: string } }>('/lots/:id/verify', async (request, reply) => {
+  app.get<{ Params: { id: string }; Querystring: { lang?: string } }>('/lots/:id/verify', async (request, reply) => {
     reply.header('cache-control', 'no-store').header('vary', 'Accept').headers(NEVER_FRAMED);
     const asPage = wantsPage(request);
     const row = /^lotdoc_[0-9a-f]{1,64}$/.test(request.params.id) ? await findLotDocument(deps.db, request.params.id) : undefined;
+    const stored = row ? (JSON.parse(row.summary) as StoredLotSummary) : undefined;
+    // The language and the validation facts are the page's; the JSON answer's summary is as before.
+    const { language: drawnIn, validation_facts: validationFacts, ...summary } = stored ?? ({} as StoredLotSummary);
+    // The page speaks the lot document's language (the one its pages were drawn in), or the one asked for.
+    const asked = request.query.lang;
+    const language = isLanguage(asked) ? asked : isLanguage(drawnIn) ? drawnIn : 'en';
+    const pageLanguage = { wording: wordingFor(language), hrefOf: (l: Language) => `/lots/${encodeURIComponent(request.params.id)}/verify?lang=${l}` };
     if (!row) {
-      if (asPage) return reply.code(404).type('text/html; charset=utf-8').send(lotNotFoundPage());
+      if (asPage) return reply.code(404).type('text/html; charset=utf-8').send(lotNotFoundPage(pageLanguage));
       return reply.code(404).send({ valid: false, error: 'not_found' });
     }
     const account = (await deps.db.one<{ name: string }>('SELECT name FROM accounts WHERE id = @id', { id: row.account_id }))!;
@@ -64,12 +72,12 @@ export function registerLotVerify(app: FastifyInstance, deps: LotVerifyDeps): vo
       account: account.name,
       generated_at: row.created_at,
       document_sha256: row.document_sha256,
-      summary: JSON.parse(row.summary) as LotSummary,
+      summary,
       certificates,
       uncertified,
     };
     if (!asPage) return reply.code(200).send(answer);
-    return reply.code(200).type('text/html; charset=utf-8').send(lotVerifyPage(answer));
+    return reply.code(200).type('text/html; charset=utf-8').send(lotVerifyPage(answer, { language: pageLanguage, validation: validationFacts }));
   });
 }
 

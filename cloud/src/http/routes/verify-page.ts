@@ -47,7 +47,7 @@ const escape = (text: unknown) => String(text).replace(/[&<>"']/g, (c) => `&#${c
 const row = (label: string, value: string | null | undefined) => `<tr><th scope="row">${escape(label)}</th><td>${value ? escape(value) : '—'}</td></tr>`;
 
 /** Links to the same page in the other languages; the current one is named, not linked. */
-function languageSwitch({ wording, hrefOf }: PageLanguage): string {
+export function languageSwitch({ wording, hrefOf }: PageLanguage): string {
   if (!hrefOf) return '';
   const items = LANGUAGES.map((l) =>
     l === wording.language ? `<span aria-current="true" lang="${l}">${NATIVE_NAMES[l]}</span>` : `<a href="${escape(hrefOf(l))}" hreflang="${l}" lang="${l}">${NATIVE_NAMES[l]}</a>`,

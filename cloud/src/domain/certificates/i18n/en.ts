@@ -280,6 +280,23 @@ export const en = {
   'verify.notFound.title': 'No such certificate',
   'verify.notFound.text': 'The erasure service has no certificate at this address. Check that the link or QR code was copied whole; a certificate that cannot be found cannot be relied on.',
   'verify.languages': 'Language',
+  // The lot certificate's public verify page
+  'lotVerify.valid.title': 'Valid lot certificate',
+  'lotVerify.valid.text': 'Issued by the erasure service. All {count} certificates in this lot were checked just now, and none has changed since it was signed.',
+  'lotVerify.empty.text': 'This lot holds no certificate. Do not rely on it; ask the company that processed the devices.',
+  'lotVerify.failing.text': '{failing} of the {count} certificates in this lot do not match what the erasure service issued. Do not rely on them; ask the company that processed the devices.',
+  'lotVerify.pageTitle': '{title} · lot {id}',
+  'lotVerify.covers': 'What this lot covers',
+  'lotVerify.validationSample': 'Validation sample',
+  'lotVerify.certificates': 'Certificates',
+  'lotVerify.check': 'Check',
+  'lotVerify.certificateValid': 'Valid',
+  'lotVerify.certificateInvalid': 'Not valid',
+  'lotVerify.noCertificate': 'No certificate',
+  'lotVerify.footnote': 'Each certificate links to its own verify page. The lot document is one PDF signed by the erasure service, with each drive\'s signed certificate attached unchanged; its SHA-256 is {sha256}. API clients get this answer as JSON from the same address.',
+  'lotVerify.notFound.pageTitle': 'Lot certificate not found',
+  'lotVerify.notFound.title': 'No such lot certificate',
+  'lotVerify.notFound.text': 'The erasure service has no lot certificate at this address. Check that the link or QR code was copied whole; a lot certificate that cannot be found cannot be relied on.',
 } as const;
 
 /** Every string the documents draw (certificate, report, lot certificate), by key. */
