@@ -253,11 +253,7 @@ export class Vm {
   }
 
   private async openQmp(): Promise<void> {
-    const socket = connect(this.qmpPath);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', resolve);
-      socket.once('error', reject);
-    });
+    const socket = await this.connectQmp();
     socket.on('data', (chunk: Buffer) => {
       this.qmpBuffer += chunk.toString();
       let nl: number;
@@ -276,6 +272,26 @@ export class Vm {
     this.qmpSocket = socket;
     await new Promise<Record<string, unknown>>((resolve) => this.waiting.push(resolve)); // greeting
     await this.send('qmp_capabilities');
+  }
+
+  /**
+   * The QMP socket, once QEMU has made it: a command sent right after `start()` may come before
+   * QEMU listens. Tried every 100 ms for as long as QEMU runs, at most 60 s.
+   */
+  private async connectQmp(): Promise<Socket> {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const socket = connect(this.qmpPath);
+      const error = await new Promise<Error | undefined>((resolve) => {
+        socket.once('connect', () => resolve(undefined));
+        socket.once('error', resolve);
+      });
+      if (!error) return socket;
+      socket.destroy();
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code !== 'ENOENT' && code !== 'ECONNREFUSED') || this.exitCode !== null || Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
 
   /** One QMP command; rejects with QEMU's error. */
